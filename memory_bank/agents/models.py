@@ -1,0 +1,191 @@
+"""Typed inputs and outputs of every agent (DESIGN §3).
+
+Both engines implement the same contracts, so the loop cannot tell them apart. LLM output is validated into the
+output models by `llm/structured.py`; offline agents build them directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask
+from ..memory.query_graph import Relation
+
+
+def _clean_keywords(words: list[str]) -> list[str]:
+    seen: list[str] = []
+    for w in words:
+        w = str(w).strip()
+        if w and w.lower() not in {s.lower() for s in seen}:
+            seen.append(w)
+    return seen[:20]
+
+
+class NodeInfo(BaseModel):
+    """What an agent sees of a node: no embedding."""
+
+    id: str
+    summary: str
+    context: str
+    keywords: list[str] = Field(default_factory=list)
+
+
+# --- Classification -------------------------------------------------------------------------------------------
+
+class ClassificationInput(BaseModel):
+    context: str = Field(description="one chunk of text, at most window x chunk_ratio tokens")
+    task_goal: str = ""
+    source: str = ""
+
+
+class Cluster(BaseModel):
+    cluster_id: str
+    context: str = Field(min_length=1, description="one-line topic")
+    content: str = Field(min_length=1, description="the cluster's original text")
+    keywords: list[str] = Field(default_factory=list)
+
+    _kw = field_validator("keywords")(classmethod(lambda cls, v: _clean_keywords(v)))
+
+
+class ClassificationOutput(BaseModel):
+    should_cluster: bool = True
+    clusters: list[Cluster] = Field(default_factory=list)
+
+
+# --- Structure ------------------------------------------------------------------------------------------------
+
+class StructureInput(BaseModel):
+    content: str
+    context: str
+    keywords: list[str] = Field(default_factory=list)
+
+
+class StructureOutput(BaseModel):
+    summary: str = Field(min_length=1)
+
+
+# --- Analysis -------------------------------------------------------------------------------------------------
+
+class AnalysisInput(BaseModel):
+    new_node: NodeInfo
+    candidates: list[NodeInfo]
+
+
+class RelationJudgement(BaseModel):
+    existing_node_id: str
+    relationship: Relation
+    reasoning: str = ""
+    conflict_description: str | None = None
+    context_update_new: str | None = None
+    context_update_existing: str | None = None
+    keywords_update_new: list[str] | None = None
+    keywords_update_existing: list[str] | None = None
+
+
+class AnalysisOutput(BaseModel):
+    relationships: list[RelationJudgement] = Field(default_factory=list)
+
+
+# --- Integration ----------------------------------------------------------------------------------------------
+
+class NodeWithNeighbors(BaseModel):
+    node: NodeInfo
+    neighbors: list[NodeInfo] = Field(default_factory=list)
+
+
+class IntegrationInput(BaseModel):
+    nodes_to_merge: list[NodeWithNeighbors] = Field(min_length=2)
+    validation_result: str | None = None
+    conflict_description: str | None = None
+
+
+class NeighborUpdate(BaseModel):
+    context: str
+    keywords: list[str] = Field(default_factory=list)
+
+
+class IntegrationOutput(BaseModel):
+    summary: str = Field(min_length=1)
+    context: str = Field(min_length=1)
+    keywords: list[str] = Field(default_factory=list)
+    neighbor_updates: dict[str, NeighborUpdate] = Field(default_factory=dict)
+    interaction_tree_description: str = ""
+
+
+# --- Planning -------------------------------------------------------------------------------------------------
+
+class ConflictNotice(BaseModel):
+    conflict_id: str
+    node_a: NodeInfo
+    node_b: NodeInfo
+    description: str
+
+
+class ImageNotice(BaseModel):
+    image_id: str
+    name: str
+
+
+class PlanningInput(BaseModel):
+    insight_doc: InsightDoc
+    new_nodes: list[NodeInfo] = Field(default_factory=list)
+    conflicts: list[ConflictNotice] = Field(default_factory=list)
+    pending_images: list[ImageNotice] = Field(default_factory=list)
+    round: int = 0
+    max_rounds: int = 8
+    answer_so_far: str | None = None
+
+
+class PlanningOutput(BaseModel):
+    task_goal: str
+    completed_tasks: list[CompletedTask] = Field(default_factory=list)
+    pending_tasks: list[PendingTask] = Field(default_factory=list, max_length=1)
+
+
+# --- Execution (ReAct or its offline counterpart) ---------------------------------------------------------------
+
+class ToolCallRecord(BaseModel):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    ok: bool = True
+    response: str = ""
+
+
+class ExecutionInput(BaseModel):
+    prompt: str = Field(description="the enhanced prompt: <task> and <memory> blocks")
+    task: PendingTask
+    task_goal: str
+    memory_node_ids: list[str] = Field(default_factory=list)
+
+
+class Citation(BaseModel):
+    node_id: str
+    source: str = ""
+    pages: list[int] = Field(default_factory=list)
+    quote: str = ""
+
+
+class ExecutionResult(BaseModel):
+    answer: str | None = None
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    termination: str = "answer"  # answer | max_calls | max_tokens | error
+    citations: list[Citation] = Field(default_factory=list)
+    success: bool = True
+    summary: str = Field(default="", description="1-2 sentences of what the task found, for the Insight Doc")
+
+
+# --- Image recognition ----------------------------------------------------------------------------------------
+
+class ImageInput(BaseModel):
+    path: str
+    name: str
+    task_goal: str = ""
+
+
+class ImageDescription(BaseModel):
+    description: str = Field(min_length=1)
+    keywords: list[str] = Field(default_factory=list)
+    method: str = ""  # "vision-llm" | "ocr" | "metadata"

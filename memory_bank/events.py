@@ -1,0 +1,176 @@
+"""Typed events and a thread-safe bus.
+
+The run publishes what happens (DESIGN §6) so that a UI or a log can follow it without touching the core's
+state. Subscribers are called on the publishing thread, outside the bus's lock, so one slow or failing
+subscriber cannot deadlock the run; a subscriber that raises is reported by a `SubscriberFailed` record
+instead of being silently dropped.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: ClassVar[str] = "event"
+    ts: float = field(default_factory=time.time, kw_only=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class NodeAdded(Event):
+    kind: ClassVar[str] = "node_added"
+    node_id: str
+    context: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class NodeUpdated(Event):
+    kind: ClassVar[str] = "node_updated"
+    node_id: str
+    context: str
+
+
+@dataclass(frozen=True)
+class NodesMerged(Event):
+    kind: ClassVar[str] = "nodes_merged"
+    merged_ids: tuple[str, ...]
+    new_node_id: str
+    description: str
+
+
+@dataclass(frozen=True)
+class EdgeAdded(Event):
+    kind: ClassVar[str] = "edge_added"
+    a: str
+    b: str
+
+
+@dataclass(frozen=True)
+class ConflictFlagged(Event):
+    kind: ClassVar[str] = "conflict_flagged"
+    conflict_id: str
+    node_a: str
+    node_b: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ConflictResolved(Event):
+    kind: ClassVar[str] = "conflict_resolved"
+    conflict_id: str
+    new_node_id: str | None
+    resolution: str
+
+
+@dataclass(frozen=True)
+class TaskPlanned(Event):
+    kind: ClassVar[str] = "task_planned"
+    task_type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class TaskCompleted(Event):
+    kind: ClassVar[str] = "task_completed"
+    task_type: str
+    description: str
+    status: str
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class ToolCalled(Event):
+    kind: ClassVar[str] = "tool_called"
+    tool: str
+    arguments: dict[str, Any]
+    ok: bool
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Progress(Event):
+    kind: ClassVar[str] = "progress"
+    stage: str
+    done: int = 0
+    total: int = 0
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class LLMUsage(Event):
+    kind: ClassVar[str] = "llm_usage"
+    agent: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class AnswerReady(Event):
+    kind: ClassVar[str] = "answer"
+    question: str
+    answer: str
+    citations: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class ErrorRaised(Event):
+    kind: ClassVar[str] = "error"
+    where: str
+    message: str
+    fatal: bool = False
+
+
+@dataclass(frozen=True)
+class SubscriberFailed(Event):
+    kind: ClassVar[str] = "subscriber_failed"
+    message: str
+
+
+Subscriber = Callable[[Event], None]
+
+
+class EventBus:
+    def __init__(self, keep: int = 5_000) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: list[Subscriber] = []
+        self._log: list[Event] = []
+        self._keep = keep
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Register a callback; returns a function that unsubscribes it."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def publish(self, event: Event) -> None:
+        with self._lock:
+            self._log.append(event)
+            if len(self._log) > self._keep:
+                del self._log[: len(self._log) - self._keep]
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            try:
+                callback(event)
+            except Exception as exc:  # noqa: BLE001 - a UI bug must not kill the run; it is recorded instead
+                if not isinstance(event, SubscriberFailed):
+                    self.publish(SubscriberFailed(message=f"{type(exc).__name__}: {exc}"))
+
+    def log(self) -> list[Event]:
+        with self._lock:
+            return list(self._log)

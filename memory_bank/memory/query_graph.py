@@ -1,0 +1,152 @@
+"""Query Graph: summarised memory for coarse retrieval (DESIGN §1).
+
+The structure is a `networkx.Graph` whose nodes carry a typed `Node` payload under the `node` attribute. There
+is one edge type, *related*; conflicts are not edges but `PendingConflict` records kept beside the graph until
+cross-validation resolves them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+
+import networkx as nx
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a node's content came from: a file with a page range, a URL, or a named text."""
+
+    name: str
+    page_start: int | None = None
+    page_end: int | None = None
+    url: str | None = None
+    entry_ids: tuple[str, ...] = ()
+
+    def label(self) -> str:
+        if self.page_start is None:
+            return self.url or self.name
+        pages = (f"p. {self.page_start}" if self.page_end in (None, self.page_start)
+                 else f"pp. {self.page_start}-{self.page_end}")
+        return f"{self.name}, {pages}"
+
+
+@dataclass
+class Node:
+    id: str
+    summary: str
+    context: str
+    keywords: list[str]
+    embedding: np.ndarray | None = None
+    timestamp: float = field(default_factory=time.time)
+    sources: list[Source] = field(default_factory=list)
+    merged_from: list[str] = field(default_factory=list)
+    kind: str = "text"  # "text" or "image"
+
+    def embedding_text(self) -> str:
+        """What gets embedded and indexed: summary + context + keywords (DESIGN §2)."""
+        return f"{self.summary}\n{self.context}\n{' '.join(self.keywords)}"
+
+    def pages(self) -> list[int]:
+        found: set[int] = set()
+        for s in self.sources:
+            if s.page_start is not None:
+                found.update(range(s.page_start, (s.page_end or s.page_start) + 1))
+        return sorted(found)
+
+
+class Relation(str, Enum):
+    """Judged relation between two nodes, in priority order (DESIGN §1)."""
+
+    CONFLICT = "conflict"
+    MERGE = "merge"
+    RELATED = "related"
+    UNRELATED = "unrelated"
+
+    @property
+    def priority(self) -> int:
+        return list(Relation).index(self)
+
+
+@dataclass
+class PendingConflict:
+    id: str
+    node_a: str
+    node_b: str
+    description: str
+    created: float = field(default_factory=time.time)
+    status: str = "pending"  # "pending" | "resolved" | "dismissed"
+    resolved_at: float | None = None
+    resolution: str = ""
+    merged_into: str | None = None
+
+    @property
+    def node_ids(self) -> tuple[str, str]:
+        return (self.node_a, self.node_b)
+
+
+class QueryGraph:
+    """The graph of nodes. Mutated only through `GraphOps`, which keeps the retrieval index in step."""
+
+    def __init__(self) -> None:
+        self.graph = nx.Graph()
+
+    def __len__(self) -> int:
+        return self.graph.number_of_nodes()
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self.graph
+
+    def get(self, node_id: str) -> Node:
+        try:
+            return self.graph.nodes[node_id]["node"]
+        except KeyError:
+            raise KeyError(f"no node {node_id!r} in the Query Graph") from None
+
+    def nodes(self) -> list[Node]:
+        return [data["node"] for _, data in self.graph.nodes(data=True)]
+
+    def edges(self) -> list[tuple[str, str]]:
+        return [tuple(sorted(e)) for e in self.graph.edges()]
+
+    def add_node(self, node: Node) -> None:
+        if node.id in self.graph:
+            raise ValueError(f"node {node.id} already exists")
+        self.graph.add_node(node.id, node=node)
+
+    def remove_node(self, node_id: str) -> None:
+        self.graph.remove_node(node_id)
+
+    def add_edge(self, a: str, b: str) -> bool:
+        """Add a related edge; False when it is a self loop or already there."""
+        if a == b or self.graph.has_edge(a, b):
+            return False
+        for n in (a, b):
+            self.get(n)
+        self.graph.add_edge(a, b)
+        return True
+
+    def remove_edge(self, a: str, b: str) -> None:
+        self.graph.remove_edge(a, b)
+
+    def neighbors(self, node_id: str) -> list[str]:
+        return list(self.graph.neighbors(node_id))
+
+    def merge(self, old_ids: list[str], new_node: Node) -> list[str]:
+        """Replace `old_ids` by `new_node`, which inherits all their edges (de-duplicated, no self loops).
+
+        Returns the inherited neighbour ids.
+        """
+        inherited: list[str] = []
+        for old in old_ids:
+            for n in self.neighbors(old):
+                if n not in old_ids and n not in inherited:
+                    inherited.append(n)
+        for old in old_ids:
+            self.remove_node(old)
+        self.add_node(new_node)
+        for n in inherited:
+            self.add_edge(new_node.id, n)
+        return inherited

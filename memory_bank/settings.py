@@ -1,0 +1,153 @@
+"""Settings: built once (environment, `.env`, or the UI) and passed down.
+
+Nothing else in the package reads the environment; every component receives the values it needs. The API key is
+a `SecretStr` and `public_dict()` leaves every secret out, so an export or a log can never carry it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+from .errors import ConfigError
+
+AGENT_NAMES = ("classification", "structure", "analysis", "integration", "planning", "react")
+
+
+class Sampling(BaseModel):
+    """Per-agent sampling; the defaults follow DESIGN §3."""
+
+    model_config = ConfigDict(frozen=True)
+    temperature: float = Field(ge=0.0, le=2.0)
+    top_p: float = Field(gt=0.0, le=1.0)
+
+
+DEFAULT_SAMPLING: dict[str, Sampling] = {
+    "classification": Sampling(temperature=0.4, top_p=0.9),
+    "structure": Sampling(temperature=0.1, top_p=0.8),
+    "analysis": Sampling(temperature=0.4, top_p=0.9),
+    "integration": Sampling(temperature=0.2, top_p=0.85),
+    "planning": Sampling(temperature=0.6, top_p=0.95),
+    "react": Sampling(temperature=0.6, top_p=0.95),
+}
+
+SECRET_FIELDS = frozenset({"llm_api_key", "serper_api_key", "jina_api_key"})
+
+# env var -> field name; only these are read, so a stray variable cannot change behaviour.
+ENV_FIELDS: dict[str, str] = {
+    "MEMORY_BANK_ENGINE": "engine",
+    "LLM_BASE_URL": "llm_base_url",
+    "LLM_API_KEY": "llm_api_key",
+    "OPENAI_API_KEY": "llm_api_key",
+    "LLM_MODEL": "llm_model",
+    "LLM_VISION_MODEL": "llm_vision_model",
+    "LLM_TIMEOUT": "llm_timeout",
+    "LLM_MAX_RETRIES": "llm_max_retries",
+    "LLM_CONCURRENCY": "llm_concurrency",
+    "RETRIEVAL_K": "retrieval_k",
+    "RETRIEVAL_ALPHA": "retrieval_alpha",
+    "AGENT_WINDOW": "agent_window",
+    "MAX_ROUNDS": "max_rounds",
+    "MAX_LLM_CALLS": "max_llm_calls",
+    "MAX_TOKENS": "max_tokens",
+    "SERPER_API_KEY": "serper_api_key",
+    "SEARXNG_URL": "searxng_url",
+    "JINA_API_KEY": "jina_api_key",
+    "VISIT_ALLOW_PRIVATE": "visit_allow_private",
+    "EMBEDDING_MODEL_PATH": "embedding_model_path",
+    "MEMORY_BANK_TEMP_DIR": "temp_dir",
+}
+
+
+class Settings(BaseModel):
+    """Everything configurable about one memory bank. Immutable: derive a changed copy with `model_copy`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    engine: Literal["offline", "llm"] = "offline"
+    # LLM endpoint (any OpenAI-compatible server)
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str | None = None
+    llm_vision_model: str | None = None
+    llm_timeout: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=4, ge=0, le=10)
+    llm_backoff_base: float = Field(default=1.0, ge=0)
+    llm_backoff_max: float = Field(default=30.0, ge=0)
+    llm_concurrency: int = Field(default=4, ge=1, le=64)
+    structured_retries: int = Field(default=2, ge=0, le=5)
+    sampling: dict[str, Sampling] = Field(default_factory=lambda: dict(DEFAULT_SAMPLING))
+    # agents
+    agent_window: int = Field(default=32_000, ge=512)
+    agent_windows: dict[str, int] = Field(default_factory=dict)
+    chunk_ratio: float = Field(default=0.9, gt=0.1, le=1.0)
+    # retrieval
+    retrieval_k: int = Field(default=5, ge=1, le=100)
+    retrieval_alpha: float = Field(default=0.5, ge=0.0, le=1.0)
+    # loop and budgets
+    max_rounds: int = Field(default=8, ge=1, le=100)
+    max_llm_calls: int = Field(default=2_000, ge=1)
+    max_tokens: int = Field(default=5_000_000, ge=1_000)
+    react_max_calls: int = Field(default=12, ge=1, le=100)
+    react_max_context_tokens: int = Field(default=28_000, ge=1_000)
+    # tools
+    serper_api_key: SecretStr | None = None
+    searxng_url: str | None = None
+    jina_api_key: SecretStr | None = None
+    visit_timeout: float = Field(default=15.0, gt=0)
+    visit_max_bytes: int = Field(default=5_000_000, ge=1_000)
+    visit_allow_private: bool = False
+    # inputs and storage
+    embedding_model_path: str | None = None
+    temp_dir: str | None = None
+    max_file_mb: int = Field(default=200, ge=1)
+    max_image_pixels: int = Field(default=40_000_000, ge=10_000)
+
+    @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return value.strip() or None if isinstance(value, str) else value
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
+        """Read the known variables from a `.env` file, then the process environment (which wins).
+
+        The engine defaults to `llm` only when an endpoint or model is configured, so a fresh machine with no
+        key lands on the offline engine.
+        """
+        merged: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            from dotenv import dotenv_values
+
+            merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        merged.update(os.environ if env is None else env)
+        values = {field: merged[var] for var, field in ENV_FIELDS.items() if merged.get(var, "").strip()}
+        if "engine" not in values and (values.get("llm_model") or values.get("llm_base_url")):
+            values["engine"] = "llm"
+        return cls(**values)
+
+    def window(self, agent: str) -> int:
+        """The context window of one agent, in (estimated) tokens."""
+        return self.agent_windows.get(agent, self.agent_window)
+
+    def sampling_for(self, agent: str) -> Sampling:
+        return self.sampling.get(agent, DEFAULT_SAMPLING["react"])
+
+    def secret(self, name: str) -> str | None:
+        value = getattr(self, name)
+        return value.get_secret_value() if value is not None else None
+
+    def check_llm(self) -> None:
+        """Raise a clear error when the LLM engine is selected without what it needs."""
+        if self.engine == "llm" and not self.llm_model:
+            raise ConfigError("The LLM engine needs a model name (LLM_MODEL or the Settings page).")
+
+    def public_dict(self) -> dict:
+        """Settings without secrets, for exports and logs."""
+        data = self.model_dump(mode="json", exclude=set(SECRET_FIELDS))
+        data["secrets_configured"] = sorted(f for f in SECRET_FIELDS if getattr(self, f) is not None)
+        return data
