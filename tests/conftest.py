@@ -1,0 +1,71 @@
+"""Test-wide guards.
+
+Every test runs with outbound network limited to loopback: a test that would reach a real API (OpenAI, Serper,
+Jina, a model hub) fails loudly instead of passing by luck on a connected machine.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+NIST_PDF = SHARED_DATA / "pdf" / "NIST.SP.800-207.pdf"
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+_real_getaddrinfo = socket.getaddrinfo
+
+
+def _is_loopback(host: object) -> bool:
+    if not isinstance(host, str):
+        return True  # AF_UNIX paths and the like
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _guard(address: object) -> None:
+    host = address[0] if isinstance(address, tuple) else address
+    if not _is_loopback(host):
+        raise RuntimeError(f"test tried to reach {address!r}: tests may only talk to 127.0.0.1")
+
+
+def _connect(self, address):  # noqa: ANN001
+    _guard(address)
+    return _real_connect(self, address)
+
+
+def _connect_ex(self, address):  # noqa: ANN001
+    _guard(address)
+    return _real_connect_ex(self, address)
+
+
+def _getaddrinfo(host, *args, **kwargs):  # noqa: ANN001
+    if isinstance(host, str) and not _is_loopback(host):
+        raise socket.gaierror(f"test tried to resolve {host!r}: tests may only talk to 127.0.0.1")
+    return _real_getaddrinfo(host, *args, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(socket.socket, "connect", _connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", _connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", _getaddrinfo)
+
+
+@pytest.fixture(scope="session")
+def nist_pdf() -> Path:
+    if not NIST_PDF.is_file():
+        pytest.skip(f"shared data missing: {NIST_PDF}")
+    return NIST_PDF
