@@ -51,7 +51,18 @@ class UsageMeter:
     max_calls: int
     max_tokens: int
     per_agent: dict[str, AgentUsage] = field(default_factory=dict)
+    _baseline: AgentUsage = field(default_factory=AgentUsage, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def begin_run(self) -> None:
+        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it."""
+        self._baseline = self.totals()
+
+    def run_usage(self) -> AgentUsage:
+        total, base = self.totals(), self._baseline
+        return AgentUsage(calls=total.calls - base.calls, prompt_tokens=total.prompt_tokens - base.prompt_tokens,
+                          completion_tokens=total.completion_tokens - base.completion_tokens,
+                          seconds=total.seconds - base.seconds)
 
     def totals(self) -> AgentUsage:
         with self._lock:
@@ -64,7 +75,7 @@ class UsageMeter:
             return total
 
     def check(self) -> None:
-        total = self.totals()
+        total = self.run_usage()
         if total.calls >= self.max_calls:
             raise BudgetExceeded(f"LLM call budget used up ({total.calls}/{self.max_calls} calls)")
         if total.tokens >= self.max_tokens:
@@ -93,6 +104,9 @@ class CancelToken:
 
     def cancel(self) -> None:
         self._event.set()
+
+    def reset(self) -> None:
+        self._event.clear()
 
     @property
     def cancelled(self) -> bool:

@@ -56,6 +56,7 @@ class InteractionTree:
         self.entries: dict[str, InteractionEntry] = {}
         self.node_to_entries: dict[str, list[str]] = {}
         self.merge_events: list[MergeEvent] = []
+        self._entry_nodes: dict[str, list[str]] = {}  # derived reverse of node_to_entries
 
     def add_entry(self, entry: InteractionEntry, node_ids: list[str] | tuple[str, ...] = ()) -> InteractionEntry:
         if entry.entry_id in self.entries:
@@ -75,6 +76,11 @@ class InteractionTree:
         linked = self.node_to_entries.setdefault(node_id, [])
         if entry_id not in linked:
             linked.append(entry_id)
+            self._entry_nodes.setdefault(entry_id, []).append(node_id)
+
+    def nodes_for(self, entry_id: str) -> list[str]:
+        """Every node ever linked to the entry (merged-away ones included), in link order."""
+        return list(self._entry_nodes.get(entry_id, []))
 
     def entries_for(self, node_id: str) -> list[InteractionEntry]:
         """The node's entries, oldest first."""

@@ -1,0 +1,245 @@
+"""`MemoryBank`: the memory of one task, and the public API (see README).
+
+The facade owns one lock. Agents run outside it; every read or write of memory happens under it, so a UI thread
+can take a snapshot at any time while a run goes on in a worker thread.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import assembly
+from .agents.models import ImageInput
+from .errors import InputError, MemoryBankError
+from .events import ErrorRaised, Event, EventBus
+from .llm.client import CancelToken, LLMClient, UsageMeter
+from .loaders import load_file
+from .loop.adapter import Adapter
+from .loop.linker import Linker
+from .loop.pipeline import IngestPipeline, IngestReport, SourceDoc
+from .loop.results import RunResult
+from .loop.runner import TaskRunner
+from .loop.temp_store import TempStore
+from .memory.interaction_tree import Attachment, AttachmentType
+from .memory.query_graph import Node, PendingConflict
+from .memory.store import Memory
+from .memory.view import Passage
+from .modules.deep_retrieval import DeepRetrieval, DeepRetriever
+from .modules.embedding import Embedder, load_embedder
+from .settings import Settings
+from .snapshot import BankSnapshot, take_snapshot
+
+
+class MemoryBank:
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
+                 llm_client: LLMClient | None = None, workdir: str | Path | None = None,
+                 _memory: Memory | None = None) -> None:
+        self.settings = settings or Settings.from_env()
+        self.events = EventBus()
+        self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
+        self._lock = threading.RLock()
+        self.cancel_token = CancelToken()
+        self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
+        self._core = assembly.build_core(self.settings, self.embedder, self.events, _memory)
+        self.memory = self._core.memory
+        root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
+        self.temp = TempStore(root)
+        self._deep = DeepRetriever(self.memory, self._read_document)
+        self.llm = assembly.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
+        self.engine = assembly.build_engine(self.settings, embedder=self.embedder, view=self, deep=self._deep,
+                                            llm=self.llm)
+        self._linker = Linker(self.engine, self._core.ops, self._core.retriever, self.memory, self.settings,
+                              self.events, self._lock)
+        self._pipeline = IngestPipeline(self.engine, self._core.ops, self._linker, self.memory, self.embedder,
+                                        self.settings, self.events, self._lock)
+        self._adapter = Adapter(self._core.retriever, self._lock)
+        self._runner = TaskRunner(self.engine, self.memory, self._pipeline, self._linker, self._adapter,
+                                  self.temp, self.settings, self.events, self._lock)
+        self.reports: list[IngestReport] = []
+        self._documents: dict[str, Any] = {}
+        if self.embedder.warning:
+            self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
+
+    # -- events and state ---------------------------------------------------------------------------------
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        return self.events.subscribe(callback)
+
+    def snapshot(self) -> BankSnapshot:
+        with self._lock:
+            return take_snapshot(self.memory, self.usage())
+
+    def usage(self) -> dict[str, Any]:
+        total, run = self.meter.totals(), self.meter.run_usage()
+        return {"calls": total.calls, "prompt_tokens": total.prompt_tokens,
+                "completion_tokens": total.completion_tokens, "run_calls": run.calls, "run_tokens": run.tokens,
+                "max_llm_calls": self.settings.max_llm_calls, "max_tokens": self.settings.max_tokens,
+                "per_agent": self.meter.snapshot()}
+
+    # -- ingestion ----------------------------------------------------------------------------------------
+
+    def ingest_file(self, path: str | Path, name: str | None = None) -> list[str]:
+        """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`."""
+        doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
+                        max_image_pixels=self.settings.max_image_pixels)
+        if doc.kind == "image":
+            return self._ingest_image(Path(doc.path), doc.name, doc.metadata)
+        attachment = Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path,
+                                mime=str(doc.metadata.get("mime", "")))
+        return self._ingest(SourceDoc(name=doc.name, pages=[(p.number, p.text) for p in doc.pages],
+                                      path=doc.path, kind=doc.kind, attachments=(attachment,)))
+
+    def ingest_text(self, text: str, source: str = "notes") -> list[str]:
+        if not text.strip():
+            raise InputError("the text is empty", source=source)
+        return self._ingest(SourceDoc(name=source, pages=[(None, text)], kind="text"))
+
+    def add_image(self, path: str | Path, name: str | None = None) -> str:
+        """Queue an image for the next run's IMAGE_RECOGNITION task; returns its temp id."""
+        doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
+                        max_image_pixels=self.settings.max_image_pixels)
+        if doc.kind != "image":
+            raise InputError("is not an image", source=doc.name)
+        with self._lock:
+            return self.temp.add_image(Path(doc.path), doc.name, doc.metadata).image_id
+
+    def _ingest(self, doc: SourceDoc) -> list[str]:
+        report = self._pipeline.run(doc, self.memory.insight_doc.task_goal)
+        self.reports.append(report)
+        if not report.node_ids and report.failures:
+            raise MemoryBankError(f"{doc.name}: nothing could be ingested ({report.failures[0]})")
+        return report.node_ids
+
+    def _ingest_image(self, path: Path, name: str, metadata: dict) -> list[str]:
+        with self._lock:
+            image = self.temp.add_image(path, name, metadata)
+        desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=name,
+                                                     task_goal=self.memory.insight_doc.task_goal))
+        stored = self.temp.promote(image.image_id)
+        attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
+                                description=desc.description[:500], mime=str(metadata.get("mime", "")))
+        ids = self._ingest(SourceDoc(name=name, pages=[(None, f"Image {name} ({desc.method}): {desc.description}")],
+                                     path=str(stored), kind="image", attachments=(attachment,)))
+        with self._lock:
+            for node_id in ids:
+                if node_id in self.memory.graph:
+                    self.memory.graph.get(node_id).kind = "image"
+        return ids
+
+    # -- retrieval (also the MemoryView the offline executor reads) ----------------------------------------
+
+    def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+        with self._lock:
+            return self._core.retriever.ranked(query, k, exclude)
+
+    def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
+        with self._lock:
+            return self._core.retriever.retrieve(query, k, exclude)
+
+    def memory_prompt(self, query: str, k: int | None = None) -> str:
+        return self._adapter.memory_block(query, k)[0]
+
+    def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
+        with self._lock:
+            resolved = self.memory.resolve_id(node_id) or node_id
+            return self._deep.run(resolved, with_attachments)
+
+    def node(self, node_id: str) -> Node:
+        with self._lock:
+            return self.memory.graph.get(node_id)
+
+    def neighbors(self, node_id: str) -> list[Node]:
+        with self._lock:
+            return [self.memory.graph.get(n) for n in self.memory.graph.neighbors(node_id)]
+
+    def entries_for(self, node_id: str) -> list:
+        with self._lock:
+            return self.memory.tree.entries_for(node_id)
+
+    def search_passages(self, query: str, k: int) -> list[Passage]:
+        with self._lock:
+            return self._core.passages.search(query, k)
+
+    def conflict(self, conflict_id: str) -> PendingConflict:
+        with self._lock:
+            return self.memory.conflicts[conflict_id]
+
+    def _read_document(self, path: str, page_start: int | None, page_end: int | None) -> str:
+        """Page text of an attached document, parsed once per bank (deep retrieval reads it often)."""
+        if path not in self._documents:
+            try:
+                self._documents[path] = load_file(path, max_bytes=self.settings.max_file_mb * 1024 * 1024,
+                                                  max_image_pixels=self.settings.max_image_pixels)
+            except InputError as exc:
+                raise ValueError(str(exc)) from exc
+        doc = self._documents[path]
+        pages = [p for p in doc.pages if page_start is None or p.number is None
+                 or page_start <= p.number <= (page_end or page_start)]
+        return "\n\n".join(p.text for p in pages)
+
+    # -- the loop ------------------------------------------------------------------------------------------
+
+    def run(self, question: str, files: Sequence[str | Path] = (), text: str | None = None,
+            cancel: CancelToken | None = None) -> RunResult:
+        """Ingest what is given, then run the task loop for `question` over the whole memory."""
+        token = cancel or self.cancel_token
+        if cancel is None:
+            token.reset()
+        if self.llm is not None:
+            self.llm.cancel = token
+        self.meter.begin_run()
+        new_ids, errors = self._ingest_inputs(files, text)
+        result = self._runner.run(question, token, new_ids)
+        result.errors[:0] = errors
+        return result
+
+    def _ingest_inputs(self, files: Sequence[str | Path], text: str | None) -> tuple[list[str], list[str]]:
+        new_ids: list[str] = []
+        errors: list[str] = []
+        for f in files:
+            try:
+                if Path(f).suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}:
+                    self.add_image(f)
+                else:
+                    new_ids.extend(self.ingest_file(f))
+            except MemoryBankError as exc:
+                errors.append(str(exc))
+                self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
+        if text and text.strip():
+            new_ids.extend(self.ingest_text(text, source="pasted text"))
+        return new_ids, errors
+
+    def cancel(self) -> None:
+        self.cancel_token.cancel()
+
+    def clear(self) -> None:
+        """End the task: memory and temp files go."""
+        with self._lock:
+            self.temp.clear()
+            self.memory.clear()
+            self._core.index.clear()
+            self._core.passages.clear()
+            self._documents.clear()
+
+    # -- export -------------------------------------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        from .export import export_memory
+
+        with self._lock:
+            return export_memory(self.memory, self.settings, self.meter.snapshot(), self.embedder.name,
+                                 [e.to_dict() for e in self.events.log()])
+
+    @classmethod
+    def from_export(cls, data: dict[str, Any] | str | bytes, settings: Settings | None = None,
+                    **kwargs: Any) -> MemoryBank:
+        from .export import import_memory
+
+        memory = import_memory(data)
+        bank = cls(settings, _memory=memory, **kwargs)
+        bank._core.ops.reindex_all()
+        return bank

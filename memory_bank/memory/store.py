@@ -1,0 +1,43 @@
+"""The memory of one task: the three layers plus the pending conflicts, held together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .insight_doc import InsightDoc
+from .interaction_tree import InteractionTree
+from .query_graph import PendingConflict, QueryGraph
+
+
+@dataclass
+class Memory:
+    insight_doc: InsightDoc = field(default_factory=InsightDoc)
+    graph: QueryGraph = field(default_factory=QueryGraph)
+    tree: InteractionTree = field(default_factory=InteractionTree)
+    conflicts: dict[str, PendingConflict] = field(default_factory=dict)
+    # old node id -> the node it was merged into; lets late judgements about a merged node find its successor
+    merged_into: dict[str, str] = field(default_factory=dict)
+    # carried over from an imported export, so export -> import -> export loses nothing
+    prior_log: list[dict] = field(default_factory=list)
+    prior_usage: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def clear(self) -> None:
+        """Empty every layer in place: components holding the graph keep a valid, empty one."""
+        self.insight_doc = InsightDoc()
+        self.graph.graph.clear()
+        self.tree = InteractionTree()
+        self.conflicts.clear()
+        self.merged_into.clear()
+        self.prior_log = []
+        self.prior_usage = {}
+
+    def pending_conflicts(self) -> list[PendingConflict]:
+        return [c for c in self.conflicts.values() if c.status == "pending"]
+
+    def resolve_id(self, node_id: str) -> str | None:
+        """The live node that now stands for `node_id` (itself, or its merge successor), or None."""
+        seen: set[str] = set()
+        while node_id not in self.graph and node_id in self.merged_into and node_id not in seen:
+            seen.add(node_id)
+            node_id = self.merged_into[node_id]
+        return node_id if node_id in self.graph else None

@@ -1,0 +1,86 @@
+"""Deep retrieval: a node's full interaction tree (DESIGN §4).
+
+Returns the node, its neighbours, its raw entries by time with their attachments' content (images as base64 data
+URIs, documents and code as text) and its merge history. Attachment content is read on demand through a reader
+passed in, so this module knows nothing about file formats.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, MergeEvent
+from ..memory.query_graph import Node
+from ..memory.store import Memory
+
+MAX_IMAGE_BYTES = 4_000_000
+MAX_TEXT_CHARS = 40_000
+
+DocumentReader = Callable[[str, int | None, int | None], str]  # (path, page_start, page_end) -> text
+
+
+@dataclass(frozen=True)
+class AttachmentContent:
+    attachment: Attachment
+    content: str  # data URI for images, text otherwise; a clear note when it cannot be read
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class EntryView:
+    entry: InteractionEntry
+    attachments: tuple[AttachmentContent, ...]
+
+    @property
+    def pages(self) -> tuple[int | None, int | None]:
+        return self.entry.metadata.get("page_start"), self.entry.metadata.get("page_end")
+
+
+@dataclass(frozen=True)
+class DeepRetrieval:
+    node: Node
+    neighbors: list[Node]
+    entries: list[EntryView]
+    merge_history: list[MergeEvent] = field(default_factory=list)
+
+    def text(self) -> str:
+        """The raw entries joined, oldest first: what an executor reads."""
+        return "\n\n".join(e.entry.text for e in self.entries)
+
+
+def image_data_uri(path: Path) -> str:
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        raise ValueError(f"image is {size // 1024} KB, over the {MAX_IMAGE_BYTES // 1024} KB inline limit")
+    mime = mimetypes.guess_type(path.name)[0] or "image/png"
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"
+
+
+class DeepRetriever:
+    def __init__(self, memory: Memory, read_document: DocumentReader) -> None:
+        self.memory = memory
+        self.read_document = read_document
+
+    def _content(self, attachment: Attachment, entry: InteractionEntry) -> AttachmentContent:
+        try:
+            if attachment.type is AttachmentType.IMAGE:
+                return AttachmentContent(attachment, image_data_uri(Path(attachment.path)))
+            if attachment.type is AttachmentType.DOCUMENT:
+                text = self.read_document(attachment.path, entry.metadata.get("page_start"),
+                                          entry.metadata.get("page_end"))
+            else:
+                text = Path(attachment.path).read_text(encoding="utf-8", errors="replace")
+            return AttachmentContent(attachment, text[:MAX_TEXT_CHARS])
+        except (OSError, ValueError) as exc:
+            return AttachmentContent(attachment, f"[cannot read {attachment.path}: {exc}]", ok=False)
+
+    def run(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
+        node = self.memory.graph.get(node_id)
+        entries = [EntryView(e, tuple(self._content(a, e) for a in e.attachments) if with_attachments else ())
+                   for e in self.memory.tree.entries_for(node_id)]
+        neighbors = [self.memory.graph.get(n) for n in self.memory.graph.neighbors(node_id)]
+        return DeepRetrieval(node, neighbors, entries, self.memory.tree.lineage(node_id))

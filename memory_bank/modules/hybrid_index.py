@@ -1,0 +1,152 @@
+"""An incremental hybrid index: BM25 postings plus a vector matrix, both append-only.
+
+Each indexed document occupies a *slot*. Updating a document takes a new slot and marks the old one dead, so an
+insert never rebuilds anything: postings grow by appending, the vector matrix doubles its capacity when full.
+Dead slots are skipped at query time and dropped by a compaction once they outnumber the live ones, which keeps
+the amortised cost of an insert O(1) (DESIGN §2: inserting N nodes must not cost O(N²)).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class _Postings:
+    slots: list[int] = field(default_factory=list)
+    tfs: list[float] = field(default_factory=list)
+    cached: tuple[np.ndarray, np.ndarray] | None = None
+
+    def append(self, slot: int, tf: float) -> None:
+        self.slots.append(slot)
+        self.tfs.append(tf)
+        self.cached = None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.cached is None:
+            self.cached = (np.asarray(self.slots, dtype=np.int64), np.asarray(self.tfs, dtype=np.float32))
+        return self.cached
+
+
+class HybridIndex:
+    def __init__(self, dim: int, k1: float = 1.5, b: float = 0.75, capacity: int = 1024) -> None:
+        self.dim, self.k1, self.b = dim, k1, b
+        self._vectors = np.zeros((capacity, dim), dtype=np.float32)
+        self._alive = np.zeros(capacity, dtype=bool)
+        self._lengths = np.zeros(capacity, dtype=np.float32)
+        self._slot_key: list[str | None] = []
+        self._slot_terms: list[Counter[str] | None] = []
+        self._key_slot: dict[str, int] = {}
+        self._postings: dict[str, _Postings] = {}
+        self._df: Counter[str] = Counter()
+        self._total_len = 0.0
+
+    def clear(self) -> None:
+        self.__dict__.update(HybridIndex(self.dim, self.k1, self.b).__dict__)
+
+    def __len__(self) -> int:
+        return len(self._key_slot)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._key_slot
+
+    # -- writes --------------------------------------------------------------------------------------------
+
+    def upsert(self, key: str, tokens: list[str], vector: np.ndarray) -> None:
+        if key in self._key_slot:
+            self.remove(key)
+        slot = len(self._slot_key)
+        if slot >= len(self._alive):
+            self._grow()
+        terms = Counter(tokens)
+        self._slot_key.append(key)
+        self._slot_terms.append(terms)
+        self._key_slot[key] = slot
+        self._vectors[slot] = vector
+        self._alive[slot] = True
+        self._lengths[slot] = len(tokens)
+        self._total_len += len(tokens)
+        for term, tf in terms.items():
+            self._postings.setdefault(term, _Postings()).append(slot, float(tf))
+            self._df[term] += 1
+
+    def remove(self, key: str) -> None:
+        slot = self._key_slot.pop(key, None)
+        if slot is None:
+            return
+        self._alive[slot] = False
+        self._total_len -= float(self._lengths[slot])
+        terms = self._slot_terms[slot] or Counter()
+        for term in terms:
+            self._df[term] -= 1
+        self._slot_terms[slot] = None
+        self._slot_key[slot] = None
+        if len(self._slot_key) > 2048 and len(self._key_slot) * 2 < len(self._slot_key):
+            self._compact()
+
+    def _grow(self) -> None:
+        cap = len(self._alive) * 2
+        self._vectors = np.resize(self._vectors, (cap, self.dim))
+        self._vectors[len(self._slot_key):] = 0
+        self._alive = np.concatenate([self._alive, np.zeros(cap - len(self._alive), dtype=bool)])
+        self._lengths = np.concatenate([self._lengths, np.zeros(cap - len(self._lengths), dtype=np.float32)])
+
+    def _compact(self) -> None:
+        live = [(k, s) for k, s in self._key_slot.items()]
+        live.sort(key=lambda ks: ks[1])
+        fresh = HybridIndex(self.dim, self.k1, self.b, capacity=max(1024, 2 * len(live)))
+        for key, slot in live:
+            fresh.upsert(key, list((self._slot_terms[slot] or Counter()).elements()), self._vectors[slot])
+        self.__dict__.update(fresh.__dict__)
+
+    # -- reads ---------------------------------------------------------------------------------------------
+
+    def bm25(self, query_tokens: list[str]) -> np.ndarray:
+        """Raw BM25 score per slot (dead slots included; callers mask them)."""
+        n_slots = len(self._slot_key)
+        scores = np.zeros(n_slots, dtype=np.float32)
+        n_docs = len(self._key_slot)
+        if not n_docs:
+            return scores
+        avgdl = max(self._total_len / n_docs, 1.0)
+        for term in dict.fromkeys(query_tokens):
+            df = self._df.get(term, 0)
+            if df <= 0:
+                continue
+            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+            slots, tfs = self._postings[term].arrays()
+            norm = tfs + self.k1 * (1.0 - self.b + self.b * self._lengths[slots] / avgdl)
+            np.add.at(scores, slots, idf * tfs * (self.k1 + 1.0) / norm)
+        return scores
+
+    def search(self, query_tokens: list[str], query_vector: np.ndarray | None, k: int, alpha: float,
+               exclude: set[str] | None = None) -> list[tuple[str, float]]:
+        """Top-k keys by alpha * BM25 (normalised by the query's best score) + (1 - alpha) * cosine."""
+        n_slots = len(self._slot_key)
+        if not self._key_slot or k <= 0:
+            return []
+        alive = self._alive[:n_slots].copy()
+        for key in exclude or ():
+            slot = self._key_slot.get(key)
+            if slot is not None:
+                alive[slot] = False
+        lexical = self.bm25(query_tokens) if alpha > 0 else np.zeros(n_slots, dtype=np.float32)
+        lexical = np.where(alive, lexical, 0.0)
+        best = float(lexical.max()) if n_slots else 0.0
+        score = alpha * (lexical / best if best > 0 else lexical)
+        if query_vector is not None and alpha < 1:
+            score = score + (1.0 - alpha) * (self._vectors[:n_slots] @ query_vector.astype(np.float32))
+        score = np.where(alive, score, -np.inf)
+        k = min(k, int(alive.sum()))
+        if k <= 0:
+            return []
+        top = np.argpartition(-score, k - 1)[:k]
+        top = top[np.lexsort((top, -score[top]))]  # best first; slot order breaks ties deterministically
+        return [(self._slot_key[i], float(score[i])) for i in top]  # type: ignore[misc]
+
+    def vector(self, key: str) -> np.ndarray:
+        return self._vectors[self._key_slot[key]]

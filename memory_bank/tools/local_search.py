@@ -1,0 +1,51 @@
+"""`search` over the task's own documents, always available; web results are appended when configured.
+
+One tool name for the agent: it asks a question and gets local passages (with node ids and pages, so it can
+deep-retrieve) followed by web results from Serper or SearXNG when the settings name one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ToolError
+from ..memory.view import MemoryView, Passage
+from .base import Tool, ToolSpec
+
+SPEC = ToolSpec(
+    name="search",
+    description=("Search the task's own documents (and the web when configured). Returns passages with their "
+                 "node ids and pages; call deep_retrieval with a node id to read more."),
+    parameters={"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+)
+
+
+def format_passage(i: int, p: Passage) -> str:
+    pages = "" if p.page_start is None else (
+        f", p. {p.page_start}" if p.page_end in (None, p.page_start) else f", pp. {p.page_start}-{p.page_end}")
+    nodes = ", ".join(f"node:{n}" for n in p.node_ids) or "no node"
+    return f"[{i}] {p.source}{pages} ({nodes})\n{p.text}"
+
+
+class LocalSearchTool:
+    spec = SPEC
+
+    def __init__(self, view: MemoryView, web: Tool | None = None, k: int = 5) -> None:
+        self.view = view
+        self.web = web
+        self.k = k
+
+    def call(self, arguments: dict[str, Any]) -> str:
+        query = arguments.get("query")
+        queries = query if isinstance(query, list) else [query]
+        queries = [str(q).strip() for q in queries if str(q or "").strip()]
+        if not queries:
+            raise ToolError("search needs a non-empty 'query'")
+        parts: list[str] = []
+        for q in queries:
+            passages = self.view.search_passages(q, self.k)
+            local = "\n\n".join(format_passage(i, p) for i, p in enumerate(passages, 1))
+            parts.append(f"Local documents for '{q}':\n{local or 'no matching passage'}")
+        if self.web is not None:
+            parts.append(f"Web results:\n{self.web.call({'query': queries})}")
+        return "\n\n".join(parts)
