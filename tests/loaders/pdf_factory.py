@@ -1,0 +1,60 @@
+"""PDFs made in the test, with text whose page, paragraph and line layout is known exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+from reportlab.lib.pdfencrypt import StandardEncryption
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas
+
+PAGE_HEIGHT = 792
+TOP = 700
+LEADING = 14  # baseline to baseline inside a paragraph
+PARAGRAPH_SKIP = 14  # one empty line between paragraphs
+
+
+def draw_paragraphs(pdf: canvas.Canvas, paragraphs: list[list[str]]) -> None:
+    """One page body: each paragraph is a list of lines, drawn flush left at a fixed leading."""
+    pdf.setFont("Helvetica", 11)
+    y = TOP
+    for lines in paragraphs:
+        for line in lines:
+            pdf.drawString(72, y, line)
+            y -= LEADING
+        y -= PARAGRAPH_SKIP
+
+
+def draw_running_text(pdf: canvas.Canvas, number: int) -> None:
+    """A header and a page-number footer like a word processor prints on every page."""
+    pdf.setFont("Helvetica", 9)
+    pdf.drawString(72, PAGE_HEIGHT - 40, "ACME QUARTERLY REPORT 2024")
+    pdf.drawString(300, 40, str(number))
+
+
+def write_pdf(path: Path, pages: list[list[list[str]]], *, running_text: bool = False, **canvas_args) -> Path:
+    pdf = canvas.Canvas(str(path), **canvas_args)
+    for number, paragraphs in enumerate(pages, start=1):
+        if running_text:
+            draw_running_text(pdf, number)
+        draw_paragraphs(pdf, paragraphs)
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def write_encrypted_pdf(path: Path, user_password: str) -> Path:
+    encryption = StandardEncryption(user_password, ownerPassword="owner-" + user_password, strength=128)
+    return write_pdf(path, [[["Confidential text behind a password."]]], encrypt=encryption)
+
+
+def write_image_only_pdf(path: Path, tmp_dir: Path) -> Path:
+    """A 'scanned' page: a picture of text, no text layer."""
+    picture = tmp_dir / "scan.png"
+    Image.new("L", (400, 200), color=255).save(picture)
+    pdf = canvas.Canvas(str(path))
+    pdf.drawImage(ImageReader(str(picture)), 72, 400, width=400, height=200)
+    pdf.showPage()
+    pdf.save()
+    return path
