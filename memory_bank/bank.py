@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import assembly
+from .agents.base import Engine
 from .agents.models import ImageInput
 from .errors import InputError, MemoryBankError
 from .events import ErrorRaised, Event, EventBus
@@ -36,8 +37,8 @@ from .snapshot import BankSnapshot, take_snapshot
 
 class MemoryBank:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
-                 llm_client: LLMClient | None = None, workdir: str | Path | None = None,
-                 _memory: Memory | None = None) -> None:
+                 llm_client: LLMClient | None = None, engine: Engine | None = None,
+                 workdir: str | Path | None = None, _memory: Memory | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
@@ -50,8 +51,8 @@ class MemoryBank:
         self.temp = TempStore(root)
         self._deep = DeepRetriever(self.memory, self._read_document)
         self.llm = assembly.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
-        self.engine = assembly.build_engine(self.settings, embedder=self.embedder, view=self, deep=self._deep,
-                                            llm=self.llm)
+        self.engine = engine or assembly.build_engine(self.settings, embedder=self.embedder, view=self,
+                                                      deep=self._deep, llm=self.llm)
         self._linker = Linker(self.engine, self._core.ops, self._core.retriever, self.memory, self.settings,
                               self.events, self._lock)
         self._pipeline = IngestPipeline(self.engine, self._core.ops, self._linker, self.memory, self.embedder,
