@@ -1,0 +1,93 @@
+"""Command line: `python -m memory_bank ask FILE... --question "..."`.
+
+Prints the answer with its citations and a one-line summary of the memory; exits non-zero with a clear message
+on bad input (a missing, empty, corrupt or encrypted file, a bad setting) or an LLM failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .errors import MemoryBankError
+from .events import ErrorRaised, Event, Progress
+from .settings import Settings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m memory_bank",
+                                     description="Agentic Memory Bank: answer a question over long documents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ask = sub.add_parser("ask", help="ingest files, run the task loop, print the answer with citations")
+    ask.add_argument("files", nargs="*", type=Path, help="PDF, TXT, MD, HTML or image files")
+    ask.add_argument("--question", "-q", required=True)
+    ask.add_argument("--text", help="extra context to ingest as pasted text")
+    ask.add_argument("--engine", choices=["offline", "llm"], help="default: llm when LLM_MODEL is set, else offline")
+    ask.add_argument("--export", type=Path, help="write the whole memory as JSON here")
+    ask.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser
+
+
+def _progress_printer(quiet: bool):  # noqa: ANN202
+    last = {"t": 0.0}
+
+    def show(event: Event) -> None:
+        if quiet:
+            return
+        if isinstance(event, ErrorRaised):
+            print(f"  ! {event.where}: {event.message}", file=sys.stderr)
+        elif isinstance(event, Progress) and (time.monotonic() - last["t"] > 1 or event.done == event.total):
+            last["t"] = time.monotonic()
+            print(f"  {event.stage}: {event.done}/{event.total}", file=sys.stderr)
+
+    return show
+
+
+def ask(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if args.engine:
+        settings = settings.model_copy(update={"engine": args.engine})
+    settings.check_llm()
+    from .bank import MemoryBank
+
+    start = time.perf_counter()
+    bank = MemoryBank(settings)
+    bank.subscribe(_progress_printer(args.quiet))
+    try:
+        print(f"Engine: {bank.engine.label}", file=sys.stderr)
+        for path in args.files:
+            if not path.is_file():
+                raise MemoryBankError(f"{path}: no such file")
+        for path in args.files:
+            bank.ingest_file(path)
+        result = bank.run(args.question, text=args.text)
+        print(result.answer)
+        for i, c in enumerate(result.citations, 1):
+            pages = f", pages {', '.join(map(str, c.pages))}" if c.pages else ""
+            print(f"  [{i}] node {c.node_id}: {c.source}{pages}")
+        counts, usage = bank.snapshot().counts, bank.usage()
+        print(f"nodes={counts['nodes']} edges={counts['edges']} merges={counts['merges']} "
+              f"conflicts={counts['conflicts']} (pending {counts['pending_conflicts']}) "
+              f"llm_calls={usage['calls']} tokens={usage['prompt_tokens'] + usage['completion_tokens']} "
+              f"seconds={time.perf_counter() - start:.1f} termination={result.termination}")
+        if args.export:
+            args.export.write_text(json.dumps(bank.export(), ensure_ascii=False), encoding="utf-8")
+            print(f"memory exported to {args.export}", file=sys.stderr)
+        return 0
+    finally:
+        bank.clear()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return ask(args)
+    except MemoryBankError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

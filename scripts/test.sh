@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite: Debian packages (Chromium for the browser tests, Tesseract for OCR),
+# Python packages, lint, then pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+  else
+    echo "warning: missing ${need_apt[*]} and not root: the tests that need them will skip" >&2
+  fi
+fi
+python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+python3 -m ruff check .
+python3 -m pytest -q "$@"
