@@ -1,0 +1,40 @@
+"""Integration agent (LLM): nodes to merge (+ neighbours, + validation result) -> the merged node (DESIGN §3.4).
+
+For a cross-validated conflict the validation result decides which claim survives; the prompt says so and the
+result is passed verbatim. Neighbour updates are kept only for real neighbours of the merged nodes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..models import IntegrationInput, IntegrationOutput, NodeWithNeighbors
+from .common import PromptedAgent
+
+NOT_GIVEN = "(none)"
+
+
+def _nodes_block(groups: list[NodeWithNeighbors]) -> str:
+    data = [{"node": g.node.model_dump(), "neighbours": [n.model_dump() for n in g.neighbors]} for g in groups]
+    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def neighbour_ids(inp: IntegrationInput) -> set[str]:
+    merged = {g.node.id for g in inp.nodes_to_merge}
+    return {n.id for g in inp.nodes_to_merge for n in g.neighbors} - merged
+
+
+class IntegrationAgent(PromptedAgent):
+    name = "integration"
+    prompt_name = "integration"
+
+    def run(self, inp: IntegrationInput) -> IntegrationOutput:
+        conflict = inp.validation_result is not None or inp.conflict_description is not None
+        reason = ("their claims conflicted and the conflict was cross-validated" if conflict
+                  else "they duplicate or heavily overlap each other")
+        out = self._ask(IntegrationOutput, reason=reason, nodes=_nodes_block(inp.nodes_to_merge),
+                        conflict_description=inp.conflict_description or NOT_GIVEN,
+                        validation_result=inp.validation_result or NOT_GIVEN)
+        allowed = neighbour_ids(inp)
+        updates = {k: v for k, v in out.neighbor_updates.items() if k in allowed}
+        return out.model_copy(update={"neighbor_updates": updates})
