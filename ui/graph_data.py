@@ -1,0 +1,143 @@
+"""Memory → the graph component's data, through a pyvis `Network`.
+
+Kept apart from the pages so the same drawing rules (colours by source document, conflict and lineage edges,
+merged-node marks) apply on the Run and Graph pages and in the render benchmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pyvis.network import Network
+
+from components.graph_view import GraphData
+from memory_bank.snapshot import BankSnapshot, NodeView
+
+PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#d4a017", "#9d755d", "#ff9da6",
+           "#6f4e7c", "#5fa2ce", "#c85200", "#7b848f")
+CONFLICT = "#e03131"
+MERGED_BORDER = "#b7791f"
+GHOST = "#94a3b8"
+LABEL_CHARS = 34
+
+
+def shorten(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def primary_source(node: NodeView) -> str:
+    return node.source_names[0] if node.source_names else "(no source)"
+
+
+def source_colors(nodes: Iterable[NodeView]) -> dict[str, str]:
+    """Colour per source document, in order of first appearance so colours do not shift as the graph grows."""
+    colors: dict[str, str] = {}
+    for node in sorted(nodes, key=lambda n: n.timestamp):
+        name = primary_source(node)
+        if name not in colors:
+            colors[name] = PALETTE[len(colors) % len(PALETTE)]
+    return colors
+
+
+def _node_color(base: str, border: str) -> dict:
+    return {"background": base, "border": border,
+            "highlight": {"background": base, "border": "#1f2933"},
+            "hover": {"background": base, "border": "#1f2933"}}
+
+
+def _tip(node: NodeView, conflicted: bool) -> dict:
+    badges = [{"text": label, "kind": ""} for label in node.source_labels[:3]]
+    if len(node.source_labels) > 3:
+        badges.append({"text": f"+{len(node.source_labels) - 3} sources", "kind": ""})
+    if node.merged_from:
+        badges.append({"text": f"merged from {len(node.merged_from)}", "kind": "merged"})
+    if conflicted:
+        badges.append({"text": "pending conflict", "kind": "conflict"})
+    if node.kind == "image":
+        badges.append({"text": "image", "kind": ""})
+    lines = [f"Keywords: {', '.join(node.keywords[:10])}"] if node.keywords else []
+    return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
+
+
+def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], degree: dict[str, int],
+               conflicted: set[str]) -> None:
+    for node in nodes:
+        source = primary_source(node)
+        merged = bool(node.merged_from)
+        size = 11 + min(11, 2.2 * degree.get(node.id, 0) ** 0.5)
+        find = " ".join([node.context, " ".join(node.keywords), *node.source_names, node.id])
+        net.add_node(node.id, label=shorten(node.context or node.id, LABEL_CHARS),
+                     shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
+                     color=_node_color(colors[source], MERGED_BORDER if merged else "#ffffff"),
+                     size=round(size + (3 if merged else 0), 1), borderWidth=3 if merged else 1.5,
+                     tip=_tip(node, node.id in conflicted), find=find, doc=source)
+
+
+def _live_target(node_id: str, successor: dict[str, str], live: set[str]) -> str | None:
+    seen: set[str] = set()
+    while node_id not in live and node_id in successor and node_id not in seen:
+        seen.add(node_id)
+        node_id = successor[node_id]
+    return node_id if node_id in live else None
+
+
+def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str]) -> None:
+    """Merged-away nodes as small grey ghosts, each linked to the node it went into."""
+    successor = {old: e["new_node_id"] for e in merges for old in e["merged_node_ids"]}
+    drawn = set(live)
+    for event in sorted(merges, key=lambda e: e["timestamp"]):
+        for old in event["merged_node_ids"]:
+            target = _live_target(old, successor, live)
+            if target is None or old in drawn:
+                continue
+            drawn.add(old)
+            tip = {"title": "Merged away", "badges": [{"text": event.get("kind", "merge"), "kind": "merged"}],
+                   "lines": [f"Node {old} → {event['new_node_id']}"], "body": shorten(event["description"], 320)}
+            net.add_node(old, label=" ", shape="dot", size=6, borderWidth=1.5,
+                         color=_node_color("#ffffff", GHOST), shapeProperties={"borderDashes": [3, 3]},
+                         tip=tip, find=old, ghost=True, target=target)
+    for event in merges:
+        new_id = event["new_node_id"]
+        for old in event["merged_node_ids"]:
+            if old in drawn and new_id in drawn and old not in live:
+                net.add_edge(old, new_id, id=f"lineage:{old}|{new_id}",
+                             color={"color": GHOST, "highlight": GHOST, "hover": GHOST}, dashes=[2, 4],
+                             width=1, arrows={"to": {"enabled": True, "scaleFactor": 0.5}})
+
+
+def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
+                conflicts: Sequence[dict[str, Any]] = (), merges: Sequence[dict[str, Any]] = (), *,
+                show_lineage: bool = True) -> GraphData:
+    """The component's data for one state of the memory (the lists of a `BankSnapshot`).
+
+    The pyvis network is built `directed=True` only to skip pyvis's O(E) duplicate-edge scan on every
+    `add_edge` (quadratic at 4,000 edges); edges come from a networkx Graph and are unique already, and every
+    edge says explicitly whether it has an arrow.
+    """
+    net = Network(directed=True)
+    live = {n.id for n in nodes}
+    colors = source_colors(nodes)
+    degree: dict[str, int] = {}
+    for a, b in edges:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    pending = [c for c in conflicts if c["status"] == "pending" and c["node_a"] in live and c["node_b"] in live]
+    _add_nodes(net, nodes, colors, degree, {c[k] for c in pending for k in ("node_a", "node_b")})
+    for a, b in edges:
+        if a in live and b in live:
+            net.add_edge(a, b, id=f"related:{a}|{b}", arrows={"to": {"enabled": False}})
+    for c in pending:
+        net.add_edge(c["node_a"], c["node_b"], id=f"conflict:{c['id']}", arrows={"to": {"enabled": False}},
+                     color={"color": CONFLICT, "highlight": CONFLICT, "hover": CONFLICT}, dashes=[8, 6], width=2.4,
+                     tip={"title": "Pending conflict", "body": shorten(c["description"], 400)})
+    if show_lineage:
+        _add_lineage(net, merges, live)
+    legend = {"sources": [{"name": name, "color": color} for name, color in colors.items()]}
+    return GraphData.from_network(net, legend)
+
+
+def graph_from_snapshot(snapshot: BankSnapshot, *, show_lineage: bool = True) -> GraphData:
+    return build_graph(snapshot.nodes, snapshot.edges, snapshot.conflicts, snapshot.merge_events,
+                       show_lineage=show_lineage)
