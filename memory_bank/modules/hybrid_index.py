@@ -10,26 +10,30 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
 
 import numpy as np
 
 
-@dataclass
 class _Postings:
-    slots: list[int] = field(default_factory=list)
-    tfs: list[float] = field(default_factory=list)
-    cached: tuple[np.ndarray, np.ndarray] | None = None
+    """One term's postings in growable numpy arrays (capacity doubles), so a query never converts lists."""
+
+    __slots__ = ("n", "slots", "tfs")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.slots = np.empty(4, dtype=np.int64)
+        self.tfs = np.empty(4, dtype=np.float32)
 
     def append(self, slot: int, tf: float) -> None:
-        self.slots.append(slot)
-        self.tfs.append(tf)
-        self.cached = None
+        if self.n == len(self.slots):
+            self.slots = np.resize(self.slots, 2 * self.n)
+            self.tfs = np.resize(self.tfs, 2 * self.n)
+        self.slots[self.n] = slot
+        self.tfs[self.n] = tf
+        self.n += 1
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        if self.cached is None:
-            self.cached = (np.asarray(self.slots, dtype=np.int64), np.asarray(self.tfs, dtype=np.float32))
-        return self.cached
+        return self.slots[: self.n], self.tfs[: self.n]
 
 
 class HybridIndex:
