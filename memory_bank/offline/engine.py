@@ -1,0 +1,35 @@
+"""The offline engine: every agent's contract with classical NLP on the embedding model (DESIGN §5).
+
+One embedder and one memory view are shared by the agents that need them; nothing here builds its own model.
+"""
+
+from __future__ import annotations
+
+from ..agents.base import Engine
+from ..memory.view import MemoryView
+from ..modules.embedding import Embedder
+from ..settings import Settings
+from .analysis import OfflineAnalyzer
+from .classification import OfflineClassifier
+from .executor import ExecutorConfig, OfflineExecutor
+from .integration import OfflineIntegrator
+from .planning import OfflinePlanner
+from .recognizer import OfflineRecognizer
+from .structure import OfflineStructurer
+
+LABEL = "Offline engine (classical NLP, no LLM)"
+
+
+def build_offline_engine(settings: Settings, embedder: Embedder, view: MemoryView) -> Engine:
+    return Engine(
+        name="offline",
+        label=LABEL,
+        classification=OfflineClassifier(embedder),
+        structure=OfflineStructurer(),
+        analysis=OfflineAnalyzer(embedder, view),
+        integration=OfflineIntegrator(),
+        planning=OfflinePlanner(),
+        executor=OfflineExecutor(embedder, view, ExecutorConfig(nodes=settings.retrieval_k)),
+        recognizer=OfflineRecognizer(),
+        uses_llm=False,
+    )
