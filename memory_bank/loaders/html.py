@@ -52,7 +52,8 @@ def main_text(soup: BeautifulSoup) -> str:
 
 
 def _visible_strings(root: Tag) -> str:
-    return "".join(s for s in root.find_all(string=True) if not isinstance(s, PreformattedString))  # comments, doctype, CDATA
+    """Text nodes only: comments, the doctype and CDATA are PreformattedStrings."""
+    return "".join(s for s in root.find_all(string=True) if not isinstance(s, PreformattedString))
 
 
 def _paragraphs(raw: str) -> str:
