@@ -1,0 +1,126 @@
+"""The whole loop on the LLM engine through the real `openai` client and a scripted server on 127.0.0.1:
+ingest -> conflict -> cross-validation -> merge with inherited edges and rewritten neighbours -> answer.
+Then faults mid-run: the run records the failure, goes on, and loses nothing already in memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bank import MemoryBank
+from memory_bank.modules.embedding import HashingEmbedder
+from memory_bank.settings import DEFAULT_SAMPLING
+from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply, dropped, garbage
+from tests.support.scripted_llm import ScriptedLLM
+
+TEXT = """ALPHA systems were first deployed FACT:year=1990 according to the archive of the ministry.
+
+The ALPHA maintenance crews were trained by the OMEGA institute.
+
+ALPHA systems were first deployed FACT:year=1995 according to a later survey of the ministry.
+
+The BETA protocol is a separate matter about postal codes."""
+
+
+@pytest.fixture()
+def server():
+    with FakeOpenAI(handler=ScriptedLLM(per_cluster=1)) as fake:
+        yield fake
+
+
+def make_bank(fake: FakeOpenAI, tmp_path, **overrides) -> MemoryBank:
+    settings = fake.settings(llm_concurrency=2, **overrides)
+    return MemoryBank(settings, embedder=HashingEmbedder(), workdir=tmp_path / "work")
+
+
+def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path) -> None:
+    bank = make_bank(server, tmp_path)
+    bank.ingest_text(TEXT, source="history.txt")
+    snap = bank.snapshot()
+    assert snap.counts["pending_conflicts"] == 1
+    conflict = snap.conflicts[0]
+    sides = {conflict["node_a"], conflict["node_b"]}
+    neighbours_before = {n for s in sides for n in bank.memory.graph.neighbors(s)} - sides
+    assert neighbours_before, "the crew node is related to a side of the conflict"
+
+    result = bank.run("When were ALPHA systems first deployed?")
+
+    snap = bank.snapshot()
+    resolved = next(c for c in snap.conflicts if c["id"] == conflict["id"])
+    assert resolved["status"] == "resolved" and "1990" in resolved["resolution"]
+    merged = bank.node(resolved["merged_into"])
+    assert "1990" in merged.summary and "1995" not in merged.summary
+    assert set(merged.merged_from) == sides
+    assert neighbours_before <= set(bank.memory.graph.neighbors(merged.id)), "edges are inherited"
+    for n in neighbours_before:
+        assert bank.node(n).context.startswith("rewritten after merge"), "neighbours are rewritten"
+    assert not any(merged.id == n for n in bank.memory.graph.neighbors(merged.id))
+    assert len(bank.deep_retrieve(merged.id).entries) == 2, "both raw entries stay reachable"
+
+    assert "1990" in result.answer and result.citations
+    assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]
+    agents = {r.agent for r in server.chat_requests}
+    assert {"classification", "structure", "analysis", "integration", "planning", "react"} <= agents
+    for r in server.chat_requests:
+        if r.agent in DEFAULT_SAMPLING:
+            assert (r.temperature, r.top_p) == (DEFAULT_SAMPLING[r.agent].temperature,
+                                                DEFAULT_SAMPLING[r.agent].top_p)
+    usage = bank.usage()
+    assert usage["calls"] == len(server.chat_requests) and usage["prompt_tokens"] > 0
+    assert "sk-test-secret" not in str(bank.export())
+
+
+def _failing(agent: str, reply: Reply, inner: ScriptedLLM):
+    def handler(request: RecordedRequest) -> Reply:
+        return reply if request.agent == agent else inner(request)
+
+    return handler
+
+
+def test_garbage_from_one_agent_fails_its_subtask_only(tmp_path) -> None:
+    inner = ScriptedLLM(per_cluster=1)
+    with FakeOpenAI(handler=_failing("structure", Reply(text="I cannot do that."), inner)) as fake:
+        bank = make_bank(fake, tmp_path, structured_retries=1)
+        with pytest.raises(Exception, match="nothing could be ingested"):
+            bank.ingest_text(TEXT, source="history.txt")
+        assert bank.snapshot().counts["nodes"] == 0
+        assert any(e.kind == "error" and "structure" in e.message for e in bank.events.log())
+
+
+def test_dropped_connection_mid_run_keeps_memory(tmp_path) -> None:
+    inner = ScriptedLLM(per_cluster=1)
+    state = {"broken": False}
+
+    def handler(request: RecordedRequest) -> Reply:
+        if state["broken"] and request.agent in ("react", "integration"):
+            return dropped()
+        return inner(request)
+
+    with FakeOpenAI(handler=handler) as fake:
+        bank = make_bank(fake, tmp_path)
+        bank.ingest_text(TEXT, source="history.txt")
+        before = bank.snapshot()
+        state["broken"] = True
+        result = bank.run("When were ALPHA systems first deployed?")
+        after = bank.snapshot()
+    assert after.counts["nodes"] == before.counts["nodes"]
+    assert {n.id for n in after.nodes} == {n.id for n in before.nodes}
+    failed = [t for t in result.insight_doc.completed_tasks if t.status.value == "failed"]
+    assert failed and result.errors
+    assert result.termination in ("done", "max_rounds")
+
+
+def test_proxy_error_page_gets_a_clear_message_and_keeps_memory(tmp_path) -> None:
+    inner = ScriptedLLM(per_cluster=1)
+    state = {"proxy_broken": False}
+
+    def handler(request: RecordedRequest) -> Reply:
+        return garbage() if state["proxy_broken"] else inner(request)
+
+    with FakeOpenAI(handler=handler) as fake:
+        bank = make_bank(fake, tmp_path)
+        ids = bank.ingest_text(TEXT, source="history.txt")
+        state["proxy_broken"] = True
+        with pytest.raises(Exception, match="non-completion body.*OpenAI-compatible"):
+            bank.ingest_text("GAMMA notes that will not arrive.", source="more.txt")
+    assert {n.id for n in bank.snapshot().nodes} >= set(ids) - set(bank.memory.merged_into)
+    assert bank.snapshot().counts["nodes"] == 4

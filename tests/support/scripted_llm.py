@@ -1,0 +1,138 @@
+"""A rule-based stand-in for a model, answering every agent's prompt over the real HTTP protocol.
+
+`FakeOpenAI(handler=ScriptedLLM())` lets the whole loop run through the real `openai` client: the replies are
+valid for each agent's prompt and follow visible rules (as in `fake_engine.py`): `FACT:k=v` pairs that differ
+are a conflict, `DUP` marks near-duplicates, a shared ALLCAPS word makes nodes related. The ingestion
+benchmark uses it with a latency to measure concurrency.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import Counter
+
+from tests.support.fake_openai import RecordedRequest, Reply, ok
+
+FACT = re.compile(r"FACT:(\w+)=(\w+)")
+CAPS = re.compile(r"\b[A-Z]{4,}\b")
+NODE_ID = re.compile(r'"id":\s*"([0-9a-f]{12})"')
+SUMMARY = re.compile(r'"summary":\s*"((?:[^"\\]|\\.)*)"')
+PASSAGE = re.compile(r"^\[P(\d+)\] (.*)$", re.M)
+
+
+def _user(request: RecordedRequest) -> str:
+    content = request.messages[-1].get("content")
+    return content if isinstance(content, str) else json.dumps(content)
+
+
+def _nodes(block: str) -> list[tuple[str, str]]:
+    """(id, summary) pairs of the JSON node objects in a prompt block, in order."""
+    return list(zip(NODE_ID.findall(block), (json.loads(f'"{s}"') for s in SUMMARY.findall(block))))
+
+
+def _keywords(text: str) -> list[str]:
+    caps = sorted(set(CAPS.findall(text)) - {"DUP", "FACT"})
+    words = [w for w, _ in Counter(re.findall(r"[a-z]{6,}", text.lower())).most_common(4)]
+    return (caps + words)[:6] or ["text"]
+
+
+class ScriptedLLM:
+    def __init__(self, winner: str = "1990", per_cluster: int = 3) -> None:
+        self.winner = winner
+        self.per_cluster = per_cluster
+        self.react_turns: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, request: RecordedRequest) -> Reply:
+        agent = request.agent or ""
+        handler = getattr(self, f"_{agent}", None)
+        if handler is None:
+            return ok(json.dumps({"error": f"no script for agent {agent!r}"}))
+        return ok(handler(_user(request), request))
+
+    def _classification(self, text: str, _: RecordedRequest) -> str:
+        passages = PASSAGE.findall(text)
+        clusters = []
+        for start in range(0, len(passages), self.per_cluster):
+            group = passages[start:start + self.per_cluster]
+            body = " ".join(p for _, p in group)
+            clusters.append({"cluster_id": f"c{start}", "context": " ".join(body.split()[:8]),
+                             "keywords": _keywords(body), "passages": [int(i) for i, _ in group]})
+        return json.dumps({"should_cluster": len(clusters) > 1, "clusters": clusters})
+
+    def _structure(self, text: str, _: RecordedRequest) -> str:
+        content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0].strip()
+        words = content.split()
+        return json.dumps({"summary": " ".join(words[: max(8, int(len(words) * 0.45))])})
+
+    def _analysis(self, text: str, _: RecordedRequest) -> str:
+        new_block, _, cand_block = text.partition("Candidates")
+        new_summary = _nodes(new_block)[0][1]
+        out = []
+        for cid, summary in _nodes(cand_block):
+            a, b = dict(FACT.findall(new_summary)), dict(FACT.findall(summary))
+            clash = [k for k in a if k in b and a[k] != b[k]]
+            shared = (set(CAPS.findall(new_summary)) & set(CAPS.findall(summary))) - {"DUP", "FACT"}
+            if clash:
+                out.append({"existing_node_id": cid, "relationship": "conflict", "reasoning": "facts differ",
+                            "conflict_description": f"{clash[0]}: {a[clash[0]]} vs {b[clash[0]]}"})
+            elif "DUP" in new_summary and "DUP" in summary:
+                out.append({"existing_node_id": cid, "relationship": "merge", "reasoning": "same content"})
+            elif shared:
+                word = sorted(shared)[0]
+                out.append({"existing_node_id": cid, "relationship": "related", "reasoning": f"both on {word}",
+                            "context_update_new": f"{word}: new side", "context_update_existing": f"{word}: old side",
+                            "keywords_update_new": [word], "keywords_update_existing": [word, "linked"]})
+            else:
+                out.append({"existing_node_id": cid, "relationship": "unrelated", "reasoning": "different topics"})
+        return json.dumps({"relationships": out})
+
+    def _integration(self, text: str, _: RecordedRequest) -> str:
+        validation = text.split("Validation result:", 1)[-1].split("\n", 1)[0]
+        nodes_block = text.split("Nodes to merge", 1)[-1]
+        groups = json.loads(nodes_block[nodes_block.index("["):nodes_block.rindex("]") + 1])
+        merged_ids = {g["node"]["id"] for g in groups}
+        summaries = list(dict.fromkeys(g["node"]["summary"] for g in groups))
+        if self.winner in validation:
+            summaries = [s for s in summaries if self.winner in s] or summaries[:1]
+        neighbours = {nb["id"]: {"context": f"rewritten after merge: {nb['context']}", "keywords": nb["keywords"]}
+                      for g in groups for nb in g.get("neighbours", []) if nb["id"] not in merged_ids}
+        return json.dumps({"summary": " ".join(summaries), "context": groups[0]["node"]["context"],
+                           "keywords": sorted({k for g in groups for k in g["node"]["keywords"]}),
+                           "neighbor_updates": neighbours,
+                           "interaction_tree_description": f"merged {len(groups)} nodes"})
+
+    def _planning(self, text: str, _: RecordedRequest) -> str:
+        goal = text.split("Task goal:", 1)[-1].split("\n", 1)[0].strip()
+        conflict = re.search(r"conflict_id ([0-9a-f]{12})", text.split("Pending conflicts:", 1)[-1])
+        answered = "(none yet)" not in text.split("Answer so far:", 1)[-1]
+        if conflict:
+            task = {"type": "CROSS_VALIDATE", "description": "validate the conflict", "conflict_id": conflict[1]}
+        elif not answered:
+            task = {"type": "NORMAL", "description": f"answer: {goal}"}
+        else:
+            task = None
+        return json.dumps({"task_goal": goal, "completed_tasks": [], "pending_tasks": [task] if task else []})
+
+    def _react(self, text: str, request: RecordedRequest) -> str:
+        memory_ids = re.findall(r"\[node:([0-9a-f]{12})\]", text)
+        observed = any("<tool_response>" in str(m.get("content")) for m in request.messages)
+        validating = "([CROSS_VALIDATE])" in text
+        if validating and not observed:
+            return '<think>check the sources</think>\n<tool_call>{"name": "search", "arguments": ' \
+                   '{"query": "first deployed"}}</tool_call>'
+        if validating:
+            return f"<answer>The sources support {self.winner}.</answer>"
+        if memory_ids and not observed:
+            return (f'<think>read the source</think>\n<tool_call>{{"name": "deep_retrieval", "arguments": '
+                    f'{{"node_id": "{memory_ids[0]}"}}}}</tool_call>')
+        cite = f" [node:{memory_ids[0]}]" if memory_ids else ""
+        return f"<answer>They were first deployed in {self.winner}.{cite}</answer>"
+
+    def _image(self, text: str, _: RecordedRequest) -> str:
+        return json.dumps({"description": "a bar chart of deployments per year", "keywords": ["chart"]})
+
+    def _visit_extract(self, text: str, _: RecordedRequest) -> str:
+        return text[-400:]
