@@ -135,7 +135,8 @@ class FakeOpenAI:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
         server.daemon_threads = True
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="fake-openai", daemon=True)
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="fake-openai", daemon=True)
         self._thread.start()
         return self
 
@@ -234,6 +235,7 @@ def _models_body(models: tuple[str, ...]) -> bytes:
 def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class _Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in two writes; no 40 ms delayed-ACK stall
 
         def log_message(self, format: str, *args: Any) -> None:
             """Silenced: test output should show failures, not every request line."""

@@ -24,6 +24,7 @@ _CALL = re.compile(r"<\s*tool_call\s*>(.*?)(?:<\s*/\s*tool_call\s*>|$)", _FLAGS)
 _ANSWER = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", _FLAGS)
 _THINK = re.compile(r"<\s*think\s*>.*?(?:<\s*/\s*think\s*>|$)", _FLAGS)
 _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
+_CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 SUMMARY_CHARS = 400
 
@@ -96,7 +97,7 @@ def citations(answer: str, known_text: str, memory_ids: list[str]) -> list[Citat
 
 def summarise(answer: str) -> str:
     """1-2 sentences of the answer without citation markers, for the Insight Doc."""
-    plain = " ".join(_CITATION.sub("", answer).split())
+    plain = " ".join(_CITATION_MARK.sub("", answer).split())
     sentences = split_sentences(plain)
     summary = " ".join(sentences[:2]) if sentences else plain
     return summary if len(summary) <= SUMMARY_CHARS else summary[: SUMMARY_CHARS - 3].rstrip() + "..."
