@@ -261,11 +261,14 @@ def test_recognizer_shrinks_large_images(fake: FakeOpenAI, client: OpenAIClient,
 
 
 def test_visit_extractor_keeps_evidence_for_the_goal(fake: FakeOpenAI, client: OpenAIClient) -> None:
-    fake.push(ok(reply({"relevant": True, "evidence": "Released on 3 May 2021.", "summary": "Gives the date."})))
-    text = LLMExtractor(client, fake.settings()).extract("When was it released?", "http://example.org/a",
-                                                         "nav nav Released on 3 May 2021. footer")
-    assert "Evidence:\nReleased on 3 May 2021." in text and text.startswith("http://example.org/a")
+    fake.push(ok(reply({"relevant": True, "evidence": "Released on 3 May 2021.", "summary": "Gives the date."})),
+              ok(reply({"relevant": False, "evidence": "", "summary": "About cooking."})))
+    extract = LLMExtractor(client, fake.settings())
+    text = extract("When was it released?", "nav nav Released on 3 May 2021. footer")
+    assert text == "Summary: Gives the date.\n\nEvidence:\nReleased on 3 May 2021."
+    assert extract("When was it released?", "recipes") == ""  # the visit tool reports "nothing matches"
     req = fake.chat_requests[0]
+    assert "nav nav Released on 3 May 2021. footer" in req.text()
     expected = DEFAULT_SAMPLING["structure"]
     assert (req.agent, req.temperature, req.top_p) == ("visit", expected.temperature, expected.top_p)
 

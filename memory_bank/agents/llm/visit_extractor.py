@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ...modules.text import estimate_tokens
 from .common import PromptedAgent
 
 
 class PageInput(BaseModel):
     goal: str
-    url: str
     text: str
 
 
@@ -25,6 +23,8 @@ class PageExtract(BaseModel):
 
 
 class LLMExtractor(PromptedAgent):
+    """Also the `visit` tool's `Extractor`: called with (goal, page text), it returns the text to keep."""
+
     name = "visit"
     prompt_name = "visit_extract"
     sampling_fallback = "structure"  # faithful compression, like the structure agent
@@ -33,13 +33,13 @@ class LLMExtractor(PromptedAgent):
         budget_chars = int(self._settings.window(self.name) * self._settings.chunk_ratio) * 4
         text = inp.text
         page = text if len(text) <= budget_chars else text[:budget_chars] + "\n[... page truncated ...]"
-        return self._ask(PageExtract, goal=inp.goal or "(none given)", url=inp.url, content=page)
+        return self._ask(PageExtract, goal=inp.goal or "(none given)", content=page)
 
-    def extract(self, goal: str, url: str, text: str) -> str:
-        """The tool's observation text: summary first, then the evidence, or a clear 'nothing relevant'."""
-        found = self.run(PageInput(goal=goal, url=url, text=text))
-        if not found.relevant and not found.evidence.strip():
-            return f"{url}: nothing on this page bears on the goal. {found.summary}".strip()
-        parts = [f"Summary: {found.summary.strip()}" if found.summary.strip() else "",
-                 f"Evidence:\n{found.evidence.strip()}" if found.evidence.strip() else ""]
-        return f"{url} ({estimate_tokens(text)} tokens read)\n" + "\n\n".join(p for p in parts if p)
+    def __call__(self, goal: str, text: str) -> str:
+        """Summary then evidence; empty when nothing on the page serves the goal (the tool says so)."""
+        found = self.run(PageInput(goal=goal, text=text))
+        summary, evidence = found.summary.strip(), found.evidence.strip()
+        if not found.relevant and not evidence:
+            return ""
+        parts = [f"Summary: {summary}" if summary else "", f"Evidence:\n{evidence}" if evidence else ""]
+        return "\n\n".join(p for p in parts if p)
