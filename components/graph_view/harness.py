@@ -123,8 +123,8 @@ def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int 
     for i in range(conflicts):
         x, y = rng.sample(nodes, 2)
         pending.append({"id": f"c{i}", "node_a": x.id, "node_b": y.id, "status": "pending",
-                        "description": f"Figures disagree {hostile_text}"})
+                        "description": f"Figures disagree {hostile_text}".strip()})
     merge_events = [{"event_id": f"m{i}", "merged_node_ids": list(n.merged_from), "new_node_id": n.id,
-                     "timestamp": n.timestamp, "description": f"Duplicate passages merged {hostile_text}",
+                     "timestamp": n.timestamp, "description": f"Duplicate passages merged {hostile_text}".strip(),
                      "kind": "merge"} for i, n in enumerate(nodes) if n.merged_from]
     return nodes, sorted(edges), pending, merge_events

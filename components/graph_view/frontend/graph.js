@@ -441,7 +441,14 @@
         const dom = S.network.canvasToDOM(p), box = el("graph").getBoundingClientRect();
         return { x: box.left + dom.x, y: box.top + dom.y };
       },
+      canvasPosition: (id) => S.network.getPositions([id])[id] || null,
+      nodeAt: (x, y) => {
+        const box = el("graph").getBoundingClientRect();
+        return S.network.getNodeAt({ x: x - box.left, y: y - box.top }) || null;
+      },
       nodeIds: () => S.nodes.getIds(),
+      node: (id) => S.nodes.get(id),
+      selected: () => S.network.getSelectedNodes(),
       scale: () => S.network.getScale(),
     };
   }

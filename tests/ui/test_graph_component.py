@@ -1,0 +1,124 @@
+"""The graph component alone in Chromium, hosted by the protocol harness (no Streamlit server).
+
+Checks what a user would notice: clicks come back as node ids, document text is never run as HTML, the layout
+does not jump when the graph grows, search finds nodes, and nothing is fetched from outside 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pytest
+
+from components.graph_view.harness import serve_frontend, synthetic_memory
+from ui.graph_data import build_graph
+
+HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
+READY = """() => { const f = document.getElementById('frame').contentWindow;
+  return f.__graphStats && f.__graphStats.renders >= %d && f.__graphStats.lastDrawnAt !== null; }"""
+
+
+def _args(data, **extra) -> dict:
+    return {**asdict(data), "graph_id": "test", "height": 560, **extra}
+
+
+@pytest.fixture
+def harness(browser, request_log):
+    with serve_frontend() as url:
+        page = browser.new_page(viewport={"width": 1240, "height": 820})
+        page.on("request", request_log)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        page.wait_for_function("() => window.__ready === true")
+        yield page, page.frames[1]
+        assert errors == [], f"JavaScript errors in the component: {errors}"
+        assert request_log.outside_loopback() == []
+        page.close()
+
+
+def _render(page, args, renders: int) -> None:
+    page.evaluate("a => window.renderGraph(a)", args)
+    page.wait_for_function(READY % renders, timeout=20_000)
+
+
+def _click(page, frame, node_id: str) -> tuple[str, str]:
+    """Click where `node_id` is drawn; returns (the id the component sent, the id vis found under the mouse)."""
+    pos = frame.evaluate("id => window.__graphDebug.position(id)", node_id)
+    box = page.locator("#frame").bounding_box()
+    expected = frame.evaluate("p => window.__graphDebug.nodeAt(p.x, p.y)", pos)
+    before = page.evaluate("() => window.__values.length")
+    page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
+    page.wait_for_function(f"() => window.__values.length > {before}")
+    value = page.evaluate("() => window.__values[window.__values.length - 1].value")
+    return value["node_id"], expected
+
+
+def test_click_returns_node_and_text_is_never_html(harness, artifacts) -> None:
+    page, frame = harness
+    nodes, edges, conflicts, merges = synthetic_memory(120, 200, hostile_text=HOSTILE)
+    _render(page, _args(build_graph(nodes, edges, conflicts, merges)), 1)
+    stats = frame.evaluate("() => window.__graphStats")
+    ghosts = sum(len(m["merged_node_ids"]) for m in merges)
+    assert stats["nodes"] == len(nodes) + ghosts
+    assert stats["edges"] == len(edges) + len(conflicts) + ghosts
+
+    assert _click(page, frame, nodes[5].id) == (nodes[5].id, nodes[5].id)
+    # hover shows the node's text literally; no element from the document made it into the DOM
+    pos = frame.evaluate("id => window.__graphDebug.position(id)", nodes[9].id)
+    box = page.locator("#frame").bounding_box()
+    page.mouse.move(box["x"] + pos["x"], box["y"] + pos["y"])
+    tooltip = frame.locator("div.vis-tooltip")
+    tooltip.wait_for(state="visible", timeout=5_000)
+    assert "<script>window.__pwned=1</script>" in tooltip.inner_text()
+    assert frame.locator("div.vis-tooltip script, div.vis-tooltip img").count() == 0
+    page.screenshot(path=str(artifacts / "component_tooltip.png"))
+    assert frame.evaluate("() => window.__pwned === undefined") and page.evaluate("() => window.__pwned === undefined")
+
+
+def test_growth_keeps_positions_and_flashes_new_nodes(harness) -> None:
+    page, frame = harness
+    nodes, edges, _, _ = synthetic_memory(200, 320, conflicts=0, merges=0)
+    first, first_edges = nodes[:150], [e for e in edges if e[0] < "n00150" and e[1] < "n00150"]
+    _render(page, _args(build_graph(first, first_edges)), 1)
+    before = {n.id: frame.evaluate("id => window.__graphDebug.canvasPosition(id)", n.id) for n in first[:40]}
+    _render(page, _args(build_graph(nodes, edges)), 2)
+    after = {n: frame.evaluate("id => window.__graphDebug.canvasPosition(id)", n) for n in before}
+    assert after == before, "nodes already on screen moved when the graph grew"
+    new = frame.evaluate("id => window.__graphDebug.node(id)", nodes[180].id)
+    assert new["shadow"]["enabled"] is True, "a new node is not highlighted"
+    # a node that reappears with a changed context is updated in place, not re-added elsewhere
+    changed = [n if n.id != nodes[3].id else type(n)(**{**asdict(n), "context": "Rewritten context"}) for n in nodes]
+    _render(page, _args(build_graph(changed, edges)), 3)
+    assert frame.evaluate("id => window.__graphDebug.node(id).label", nodes[3].id) == "Rewritten context"
+    assert frame.evaluate("id => window.__graphDebug.canvasPosition(id)", nodes[3].id) == after[nodes[3].id]
+    _render(page, _args(build_graph(nodes[:100], [e for e in edges if e[1] < "n00100"])), 4)
+    assert frame.evaluate("() => window.__graphStats.nodes") == 100
+
+
+def test_search_focuses_and_opens_a_node(harness) -> None:
+    page, frame = harness
+    nodes, edges, _, _ = synthetic_memory(150, 220, conflicts=0, merges=0)
+    _render(page, _args(build_graph(nodes, edges)), 1)
+    frame.locator("#search").fill("Topic 42")
+    assert frame.locator("#hit-count").inner_text() == "1 match"
+    frame.locator("#hits li").first.dispatch_event("mousedown")
+    page.wait_for_function("() => window.__values.length > 0")
+    assert page.evaluate("() => window.__values[0].value.node_id") == nodes[42].id
+
+
+def test_selection_from_python_and_conflict_edges(harness) -> None:
+    page, frame = harness
+    nodes, edges, conflicts, merges = synthetic_memory(100, 150, conflicts=3, merges=2)
+    data = build_graph(nodes, edges, conflicts, merges)
+    conflict_edge = next(e for e in data.edges if e["id"].startswith("conflict:"))
+    assert conflict_edge["dashes"] and conflict_edge["color"]["color"] == "#e03131"
+    assert conflict_edge["tip"]["body"] == conflicts[0]["description"]
+    _render(page, _args(data, highlight=[conflicts[0]["node_a"], conflicts[0]["node_b"]]), 1)
+    selected = frame.evaluate("() => window.__graphDebug.selected()")
+    assert sorted(selected) == sorted([conflicts[0]["node_a"], conflicts[0]["node_b"]])
+    # a merged-away ghost opens the node it was merged into
+    frame.locator("#btn-fit").click()
+    page.wait_for_timeout(700)  # the fit animation lasts 400 ms
+    ghost = merges[0]["merged_node_ids"][0]
+    assert _click(page, frame, ghost) == (merges[0]["new_node_id"], ghost)
