@@ -23,9 +23,11 @@ from ..errors import ConfigError, LLMError
 from ..settings import Settings
 from .client import Completion, Message
 
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
 IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
 _RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
+_JSON_MODE_REJECTIONS = (openai.BadRequestError, openai.UnprocessableEntityError)
 _DETAIL_CHARS = 300
 
 
@@ -95,7 +97,7 @@ class OpenAIClient:
         self._model = settings.llm_model
         self._vision_model = settings.llm_vision_model or settings.llm_model
         self._key = settings.secret("llm_api_key")
-        self._sdk = openai.OpenAI(base_url=settings.llm_base_url, api_key=self._key or "not-needed",
+        self._sdk = openai.OpenAI(base_url=settings.llm_base_url or DEFAULT_BASE_URL, api_key=self._key or "not-needed",
                                   timeout=settings.llm_timeout, max_retries=0)
         self._base = str(self._sdk.base_url).rstrip("/")
         self._sleep = sleep
@@ -129,7 +131,7 @@ class OpenAIClient:
         try:
             return self._with_retries({**params, "response_format": {"type": "json_object"}}, agent)
         except LLMError as exc:
-            if not isinstance(exc.__cause__, openai.BadRequestError):
+            if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
                 raise
         completion = self._with_retries(params, agent)
         with self._lock:
@@ -137,12 +139,17 @@ class OpenAIClient:
         return completion
 
     def check_connection(self) -> str:
-        """One tiny completion, no retries: the Settings page's "test connection" answer, or an LLMError."""
+        """One tiny completion, no retries: the Settings page's "test connection" answer, or an LLMError.
+
+        It carries the same parameters as the agents' calls (sampling, no token limit), so a model that rejects
+        them fails here rather than in the middle of a run.
+        """
+        sampling = self._settings.sampling_for("react")
         start = time.perf_counter()
         try:
             response = self._sdk.chat.completions.create(
                 model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
-                max_tokens=5, temperature=0.0)
+                temperature=sampling.temperature, top_p=sampling.top_p)
             self._to_completion(response, [])
         except openai.NotFoundError as exc:
             raise LLMError(self._describe(exc, 1) + self._available_models()) from exc

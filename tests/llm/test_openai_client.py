@@ -146,6 +146,12 @@ def test_json_mode_rejected_falls_back_once_and_is_remembered(fake: FakeOpenAI, 
     assert not client.json_mode_supported
 
 
+def test_json_mode_rejected_with_422_also_falls_back(fake: FakeOpenAI, client: OpenAIClient) -> None:
+    fake.push(error(422, "response_format: unknown field"), ok("{}"))
+    client.complete(USER, agent="analysis", temperature=0.4, top_p=0.9, json_mode=True)
+    assert [r.response_format for r in fake.chat_requests] == [{"type": "json_object"}, None]
+
+
 def test_a_400_unrelated_to_json_mode_still_fails(fake: FakeOpenAI, client: OpenAIClient) -> None:
     fake.push(error(400, "context too long"), error(400, "context too long"))
     with pytest.raises(LLMError, match="HTTP 400.*context too long"):
@@ -210,7 +216,8 @@ def test_check_connection_reports_model_and_host(fake: FakeOpenAI, client: OpenA
     fake.push(ok("OK"))
     message = client.check_connection()
     assert "fake-model" in message and client.host in message
-    assert fake.chat_requests[0].body["max_tokens"] == 5
+    req = fake.chat_requests[0]
+    assert (req.temperature, req.top_p) == (0.6, 0.95) and "max_tokens" not in req.body
 
 
 def test_check_connection_names_the_models_on_404(fake: FakeOpenAI, client: OpenAIClient) -> None:
@@ -218,6 +225,11 @@ def test_check_connection_names_the_models_on_404(fake: FakeOpenAI, client: Open
     fake.push(error(404, "model 'fake-model' not found"))
     with pytest.raises(LLMError, match="HTTP 404.*llama3, qwen2.5"):
         client.check_connection()
+
+
+def test_no_base_url_means_openai_itself() -> None:
+    client = OpenAIClient(Settings(engine="llm", llm_model="gpt-4o-mini"))
+    assert client.endpoint == "https://api.openai.com/v1/chat/completions"
 
 
 def test_a_model_name_is_required() -> None:
