@@ -108,11 +108,14 @@ def test_call_cap_tells_the_model_to_answer_then_stops(fake: FakeOpenAI) -> None
     fake.push(*[ok(tool_call("search", query=str(i))) for i in range(3)])
     result = agent(fake, search, react_max_calls=3).run(execution())
     assert len(fake.chat_requests) == 3
-    assert last_user(fake, 2) == ANSWER_NOW
+    assert last_user(fake, 2).startswith("<tool_response>") and last_user(fake, 2).endswith(ANSWER_NOW)
     assert len(search.calls) == 2  # the call made after "answer now" is refused, not run
     assert result.termination == "max_calls" and not result.success and result.answer is None
     assert "No answer within the max calls cap (3 LLM calls; tools: search, search)" in result.summary
     assert "no more tool calls are allowed" in result.messages[-1]["content"]
+    for request in fake.chat_requests:  # strict chat templates need user/assistant to alternate
+        roles = [m["role"] for m in request.messages]
+        assert roles == ["system"] + ["user", "assistant"] * ((len(roles) - 1) // 2) + ["user"]
 
 
 def test_plain_text_after_answer_now_is_taken_as_the_answer(fake: FakeOpenAI) -> None:
@@ -134,10 +137,10 @@ def test_context_cap_truncates_observations_and_forces_an_answer(fake: FakeOpenA
     fake.push(ok(tool_call("visit", url="u")), ok("<answer>Short answer.</answer>"))
     result = agent(fake, huge, react_max_context_tokens=1_000).run(execution())
     assert result.answer == "Short answer."
-    observation = result.messages[-3]["content"]
+    observation = result.messages[-2]["content"]
     assert "more characters cut to fit the context" in observation and len(observation) < 2_000
     assert result.tool_calls[0].response == "page text " * 2_000  # the raw output is kept for memory
-    assert last_user(fake, 1) == ANSWER_NOW
+    assert last_user(fake, 1).endswith("</tool_response>\n\n" + ANSWER_NOW)
 
 
 def test_a_prompt_over_the_context_cap_stops_without_calls(fake: FakeOpenAI) -> None:

@@ -41,7 +41,13 @@ class _Run:
         return sum(estimate_tokens(str(m.get("content", ""))) for m in self.messages)
 
     def add(self, role: str, content: str) -> None:
-        self.messages.append({"role": role, "content": content})
+        """Append a message; a second user message in a row joins the first, because many chat templates
+        (Mistral, Gemma, some llama.cpp builds) reject a conversation whose roles do not alternate."""
+        last = self.messages[-1] if self.messages else None
+        if last is not None and role == "user" and last["role"] == "user" and isinstance(last["content"], str):
+            last["content"] = f"{last['content']}\n\n{content}"
+        else:
+            self.messages.append({"role": role, "content": content or "(empty reply)"})
 
 
 class ReactAgent:
