@@ -28,6 +28,7 @@ from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskSta
 from ..memory.interaction_tree import Attachment, AttachmentType
 from ..memory.store import Memory
 from ..settings import Settings
+from ..tools.visit import visited_pages
 from .adapter import Adapter
 from .linker import Linker, node_info
 from .pipeline import IngestPipeline, SourceDoc
@@ -206,13 +207,14 @@ class TaskRunner:
         """Pages the agent visited are new context: they go through classification -> ... -> linking."""
         fresh: list[str] = []
         for call in result.tool_calls:
-            if call.name != "visit" or not call.ok or not call.response.strip():
+            if call.name != "visit" or not call.ok:
                 continue
-            url = str(call.arguments.get("url", "web page"))
-            report = self.pipeline.run(SourceDoc(name=url, pages=[(None, call.response)], url=url, kind="web"),
-                                       state.question)
-            fresh.extend(report.node_ids)
-            state.errors.extend(report.failures)
+            for page in visited_pages(call.response):
+                name = f"{page.title} ({page.url})" if page.title else page.url
+                report = self.pipeline.run(SourceDoc(name=name, pages=[(None, page.evidence)], url=page.url,
+                                                     kind="web"), state.question)
+                fresh.extend(report.node_ids)
+                state.errors.extend(report.failures)
         return fresh
 
     def _final_answer(self, state: _RunState) -> None:

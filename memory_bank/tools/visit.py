@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import requests
@@ -110,6 +112,9 @@ def _decode(body: bytes, charset: str | None) -> str:
         return body.decode("utf-8", errors="replace")
 
 
+NO_MATCH = "Nothing on this page matches the goal"
+
+
 class VisitTool:
     spec = SPEC
 
@@ -162,8 +167,9 @@ class VisitTool:
         evidence = self.extractor(goal, text).strip()
         header = f"URL: {final_url}" + (f"\nTitle: {title}" if title else "")
         if not evidence:
-            return f"{header}\nNothing on this page matches the goal: {goal}"
+            return f"{header}\n{NO_MATCH}: {goal}"
         return f"{header}\n\n{evidence}"
+
 
     def _read(self, url: str) -> tuple[str, str | None, str]:
         """(final URL, title, readable text) of a page."""
@@ -187,3 +193,24 @@ class VisitTool:
         if not isinstance(content, str):
             raise ToolError(f"Jina Reader returned no text for {url}")
         return url, (str(title).strip() or None) if title else None, content.strip()
+
+
+@dataclass(frozen=True)
+class VisitedPage:
+    url: str
+    title: str | None
+    evidence: str
+
+
+_SECTION = re.compile(r"^URL: (?P<url>\S+)\n(?:Title: (?P<title>[^\n]*)\n)?\n(?P<body>.*?)"
+                      r"(?=\n\nURL: |\n\nPages that could not be visited: |\Z)", re.S | re.M)
+
+
+def visited_pages(output: str) -> list[VisitedPage]:
+    """The pages in a `visit` result that carried evidence; the inverse of `VisitTool.visit`'s format.
+
+    The loop ingests these as new documents, one per page, named by URL; pages with no match and the list of
+    pages that failed are not content.
+    """
+    return [VisitedPage(m["url"], m["title"], m["body"].strip()) for m in _SECTION.finditer(output)
+            if m["body"].strip()]
