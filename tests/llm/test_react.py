@@ -125,11 +125,11 @@ def test_plain_text_after_answer_now_is_taken_as_the_answer(fake: FakeOpenAI) ->
     assert [c.node_id for c in result.citations] == ["n1"]
 
 
-def test_reply_without_tags_is_nudged(fake: FakeOpenAI) -> None:
-    fake.push(ok("Let me think about what to do."), ok("<answer>1995</answer>"))
+def test_reply_without_tags_or_with_an_empty_answer_is_nudged(fake: FakeOpenAI) -> None:
+    fake.push(ok("Let me think about what to do."), ok("<answer> </answer>"), ok("<answer>1995</answer>"))
     result = agent(fake).run(execution())
     assert result.answer == "1995"
-    assert last_user(fake, 1) == NUDGE
+    assert last_user(fake, 1) == NUDGE and last_user(fake, 2) == NUDGE
 
 
 def test_context_cap_truncates_observations_and_forces_an_answer(fake: FakeOpenAI) -> None:

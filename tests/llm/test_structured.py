@@ -9,7 +9,7 @@ from memory_bank.errors import AgentOutputError
 from memory_bank.llm.openai_client import OpenAIClient
 from memory_bank.llm.structured import OutputInvalid, extract_json_object, parse_model, structured_call
 from memory_bank.settings import Sampling
-from tests.support.fake_openai import FakeOpenAI, ok
+from tests.support.fake_openai import FakeOpenAI, ok, truncated
 
 SAMPLING = Sampling(temperature=0.1, top_p=0.8)
 ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Summarise."}]
@@ -81,7 +81,7 @@ def test_garbage_then_valid_re_asks_with_the_error(fake: FakeOpenAI, client: Ope
 
 
 def test_truncated_json_counts_as_invalid(fake: FakeOpenAI, client: OpenAIClient) -> None:
-    fake.push(ok('{"summary": "the model ran out of tok', finish_reason="length"), ok('{"summary": "whole"}'))
+    fake.push(truncated('{"summary": "the model ran out of tokens"}'), ok('{"summary": "whole"}'))
     assert call(client).summary == "whole"
     assert "truncated" in fake.chat_requests[1].messages[-1]["content"]
 

@@ -55,6 +55,11 @@ def error(status: int, message: str = "scripted error", *, retry_after: str | No
     return Reply(status=status, headers=headers, body=body, delay=delay)
 
 
+def truncated(text: str) -> Reply:
+    """The first half of `text`, as a model that hit its token limit returns it."""
+    return Reply(text=text[: len(text) // 2], finish_reason="length")
+
+
 def garbage(text: str = "<html><body>502 Bad Gateway</body></html>") -> Reply:
     """A 200 whose body is not a completion at all (a proxy's error page)."""
     return Reply(body=text.encode(), content_type="text/html")

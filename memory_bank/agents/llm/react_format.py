@@ -57,7 +57,8 @@ class Step:
         call, answer = _CALL.search(visible), _ANSWER.search(visible)
         first_is_call = call is not None and (answer is None or call.start() < answer.start())
         self.call_body: str | None = call.group(1).strip() if call is not None and first_is_call else None
-        self.answer: str | None = answer.group(1).strip() if answer is not None and not first_is_call else None
+        said = answer.group(1).strip() if answer is not None and not first_is_call else ""
+        self.answer: str | None = said or None  # an empty <answer></answer> answers nothing
         self.plain = _CALL.sub("", _ANSWER.sub("", visible)).strip()
         self.kept_text = visible[: call.end()] if call is not None and first_is_call else (visible or text)
 
