@@ -71,15 +71,16 @@ class GraphOps:
         self.graph.remove_edge(a, b)
 
     def update_context(self, updates: dict[str, tuple[str | None, list[str] | None]]) -> None:
-        """Set context and/or keywords of several nodes, re-embedding them in one batch."""
+        """Set context and/or keywords of several nodes; only nodes that really changed are re-embedded
+        (in one batch) and re-indexed."""
         changed: list[Node] = []
         for node_id, (context, keywords) in updates.items():
             node = self.graph.get(node_id)
-            if context and context.strip() and context.strip() != node.context:
-                node.context = context.strip()
-            if keywords:
-                node.keywords = list(dict.fromkeys(k.strip() for k in keywords if k.strip()))
-            changed.append(node)
+            new_context = context.strip() if context and context.strip() else node.context
+            new_keywords = list(dict.fromkeys(k.strip() for k in keywords or [] if k.strip())) or node.keywords
+            if (new_context, new_keywords) != (node.context, node.keywords):
+                node.context, node.keywords = new_context, new_keywords
+                changed.append(node)
         self._reindex(changed)
         for node in changed:
             self.events.publish(NodeUpdated(node_id=node.id, context=node.context))
