@@ -161,6 +161,8 @@ class TaskRunner:
         for call in result.tool_calls:
             self.events.publish(ToolCalled(tool=call.name, arguments=call.arguments, ok=call.ok,
                                            summary=call.response[:200]))
+        if result.termination == "error":  # the executor keeps its partial work and reports instead of raising
+            self.events.publish(ErrorRaised(where=f"{task.type.value} task", message=result.summary))
         return result
 
     def _cross_validate(self, state: _RunState, task: PendingTask) -> CompletedTask:

@@ -124,3 +124,39 @@ def test_proxy_error_page_gets_a_clear_message_and_keeps_memory(tmp_path) -> Non
             bank.ingest_text("GAMMA notes that will not arrive.", source="more.txt")
     assert {n.id for n in bank.snapshot().nodes} >= set(ids) - set(bank.memory.merged_into)
     assert bank.snapshot().counts["nodes"] == 4
+
+
+def test_visited_page_becomes_memory_with_its_url(tmp_path) -> None:
+    """A NORMAL task's tool output (a visited page) goes through classification -> ... -> linking."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    page = (b"<html><head><title>Deployment history</title></head><body><nav>menu</nav>"
+            b"<p>The ALPHA rollout reached the DELTA region in 1990.</p><p>cookie banner</p></body></html>")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    web = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{web.server_address[1]}/history"
+    try:
+        with FakeOpenAI(handler=ScriptedLLM(per_cluster=1, visit_url=url)) as fake:
+            bank = make_bank(fake, tmp_path, visit_allow_private=True)
+            result = bank.run("Where did the ALPHA rollout go?")
+    finally:
+        web.shutdown()
+    web_nodes = [n for n in bank.snapshot().nodes if any(url in s for s in n.source_labels)]
+    assert web_nodes, "the visited page is in memory, named by its URL"
+    text = "\n".join(bank.deep_retrieve(n.id).text() for n in web_nodes)
+    assert "DELTA region in 1990" in text and "cookie banner" not in text
+    assert any(t.type.value == "NORMAL" and t.status.value == "success"
+               for t in result.insight_doc.completed_tasks)

@@ -39,9 +39,10 @@ def _keywords(text: str) -> list[str]:
 
 
 class ScriptedLLM:
-    def __init__(self, winner: str = "1990", per_cluster: int = 3) -> None:
+    def __init__(self, winner: str = "1990", per_cluster: int = 3, visit_url: str | None = None) -> None:
         self.winner = winner
         self.per_cluster = per_cluster
+        self.visit_url = visit_url  # when set, a NORMAL task first visits this page
         self.react_turns: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -117,14 +118,17 @@ class ScriptedLLM:
         return json.dumps({"task_goal": goal, "completed_tasks": [], "pending_tasks": [task] if task else []})
 
     def _react(self, text: str, request: RecordedRequest) -> str:
-        memory_ids = re.findall(r"\[node:([0-9a-f]{12})\]", text)
-        observed = any("<tool_response>" in str(m.get("content")) for m in request.messages)
+        memory_ids = re.findall(r"\[node:([0-9a-f]{12})\]", request.text())
+        observed = len(request.messages) > 2  # system + first user message, then assistant/tool turns
         validating = "([CROSS_VALIDATE])" in text
         if validating and not observed:
             return '<think>check the sources</think>\n<tool_call>{"name": "search", "arguments": ' \
                    '{"query": "first deployed"}}</tool_call>'
         if validating:
             return f"<answer>The sources support {self.winner}.</answer>"
+        if self.visit_url and not observed:
+            return (f'<tool_call>{{"name": "visit", "arguments": {{"url": "{self.visit_url}", '
+                    f'"goal": "deployment year"}}}}</tool_call>')
         if memory_ids and not observed:
             return (f'<think>read the source</think>\n<tool_call>{{"name": "deep_retrieval", "arguments": '
                     f'{{"node_id": "{memory_ids[0]}"}}}}</tool_call>')
@@ -134,5 +138,8 @@ class ScriptedLLM:
     def _image(self, text: str, _: RecordedRequest) -> str:
         return json.dumps({"description": "a bar chart of deployments per year", "keywords": ["chart"]})
 
-    def _visit_extract(self, text: str, _: RecordedRequest) -> str:
-        return text[-400:]
+    def _visit(self, text: str, _: RecordedRequest) -> str:
+        page = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0]
+        evidence = [line for line in page.splitlines() if CAPS.search(line)]
+        return json.dumps({"relevant": bool(evidence), "evidence": "\n\n".join(evidence),
+                           "summary": "what the page says about the systems"})
