@@ -153,7 +153,7 @@ class TaskRunner:
             return CompletedTask(type=task.type, description=task.description, status=TaskStatus.FAILED,
                                  context=str(exc)[:300]), []
 
-    def _run_executor(self, task: PendingTask) -> ExecutionResult:
+    def _run_executor(self, state: _RunState, task: PendingTask) -> ExecutionResult:
         prompt, nodes = self.adapter.enhance(self.memory.insight_doc, task)
         result = self.engine.executor.run(ExecutionInput(prompt=prompt, task=task,
                                                          task_goal=self.memory.insight_doc.task_goal,
@@ -162,12 +162,12 @@ class TaskRunner:
             self.events.publish(ToolCalled(tool=call.name, arguments=call.arguments, ok=call.ok,
                                            summary=call.response[:200]))
         if result.termination == "error":  # the executor keeps its partial work and reports instead of raising
-            self.events.publish(ErrorRaised(where=f"{task.type.value} task", message=result.summary))
+            self._record_error(state, f"{task.type.value} task", MemoryBankError(result.summary))
         return result
 
     def _cross_validate(self, state: _RunState, task: PendingTask) -> CompletedTask:
         conflict = self.memory.conflicts[task.conflict_id or ""]
-        result = self._run_executor(task)
+        result = self._run_executor(state, task)
         validation = (result.answer or result.summary or "").strip()
         if not validation:
             raise MemoryBankError("cross-validation produced no validation result")
@@ -195,7 +195,7 @@ class TaskRunner:
                              context=desc.description[:300]), report.node_ids
 
     def _normal(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
-        result = self._run_executor(task)
+        result = self._run_executor(state, task)
         fresh = self._ingest_observations(state, result)
         if result.answer:
             state.answer = result.answer
