@@ -51,6 +51,9 @@ def ask(args: argparse.Namespace) -> int:
     if args.engine:
         settings = settings.model_copy(update={"engine": args.engine})
     settings.check_llm()
+    for path in args.files:  # before loading any model: a typo should fail in milliseconds
+        if not path.is_file():
+            raise MemoryBankError(f"{path}: no such file")
     from .bank import MemoryBank
 
     start = time.perf_counter()
@@ -58,9 +61,6 @@ def ask(args: argparse.Namespace) -> int:
     bank.subscribe(_progress_printer(args.quiet))
     try:
         print(f"Engine: {bank.engine.label}", file=sys.stderr)
-        for path in args.files:
-            if not path.is_file():
-                raise MemoryBankError(f"{path}: no such file")
         for path in args.files:
             bank.ingest_file(path)
         result = bank.run(args.question, text=args.text)

@@ -1,0 +1,64 @@
+"""The CLI end to end on the real NIST PDF with the offline engine, and its behaviour on bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.modules.embedding import HashingEmbedder
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "OPENAI_", "MEMORY_BANK_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([sys.executable, "-m", "memory_bank", "ask", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_offline_cli_on_the_nist_pdf(nist_pdf: Path, tmp_path: Path) -> None:
+    out = tmp_path / "memory.json"
+    proc = cli(str(nist_pdf), "--engine", "offline", "--question", "What is a policy enforcement point?",
+               "--export", str(out), "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Offline engine" in proc.stderr
+    summary = re.search(r"nodes=(\d+) edges=(\d+) merges=(\d+) conflicts=(\d+)", proc.stdout)
+    assert summary, proc.stdout
+    nodes, edges = int(summary[1]), int(summary[2])
+    assert nodes >= 20 and edges >= 10
+    cites = re.findall(r"\[\d+\] node (\w+): NIST\.SP\.800-207\.pdf, pages ([\d, ]+)", proc.stdout)
+    assert cites, proc.stdout
+    assert all(1 <= int(p) <= 59 for _, pages in cites for p in pages.split(", "))
+
+    data = json.loads(out.read_text())
+    assert len(data["query_graph"]["nodes"]) == nodes
+    with_pages = [n for n in data["query_graph"]["nodes"] if n["sources"] and n["sources"][0]["page_start"]]
+    assert len(with_pages) == nodes, "every node of a PDF knows its pages"
+    bank = MemoryBank.from_export(data, Settings(), embedder=HashingEmbedder())
+    node_id = cites[0][0]
+    entry_pages = {e.pages for e in bank.deep_retrieve(node_id).entries}
+    assert all(start and 1 <= start <= 59 for start, _ in entry_pages)
+
+
+@pytest.mark.parametrize("content, message", [(b"", "empty"), (b"%PDF-1.4 garbage", "not a readable PDF")])
+def test_bad_input_exits_non_zero_with_a_clear_message(tmp_path: Path, content: bytes, message: str) -> None:
+    bad = tmp_path / "report.pdf"
+    bad.write_bytes(content)
+    proc = cli(str(bad), "--engine", "offline", "-q", "anything", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "report.pdf" in proc.stderr and message in proc.stderr
+
+
+def test_missing_file_and_llm_without_model(tmp_path: Path) -> None:
+    proc = cli(str(tmp_path / "nope.pdf"), "-q", "x", cwd=tmp_path)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+    proc = cli("--engine", "llm", "-q", "x", cwd=tmp_path)
+    assert proc.returncode == 2 and "model name" in proc.stderr
