@@ -15,7 +15,7 @@ from typing import Any
 from . import assembly
 from .agents.base import Engine
 from .agents.models import ImageInput
-from .errors import InputError, MemoryBankError
+from .errors import InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
 from .llm.client import CancelToken, LLMClient, UsageMeter
 from .loaders import load_file
@@ -53,10 +53,11 @@ class MemoryBank:
         self.llm = assembly.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
         self.engine = engine or assembly.build_engine(self.settings, embedder=self.embedder, view=self,
                                                       deep=self._deep, llm=self.llm)
+        self._active_cancel = self.cancel_token
         self._linker = Linker(self.engine, self._core.ops, self._core.retriever, self.memory, self.settings,
-                              self.events, self._lock)
+                              self.events, self._lock, self._check_cancel)
         self._pipeline = IngestPipeline(self.engine, self._core.ops, self._linker, self.memory, self.embedder,
-                                        self.settings, self.events, self._lock)
+                                        self.settings, self.events, self._lock, self._check_cancel)
         self._adapter = Adapter(self._core.retriever, self._lock)
         self._runner = TaskRunner(self.engine, self.memory, self._pipeline, self._linker, self._adapter,
                                   self.temp, self.settings, self.events, self._lock)
@@ -84,7 +85,17 @@ class MemoryBank:
     # -- ingestion ----------------------------------------------------------------------------------------
 
     def ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
-        """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`."""
+        """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
+        `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
+        self._fresh_cancel()
+        return self._ingest_file(path, name, goal)
+
+    def _fresh_cancel(self) -> None:
+        """A new piece of work outside a run starts uncancelled."""
+        self.cancel_token.reset()
+        self._use_cancel(self.cancel_token)
+
+    def _ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
         doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
                         max_image_pixels=self.settings.max_image_pixels)
         if doc.kind == "image":
@@ -97,6 +108,7 @@ class MemoryBank:
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
             raise InputError("the text is empty", source=source)
+        self._fresh_cancel()
         return self._ingest(SourceDoc(name=source, pages=[(None, text)], kind="text"))
 
     def add_image(self, path: str | Path, name: str | None = None) -> str:
@@ -190,13 +202,23 @@ class MemoryBank:
         token = cancel or self.cancel_token
         if cancel is None:
             token.reset()
-        if self.llm is not None:
-            self.llm.cancel = token
+        self._use_cancel(token)
         self.meter.begin_run()
-        new_ids, errors = self._ingest_inputs(files, text, question)
+        try:
+            new_ids, errors = self._ingest_inputs(files, text, question)
+        except RunCancelled:
+            new_ids, errors = [], ["cancelled while ingesting"]
         result = self._runner.run(question, token, new_ids)
         result.errors[:0] = errors
         return result
+
+    def _use_cancel(self, token: CancelToken) -> None:
+        self._active_cancel = token
+        if self.llm is not None:
+            self.llm.cancel = token
+
+    def _check_cancel(self) -> None:
+        self._active_cancel.check()
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:
@@ -207,7 +229,7 @@ class MemoryBank:
                 if Path(f).suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}:
                     self.add_image(f)
                 else:
-                    new_ids.extend(self.ingest_file(f, goal=goal))
+                    new_ids.extend(self._ingest_file(f, goal=goal))
             except MemoryBankError as exc:
                 errors.append(str(exc))
                 self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
@@ -216,7 +238,8 @@ class MemoryBank:
         return new_ids, errors
 
     def cancel(self) -> None:
-        self.cancel_token.cancel()
+        """Stop the running run (or ingestion) at its next safe point; what was built stays."""
+        self._active_cancel.cancel()
 
     def clear(self) -> None:
         """End the task: memory and temp files go."""

@@ -13,6 +13,7 @@ merged in the meantime follows the merge to its successor (`Memory.resolve_id`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from ..agents.base import Engine
 from ..agents.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement
@@ -34,9 +35,10 @@ def node_info(node: Node) -> NodeInfo:
 
 class Linker:
     def __init__(self, engine: Engine, ops: GraphOps, retriever: Retriever, memory: Memory, settings: Settings,
-                 events: EventBus, lock: threading.RLock) -> None:
+                 events: EventBus, lock: threading.RLock, check_cancel: Callable[[], None]) -> None:
         self.engine, self.ops, self.retriever, self.memory = engine, ops, retriever, memory
         self.settings, self.events, self.lock = settings, events, lock
+        self.check_cancel = check_cancel
 
     def link_new(self, nodes: list[Node]) -> list[str]:
         """Analyse and apply every new node; returns the failures (recorded, not raised)."""
@@ -47,7 +49,8 @@ class Linker:
             with self.lock:
                 later = [{n.id for n in batch[i + 1:]} for i in range(len(batch))]
                 candidates = [self.retriever.candidates_for(n, exclude=ex) for n, ex in zip(batch, later)]
-            results = parallel_map(self._analyse, list(zip(batch, candidates)), self.settings.llm_concurrency)
+            results = parallel_map(self._analyse, list(zip(batch, candidates)), self.settings.llm_concurrency,
+                                   before_each=self.check_cancel)
             for node, result in zip(batch, results):
                 if isinstance(result, MemoryBankError):
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))

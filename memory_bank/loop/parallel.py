@@ -17,11 +17,16 @@ R = TypeVar("R")
 
 
 def parallel_map(fn: Callable[[T], R], items: Iterable[T], limit: int,
-                 on_done: Callable[[int], None] | None = None) -> list[R | MemoryBankError]:
+                 on_done: Callable[[int], None] | None = None,
+                 before_each: Callable[[], None] | None = None) -> list[R | MemoryBankError]:
+    """`before_each` runs before every item (the cancellation check: engines without an LLM make no call
+    that would notice a cancel, so the pipeline checks between items)."""
     items = list(items)
 
     def guarded(item: T) -> R | MemoryBankError:
         try:
+            if before_each is not None:
+                before_each()
             return fn(item)
         except (BudgetExceeded, RunCancelled):
             raise

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..agents.base import Engine
@@ -51,9 +52,11 @@ class SourceDoc:
 
 class IngestPipeline:
     def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, memory: Memory, embedder: Embedder,
-                 settings: Settings, events: EventBus, lock: threading.RLock) -> None:
+                 settings: Settings, events: EventBus, lock: threading.RLock,
+                 check_cancel: Callable[[], None]) -> None:
         self.engine, self.ops, self.linker, self.memory = engine, ops, linker, memory
         self.embedder, self.settings, self.events, self.lock = embedder, settings, events, lock
+        self.check_cancel = check_cancel
 
     def run(self, doc: SourceDoc, task_goal: str = "") -> IngestReport:
         report = IngestReport(source=doc.name)
@@ -90,7 +93,8 @@ class IngestPipeline:
         agent = self.engine.classification
         results = parallel_map(
             lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name)),
-            chunks, self.settings.llm_concurrency, self._progress("classify", len(chunks), doc.name))
+            chunks, self.settings.llm_concurrency, self._progress("classify", len(chunks), doc.name),
+            self.check_cancel)
         clusters: list[tuple[Cluster, Chunk]] = []
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             if isinstance(result, MemoryBankError):
@@ -104,7 +108,8 @@ class IngestPipeline:
         results = parallel_map(
             lambda cc: agent.run(StructureInput(content=cc[0].content, context=cc[0].context,
                                                 keywords=cc[0].keywords)),
-            clusters, self.settings.llm_concurrency, self._progress("structure", len(clusters)))
+            clusters, self.settings.llm_concurrency, self._progress("structure", len(clusters)),
+            self.check_cancel)
         summaries: list[str | None] = []
         for (cluster, _), result in zip(clusters, results):
             if isinstance(result, MemoryBankError):
@@ -128,6 +133,7 @@ class IngestPipeline:
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
                               keywords=list(cluster.keywords), sources=[source], kind="text"))
         live = [n for n in nodes if n is not None]
+        self.check_cancel()
         vectors = self.embedder.embed([n.embedding_text() for n in live])
         for node, vec in zip(live, vectors):
             node.embedding = vec

@@ -161,3 +161,24 @@ def test_cancel_stops_and_keeps_memory(tmp_path) -> None:
     assert result.termination == "cancelled"
     assert bank.snapshot().counts["nodes"] == 5
     assert not ex.seen, "a cancelled run executes no task"
+
+
+def test_cancel_during_ingestion_stops_between_items_and_the_next_ingest_works(tmp_path) -> None:
+    from memory_bank.errors import RunCancelled
+    from memory_bank.events import Progress
+
+    bank = MemoryBank(Settings(llm_concurrency=1), embedder=HashingEmbedder(), engine=fake_engine(),
+                      workdir=tmp_path / "w")
+    bank.ingest_text("ALPHA kept.", source="first.txt")
+
+    def cancel_on_structure(event) -> None:  # noqa: ANN001
+        if isinstance(event, Progress) and event.stage == "structure" and event.done == 1:
+            bank.cancel()
+
+    unsubscribe = bank.subscribe(cancel_on_structure)
+    long_text = "\n\n".join(f"Paragraph {i} about OMEGA." for i in range(50))
+    with pytest.raises(RunCancelled):
+        bank.ingest_text(long_text, source="long.txt")
+    unsubscribe()
+    assert bank.snapshot().counts["nodes"] == 1, "nothing half-built is stored; what was there stays"
+    assert bank.ingest_text("BETA after the cancel.", source="later.txt")
