@@ -61,8 +61,16 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
     return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
 
 
+def _hubs(degree: dict[str, int], count: int) -> set[str]:
+    """The best-connected nodes: their labels are drawn larger, so they stay readable when the graph is zoomed
+    out to fit (vis hides labels below a size on screen)."""
+    ranked = sorted(degree, key=lambda n: (-degree[n], n))
+    return {n for n in ranked[:count] if degree[n] > 1}
+
+
 def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], degree: dict[str, int],
                conflicted: set[str]) -> None:
+    hubs = _hubs(degree, max(5, min(15, len(nodes) // 12)))
     for node in nodes:
         source = primary_source(node)
         merged = bool(node.merged_from)
@@ -72,6 +80,7 @@ def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], 
                      shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
                      color=_node_color(colors[source], MERGED_BORDER if merged else "#ffffff"),
                      size=round(size + (3 if merged else 0), 1), borderWidth=3 if merged else 1.5,
+                     font={"size": 24 if node.id in hubs else 13},
                      tip=_tip(node, node.id in conflicted), find=find, doc=source)
 
 

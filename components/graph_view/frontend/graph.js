@@ -30,7 +30,7 @@
     },
     edges: {
       smooth: false, width: 1.2, selectionWidth: 1.6, hoverWidth: 0.8,
-      color: { color: "#c5ccd8", highlight: "#3b5bdb", hover: "#3b5bdb", inherit: false },
+      color: { color: "#cfd6e0", highlight: "#3b5bdb", hover: "#3b5bdb", inherit: false },
     },
   };
 
@@ -39,7 +39,7 @@
     network: null, nodes: null, edges: null,
     sig: new Map(), edgeSig: new Map(), raw: new Map(),
     graphId: "", height: 0, renders: 0, clickSeq: 0,
-    lastSelected: null, lastHighlight: "", renderStart: null, edgeList: [],
+    lastSelected: null, lastClicked: null, lastHighlight: "", renderStart: null, edgeList: [],
     hits: [], hitIndex: -1, flashTimers: new Map(), saveTimer: null,
   };
   window.__graphStats = { renders: 0, nodes: 0, edges: 0, lastRenderMs: null, lastLayoutMs: null,
@@ -56,6 +56,7 @@
     const raw = S.raw.get(id);
     const target = raw && raw.target ? raw.target : id;
     S.clickSeq += 1;
+    S.lastClicked = target;
     const value = { node_id: target, nonce: Date.now() + "-" + S.clickSeq };
     window.__graphStats.lastClick = { node_id: target, at: performance.timeOrigin + performance.now() };
     post("streamlit:setComponentValue", { value: value, dataType: "json" });
@@ -467,7 +468,7 @@
     const selected = args.selected || null;
     if (selected !== S.lastSelected) {
       S.lastSelected = selected;
-      if (selected && S.nodes.get(selected)) {
+      if (selected && selected !== S.lastClicked && S.nodes.get(selected)) {
         S.network.selectNodes([selected]);
         S.network.focus(selected, { scale: Math.max(S.network.getScale(), 0.9), animation: { duration: 400 } });
       }

@@ -1,0 +1,36 @@
+"""Agentic Memory Bank — the browser app. Start it with `streamlit run app.py` (see README).
+
+This file only sets the page up and routes; each page in `pages/` draws, and `ui/` holds the session state, the
+run worker and the shared drawing blocks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.session import get_task
+from ui.style import apply_style, sidebar
+
+LOGO = Path(__file__).resolve().parent / "ui" / "logo.svg"
+LOGO_ICON = LOGO.with_name("icon.svg")
+
+st.set_page_config(page_title="Agentic Memory Bank", page_icon=str(LOGO_ICON), layout="wide")
+st.logo(str(LOGO), size="large")
+apply_style()
+task = get_task()
+navigation = st.navigation({
+    "Task": [
+        st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),
+        st.Page("pages/run.py", title="Run", icon=":material/play_circle:"),
+    ],
+    "Memory": [
+        st.Page("pages/graph.py", title="Query Graph", icon=":material/hub:"),
+        st.Page("pages/timeline.py", title="Merges & conflicts", icon=":material/call_merge:"),
+        st.Page("pages/export_import.py", title="Export / import", icon=":material/download:"),
+    ],
+    "Configure": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
+})
+sidebar(task)
+navigation.run()

@@ -1,0 +1,61 @@
+"""New task: documents, images, a question and pasted context; or the one-click sample."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.format import md_escape
+from ui.session import SAMPLE_PDF, SAMPLE_QUESTION, end_task, engine_label, get_task, launch, save_upload
+
+ACCEPTED = ["pdf", "txt", "md", "markdown", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff"]
+
+task = get_task()
+st.title("New task")
+st.caption(f"Upload long documents, ask a question, and watch the memory form. Engine: "
+           f"{md_escape(engine_label(task))} — change it in Settings.")
+
+if task.bank is not None:
+    counts = task.bank.snapshot().counts
+    with st.container(border=True):
+        st.markdown(f"**A task is in memory** — {counts['nodes']} nodes, {counts['edges']} related edges "
+                    f"({md_escape(task.origin or 'run')}). Files and a question below are added to it; ask "
+                    "follow-ups on the Run page.")
+        left, right = st.columns(2)
+        left.page_link("pages/run.py", label="Go to the Run page", icon=":material/play_circle:")
+        if right.button("Clear memory and start over", icon=":material/delete:", disabled=task.running,
+                        help="Ends the task: the memory and every temp file of this session are deleted."):
+            end_task(task)
+            st.rerun()
+
+sample, custom = st.columns([2, 3], gap="large")
+with sample, st.container(border=True):
+    st.subheader("Try the sample")
+    st.markdown("**NIST SP 800-207 — Zero Trust Architecture** (public domain, 59 pages), with the question:")
+    st.text(SAMPLE_QUESTION)
+    if not SAMPLE_PDF.is_file():
+        st.error(f"The sample PDF is missing: {SAMPLE_PDF}")
+    elif st.button("Run the sample", type="primary", icon=":material/rocket_launch:", disabled=task.running,
+                   key="run-sample"):
+        launch(task, SAMPLE_QUESTION, [SAMPLE_PDF], None)
+        st.switch_page("pages/run.py")
+
+with custom, st.form("new-task", border=True):
+    st.subheader("Your own task")
+    files = st.file_uploader("Documents and images (PDF, TXT, Markdown, HTML, PNG/JPEG…)", type=ACCEPTED,
+                             accept_multiple_files=True)
+    question = st.text_area("Question or task", placeholder="What should the agent find out?", height=90)
+    context = st.text_area("Pasted context (optional)", placeholder="Notes, an e-mail, a transcript…", height=110)
+    submitted = st.form_submit_button("Start", type="primary", icon=":material/play_arrow:", disabled=task.running)
+
+if task.running:
+    st.info("A run is in progress — follow it on the Run page.", icon=":material/hourglass_top:")
+
+if submitted:
+    if not question.strip():
+        st.error("Type a question or a task first.")
+    elif not files and not context.strip() and task.bank is None:
+        st.error("Add at least one file or paste some context (or run the sample).")
+    else:
+        paths = [save_upload(task, f.name, f.getvalue()) for f in files or []]
+        launch(task, question.strip(), paths, context.strip() or None)
+        st.switch_page("pages/run.py")

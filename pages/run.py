@@ -1,0 +1,86 @@
+"""Run: live progress, the graph as it grows, the Insight Doc, answers with citations, follow-ups, Cancel."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.format import md_escape
+from ui.graph_panel import graph_block
+from ui.panels import (
+    answer_view,
+    deep_retrieval_panel,
+    errors_view,
+    insight_doc_view,
+    log_view,
+    metrics_row,
+    progress_view,
+)
+from ui.session import get_task, launch
+from ui.style import status_pill
+
+task = get_task()
+st.title("Run")
+if task.bank is None or not task.runs:
+    st.info("No run yet: start a task (or the sample) first.", icon=":material/info:")
+    st.page_link("pages/new_task.py", label="New task", icon=":material/add_circle:")
+    st.stop()
+
+live_mode = task.running
+
+
+@st.fragment(run_every=1.0 if live_mode else None)
+def live() -> None:
+    run = task.current_run
+    view = run.monitor.view()
+    snapshot = task.bank.snapshot()
+    head, action = st.columns([5, 1], vertical_alignment="center")
+    with head:
+        status_pill("running" if view.running and not view.cancel_requested else view.status)
+        st.markdown(f"**{md_escape(view.question)}**")
+    if view.running and action.button("Cancel", icon=":material/stop_circle:", disabled=view.cancel_requested,
+                                      help="Stops at the next safe point; everything built so far stays."):
+        run.cancel()
+        st.toast("Cancelling — the memory built so far is kept.")
+    if view.cancel_requested and view.running:
+        st.caption("Cancelling at the next safe point…")
+    metrics_row(snapshot, view)
+    errors_view(view)
+
+    graph_col, side = st.columns([3, 2], gap="medium")
+    with graph_col:
+        graph_block(task, snapshot, key="run-graph", height=540)
+    with side, st.container(height=600, border=False):
+        if task.selected:
+            with st.container(border=True):
+                if st.button("Close", key="run-close-node", icon=":material/close:", type="tertiary"):
+                    task.selected = None
+                    st.rerun(scope="fragment")
+                deep_retrieval_panel(task, task.selected, key="run")
+        st.markdown("**Progress**")
+        progress_view(view)
+        st.markdown("**Insight Doc**")
+        insight_doc_view(snapshot.insight_doc)
+
+    answers, events = st.columns([3, 2], gap="medium")
+    with answers:
+        st.subheader("Answers")
+        for i, handle in enumerate(task.runs):
+            answer_view(task, handle.monitor.view(), key=f"answer-{i}")
+        follow_up_form()
+    with events:
+        st.subheader("Event log")
+        log_view(view)
+    if live_mode and not task.running:
+        st.rerun()  # the run just ended: one full rerun draws the final state and stops the timer
+
+
+def follow_up_form() -> None:
+    with st.form("follow-up", clear_on_submit=True, border=True):
+        question = st.text_input("Ask a follow-up on the same memory (nothing is re-ingested)")
+        asked = st.form_submit_button("Ask", icon=":material/send:", disabled=task.running)
+    if asked and question.strip():
+        launch(task, question.strip(), [], None)
+        st.rerun()
+
+
+live()

@@ -1,0 +1,105 @@
+"""Settings: the engine (offline, or an OpenAI-compatible endpoint) and the memory's knobs, for this session.
+
+An API key typed here lives only in this browser session's settings object: the field is never pre-filled,
+the key is never shown back, and exports and logs carry `public_dict()` only.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from pydantic import ValidationError
+
+from memory_bank import Settings
+from memory_bank.errors import MemoryBankError
+from ui.format import md_escape
+from ui.session import apply_settings, engine_label, get_task
+
+task = get_task()
+current = task.settings
+st.title("Settings")
+header = st.empty()  # filled last, so it names the engine after a save in this same run
+
+
+def candidate(values: dict) -> Settings:
+    """The current settings with the form's values; a blank key field keeps the key already set."""
+    update = {k: v for k, v in values.items() if k != "llm_api_key"}
+    data = {**current.model_dump(), **update}
+    if values.get("llm_api_key"):
+        data["llm_api_key"] = values["llm_api_key"]
+    return Settings.model_validate(data)
+
+
+with st.form("settings", border=True):
+    st.subheader("Engine")
+    engine = st.radio("Engine", ["offline", "llm"], index=0 if current.engine == "offline" else 1, horizontal=True,
+                      format_func={"offline": "Offline (classical NLP, no LLM, no network)",
+                                   "llm": "LLM (any OpenAI-compatible endpoint)"}.get)
+    url_col, model_col = st.columns(2)
+    base_url = url_col.text_input("Base URL", value=current.llm_base_url or "",
+                                  placeholder="https://api.openai.com/v1 · http://localhost:11434/v1 (Ollama)")
+    model = model_col.text_input("Model", value=current.llm_model or "", placeholder="gpt-4o-mini, deepseek-chat…")
+    key_hint = "A key is set for this session (hidden). Type a new one to replace it." if current.llm_api_key \
+        else "Kept in this browser session only; never exported, logged or shown again."
+    # a fresh widget key after each save empties the field: a saved key is never sent back to the browser
+    api_key = st.text_input("API key", value="", type="password", help=key_hint, placeholder=key_hint,
+                            key=f"api-key-{st.session_state.get('settings_saves', 0)}")
+    st.subheader("Memory and loop")
+    c1, c2, c3 = st.columns(3)
+    k = c1.slider("Retrieval k", 1, 30, current.retrieval_k)
+    alpha = c2.slider("α (BM25 weight; 1 − α for cosine)", 0.0, 1.0, current.retrieval_alpha, 0.05)
+    window = c3.number_input("Agent window (tokens)", 512, 1_000_000, current.agent_window, step=1000)
+    c4, c5, c6, c7 = st.columns(4)
+    concurrency = c4.number_input("LLM concurrency", 1, 64, current.llm_concurrency)
+    max_calls = c5.number_input("Budget: LLM calls", 1, 1_000_000, current.max_llm_calls)
+    max_tokens = c6.number_input("Budget: tokens", 1_000, 1_000_000_000, current.max_tokens, step=10_000)
+    max_rounds = c7.number_input("Max rounds", 1, 100, current.max_rounds)
+    save, test = st.columns(2)
+    saved = save.form_submit_button("Save", type="primary", icon=":material/save:")
+    tested = test.form_submit_button("Test connection", icon=":material/lan:")
+
+values = {"engine": engine, "llm_base_url": base_url, "llm_model": model, "llm_api_key": api_key,
+          "retrieval_k": k, "retrieval_alpha": alpha, "agent_window": int(window),
+          "llm_concurrency": int(concurrency), "max_llm_calls": int(max_calls), "max_tokens": int(max_tokens),
+          "max_rounds": int(max_rounds)}
+
+if saved or tested:
+    try:
+        settings = candidate(values)
+        settings.check_llm()
+    except ValidationError as exc:
+        st.error("These settings are not valid: " + "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+        st.stop()
+    except MemoryBankError as exc:
+        st.error(str(exc))
+        st.stop()
+    if tested:
+        if settings.engine != "llm" and not settings.llm_model:
+            st.warning("Choose the LLM engine and a model to test a connection; the offline engine needs none.")
+        else:
+            from memory_bank.llm.openai_client import OpenAIClient
+
+            with st.spinner("Asking the endpoint for one word…"):
+                try:
+                    probe = settings.model_copy(update={"llm_timeout": min(settings.llm_timeout, 20.0),
+                                                        "llm_max_retries": 0})
+                    st.success(OpenAIClient(probe).check_connection())
+                except MemoryBankError as exc:
+                    st.error(f"Connection failed: {exc}")
+    if saved:
+        try:
+            apply_settings(task, settings)
+        except (RuntimeError, MemoryBankError) as exc:
+            st.error(f"Settings not applied: {exc}")
+        else:
+            st.session_state["settings_saves"] = st.session_state.get("settings_saves", 0) + 1
+            st.session_state["settings_flash"] = f"Saved for this session. Engine: {engine_label(task)}."
+            st.rerun()
+
+flash = st.session_state.pop("settings_flash", None)
+if flash:
+    st.success(md_escape(flash))
+
+header.caption(f"Now: {md_escape(engine_label(task))}. Changes apply to this browser session only.")
+with st.expander("Effective settings (no secrets)"):
+    st.json(task.settings.public_dict())

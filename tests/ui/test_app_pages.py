@@ -1,0 +1,237 @@
+"""Every page through `streamlit.testing.v1.AppTest` (no browser), on the offline engine and real documents.
+
+The sample task (the NIST PDF) runs once per module; its tests go in the order a user would: the run, a click in
+the graph, deep retrieval, a citation, a follow-up, the Graph page, export and import back. A component click is
+simulated the way the browser reports one: the component's value in session state, with a fresh nonce.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from memory_bank import MemoryBank, Settings
+from tests.support.fake_openai import FakeOpenAI
+
+ROOT = Path(__file__).resolve().parents[2]
+BUDGET_5 = ("Northwind project overview\n\nThe Northwind project budget is 5 million dollars for the fiscal year "
+            "2021. The budget was approved by the steering board in March 2021 and covers hardware, staff and "
+            "travel.\n\nZero trust migration plan\n\nThe migration to a zero trust architecture starts with an "
+            "inventory of all enterprise resources, subjects and workflows. Each access request is evaluated by "
+            "the policy engine before a session is granted.\n")
+BUDGET_9 = BUDGET_5.replace("overview", "financial review").replace("5 million", "9 million")
+
+
+def new_app() -> AppTest:
+    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+
+
+def task_of(at: AppTest):  # noqa: ANN201 - ui.session.TaskSession
+    return at.session_state["task_session"]
+
+
+def finish_runs(at: AppTest) -> None:
+    for run in task_of(at).runs:
+        run.thread.join(240)
+        assert not run.alive, "the run did not finish in time"
+    at.run()
+    assert not at.exception, at.exception
+
+
+def click_node(at: AppTest, key: str, node_id: str) -> None:
+    """What the graph component sends when a node is clicked."""
+    at.session_state[key] = {"node_id": node_id, "nonce": uuid.uuid4().hex}
+    at.run()
+    assert not at.exception, at.exception
+
+
+def plain(markdown: str) -> str:
+    """Markdown source without backslash escapes: what the browser shows."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(t.value for t in at.text)
+
+
+@pytest.fixture(scope="module")
+def sample_app() -> AppTest:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMORY_BANK_ENGINE", "offline")
+        at = new_app()
+        at.run()
+        at.button(key="run-sample").click().run()
+        assert not at.exception, at.exception
+        finish_runs(at)
+        yield at
+
+
+@pytest.fixture
+def downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
+    """Bytes handed to st.download_button, by file name (AppTest keeps them in a mock media store)."""
+    seen: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def record(self, path_or_data, mimetype, kind, filename=None):  # noqa: ANN001, ANN202
+        if filename and isinstance(path_or_data, bytes):
+            seen[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    return seen
+
+
+def test_sample_run_fills_every_part_of_the_run_page(sample_app: AppTest) -> None:
+    at, task = sample_app, task_of(sample_app)
+    assert at.title[0].value == "Run"
+    snapshot = task.bank.snapshot()
+    assert snapshot.counts["nodes"] > 50 and snapshot.counts["edges"] > 0
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Nodes"] == str(snapshot.counts["nodes"])
+    assert metrics["LLM calls"].startswith("0 / ")  # the offline engine calls no LLM
+    result = task.current_run.monitor.view().result
+    assert result.termination == "done" and result.citations
+    assert any(result.answer[:60] in m.value for m in at.markdown)
+    assert at.get("component_instance")[0].proto.component_name.endswith("graph_view")
+    assert not at.error
+
+
+def test_graph_click_opens_deep_retrieval_with_the_nodes_pages(sample_app: AppTest) -> None:
+    at, task = sample_app, task_of(sample_app)
+    node = next(n for n in task.bank.snapshot().nodes if n.pages)
+    click_node(at, "run-graph", node.id)
+    assert task.selected == node.id
+    shown = texts(at)
+    assert node.summary in shown
+    deep = task.bank.deep_retrieve(node.id)
+    assert deep.entries and deep.entries[0].entry.text in shown
+    assert any(a.content[:200] in shown for e in deep.entries for a in e.attachments if a.ok)
+
+
+def test_citation_opens_its_node(sample_app: AppTest) -> None:
+    at, task = sample_app, task_of(sample_app)
+    citation = task.current_run.monitor.view().result.citations[0]
+    at.button(key="answer-0-cite-1").click().run()
+    assert task.selected == citation.node_id
+    assert task.bank.node(citation.node_id).summary in texts(at)
+
+
+def test_follow_up_reuses_the_memory(sample_app: AppTest) -> None:
+    at, task = sample_app, task_of(sample_app)
+    before = task.bank.snapshot().counts["entries"]
+    at.text_input[0].set_value("What is a policy enforcement point?")
+    at.button(key="FormSubmitter:follow-up-Ask").click().run()
+    finish_runs(at)
+    assert len(task.runs) == 2 and task.runs[1].follow_up
+    assert task.bank.snapshot().counts["entries"] == before, "a follow-up must not re-ingest anything"
+    follow = task.runs[1].monitor.view().result
+    assert follow.question == "What is a policy enforcement point?" and follow.answer
+    assert any(m.value.endswith("What is a policy enforcement point?") for m in at.markdown)
+
+
+def test_graph_page_click_shows_node_and_neighbours(sample_app: AppTest) -> None:
+    at, task = sample_app, task_of(sample_app)
+    at.switch_page("pages/graph.py").run()
+    assert at.title[0].value == "Query Graph" and not at.exception
+    snapshot = task.bank.snapshot()
+    degree = {n.id: 0 for n in snapshot.nodes}
+    for a, b in snapshot.edges:
+        degree[a] += 1
+        degree[b] += 1
+    hub = max(degree, key=degree.get)
+    click_node(at, "graph-page", hub)
+    assert task.bank.node(hub).summary in texts(at)
+    neighbours = [d.value for d in at.dataframe if "context" in d.value.columns]
+    assert neighbours and len(neighbours[0]) == degree[hub]
+
+
+def test_export_is_json_that_imports_back(sample_app: AppTest, downloads: dict[str, bytes]) -> None:
+    at, task = sample_app, task_of(sample_app)
+    at.switch_page("pages/export_import.py").run()
+    name = f"memory-{task.graph_id}.json"
+    data = json.loads(downloads[name])
+    assert data["settings"]["secrets_configured"] == [] and "llm_api_key" not in data["settings"]
+    restored = MemoryBank.from_export(data, Settings(), embedder=task.bank.embedder)
+    assert restored.snapshot().counts == task.bank.snapshot().counts
+
+    at.file_uploader(key="import-file").upload("broken.json", b'{"format": "something else"}', "application/json")
+    at.run()
+    at.button(key="import-button").click().run()
+    assert any("broken.json cannot be imported: not a memory bank export" in plain(e.value) for e in at.error)
+    assert task.bank.snapshot().counts["nodes"] > 50, "a bad import must leave the memory alone"
+
+    at.file_uploader(key="import-file").set_value(("saved.json", downloads[name], "application/json"))
+    at.run()
+    at.button(key="import-button").click().run()
+    assert not at.error and any("Imported saved.json" in plain(s.value) for s in at.success)
+    assert task.origin == "import: saved.json" and not task.runs
+    assert task.bank.snapshot().counts == restored.snapshot().counts
+    at.switch_page("pages/graph.py").run()
+    node = task.bank.snapshot().nodes[0]
+    click_node(at, "graph-page", node.id)
+    assert node.summary in texts(at)
+
+
+def test_uploads_with_a_bad_file_conflicts_merges_and_the_timeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.file_uploader[0].set_value([("overview.txt", BUDGET_5.encode(), "text/plain"),
+                                   ("review.txt", BUDGET_9.encode(), "text/plain"),
+                                   ("broken.pdf", b"%PDF-1.4 this is not a PDF", "application/pdf")])
+    at.text_area[0].set_value("What is the Northwind budget?")
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    finish_runs(at)
+    task = task_of(at)
+    assert any("broken.pdf" in plain(e.value) for e in at.error), "a bad upload must be reported with its name"
+    snapshot = task.bank.snapshot()
+    assert snapshot.counts["merges"] >= 2 and len(snapshot.conflicts) == 1
+
+    at.switch_page("pages/timeline.py").run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert list(table["event"]).count("merge") >= 1 and any(e.startswith("conflict") for e in table["event"])
+    conflict_row = next(i for i, e in enumerate(table["event"]) if e.startswith("conflict ("))
+    at.session_state["timeline"] = {"selection": {"rows": [conflict_row], "columns": [], "cells": []}}
+    at.run()
+    conflict = snapshot.conflicts[0]
+    assert set(task.highlight) == {conflict["node_a"], conflict["node_b"], conflict["merged_into"]}
+    shown = texts(at)
+    assert "5 million" in shown and "9 million" in shown and conflict["description"] in shown
+    task_workdir = task.workdir
+    at.switch_page("pages/new_task.py").run()
+    at.button[0].click().run()  # "Clear memory and start over"
+    assert task.bank is None and list(task_workdir.iterdir()) == []
+
+
+def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    secret = "sk-ui-" + uuid.uuid4().hex
+    with FakeOpenAI("OK") as fake:
+        at = new_app()
+        at.run()
+        at.switch_page("pages/settings.py").run()
+        assert plain(at.caption[0].value).startswith("Now: Offline engine (classical NLP, no LLM)")
+        at.radio[0].set_value("llm")
+        at.text_input[0].set_value(fake.base_url)
+        at.text_input[1].set_value(fake.models[0])
+        at.text_input[2].set_value(secret)
+        at.button(key="FormSubmitter:settings-Test connection").click().run()
+        assert any("Connected to" in plain(s.value) for s in at.success), [e.value for e in at.error]
+        at.button(key="FormSubmitter:settings-Save").click().run()
+        task = task_of(at)
+        assert any(plain(s.value).startswith("Saved for this session") for s in at.success)
+        assert plain(at.caption[0].value).startswith(f"Now: LLM engine ({fake.models[0]} at 127.0.0.1")
+        assert task.settings.engine == "llm" and task.settings.secret("llm_api_key") == secret
+        assert at.text_input[2].value == "", "the key must never be shown back"
+        page_text = json.dumps([str(e.proto) for e in at.main.children.values()], default=str)
+        assert secret not in page_text and secret not in json.dumps(task.settings.public_dict())
+        fake.stop()
+        at.button(key="FormSubmitter:settings-Test connection").click().run()
+        assert any("Connection failed" in plain(e.value) for e in at.error)

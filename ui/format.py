@@ -1,0 +1,102 @@
+"""Plain-text formatting shared by the pages (no Streamlit here, so it is testable on its own)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+
+from memory_bank import events as ev
+
+STAGE_TITLES = {
+    "classify": "Classify into topics",
+    "structure": "Summarise clusters",
+    "embed": "Embed nodes",
+    "link": "Link, merge, flag conflicts",
+}
+
+
+def duration(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min {rest:02d} s"
+
+
+def clock(ts: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(ts))
+
+
+def pages_label(pages: Iterable[int]) -> str:
+    """[3, 4, 5, 9] -> 'pp. 3-5, 9'; [7] -> 'p. 7'; [] -> ''."""
+    nums = sorted(set(pages))
+    if not nums:
+        return ""
+    runs: list[str] = []
+    start = prev = nums[0]
+    for n in nums[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    prefix = "p." if len(nums) == 1 else "pp."
+    return f"{prefix} {', '.join(runs)}"
+
+
+def short(text: str, limit: int = 120) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def describe(event: ev.Event) -> tuple[str, str] | None:
+    """(level, one line) for the run log; None for events too frequent to be worth a line."""
+    match event:
+        case ev.NodeAdded():
+            return "info", f"Node added: {short(event.context, 90)}" + (f" ({event.source})" if event.source else "")
+        case ev.NodesMerged():
+            return "merge", f"Merged {len(event.merged_ids)} nodes → {event.new_node_id}: {short(event.description)}"
+        case ev.ConflictFlagged():
+            return "conflict", f"Conflict flagged: {short(event.description)}"
+        case ev.ConflictResolved():
+            return "merge", f"Conflict resolved: {short(event.resolution)}"
+        case ev.TaskPlanned():
+            return "task", f"Planned {event.task_type}: {short(event.description)}"
+        case ev.TaskCompleted():
+            return ("task" if event.status == "success" else "error",
+                    f"{event.task_type} {event.status}: {short(event.description)}")
+        case ev.ToolCalled():
+            return ("tool" if event.ok else "error",
+                    f"Tool {event.tool}({short(str(event.arguments), 60)}) → {short(event.summary, 80)}")
+        case ev.AnswerReady():
+            return "answer", f"Answer ready ({len(event.citations)} citations)"
+        case ev.ErrorRaised():
+            return "error", f"{event.where}: {event.message}"
+        case ev.SubscriberFailed():
+            return "error", f"UI event handler failed: {event.message}"
+        case _:
+            return None
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#+\-.!|<>~$:=^])")
+_MD_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
+_MD_REF = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
+_RAW_URL_IMG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+
+
+def md_escape(text: str) -> str:
+    """Text from documents shown where Streamlit parses Markdown (labels, headers): every marker escaped, so a
+    document cannot add links, images (which the browser would fetch) or formatting."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def safe_markdown(text: str) -> str:
+    """An answer keeps its Markdown formatting but loses images and links: a document that steers an answer
+    must not make the browser fetch anything. (Streamlit already escapes raw HTML.)"""
+    text = _MD_IMAGE.sub(lambda m: f"[image: {m.group(1)}]", str(text))
+    text = _MD_LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
+    text = _MD_REF.sub("", text)
+    return _RAW_URL_IMG.sub("[image]", text)

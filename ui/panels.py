@@ -1,0 +1,230 @@
+"""Drawing blocks the pages share: deep retrieval, Insight Doc, answers, progress, usage and the run log.
+
+Document text is shown with `st.text` or in dataframes (never parsed), and wherever Streamlit parses Markdown
+(labels, headers) it goes through `md_escape`, so a document can neither format the page nor make the browser
+fetch anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+
+import pandas as pd
+import streamlit as st
+
+from memory_bank.errors import MemoryBankError
+from memory_bank.modules.deep_retrieval import DeepRetrieval, EntryView
+from memory_bank.snapshot import BankSnapshot
+
+from .format import STAGE_TITLES, clock, duration, md_escape, pages_label, safe_markdown, short
+from .runner import RunView
+from .session import TaskSession
+
+
+def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) -> None:
+    """Everything memory holds about one node, or a hint when nothing is selected."""
+    if not node_id:
+        st.info("Click a node in the graph (or a citation) to open its raw sources here.", icon=":material/touch_app:")
+        return
+    if task.bank is None:
+        return
+    try:
+        deep = task.bank.deep_retrieve(node_id)
+    except (KeyError, MemoryBankError) as exc:
+        st.error(f"Node {node_id} cannot be opened: {exc}")
+        return
+    node = deep.node
+    st.markdown(f"#### {md_escape(node.context or node.id)}")
+    facts = [f"`{node.id}`", node.kind, clock(node.timestamp)]
+    if node.merged_from:
+        facts.append(f"merged from {len(node.merged_from)} nodes")
+    st.caption(" · ".join(facts))
+    if node.keywords:
+        st.text("Keywords: " + ", ".join(node.keywords))
+    with st.container(border=True):
+        st.text(node.summary)
+    sources = [{"file": s.name, "pages": pages_label(range(s.page_start, (s.page_end or s.page_start) + 1))
+                if s.page_start is not None else (s.url or "")} for s in node.sources]
+    if sources:
+        st.dataframe(pd.DataFrame(sources), hide_index=True)
+    _neighbours(task, deep, key)
+    _entries(deep)
+    _merge_history(deep)
+
+
+def _neighbours(task: TaskSession, deep: DeepRetrieval, key: str) -> None:
+    if not deep.neighbors:
+        st.caption("No related nodes yet.")
+        return
+    st.markdown(f"**Related nodes** ({len(deep.neighbors)}) — pick one to open it")
+    rows = pd.DataFrame([{"context": n.context, "source": ", ".join(dict.fromkeys(s.name for s in n.sources)),
+                          "id": n.id} for n in deep.neighbors])
+    picked = st.dataframe(rows, hide_index=True, on_select="rerun",
+                          selection_mode="single-row", key=f"{key}-nb-{deep.node.id}",
+                          height=min(38 + 35 * len(rows), 250))
+    chosen = picked.selection.rows if picked is not None else []
+    if chosen:
+        task.selected = rows.iloc[chosen[0]]["id"]
+        if _in_fragment():
+            st.rerun(scope="fragment")
+        st.rerun()
+
+
+def _in_fragment() -> bool:
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.current_fragment_id)
+
+
+def _entry_title(view: EntryView) -> str:
+    meta = view.entry.metadata
+    where = meta.get("source") or meta.get("name") or "entry"
+    start, end = view.pages
+    pages = pages_label(range(start, (end or start) + 1)) if start is not None else ""
+    return md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
+
+
+def _entries(deep: DeepRetrieval) -> None:
+    st.markdown(f"**Interaction entries** ({len(deep.entries)})")
+    for i, view in enumerate(deep.entries):
+        with st.expander(_entry_title(view), expanded=i == 0):
+            st.text(view.entry.text)
+            for content in view.attachments:
+                _attachment(content)
+
+
+def _attachment(content) -> None:  # noqa: ANN001 - AttachmentContent
+    att = content.attachment
+    label = md_escape(f"{att.type.value}: {att.path.rsplit('/', 1)[-1]}")
+    if not content.ok:
+        st.warning(f"{label} — {md_escape(content.content)}")
+        return
+    st.markdown(f"*{label}*")
+    if att.type.value == "image" and content.content.startswith("data:"):
+        st.image(base64.b64decode(content.content.split(",", 1)[1]), width=280)
+        if att.description:
+            st.text(att.description)
+    elif att.type.value == "code":
+        st.code(content.content)
+    else:
+        with st.container(height=220, border=True):
+            st.text(content.content)
+
+
+def _merge_history(deep: DeepRetrieval) -> None:
+    if not deep.merge_history:
+        return
+    st.markdown("**Merge history**")
+    st.dataframe(pd.DataFrame([{"time": clock(e.timestamp), "kind": e.kind, "merged": ", ".join(e.merged_node_ids),
+                                "into": e.new_node_id, "description": e.description} for e in deep.merge_history]),
+                 hide_index=True)
+
+
+def insight_doc_view(doc: dict) -> None:
+    st.markdown(f"**Goal** — {md_escape(doc.get('task_goal') or '(none yet)')}")
+    done = doc.get("completed_tasks") or []
+    if done:
+        st.dataframe(pd.DataFrame([{"type": t["type"], "status": ("✓ " if t["status"] == "success" else "✗ ")
+                                    + t["status"], "task": t["description"], "learned": t.get("context", "")}
+                                   for t in done]), hide_index=True)
+    pending = doc.get("pending_tasks") or []
+    if pending:
+        st.info(f"**Next:** {md_escape(pending[0]['type'])} — {md_escape(pending[0]['description'])}",
+                icon=":material/pending_actions:")
+    elif done:
+        st.success("No pending task.", icon=":material/task_alt:")
+
+
+def progress_view(view: RunView) -> None:
+    stages = sorted(view.stages, key=lambda s: list(STAGE_TITLES).index(s.name) if s.name in STAGE_TITLES else 99)
+    if not stages:
+        st.caption("Reading the inputs…" if view.running else "No ingestion in this run (follow-up on memory).")
+    for stage in stages:
+        frac = stage.done / stage.total if stage.total else 1.0
+        took = (stage.updated if stage.done >= stage.total else time.time()) - stage.started
+        title = STAGE_TITLES.get(stage.name, stage.name)
+        st.progress(min(1.0, frac), text=md_escape(f"{title} — {stage.done}/{stage.total} · {duration(took)}"))
+    upcoming = next_stage(view)
+    if upcoming:
+        since = max(s.updated for s in view.stages)
+        st.caption(f"⏳ {STAGE_TITLES[upcoming]} — working… {duration(time.time() - since)}")
+    tasks = view.counts.get("task_completed", 0)
+    tools = view.counts.get("tool_called", 0)
+    st.caption(f"Loop: {tasks} sub-task(s) done · {tools} tool call(s) · {view.counts.get('node_added', 0)} nodes "
+               f"added · {view.counts.get('nodes_merged', 0)} merges · {view.counts.get('conflict_flagged', 0)} "
+               "conflicts flagged")
+
+
+def next_stage(view: RunView) -> str | None:
+    """The ingestion stage under way but not yet reporting (e.g. embedding reports only when done)."""
+    if not view.running or not view.stages or view.counts.get("task_planned"):
+        return None
+    order = list(STAGE_TITLES)
+    seen = [s for s in view.stages if s.name in STAGE_TITLES]
+    if not seen:
+        return None
+    last = max(seen, key=lambda s: order.index(s.name))
+    position = order.index(last.name)
+    if last.done >= last.total and position + 1 < len(order):
+        return order[position + 1]
+    return None
+
+
+def metrics_row(snapshot: BankSnapshot, view: RunView | None) -> None:
+    usage, counts = snapshot.usage, snapshot.counts
+    cols = st.columns(6)
+    cols[0].metric("Elapsed", duration(view.elapsed) if view else "—")
+    cols[1].metric("Nodes", counts["nodes"])
+    cols[2].metric("Related edges", counts["edges"])
+    cols[3].metric("Merges / conflicts", f"{counts['merges']} / {counts['pending_conflicts']}",
+                   help="merge events / conflicts still pending")
+    calls, max_calls = usage.get("calls", 0), usage.get("max_llm_calls", 0)
+    tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    cols[4].metric("LLM calls", f"{calls:,} / {max_calls:,}", help="used / budget")
+    cols[5].metric("Tokens", f"{tokens:,}", help=f"budget {usage.get('max_tokens', 0):,} tokens")
+    if max_calls:
+        st.progress(min(1.0, calls / max_calls), text=f"LLM call budget used: {calls / max_calls:.0%}")
+
+
+def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
+    """The question, the answer (Markdown without links or images) and its citations as buttons."""
+    st.markdown(f"##### {md_escape(view.question)}")
+    result = view.result
+    if result is None:
+        if view.error:
+            st.error(f"The run failed: {view.error}")
+        else:
+            st.caption("Working on it…")
+        return
+    with st.container(border=True):
+        st.markdown(safe_markdown(result.answer))
+    if result.termination != "done":
+        st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
+    for i, cite in enumerate(result.citations, start=1):
+        left, right = st.columns([2, 5], vertical_alignment="center")
+        label = md_escape(f"[{i}] {short(cite.source, 40)} {pages_label(cite.pages)}")
+        left.button(label, key=f"{key}-cite-{i}", help="Open this source", width="stretch",
+                    on_click=_select, args=(task, cite.node_id))
+        right.text(short(cite.quote, 260) if cite.quote else "")
+
+
+def _select(task: TaskSession, node_id: str) -> None:
+    """A callback, so the selection is in place before the page draws the deep-retrieval panel."""
+    task.selected = node_id
+
+
+def log_view(view: RunView) -> None:
+    lines = list(view.log)[::-1][:400]
+    if not lines:
+        st.caption("No events yet.")
+        return
+    st.dataframe(pd.DataFrame([{"time": clock(line.ts), "kind": line.level, "event": line.text} for line in lines]),
+                 hide_index=True, height=260)
+
+
+def errors_view(view: RunView) -> None:
+    """Every error of the run, each naming where it happened (a bad file names the file)."""
+    for line in view.errors:
+        st.error(line.text, icon=":material/error:")

@@ -1,0 +1,184 @@
+"""One run in a worker thread, and what the page needs to know about it.
+
+The worker never touches Streamlit: bank events land in a `RunMonitor` (plain data under a lock) and the page's
+fragment reads an immutable `RunView` copy about once a second. A failure of the run is recorded in the monitor
+and shown by the page, never dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memory_bank import events as ev
+from memory_bank.llm.client import CancelToken
+from memory_bank.loop.results import RunResult
+
+from .format import describe
+
+log = logging.getLogger(__name__)
+FRESH_SECONDS = 6.0
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    done: int
+    total: int
+    message: str
+    started: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class LogLine:
+    ts: float
+    level: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RunView:
+    """An immutable copy of a monitor, safe to read on the page while the worker goes on."""
+
+    question: str
+    files: tuple[str, ...]
+    status: str  # running | done | cancelled | failed
+    started: float
+    finished: float | None
+    stages: tuple[Stage, ...]
+    log: tuple[LogLine, ...]
+    counts: dict[str, int]
+    llm: dict[str, int]
+    fresh_nodes: tuple[str, ...]
+    result: RunResult | None
+    error: str | None
+    cancel_requested: bool
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.time()) - self.started
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    @property
+    def errors(self) -> list[LogLine]:
+        return [line for line in self.log if line.level == "error"]
+
+
+class RunMonitor:
+    """Written by the worker thread (event callback), read by the page through `view()`."""
+
+    def __init__(self, question: str, files: tuple[str, ...] = ()) -> None:
+        self._lock = threading.Lock()
+        self.question = question
+        self.files = files
+        self.started = time.time()
+        self._finished: float | None = None
+        self._status = "running"
+        self._stages: dict[str, Stage] = {}
+        self._log: deque[LogLine] = deque(maxlen=600)
+        self._counts: dict[str, int] = {}
+        self._llm = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        self._fresh: dict[str, float] = {}
+        self._result: RunResult | None = None
+        self._error: str | None = None
+        self._cancel_requested = False
+
+    def on_event(self, event: ev.Event) -> None:
+        with self._lock:
+            self._count(event)
+            if isinstance(event, ev.Progress):
+                old = self._stages.get(event.stage)
+                # a stage's first event already reports work done: it began when the previous stage last moved
+                began = old.started if old else max([s.updated for s in self._stages.values()] + [self.started])
+                self._stages[event.stage] = Stage(event.stage, event.done, event.total, event.message, began,
+                                                  event.ts)
+            elif isinstance(event, ev.LLMUsage):
+                self._llm["calls"] += 1
+                self._llm["prompt_tokens"] += event.prompt_tokens
+                self._llm["completion_tokens"] += event.completion_tokens
+            elif isinstance(event, ev.NodeAdded):
+                self._fresh[event.node_id] = event.ts
+            elif isinstance(event, ev.NodesMerged):
+                self._fresh[event.new_node_id] = event.ts
+            line = describe(event)
+            if line is not None:
+                self._log.append(LogLine(event.ts, *line))
+
+    def _count(self, event: ev.Event) -> None:
+        self._counts[event.kind] = self._counts.get(event.kind, 0) + 1
+
+    def request_cancel(self) -> None:
+        with self._lock:
+            self._cancel_requested = True
+
+    def finish(self, result: RunResult) -> None:
+        with self._lock:
+            self._result = result
+            self._status = "cancelled" if result.termination == "cancelled" else "done"
+            self._finished = time.time()
+
+    def fail(self, exc: BaseException) -> None:
+        with self._lock:
+            self._error = f"{type(exc).__name__}: {exc}"
+            self._status = "failed"
+            self._finished = time.time()
+            self._log.append(LogLine(time.time(), "error", f"The run stopped: {self._error}"))
+
+    def view(self) -> RunView:
+        with self._lock:
+            now = time.time()
+            fresh = tuple(n for n, ts in self._fresh.items() if now - ts <= FRESH_SECONDS)
+            return RunView(self.question, self.files, self._status, self.started, self._finished,
+                           tuple(self._stages.values()), tuple(self._log), dict(self._counts), dict(self._llm),
+                           fresh, self._result, self._error, self._cancel_requested)
+
+
+@dataclass
+class RunHandle:
+    """A started run: its monitor, its cancel token and its thread."""
+
+    monitor: RunMonitor
+    cancel_token: CancelToken
+    thread: threading.Thread
+    follow_up: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def cancel(self) -> None:
+        self.monitor.request_cancel()
+        self.cancel_token.cancel()
+
+    @property
+    def alive(self) -> bool:
+        return self.thread.is_alive()
+
+
+def start_run(bank: Any, question: str, files: list[Path] | None = None, text: str | None = None, *,
+              follow_up: bool = False) -> RunHandle:
+    """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
+    paths = list(files or [])
+    monitor = RunMonitor(question, tuple(p.name for p in paths))
+    token = CancelToken()
+    unsubscribe = bank.subscribe(monitor.on_event)
+
+    def work() -> None:
+        try:
+            monitor.finish(bank.run(question, files=paths, text=text, cancel=token))
+        except Exception as exc:  # noqa: BLE001 - recorded in the monitor, shown by the page with st.error
+            log.exception("run failed: %s", question)
+            monitor.fail(exc)
+        finally:
+            unsubscribe()
+
+    thread = threading.Thread(target=work, name="memory-bank-run", daemon=True)
+    handle = RunHandle(monitor, token, thread, follow_up)
+    thread.start()
+    return handle
