@@ -28,9 +28,10 @@ from .contradiction import Alignment, Token, align, align_tokens, shingles
 class AnalysisConfig:
     """Thresholds, chosen on the dev data (bench/OFFLINE_RESULTS.md has the measurements).
 
-    conflict_coverage 0.5, conflict_max_distinct 2: on RAMDocs dev, edited copies of a correct document share
-    ≥ 0.6 of their words in runs of ≥ 3 and change one value (sometimes repeated, or once more as a spelling
-    variant); pages about different things of the same name share less and differ in ≥ 3 slots.
+    conflict_coverage 0.5, conflict_max_distinct 2, conflict_max_slots 3: on RAMDocs dev, edited copies of a
+    correct document share ≥ 0.6 of their words in runs of ≥ 3 and change one value (sometimes repeated, or once
+    more as a spelling variant); pages about different people or things of the same name share less (≤ 0.45)
+    or differ in more places (≥ 4 slots).
     merge_coverage 0.85: a re-scraped copy of the same page (spacing, punctuation) aligns at ≥ 0.9, two
     SQuAD paragraphs of one article at < 0.2.
     related_similarity 0.55 / keyword_similarity 0.40: SQuAD dev nodes of the same article vs different
@@ -39,6 +40,7 @@ class AnalysisConfig:
 
     conflict_coverage: float = 0.5
     conflict_max_distinct: int = 2
+    conflict_max_slots: int = 3
     merge_coverage: float = 0.85
     related_similarity: float = 0.55
     keyword_similarity: float = 0.40
@@ -93,9 +95,11 @@ class OfflineAnalyzer:
                                  reasoning=f"similarity {sim:.2f}")
 
     def _is_conflict(self, alignment: Alignment) -> bool:
+        cfg = self.config
         distinct = alignment.distinct
-        return (bool(distinct) and len(distinct) <= self.config.conflict_max_distinct
-                and alignment.coverage >= self.config.conflict_coverage)
+        return (bool(distinct) and len(distinct) <= cfg.conflict_max_distinct
+                and len(distinct) + alignment.other_slots <= cfg.conflict_max_slots
+                and alignment.coverage >= cfg.conflict_coverage)
 
 
 def _embedding_text(node: NodeInfo) -> str:

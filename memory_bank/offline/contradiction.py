@@ -57,6 +57,8 @@ class Alignment:
     coverage: float
     substitutions: tuple[Substitution, ...]
     shared_tokens: int
+    other_slots: int = 0  # bounded differences that are not value substitutions (wording, added or cut words)
+    other_value_slots: int = 0  # of those, the ones where a number, date or name differs (too long to be one edit)
 
     @property
     def distinct(self) -> list[Substitution]:
@@ -92,14 +94,21 @@ def align(a: list[Token], b: list[Token], *, context: int = 3, max_slot: int = 6
     shared = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal" and i2 - i1 >= context)
     coverage = shared / max(1, min(len(a), len(b)))
     subs: list[Substitution] = []
+    other = other_values = 0
     for i1, i2, j1, j2, bounded in _slots(ops, context):
-        if not bounded or i2 - i1 > max_slot or j2 - j1 > max_slot or i1 == i2 or j1 == j2:
+        if not bounded:
             continue
-        before = " ".join(t.text for t in a[max(0, i1 - 5):i1])
-        sub = _substitution(a[i1:i2], b[j1:j2], before, plain_words=coverage >= copy_coverage)
+        sub = None
+        if i2 - i1 <= max_slot and j2 - j1 <= max_slot and i1 < i2 and j1 < j2:
+            before = " ".join(t.text for t in a[max(0, i1 - 5):i1])
+            sub = _substitution(a[i1:i2], b[j1:j2], before, plain_words=coverage >= copy_coverage)
         if sub is not None:
             subs.append(sub)
-    return Alignment(coverage=coverage, substitutions=tuple(subs), shared_tokens=shared)
+        else:
+            other += 1
+            other_values += _values_differ(a[i1:i2], b[j1:j2])
+    return Alignment(coverage=coverage, substitutions=tuple(subs), shared_tokens=shared, other_slots=other,
+                     other_value_slots=other_values)
 
 
 def _slots(ops: list[tuple[str, int, int, int, int]], context: int) -> list[tuple[int, int, int, int, bool]]:
@@ -143,3 +152,10 @@ def _substitution(ours: list[Token], theirs: list[Token], before: str, *, plain_
     if not content_a or not content_b or content_a <= content_b or content_b <= content_a:
         return None
     return Substitution(" ".join(t.text for t in ours), " ".join(t.text for t in theirs), before)
+
+
+def _values_differ(ours: list[Token], theirs: list[Token]) -> bool:
+    """Both sides hold values and they are not the same values (a second fact that changed, not a rewording)."""
+    va = {t.key for t in ours if t.is_value()}
+    vb = {t.key for t in theirs if t.is_value()}
+    return bool(va) and bool(vb) and va != vb

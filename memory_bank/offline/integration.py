@@ -37,15 +37,12 @@ class OfflineIntegrator:
 
     def run(self, inp: IntegrationInput) -> IntegrationOutput:
         nodes = [n.node for n in inp.nodes_to_merge]
-        decision = decision_of(inp.validation_result or "") if inp.validation_result else None
+        decision = decision_of(inp.validation_result or "")
         if decision is not None and decision.supported in {n.id for n in nodes}:
             nodes = sorted(nodes, key=lambda n: n.id != decision.supported)  # stable: winner first
         conflict = inp.validation_result is not None or inp.conflict_description is not None
         body, rejected = self._sentences(nodes, conflict)
-        summary = " ".join(body)
-        if rejected:
-            verdict = "rejected by cross-validation" if decision and decision.supported else "unresolved"
-            summary += f"\nConflicting variant ({verdict}): " + " ".join(rejected)
+        summary = " ".join(body) + _conflict_note(decision, rejected, conflict)
         return IntegrationOutput(summary=summary, context=nodes[0].context,
                                  keywords=self._keywords(nodes), neighbor_updates={},
                                  interaction_tree_description=self._description(nodes, inp, decision))
@@ -56,13 +53,15 @@ class OfflineIntegrator:
         rejected: list[str] = []
         winner_keys: list[set[str]] = []
         for index, node in enumerate(nodes):
-            for sentence in sentences(node.summary.split("\nConflicting variant")[0]):
+            for sentence in sentences(_without_notes(node.summary)):
                 key = _key(sentence)
-                if any(_jaccard(key, k) >= self.config.duplicate_overlap for k in keys):
+                if key in keys:
                     continue
                 if conflict and index > 0 and any(_jaccard(key, k) >= self.config.variant_overlap
                                                    for k in winner_keys):
-                    rejected.append(sentence)
+                    rejected.append(sentence)  # restates a claim of the winner, differently: the variant
+                    continue
+                if any(_jaccard(key, k) >= self.config.duplicate_overlap for k in keys):
                     continue
                 body.append(sentence)
                 keys.append(key)
@@ -82,12 +81,30 @@ class OfflineIntegrator:
         ids = ", ".join(n.id for n in nodes)
         if inp.validation_result is None and inp.conflict_description is None:
             return f"Merged near-duplicate nodes {ids}; repeated sentences dropped."
-        if decision is not None and decision.supported:
+        if decision is not None:
             return (f"Resolved conflict ({inp.conflict_description or 'contradicting claims'}): node "
                     f"{decision.supported} is supported by the documents, node {decision.rejected} is kept as a "
                     f"rejected variant. Merged {ids}.")
         return (f"Merged conflicting nodes {ids}; validation could not decide "
                 f"({inp.conflict_description or 'contradicting claims'}), both variants are kept.")
+
+
+def _conflict_note(decision: Decision | None, rejected: list[str], conflict: bool) -> str:
+    """The rejected side stays visible: its value (from the verdict) and its sentences that were not merged."""
+    if not conflict:
+        return ""
+    quoted = (": " + " ".join(rejected)) if rejected else ""
+    if decision is not None:
+        return (f"\nCross-validated: the documents support \"{decision.supported_value}\"; "
+                f"\"{decision.rejected_value}\" (node {decision.rejected}) is a rejected variant{quoted}")
+    return f"\nConflicting variant (unresolved){quoted}" if rejected else ""
+
+
+def _without_notes(summary: str) -> str:
+    """A node merged before carries its conflict note; the note is not content to merge again."""
+    for marker in ("\nCross-validated:", "\nConflicting variant"):
+        summary = summary.split(marker)[0]
+    return summary
 
 
 def _key(sentence: str) -> set[str]:

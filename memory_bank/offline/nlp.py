@@ -206,9 +206,11 @@ def names(text: str) -> list[str]:
     return found
 
 
-def fact_density(sentence: str) -> int:
-    """How many checkable facts (numbers, dates, names) a sentence carries: evidence worth keeping."""
-    return len(numbers(sentence)) + int(has_month(sentence)) + len(names(sentence))
+def fact_density(sentence: str) -> float:
+    """How many checkable facts a sentence carries: numbers and dates count double (they are what a question
+    asks for and what a contradiction changes), names once, each kind capped so a list does not win."""
+    quantities = len(numbers(sentence)) + int(has_month(sentence))
+    return 2.0 * min(2, quantities) + min(3, len(names(sentence)))
 
 
 def content_tokens(text: str) -> list[str]:

@@ -16,6 +16,8 @@ from .nlp import (
     content_tokens,
     cosine,
     fact_density,
+    has_month,
+    numbers,
     sentences,
     tfidf_vector,
     trim_words,
@@ -29,9 +31,9 @@ class SummaryConfig:
     which there is nothing worth dropping and the content is kept whole."""
 
     min_ratio: float = 0.30
-    max_ratio: float = 0.50
+    max_ratio: float = 0.45
     tiny_words: int = 30
-    fact_weight: float = 0.12
+    fact_weight: float = 0.06
     lead_weight: float = 0.10
     keyword_weight: float = 0.08
 
@@ -58,6 +60,12 @@ class OfflineStructurer:
         order = sorted(range(len(sents)), key=lambda i: (-scores[i], i))
         chosen: dict[int, str] = {}
         used = 0
+        with_quantity = [i for i in order if numbers(sents[i]) or has_month(sents[i])]
+        if with_quantity:  # the best sentence with a number or date goes first, cut to fit if it must
+            first = with_quantity[0]
+            order.remove(first)
+            chosen[first] = _fit(sents[first], budget)
+            used = word_count(chosen[first])
         for i in order:
             size = word_count(sents[i])
             if used + size <= budget:
@@ -81,8 +89,19 @@ class OfflineStructurer:
         scores = []
         for i, (sent, vec, toks) in enumerate(zip(sents, vectors, tokens)):
             score = cosine(vec, centroid) / (sum(v * v for v in centroid.values()) ** 0.5 or 1.0)
-            score += cfg.fact_weight * min(3, fact_density(sent))
+            score += cfg.fact_weight * fact_density(sent)
             score += cfg.keyword_weight * min(3, len(key_terms.intersection(toks)))
             score += cfg.lead_weight if i == 0 else 0.0
             scores.append(score)
         return scores
+
+
+def _fit(sentence: str, room: int) -> str:
+    """The sentence, or the `room`-word stretch of it that starts a little before its first number or date."""
+    words_ = sentence.split()
+    if len(words_) <= room:
+        return sentence
+    first = next((i for i, w in enumerate(words_) if numbers(w) or has_month(w)), 0)
+    start = max(0, min(first - room // 3, len(words_) - room))
+    cut = " ".join(words_[start:start + room - 1])
+    return ("… " if start else "") + cut + " …"

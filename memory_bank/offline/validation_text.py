@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SUPPORTED = re.compile(r"^Supported claim: node ([\w-]+)", re.M)
-_REJECTED = re.compile(r"^Rejected claim: node ([\w-]+)", re.M)
+_SUPPORTED = re.compile(r'^Supported claim: node ([\w-]+) says "(.*?)" — ', re.M)
+_REJECTED = re.compile(r'^Rejected claim: node ([\w-]+) says "(.*?)" — ', re.M)
 
 
 @dataclass(frozen=True)
 class Decision:
-    supported: str | None
+    supported: str
+    supported_value: str
     rejected: str | None
+    rejected_value: str
 
 
 def verdict(supported: tuple[str, str, str], rejected: tuple[str, str, str]) -> str:
@@ -36,4 +38,5 @@ def decision_of(text: str) -> Decision | None:
     rejected = _REJECTED.search(text)
     if supported is None:
         return None
-    return Decision(supported.group(1), rejected.group(1) if rejected else None)
+    return Decision(supported.group(1), supported.group(2), rejected.group(1) if rejected else None,
+                    rejected.group(2) if rejected else "")

@@ -1,0 +1,148 @@
+"""Long-document QA (issue 3, measure 1): does the context the answering agent sees contain the gold answer?
+
+All 13 SQuAD articles are joined into one ~100k-word book (each article under its title as a heading), ingested
+once by the offline engine, and a seeded sample of questions is asked. For each question the agent's context is
+the memory prompt of the ranked nodes followed, node by node, by their deep retrieval (raw entries), in rank
+order, cut at 250 / 500 / 1000 words; a hit is the gold answer string inside the cut (case-insensitive). The
+final answer (`bank.run(q).answer`, at most ~50 words) is scored the same way.
+
+The baseline cuts the same book into fixed 200-word chunks, embeds them with the same model and ranks them with
+the same hybrid score (`HybridIndex`, same alpha), concatenated in rank order and cut at the same budgets.
+
+    python bench/squad_longdoc.py                  # 400 questions, seed 13
+    python bench/squad_longdoc.py --questions 600 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory_bank import MemoryBank, Settings  # noqa: E402
+from memory_bank.loop.adapter import format_node  # noqa: E402
+from memory_bank.modules.embedding import load_embedder  # noqa: E402
+from memory_bank.modules.hybrid_index import HybridIndex  # noqa: E402
+from memory_bank.modules.text import tokenize  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
+BUDGETS = (250, 500, 1000)
+CHUNK_WORDS = 200
+
+
+def load_book(path: Path) -> tuple[str, list[dict]]:
+    data = json.loads(path.read_text(encoding="utf-8"))["data"]
+    parts: list[str] = []
+    questions: list[dict] = []
+    for article in data:
+        parts.append(article["title"].replace("_", " "))
+        for para in article["paragraphs"]:
+            parts.append(para["context"])
+            for qa in para["qas"]:
+                questions.append({"id": qa["id"], "question": qa["question"],
+                                  "answers": sorted({a["text"] for a in qa["answers"]})})
+    return "\n\n".join(parts), questions
+
+
+def hit(context: str, answers: list[str]) -> bool:
+    hay = " ".join(context.lower().split())
+    return any(" ".join(a.lower().split()) in hay for a in answers)
+
+
+def cut(text: str, budget: int) -> str:
+    return " ".join(text.split()[:budget])
+
+
+class ChunkBaseline:
+    """Fixed 200-word chunks, the same embedder and the same hybrid score as the memory bank."""
+
+    def __init__(self, book: str, embedder, alpha: float) -> None:  # noqa: ANN001
+        words = book.split()
+        self.chunks = [" ".join(words[i:i + CHUNK_WORDS]) for i in range(0, len(words), CHUNK_WORDS)]
+        self.embedder = embedder
+        self.alpha = alpha
+        self.index = HybridIndex(embedder.dim)
+        vectors = embedder.embed(self.chunks)
+        for i, (chunk, vec) in enumerate(zip(self.chunks, vectors)):
+            self.index.upsert(str(i), tokenize(chunk), vec)
+
+    def context(self, question: str, k: int) -> str:
+        vector = self.embedder.embed([question])[0]
+        hits = self.index.search(tokenize(question), vector, k, self.alpha)
+        return "\n\n".join(self.chunks[int(i)] for i, _ in hits)
+
+
+def bank_context(bank: MemoryBank, question: str, k: int) -> str:
+    """Memory prompt plus deep retrieval, node by node in rank order."""
+    blocks = []
+    for i, (node, _) in enumerate(bank.ranked(question, k), 1):
+        blocks.append(format_node(i, node))
+        blocks.append(bank.deep_retrieve(node.id, with_attachments=False).text())
+    return "\n\n".join(blocks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--k", type=int, default=10, help="ranked items read to fill the largest budget")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--no-answers", action="store_true", help="skip bank.run (context hits only)")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        sys.exit(f"SQuAD data not found: {args.data}")
+
+    book, questions = load_book(args.data)
+    sample = random.Random(args.seed).sample(questions, args.questions)
+    embedder = load_embedder()
+    settings = Settings(engine="offline")
+    print(f"book: {len(book.split())} words, {len(questions)} questions, sample {len(sample)} (seed {args.seed})")
+
+    t0 = time.perf_counter()
+    baseline = ChunkBaseline(book, embedder, settings.retrieval_alpha)
+    print(f"baseline: {len(baseline.chunks)} chunks indexed in {time.perf_counter() - t0:.1f}s")
+
+    bank = MemoryBank(settings, embedder=embedder)
+    t0 = time.perf_counter()
+    bank.ingest_text(book, source="squad-book")
+    report = bank.reports[-1] if bank.reports else None
+    snap = bank.snapshot()
+    print(f"memory bank: ingested in {time.perf_counter() - t0:.1f}s; {snap.counts}")
+    if report is not None:
+        print("  stages: " + ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()))
+
+    results = {"bank": {b: 0 for b in BUDGETS}, "baseline": {b: 0 for b in BUDGETS}}
+    answered = found_words = 0
+    over_limit = 0
+    t0 = time.perf_counter()
+    for q in sample:
+        ctx_bank = bank_context(bank, q["question"], args.k)
+        ctx_base = baseline.context(q["question"], args.k)
+        for b in BUDGETS:
+            results["bank"][b] += hit(cut(ctx_bank, b), q["answers"])
+            results["baseline"][b] += hit(cut(ctx_base, b), q["answers"])
+        if not args.no_answers:
+            answer = bank.run(q["question"]).answer
+            words = len(answer.split())
+            over_limit += words > 55
+            found_words += words
+            answered += hit(answer, q["answers"])
+    seconds = time.perf_counter() - t0
+
+    n = len(sample)
+    print(f"\n{'budget (words)':>16} | {'memory bank':>11} | {'200-word chunks':>15}")
+    for b in BUDGETS:
+        print(f"{b:>16} | {results['bank'][b] / n:>11.3f} | {results['baseline'][b] / n:>15.3f}")
+    if not args.no_answers:
+        print(f"\nfinal answer contains the gold answer: {answered / n:.3f} "
+              f"(mean {found_words / n:.1f} words, {over_limit} answers over 55 words)")
+    print(f"questions: {n}, {seconds / n * 1000:.0f} ms per question (contexts + run)")
+
+
+if __name__ == "__main__":
+    main()
