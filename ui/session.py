@@ -13,6 +13,7 @@ import logging
 import re
 import shutil
 import tempfile
+import threading
 import uuid
 import weakref
 from dataclasses import dataclass, field
@@ -38,6 +39,15 @@ SAMPLE_QUESTION = ("What are the core components of a zero trust architecture, a
 def shared_embedder(model_path: str | None) -> Any:
     """One embedding model per process: it is read-only and guards its own inference with a lock."""
     return load_embedder(model_path)
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up_embedder(model_path: str | None) -> threading.Thread:
+    """Load the model in the background from the first page view (once per process): loading takes seconds,
+    and a user who has just clicked Start should not wait for it on top of the ingestion."""
+    thread = threading.Thread(target=shared_embedder, args=(model_path,), name="embedder-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _remove(path: Path) -> None:
@@ -99,6 +109,7 @@ def get_task() -> TaskSession:
         task = TaskSession(settings=Settings.from_env(), workdir=_new_workdir())
         weakref.finalize(task, _cleanup, task.workdir, task.tokens)
         st.session_state[KEY] = task
+        warm_up_embedder(task.settings.embedding_model_path)
     return task
 
 

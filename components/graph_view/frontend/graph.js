@@ -26,7 +26,7 @@
       shape: "dot", size: 13, borderWidth: 1.5, borderWidthSelected: 3,
       font: { size: 13, color: "#1f2933", strokeWidth: 4, strokeColor: "rgba(255,255,255,0.92)",
               face: "Source Sans Pro, -apple-system, Segoe UI, Roboto, Arial, sans-serif" },
-      scaling: { label: { drawThreshold: 9, maxVisible: 22 } },
+      scaling: { label: { drawThreshold: 10, maxVisible: 22 } },
     },
     edges: {
       smooth: false, width: 1.2, selectionWidth: 1.6, hoverWidth: 0.8,
@@ -336,6 +336,7 @@
     const related = S.edges.get({ filter: (e) => e.id.indexOf("related:") === 0 }).length;
     const conflicts = S.edges.length - related - S.edges.get({ filter: (e) => e.id.indexOf("lineage:") === 0 }).length;
     const ghosts = Array.from(S.raw.values()).filter((r) => r.ghost).length;
+    window.__graphStats.ghosts = ghosts;
     el("counts").textContent = (S.nodes.length - ghosts) + " nodes · " + related + " related · " +
       conflicts + " conflicts";
     el("empty").hidden = S.nodes.length > 0;
@@ -469,8 +470,11 @@
     if (selected !== S.lastSelected) {
       S.lastSelected = selected;
       if (selected && selected !== S.lastClicked && S.nodes.get(selected)) {
+        // centre it without zooming into a wall of labels: keep the zoom, or zoom out to one that shows hubs only
+        const scale = S.network.getScale();
         S.network.selectNodes([selected]);
-        S.network.focus(selected, { scale: Math.max(S.network.getScale(), 0.9), animation: { duration: 400 } });
+        S.network.focus(selected, { scale: scale >= 0.35 && scale <= 0.75 ? scale : 0.55,
+                                    animation: { duration: 400 } });
       }
     }
   }

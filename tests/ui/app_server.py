@@ -1,0 +1,60 @@
+"""Start the real app (`streamlit run app.py`) on a free 127.0.0.1 port, for browser tests and UI benchmarks."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(log_path: Path, env: dict[str, str] | None = None, timeout: float = 90.0) -> Iterator[str]:
+    """Yield the app's URL once its health endpoint answers; stop the server (only it) afterwards."""
+    port = free_port()
+    environment = {**os.environ, "MEMORY_BANK_ENGINE": "offline", "HF_HUB_OFFLINE": "1",
+                   "TRANSFORMERS_OFFLINE": "1", **(env or {})}
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
+             "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(url, proc, timeout, log_path)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_path: Path) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the app exited with {proc.returncode}: {log_path.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError(f"the app did not answer on {url} within {timeout:.0f} s")

@@ -1,0 +1,154 @@
+"""The app in a real browser: Debian's Chromium through Playwright, against `streamlit run app.py` on 127.0.0.1.
+
+A user's path through the demo: upload the NIST PDF, ask a question, watch the graph fill, click a node on the
+canvas, read its raw text in deep retrieval (checked against the PDF's own pages, read here with pypdfium2),
+download the export and check it. Every request the browser makes is recorded and routed: anything not for
+127.0.0.1 is aborted and fails the test. Screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from .app_server import ROOT, running_app
+
+QUESTION = "How does the policy engine decide whether to grant access to a resource?"
+
+
+def _alnum(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _pdf_pages(path: Path, first: int, last: int) -> str:
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        return " ".join(pdf[i - 1].get_textpage().get_text_range() for i in range(first, last + 1))
+    finally:
+        pdf.close()
+
+
+def _in_graph(page, script: str, arg=None):  # noqa: ANN001, ANN202 - playwright Page
+    """Evaluate `script` (a function of the graph iframe's window and `arg`) from the parent page.
+
+    The component's iframe is same-origin, so the page can reach into it; this does not depend on Playwright
+    attaching to the frame, which newer Chromium builds do not always report in time.
+    """
+    return page.evaluate(
+        "([body, arg]) => { const f = document.querySelector('iframe[src*=\"graph_view\"]');"
+        " if (!f || !f.contentWindow || !f.contentWindow.__graphStats) return null;"
+        " return (new Function('w', 'arg', body))(f.contentWindow, arg); }", [script, arg])
+
+
+def _wait(predicate, timeout: float, what: str):  # noqa: ANN001, ANN202
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def _stats(page) -> dict | None:  # noqa: ANN001
+    return _in_graph(page, "return JSON.parse(JSON.stringify(w.__graphStats));")
+
+
+def _click_a_node(page) -> str:  # noqa: ANN001
+    """Click, with the mouse, the node drawn nearest the centre of the canvas; return the id vis finds there."""
+    iframe = page.locator('iframe[src*="graph_view"]').first
+    iframe.scroll_into_view_if_needed()
+    _in_graph(page, "w.document.getElementById('btn-fit').click(); return true;")
+    page.wait_for_timeout(700)
+    box = iframe.bounding_box()
+    pos = _in_graph(page, """
+        const ids = w.__graphDebug.nodeIds(), cx = arg.w / 2, cy = arg.h / 2;
+        let best = null;
+        for (const id of ids) {
+          const p = w.__graphDebug.position(id);
+          if (!p) continue;
+          const d = (p.x - cx) ** 2 + (p.y - cy) ** 2;
+          if (!best || d < best.d) best = { x: p.x, y: p.y, d: d };
+        }
+        return best;""", {"w": box["width"], "h": box["height"]})
+    hit = _in_graph(page, "return w.__graphDebug.nodeAt(arg.x, arg.y);", pos)
+    page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
+    return hit
+
+
+def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:  # noqa: ANN001
+    outside: list[str] = []
+    with running_app(artifacts / "e2e_streamlit.log") as url:
+        context = browser.new_context(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
+
+        def guard(route) -> None:  # noqa: ANN001
+            host = re.match(r"^[a-z]+://([^/:]+)", route.request.url)
+            if route.request.url.startswith(("data:", "blob:")) or (host and host.group(1) == "127.0.0.1"):
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", guard)
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_role("button", name="Run the sample").wait_for(timeout=60_000)
+        page.locator('input[type="file"]').first.set_input_files(str(nist_pdf))
+        page.get_by_text("NIST.SP.800-207.pdf").first.wait_for(timeout=30_000)
+        page.get_by_label("Question or task").fill(QUESTION)
+        page.screenshot(path=str(artifacts / "e2e_1_new_task.png"))
+        page.get_by_role("button", name="Start").click()
+
+        stats = _wait(lambda: (s := _stats(page)) and s["nodes"] > 0 and s, 180, "the first node on the graph")
+        page.screenshot(path=str(artifacts / "e2e_2_run_growing.png"))
+        page.get_by_text("Done", exact=True).wait_for(timeout=240_000)
+        stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= stats["nodes"] and s, 30, "the final graph")
+        assert stats["nodes"] > 50 and stats["edges"] > 0
+        page.screenshot(path=str(artifacts / "e2e_3_run_done.png"))
+
+        node_id = _click_a_node(page)
+        assert node_id, "no node under the mouse"
+        title = page.locator('[data-testid="stExpander"] summary').filter(has_text="NIST.SP.800-207.pdf").first
+        title.wait_for(timeout=30_000)
+        pages = re.search(r"pp?\.\s*(\d+)(?:\D(\d+))?", title.inner_text().replace("\\", ""))
+        assert pages, f"deep retrieval shows no page numbers: {title.inner_text()!r}"
+        first, last = int(pages.group(1)), int(pages.group(2) or pages.group(1))
+        shown = page.locator('[data-testid="stExpanderDetails"] [data-testid="stText"]').first.inner_text()
+        pdf_text = _alnum(_pdf_pages(nist_pdf, first, last))
+        windows = [_alnum(shown)[i:i + 40] for i in range(0, max(1, len(_alnum(shown)) - 40), 97)][:12]
+        found = sum(w in pdf_text for w in windows)
+        assert windows and found >= len(windows) * 0.75, f"only {found}/{len(windows)} passages are on pp. " \
+                                                          f"{first}-{last} of the PDF"
+        page.screenshot(path=str(artifacts / "e2e_4_deep_retrieval.png"))
+
+        page.get_by_role("link", name="Export / import").click()
+        button = page.get_by_role("button", name="Download memory.json")
+        button.wait_for(timeout=30_000)
+        with page.expect_download() as download:
+            button.click()
+        data = json.loads(Path(download.value.path()).read_text())
+        assert data["format"] == "agentic-memory-bank"
+        assert len(data["query_graph"]["nodes"]) == stats["nodes"] - stats.get("ghosts", 0)
+        assert node_id in {n["id"] for n in data["query_graph"]["nodes"]}
+        assert data["settings"]["secrets_configured"] == []
+        page.screenshot(path=str(artifacts / "e2e_5_export.png"))
+
+        page.get_by_role("link", name="Query Graph").click()
+        _wait(lambda: (s := _stats(page)) and s["nodes"] == stats["nodes"] and s, 30, "the Graph page")
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(artifacts / "e2e_6_graph_page.png"))
+        context.close()
+    assert outside == [], f"the browser tried to leave 127.0.0.1: {outside}"
+
+
+@pytest.fixture(scope="module")
+def nist_pdf() -> Path:
+    path = ROOT / "samples" / "NIST.SP.800-207.pdf"
+    assert path.is_file(), f"the sample PDF is missing: {path}"
+    return path
