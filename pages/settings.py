@@ -32,6 +32,7 @@ def candidate(values: dict) -> Settings:
 with st.form("settings", border=True):
     st.subheader("Engine")
     engine = st.radio("Engine", ["offline", "llm"], index=0 if current.engine == "offline" else 1, horizontal=True,
+                      label_visibility="collapsed",
                       format_func={"offline": "Offline (classical NLP, no LLM, no network)",
                                    "llm": "LLM (any OpenAI-compatible endpoint)"}.get)
     url_col, model_col = st.columns(2)

@@ -76,7 +76,9 @@ table_col, graph_col = st.columns([2, 3], gap="medium")
 with table_col:
     frame = pd.DataFrame([{"time": clock(r["time"]), "event": r["what"], "nodes": len(r["nodes"]),
                            "description": short(r["description"], 140)} for r in rows])
-    picked = st.dataframe(frame, hide_index=True, on_select="rerun", selection_mode="single-row", key="timeline")
+    picked = st.dataframe(frame, hide_index=True, on_select="rerun", selection_mode="single-row", key="timeline",
+                          column_config={"description": st.column_config.TextColumn(width="large"),
+                                         "nodes": st.column_config.NumberColumn(width="small")})
     chosen = picked.selection.rows if picked is not None else []
     row = rows[chosen[0]] if chosen else None
     task.highlight = [n for n in row["nodes"]] if row else []

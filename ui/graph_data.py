@@ -80,7 +80,7 @@ def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], 
                      shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
                      color=_node_color(colors[source], MERGED_BORDER if merged else "#ffffff"),
                      size=round(size + (3 if merged else 0), 1), borderWidth=3 if merged else 1.5,
-                     font={"size": 20 if node.id in hubs else 13},
+                     font={"size": 26 if node.id in hubs else 13},
                      tip=_tip(node, node.id in conflicted), find=find, doc=source)
 
 

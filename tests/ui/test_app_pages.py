@@ -7,8 +7,10 @@ simulated the way the browser reports one: the component's value in session stat
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+import time
 import uuid
 from pathlib import Path
 
@@ -235,3 +237,40 @@ def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> N
         fake.stop()
         at.button(key="FormSubmitter:settings-Test connection").click().run()
         assert any("Connection failed" in plain(e.value) for e in at.error)
+
+
+def test_cancel_stops_the_run_and_keeps_what_was_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.button(key="run-sample").click().run()
+    task = task_of(at)
+    run = task.current_run
+    deadline = time.monotonic() + 180
+    while run.alive and not task.bank.snapshot().counts["nodes"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    built = task.bank.snapshot().counts["entries"]  # entries are never deleted (nodes can merge)
+    at.run()
+    cancel = next(b for b in at.button if b.label == "Cancel")
+    cancel.click().run()
+    finish_runs(at)
+    view = run.monitor.view()
+    assert view.cancel_requested and view.status == "cancelled" and view.result.termination == "cancelled"
+    assert any("ended early: cancelled" in plain(w.value) for w in at.warning)
+    after = task.bank.snapshot().counts
+    assert after["entries"] >= built > 0 and after["nodes"] > 0, "cancelling must keep the memory built so far"
+
+
+def test_session_temp_folder_goes_when_the_session_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    task = task_of(at)
+    from ui.session import save_upload
+
+    saved = save_upload(task, "notes.txt", b"some notes")
+    workdir = task.workdir
+    assert saved.is_file() and saved.is_relative_to(workdir)
+    del task, at
+    gc.collect()
+    assert not workdir.exists(), "a dropped session must leave no temp files"

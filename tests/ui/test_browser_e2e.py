@@ -108,6 +108,7 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:
         stats = _wait(lambda: (s := _stats(page)) and s["nodes"] > 0 and s, 180, "the first node on the graph")
         page.screenshot(path=str(artifacts / "e2e_2_run_growing.png"))
         page.get_by_text("Done", exact=True).wait_for(timeout=240_000)
+        page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=30_000)  # the final rerun
         stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= stats["nodes"] and s, 30, "the final graph")
         assert stats["nodes"] > 50 and stats["edges"] > 0
         page.screenshot(path=str(artifacts / "e2e_3_run_done.png"))
@@ -143,6 +144,13 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:
         _wait(lambda: (s := _stats(page)) and s["nodes"] == stats["nodes"] and s, 30, "the Graph page")
         page.wait_for_timeout(800)
         page.screenshot(path=str(artifacts / "e2e_6_graph_page.png"))
+        page.get_by_role("link", name="Merges & conflicts").click()
+        page.get_by_role("heading", name="Merges & conflicts").wait_for(timeout=30_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(artifacts / "e2e_7_timeline.png"))
+        page.get_by_role("link", name="Settings").click()
+        page.get_by_role("button", name="Test connection").wait_for(timeout=30_000)
+        page.screenshot(path=str(artifacts / "e2e_8_settings.png"))
         context.close()
     assert outside == [], f"the browser tried to leave 127.0.0.1: {outside}"
 

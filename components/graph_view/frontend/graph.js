@@ -246,8 +246,27 @@
     window.__graphStats.layoutRuns += 1;
     settle([], new Set(S.nodes.getIds()), S.nodes.length > 1000 ? 120 : 200, 105);
     window.__graphStats.lastLayoutMs = performance.now() - started;
+    declutterHubs();
     S.network.fit({ animation: { duration: 400 } });
     savePositions();
+  }
+
+  /* Hub labels (drawn larger by the data) must not pile up: a hub whose label would overlap a bigger hub's
+   * gets the normal label size back. Runs after every change of positions. */
+  function declutterHubs() {
+    const hubs = Array.from(S.raw.values()).filter((r) => r.font && r.font.size > 13 && S.nodes.get(r.id));
+    if (!hubs.length) return;
+    hubs.sort((a, b) => (b.size || 0) - (a.size || 0));
+    const pos = S.network.getPositions(hubs.map((r) => r.id));
+    const kept = [], updates = [];
+    for (const raw of hubs) {
+      const p = pos[raw.id];
+      const width = Math.min(34, (raw.label || "").length) * raw.font.size * 0.55;
+      const clash = kept.some((k) => Math.abs(k.x - p.x) < (k.w + width) / 2 + 10 && Math.abs(k.y - p.y) < 44);
+      if (clash) updates.push({ id: raw.id, font: { size: 13 } });
+      else { kept.push({ x: p.x, y: p.y, w: width }); updates.push({ id: raw.id, font: { size: raw.font.size } }); }
+    }
+    S.nodes.update(updates);
   }
 
   // ---- diffing ------------------------------------------------------------------------------------------
@@ -275,7 +294,10 @@
       (old === undefined ? added : changed).push(raw);
     }
     if (changed.length) S.nodes.update(changed.map(visItem));
-    if (!added.length) return;
+    if (!added.length) {
+      if (changed.length) declutterHubs();
+      return;
+    }
     const stored = loadPositions();
     const firstBatch = S.nodes.length === 0;
     const unplaced = added.filter((raw) => !stored[raw.id]).length;
@@ -292,6 +314,7 @@
     window.__graphStats.lastLayoutMs = performance.now() - started;
     S.nodes.add(items);
     saveSoon();
+    declutterHubs();
     if (firstBatch) S.network.fit({ animation: false });
     else flash(added.filter((raw) => !raw.ghost).map((raw) => raw.id));
   }
@@ -427,7 +450,7 @@
     S.edges = new vis.DataSet();
     S.network = new vis.Network(el("graph"), { nodes: S.nodes, edges: S.edges }, OPTIONS);
     S.network.on("click", (p) => { if (p.nodes && p.nodes.length) sendClick(p.nodes[0]); });
-    S.network.on("dragEnd", (p) => { if (p.nodes && p.nodes.length) saveSoon(); });
+    S.network.on("dragEnd", (p) => { if (p.nodes && p.nodes.length) { saveSoon(); declutterHubs(); } });
     S.network.on("afterDrawing", () => {
       if (S.renderStart === null) return;
       window.__graphStats.lastRenderMs = performance.now() - S.renderStart;
