@@ -48,3 +48,6 @@ class Engine:
     executor: Agent[ExecutionInput, ExecutionResult]
     recognizer: Agent[ImageInput, ImageDescription]
     uses_llm: bool = False
+    # Chunk size this engine prefers, in tokens, when smaller than the agent window. Smaller chunks let nodes
+    # stream into the graph as a long document is read; the offline engine has no context window to fill.
+    chunk_tokens: int | None = None

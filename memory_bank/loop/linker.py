@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ..agents.base import Engine
 from ..agents.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement
 from ..errors import MemoryBankError
-from ..events import ErrorRaised, EventBus, Progress
+from ..events import ErrorRaised, EventBus
 from ..memory.query_graph import Node, PendingConflict, Relation
 from ..memory.store import Memory
 from ..modules.graph_ops import GraphOps
@@ -40,7 +40,7 @@ class Linker:
         self.settings, self.events, self.lock = settings, events, lock
         self.check_cancel = check_cancel
 
-    def link_new(self, nodes: list[Node]) -> list[str]:
+    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[str]:
         """Analyse and apply every new node; returns the failures (recorded, not raised)."""
         failures: list[str] = []
         size = max(1, self.settings.llm_concurrency * 2)
@@ -56,7 +56,8 @@ class Linker:
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
                 else:
                     failures.extend(self._apply(node.id, result, depth=0))
-            self.events.publish(Progress(stage="link", done=min(start + size, len(nodes)), total=len(nodes)))
+            if on_linked is not None:
+                on_linked(min(start + size, len(nodes)))
         return failures
 
     def _analyse(self, pair: tuple[Node, list[Node]]) -> list[RelationJudgement]:

@@ -50,6 +50,28 @@ class SourceDoc:
     attachments: tuple[Attachment, ...] = ()
 
 
+class _WaveProgress:
+    """Progress of one document across waves: counts add up, and a stage's total grows as clusters are found
+    (the number of clusters is known only once every chunk is classified)."""
+
+    def __init__(self, events: EventBus, name: str, chunks: int) -> None:
+        self.events, self.name, self.chunks = events, name, chunks
+        self.done: dict[str, int] = {}
+        self.total: dict[str, int] = {"classify": chunks}
+
+    def stage(self, stage: str, count: int) -> Callable[[int], None]:
+        base = self.done.get(stage, 0)
+        if stage != "classify":
+            self.total[stage] = base + count
+
+        def report(done: int) -> None:
+            self.done[stage] = base + done
+            self.events.publish(Progress(stage=stage, done=base + done, total=self.total[stage],
+                                         message=self.name))
+
+        return report
+
+
 class IngestPipeline:
     def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, memory: Memory, embedder: Embedder,
                  settings: Settings, events: EventBus, lock: threading.RLock,
@@ -59,15 +81,28 @@ class IngestPipeline:
         self.check_cancel = check_cancel
 
     def run(self, doc: SourceDoc, task_goal: str = "") -> IngestReport:
+        """Read the document in waves of chunks, each wave stored and linked before the next is read, so nodes
+        appear while a long document is still being read. A wave is as many chunks as run concurrently."""
         report = IngestReport(source=doc.name)
         start = time.perf_counter()
         chunks = self._chunks(doc)
-        clusters = self._timed(report, "classify", lambda: self._classify(chunks, task_goal, doc, report))
-        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report))
-        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries))
-        self._timed(report, "link", lambda: self._store_and_link(doc, nodes, clusters, report))
+        size = self.settings.llm_concurrency if self.engine.uses_llm else 1
+        progress = _WaveProgress(self.events, doc.name, len(chunks))
+        for first in range(0, len(chunks), size):
+            self._wave(doc, chunks[first:first + size], first, task_goal, report, progress)
         report.seconds = time.perf_counter() - start
         return report
+
+    def _wave(self, doc: SourceDoc, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
+              progress: _WaveProgress) -> None:
+        clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
+                                                                          progress))
+        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
+        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries))
+        built = sum(n is not None for n in nodes)
+        progress.stage("embed", built)(built)
+        self._timed(report, "link", lambda: self._store_and_link(doc, nodes, clusters, report,
+                                                                 progress.stage("link", built)))
 
     def _timed(self, report: IngestReport, stage: str, fn):  # noqa: ANN001, ANN202
         t0 = time.perf_counter()
@@ -79,36 +114,35 @@ class IngestPipeline:
     def _chunks(self, doc: SourceDoc) -> list[Chunk]:
         paragraphs = [(p, number) for number, text in doc.pages for p in split_paragraphs(text)]
         budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
+        if self.engine.chunk_tokens:
+            budget = min(budget, self.engine.chunk_tokens)
         return chunk_paragraphs(paragraphs, budget)
 
     def _fail(self, report: IngestReport, where: str, exc: MemoryBankError) -> None:
         report.failures.append(f"{where}: {exc}")
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
 
-    def _progress(self, stage: str, total: int, message: str = ""):  # noqa: ANN202
-        return lambda done: self.events.publish(Progress(stage=stage, done=done, total=total, message=message))
-
-    def _classify(self, chunks: list[Chunk], goal: str, doc: SourceDoc,
-                  report: IngestReport) -> list[tuple[Cluster, Chunk]]:
+    def _classify(self, chunks: list[Chunk], offset: int, goal: str, doc: SourceDoc, report: IngestReport,
+                  progress: _WaveProgress) -> list[tuple[Cluster, Chunk]]:
         agent = self.engine.classification
         results = parallel_map(
             lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name)),
-            chunks, self.settings.llm_concurrency, self._progress("classify", len(chunks), doc.name),
-            self.check_cancel)
+            chunks, self.settings.llm_concurrency, progress.stage("classify", len(chunks)), self.check_cancel)
         clusters: list[tuple[Cluster, Chunk]] = []
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             if isinstance(result, MemoryBankError):
-                self._fail(report, f"classification of {doc.name} chunk {i + 1}", result)
+                self._fail(report, f"classification of {doc.name} chunk {offset + i + 1}", result)
                 continue
             clusters.extend((c, chunk) for c in result.clusters if c.content.strip())
         return clusters
 
-    def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport) -> list[str | None]:
+    def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
+                   progress: _WaveProgress) -> list[str | None]:
         agent = self.engine.structure
         results = parallel_map(
             lambda cc: agent.run(StructureInput(content=cc[0].content, context=cc[0].context,
                                                 keywords=cc[0].keywords)),
-            clusters, self.settings.llm_concurrency, self._progress("structure", len(clusters)),
+            clusters, self.settings.llm_concurrency, progress.stage("structure", len(clusters)),
             self.check_cancel)
         summaries: list[str | None] = []
         for (cluster, _), result in zip(clusters, results):
@@ -137,7 +171,6 @@ class IngestPipeline:
         vectors = self.embedder.embed([n.embedding_text() for n in live])
         for node, vec in zip(live, vectors):
             node.embedding = vec
-        self.events.publish(Progress(stage="embed", done=len(live), total=len(live)))
         return nodes
 
     def _pages_of(self, doc: SourceDoc, cluster: Cluster, chunk: Chunk,
@@ -151,7 +184,7 @@ class IngestPipeline:
         return locators[key].locate(cluster.content) or (chunk.page_start, chunk.page_end)
 
     def _store_and_link(self, doc: SourceDoc, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
-                        report: IngestReport) -> None:
+                        report: IngestReport, on_linked: Callable[[int], None]) -> None:
         live: list[Node] = []
         with self.lock:
             for node, (cluster, _) in zip(nodes, clusters):
@@ -165,6 +198,6 @@ class IngestPipeline:
                 node.sources = [Source(src.name, src.page_start, src.page_end, src.url, (entry.entry_id,))]
                 live.append(node)
             self.ops.add_nodes(live)
-        report.node_ids = [n.id for n in live]
-        failures = self.linker.link_new(live)
+        report.node_ids.extend(n.id for n in live)
+        failures = self.linker.link_new(live, on_linked)
         report.failures.extend(failures)

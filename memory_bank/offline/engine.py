@@ -18,6 +18,9 @@ from .recognizer import OfflineRecognizer
 from .structure import OfflineStructurer
 
 LABEL = "Offline engine (classical NLP, no LLM)"
+# ~3,000 words (~8 pages): big enough for keyword statistics within a chunk, small enough that the first nodes
+# of a long PDF appear within seconds while the rest is read.
+CHUNK_TOKENS = 4_000
 
 
 def build_offline_engine(settings: Settings, embedder: Embedder, view: MemoryView) -> Engine:
@@ -32,4 +35,5 @@ def build_offline_engine(settings: Settings, embedder: Embedder, view: MemoryVie
         executor=OfflineExecutor(embedder, view, ExecutorConfig(nodes=settings.retrieval_k)),
         recognizer=OfflineRecognizer(),
         uses_llm=False,
+        chunk_tokens=CHUNK_TOKENS,
     )
