@@ -8,6 +8,7 @@ fetch anything.
 from __future__ import annotations
 
 import base64
+import html
 import time
 
 import pandas as pd
@@ -35,7 +36,8 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
         st.error(f"Node {node_id} cannot be opened: {exc}")
         return
     node = deep.node
-    st.markdown(f"#### {md_escape(node.context or node.id)}")
+    # HTML-escaped into a fixed tag rather than Markdown: no autolinked URLs from documents in the heading
+    st.html(f'<div class="amb-node-title">{html.escape(node.context or node.id)}</div>')
     facts = [f"`{node.id}`", node.kind, clock(node.timestamp)]
     if node.merged_from:
         facts.append(f"merged from {len(node.merged_from)} nodes")

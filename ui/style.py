@@ -22,6 +22,8 @@ div[data-testid="stMetricLabel"] p { color: #64748b; font-size: 0.82rem; }
 div[data-testid="stMetricValue"] { font-size: 1.45rem; }
 div[data-testid="stVerticalBlockBorderWrapper"] { border-radius: 12px; }
 section[data-testid="stSidebar"] { background: #f7f8fc; }
+.amb-node-title { font-size: 1.2rem; font-weight: 650; line-height: 1.35; margin: 2px 0 2px; color: #1f2933;
+  overflow-wrap: anywhere; }
 .amb-pill {
   display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 0.8rem; font-weight: 600;
 }

@@ -8,6 +8,7 @@ simulated the way the browser reports one: the component's value in session stat
 from __future__ import annotations
 
 import gc
+import io
 import json
 import re
 import time
@@ -274,3 +275,24 @@ def test_session_temp_folder_goes_when_the_session_is_dropped(monkeypatch: pytes
     del task, at
     gc.collect()
     assert not workdir.exists(), "a dropped session must leave no temp files"
+
+
+def test_image_upload_is_previewed_in_deep_retrieval(monkeypatch: pytest.MonkeyPatch) -> None:
+    from PIL import Image, ImageDraw
+
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    picture = Image.new("RGB", (420, 120), "white")
+    ImageDraw.Draw(picture).text((12, 45), "Policy engine grants access", fill="black")
+    png = io.BytesIO()
+    picture.save(png, "PNG")
+    at = new_app()
+    at.run()
+    at.file_uploader[0].set_value([("diagram.png", png.getvalue(), "image/png")])
+    at.text_area[0].set_value("What does the diagram show?")
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    finish_runs(at)
+    task = task_of(at)
+    node = next(n for n in task.bank.snapshot().nodes if n.kind == "image")
+    click_node(at, "run-graph", node.id)
+    assert at.get("image"), "an image node's deep retrieval shows the picture"
+    assert "diagram.png" in texts(at)

@@ -18,6 +18,11 @@ import pytest
 from .app_server import ROOT, running_app
 
 QUESTION = "How does the policy engine decide whether to grant access to a resource?"
+# A note that tries everything a document can try on a page: a script, an image that reports home, a Markdown
+# image and a javascript: link. None of it may run or fetch anything.
+HOSTILE = ("Hostile vendor note\n\nThe vendor appliance ships a policy engine plug-in. "
+           "<script>window.parent.__pwned = 1</script> <img src=\"http://evil.example/p.png\" "
+           "onerror=\"window.parent.__pwned = 2\"> ![pixel](http://evil.example/md.png) [docs](javascript:alert(1))\n")
 
 
 def _alnum(text: str) -> str:
@@ -60,8 +65,8 @@ def _stats(page) -> dict | None:  # noqa: ANN001
     return _in_graph(page, "return JSON.parse(JSON.stringify(w.__graphStats));")
 
 
-def _click_a_node(page) -> str:  # noqa: ANN001
-    """Click, with the mouse, the node drawn nearest the centre of the canvas; return the id vis finds there."""
+def _click_a_node(page, doc: str) -> str:  # noqa: ANN001
+    """Click, with the mouse, the node from `doc` drawn nearest the canvas centre; return the id vis finds there."""
     iframe = page.locator('iframe[src*="graph_view"]').first
     iframe.scroll_into_view_if_needed()
     _in_graph(page, "w.document.getElementById('btn-fit').click(); return true;")
@@ -72,17 +77,17 @@ def _click_a_node(page) -> str:  # noqa: ANN001
         let best = null;
         for (const id of ids) {
           const p = w.__graphDebug.position(id);
-          if (!p) continue;
+          if (!p || w.__graphDebug.doc(id) !== arg.doc) continue;
           const d = (p.x - cx) ** 2 + (p.y - cy) ** 2;
           if (!best || d < best.d) best = { x: p.x, y: p.y, d: d };
         }
-        return best;""", {"w": box["width"], "h": box["height"]})
+        return best;""", {"w": box["width"], "h": box["height"], "doc": doc})
     hit = _in_graph(page, "return w.__graphDebug.nodeAt(arg.x, arg.y);", pos)
     page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
     return hit
 
 
-def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:  # noqa: ANN001
+def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path) -> None:  # noqa: ANN001
     outside: list[str] = []
     with running_app(artifacts / "e2e_streamlit.log") as url:
         context = browser.new_context(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
@@ -99,7 +104,9 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:
         page = context.new_page()
         page.goto(url)
         page.get_by_role("button", name="Run the sample").wait_for(timeout=60_000)
-        page.locator('input[type="file"]').first.set_input_files(str(nist_pdf))
+        hostile = tmp_path / "vendor-note.txt"
+        hostile.write_text(HOSTILE)
+        page.locator('input[type="file"]').first.set_input_files([str(nist_pdf), str(hostile)])
         page.get_by_text("NIST.SP.800-207.pdf").first.wait_for(timeout=30_000)
         page.get_by_label("Question or task").fill(QUESTION)
         page.screenshot(path=str(artifacts / "e2e_1_new_task.png"))
@@ -113,7 +120,7 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:
         assert stats["nodes"] > 50 and stats["edges"] > 0
         page.screenshot(path=str(artifacts / "e2e_3_run_done.png"))
 
-        node_id = _click_a_node(page)
+        node_id = _click_a_node(page, "NIST.SP.800-207.pdf")
         assert node_id, "no node under the mouse"
         title = page.locator('[data-testid="stExpander"] summary').filter(has_text="NIST.SP.800-207.pdf").first
         title.wait_for(timeout=30_000)
@@ -127,6 +134,14 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf) -> None:
         assert windows and found >= len(windows) * 0.75, f"only {found}/{len(windows)} passages are on pp. " \
                                                           f"{first}-{last} of the PDF"
         page.screenshot(path=str(artifacts / "e2e_4_deep_retrieval.png"))
+
+        hostile_id = _click_a_node(page, "vendor-note.txt")
+        assert hostile_id, "the hostile note is not on the graph"
+        page.get_by_text("<script>window.parent.__pwned = 1</script>", exact=False).first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1000)
+        assert page.evaluate("() => window.__pwned === undefined"), "document text ran as code"
+        assert _in_graph(page, "return w.__pwned === undefined;"), "document text ran as code in the graph"
+        page.screenshot(path=str(artifacts / "e2e_4b_hostile_text.png"))
 
         page.get_by_role("link", name="Export / import").click()
         button = page.get_by_role("button", name="Download memory.json")

@@ -473,6 +473,7 @@
       },
       nodeIds: () => S.nodes.getIds(),
       node: (id) => S.nodes.get(id),
+      doc: (id) => (S.raw.get(id) || {}).doc || null,
       selected: () => S.network.getSelectedNodes(),
       scale: () => S.network.getScale(),
     };
