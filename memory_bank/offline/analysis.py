@@ -32,8 +32,11 @@ class AnalysisConfig:
     correct document share ≥ 0.6 of their words in runs of ≥ 3 and change one value (sometimes repeated, or once
     more as a spelling variant); pages about different people or things of the same name share less (≤ 0.45)
     or differ in more places (≥ 4 slots).
-    merge_coverage 0.85: a re-scraped copy of the same page (spacing, punctuation) aligns at ≥ 0.9, two
-    SQuAD paragraphs of one article at < 0.2.
+    merge_coverage 0.85, merge_length_ratio 0.5: a re-scraped copy of the same page (spacing, punctuation)
+    aligns at ≥ 0.9, two SQuAD paragraphs of one article at < 0.2; a short text contained in a long one (a
+    heading and the table of contents listing it) is not a duplicate, hence the length ratio.
+    max_related 3: the NIST PDF is about one topic throughout, and without a cap every node linked to nearly
+    every candidate (up to 57 edges a node), which floods the memory prompt with neighbours.
     related_similarity 0.55 / keyword_similarity 0.40: SQuAD dev nodes of the same article vs different
     articles (same-article pairs above, different-article pairs below, see the README section).
     """
@@ -42,6 +45,8 @@ class AnalysisConfig:
     conflict_max_distinct: int = 2
     conflict_max_slots: int = 3
     merge_coverage: float = 0.85
+    merge_length_ratio: float = 0.5
+    max_related: int = 3
     related_similarity: float = 0.55
     keyword_similarity: float = 0.40
     min_shared_shingles: int = 3
@@ -63,7 +68,16 @@ class OfflineAnalyzer:
         ours = align_tokens(self._raw_text(inp.new_node))
         judgements = [self._judge(inp.new_node, ours, cand, float(sim))
                       for cand, sim in zip(inp.candidates, sims)]
-        return AnalysisOutput(relationships=judgements)
+        return AnalysisOutput(relationships=self._cap_related(judgements, [float(s) for s in sims]))
+
+    def _cap_related(self, judgements: list[RelationJudgement], sims: list[float]) -> list[RelationJudgement]:
+        """Only the `max_related` most similar related candidates keep the relation (ties: candidate order)."""
+        related = [i for i, j in enumerate(judgements) if j.relationship is Relation.RELATED]
+        keep = set(sorted(related, key=lambda i: (-sims[i], i))[: self.config.max_related])
+        return [j if j.relationship is not Relation.RELATED or i in keep else
+                j.model_copy(update={"relationship": Relation.UNRELATED,
+                                     "reasoning": j.reasoning + "; more similar candidates were linked"})
+                for i, j in enumerate(judgements)]
 
     def _raw_text(self, node: NodeInfo) -> str:
         if self.view is None:
@@ -83,7 +97,7 @@ class OfflineAnalyzer:
                 existing_node_id=cand.id, relationship=Relation.CONFLICT,
                 reasoning=f"{alignment.coverage:.0%} of the shorter text is shared word for word, but: {subs}",
                 conflict_description=f"'{new.context[:80]}' and '{cand.context[:80]}' disagree: {subs}")
-        if alignment is not None and alignment.coverage >= cfg.merge_coverage and not alignment.substitutions:
+        if alignment is not None and self._is_duplicate(alignment, len(ours), len(theirs)):
             return RelationJudgement(
                 existing_node_id=cand.id, relationship=Relation.MERGE,
                 reasoning=f"near-duplicate: {alignment.coverage:.0%} of the shorter text is shared word for word")
@@ -93,6 +107,11 @@ class OfflineAnalyzer:
             return RelationJudgement(existing_node_id=cand.id, relationship=Relation.RELATED, reasoning=why)
         return RelationJudgement(existing_node_id=cand.id, relationship=Relation.UNRELATED,
                                  reasoning=f"similarity {sim:.2f}")
+
+    def _is_duplicate(self, alignment: Alignment, ours: int, theirs: int) -> bool:
+        cfg = self.config
+        return (alignment.coverage >= cfg.merge_coverage and not alignment.substitutions
+                and min(ours, theirs) >= cfg.merge_length_ratio * max(ours, theirs))
 
     def _is_conflict(self, alignment: Alignment) -> bool:
         cfg = self.config

@@ -133,8 +133,9 @@ class OfflineClassifier:
 
     def _similarity(self, text: str, before: Unit, after: Unit) -> float:
         """How well a small piece continues the topic before it: the last sentence before the boundary against
-        the first one after it. Asked only where the grouping depends on it, so it stays a small share of
-        ingestion; embeddings when an embedder is given, tf-idf cosine otherwise."""
+        the first one after it. Asked only where the grouping depends on it. tf-idf cosine by default; with an
+        embedder, embedding cosine (one call per boundary: on a PDF with many short paragraphs, such as the
+        NIST one, that cost 20 s of ingestion, so the engine does not pass one)."""
         tail = _edge_text(text, before, tail=True)
         head = _edge_text(text, after, tail=False)
         if self.embedder is not None:
@@ -164,11 +165,13 @@ class OfflineClassifier:
 
     def _starts_new(self, current: list[Unit], size: int, unit: Unit, similarity: Callable[[], float]) -> bool:
         cfg = self.config
+        if all(u.heading for u in current):
+            return False  # a heading always stays with what follows it, even past max_words
         if unit.heading:
-            return not all(u.heading for u in current)
+            return True
         if size + unit.words > cfg.max_words:
             return True
-        if size < cfg.min_words or all(u.heading for u in current):
+        if size < cfg.min_words:
             return False
         return unit.words >= cfg.min_words or similarity() < cfg.join_similarity
 

@@ -27,7 +27,7 @@ def build_offline_engine(settings: Settings, embedder: Embedder, view: MemoryVie
     return Engine(
         name="offline",
         label=LABEL,
-        classification=OfflineClassifier(embedder),
+        classification=OfflineClassifier(),  # lexical boundaries: embedding them cost 20 s on the NIST PDF
         structure=OfflineStructurer(),
         analysis=OfflineAnalyzer(embedder, view),
         integration=OfflineIntegrator(),

@@ -164,8 +164,9 @@ def keyphrases(text: str, idf: Idf, limit: int = 8) -> list[str]:
     ranked = sorted(counts, key=lambda p: (-score(p), order[p]))
     chosen: list[str] = []
     for phrase in ranked:
-        if any(phrase in c.lower() or c.lower() in phrase for c in chosen):
-            continue
+        words_ = set(phrase.split())
+        if any(len(words_ & set(c.lower().split())) * 2 >= len(words_) for c in chosen):
+            continue  # mostly the same words as a phrase already chosen
         chosen.append(surface[phrase])
         if len(chosen) >= limit:
             break
