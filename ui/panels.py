@@ -147,7 +147,9 @@ def progress_view(view: RunView) -> None:
         frac = stage.done / stage.total if stage.total else 1.0
         took = (stage.updated if stage.done >= stage.total else time.time()) - stage.started
         title = STAGE_TITLES.get(stage.name, stage.name)
-        st.progress(min(1.0, frac), text=md_escape(f"{title} — {stage.done}/{stage.total} · {duration(took)}"))
+        where = f" ({short(stage.message, 40)})" if stage.message else ""
+        st.progress(min(1.0, frac),
+                    text=md_escape(f"{title}{where} — {stage.done}/{stage.total} · {duration(took)}"))
     upcoming = next_stage(view)
     if upcoming:
         since = max(s.updated for s in view.stages)

@@ -39,7 +39,8 @@
     network: null, nodes: null, edges: null,
     sig: new Map(), edgeSig: new Map(), raw: new Map(),
     graphId: "", height: 0, renders: 0, clickSeq: 0,
-    lastSelected: null, lastClicked: null, lastHighlight: "", renderStart: null, edgeList: [],
+    lastSelected: null, lastClicked: null, lastHighlight: "", renderStart: null, edgeList: [], legendKey: "",
+    bigGraph: false,
     hits: [], hitIndex: -1, flashTimers: new Map(), saveTimer: null,
   };
   window.__graphStats = { renders: 0, nodes: 0, edges: 0, lastRenderMs: null, lastLayoutMs: null,
@@ -296,7 +297,7 @@
     if (changed.length) S.nodes.update(changed.map(visItem));
     if (!added.length) {
       if (changed.length) declutterHubs();
-      return;
+      return removed.length + changed.length > 0;
     }
     const stored = loadPositions();
     const firstBatch = S.nodes.length === 0;
@@ -317,6 +318,7 @@
     declutterHubs();
     if (firstBatch) S.network.fit({ animation: false });
     else flash(added.filter((raw) => !raw.ghost).map((raw) => raw.id));
+    return true;
   }
 
   function applyEdges(list) {
@@ -334,6 +336,7 @@
       upsert.push(visItem(raw));
     }
     if (upsert.length) S.edges.update(upsert);
+    return removed.length + upsert.length > 0;
   }
 
   function flash(ids) {
@@ -510,17 +513,20 @@
     if (height !== S.height) { S.height = height; el("graph").style.height = height + "px"; }
     const nodes = args.nodes || [], edges = args.edges || [];
     S.edgeList = edges;
-    applyNodes(nodes, edges);
-    applyEdges(edges);
-    if (S.nodes.length > 800) {
+    // Streamlit re-sends everything about once a second during a run; when nothing changed, nothing is redrawn
+    const changed = applyNodes(nodes, edges) | applyEdges(edges) | S.renders === 0;
+    if (S.nodes.length > 800 && !S.bigGraph) {
+      S.bigGraph = true;
       S.network.setOptions({ interaction: { hideEdgesOnDrag: true, hideEdgesOnZoom: true } });
     }
-    renderLegend(args.legend || {});
-    updateCounts();
+    const legendKey = JSON.stringify(args.legend || {});
+    if (legendKey !== S.legendKey) { S.legendKey = legendKey; renderLegend(args.legend || {}); }
+    if (changed) updateCounts();
     applySelection(args);
     S.renders += 1;
     Object.assign(window.__graphStats, { renders: S.renders, nodes: S.nodes.length, edges: S.edges.length });
-    S.network.redraw();
+    if (changed) S.network.redraw();
+    else S.renderStart = null;
     setHeight();
   }
 
