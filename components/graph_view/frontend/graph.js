@@ -2,9 +2,9 @@
  *
  * Streamlit re-sends the whole graph on every rerun; rebuilding the network each time would reset positions and
  * stall at 2,000 nodes. So the DataSets live as long as this iframe and each render applies only the difference
- * (added / changed / removed, keyed by id). vis physics stays off: new nodes are placed beside their neighbours
- * and settled by layout.js with every old node fixed, so nothing already on screen moves; a full layout runs for
- * a first batch with no stored positions, and on demand (Re-layout).
+ * (added / changed / removed, keyed by id). vis physics stays off: placement.js puts new nodes beside their
+ * neighbours and settles them with every old node fixed, so nothing already on screen moves; a full layout runs
+ * for a first batch with no stored positions, and on demand (Re-layout).
  *
  * Document text never becomes HTML: tooltips, the legend and search hits are built with textContent, and labels
  * are drawn on the canvas.
@@ -13,7 +13,6 @@
 
 (function () {
   const FLASH_MS = 4500;
-  const GAP = 40;                       // minimum distance between a placed node and any other
   const CUSTOM = new Set(["tip", "find", "target", "doc", "ghost"]);
   const POS_PREFIX = "amb-graph-pos:";
 
@@ -106,139 +105,18 @@
     clearTimeout(S.saveTimer);
     S.saveTimer = setTimeout(savePositions, 800);
   }
-  function hash(text) {
-    let h = 2166136261;
-    for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 16777619); }
-    return (h >>> 0) / 4294967296;
-  }
-
-  function Grid() { this.cells = new Map(); }
-  Grid.prototype.key = function (x, y) { return Math.floor(x / GAP) + "," + Math.floor(y / GAP); };
-  Grid.prototype.add = function (x, y) {
-    const k = this.key(x, y);
-    if (!this.cells.has(k)) this.cells.set(k, []);
-    this.cells.get(k).push([x, y]);
-  };
-  Grid.prototype.free = function (x, y) {
-    const cx = Math.floor(x / GAP), cy = Math.floor(y / GAP);
-    for (let i = -1; i <= 1; i++) {
-      for (let j = -1; j <= 1; j++) {
-        const pts = this.cells.get((cx + i) + "," + (cy + j)) || [];
-        for (const p of pts) { if ((p[0] - x) ** 2 + (p[1] - y) ** 2 < GAP * GAP) return false; }
-      }
-    }
-    return true;
-  };
-  function findSpot(grid, cx, cy, r0, seed) {
-    for (let ring = 0; ring < 60; ring++) {
-      const r = r0 + ring * GAP * 0.75, steps = 8 + ring * 3;
-      for (let k = 0; k < steps; k++) {
-        const a = seed * 2 * Math.PI + (k / steps) * 2 * Math.PI;
-        const x = cx + r * Math.cos(a), y = cy + r * Math.sin(a);
-        if (grid.free(x, y)) return [x, y];
-      }
-    }
-    return [cx + r0 * Math.cos(seed * 6.283), cy + r0 * Math.sin(seed * 6.283)];
-  }
-
-  /* Place nodes beside what they connect to: their placed neighbours' centroid, else their source document's
-   * centroid, else just outside the current drawing. Nothing already placed moves. */
-  function placeNear(added, adjacency, stored) {
-    const pos = S.network.getPositions();
-    const grid = new Grid();
-    const groups = new Map();
-    let sx = 0, sy = 0, n = 0, radius = 0;
-    Object.keys(pos).forEach((id) => {
-      const p = pos[id];
-      grid.add(p.x, p.y); sx += p.x; sy += p.y; n++;
-      const g = (S.raw.get(id) || {}).doc || "";
-      const acc = groups.get(g) || { x: 0, y: 0, n: 0 };
-      acc.x += p.x; acc.y += p.y; acc.n++; groups.set(g, acc);
-    });
-    const cx = n ? sx / n : 0, cy = n ? sy / n : 0;
-    Object.keys(pos).forEach((id) => { radius = Math.max(radius, Math.hypot(pos[id].x - cx, pos[id].y - cy)); });
-    const items = [];
-    for (const raw of added) {
-      const item = visItem(raw);
-      let xy = stored[raw.id] ? [stored[raw.id].x, stored[raw.id].y] : null;
-      if (!xy) {
-        const seed = hash(raw.id);
-        const near = (adjacency.get(raw.id) || []).map((m) => pos[m]).filter(Boolean);
-        const g = groups.get(raw.doc || "");
-        if (near.length) {
-          const mx = near.reduce((s, p) => s + p.x, 0) / near.length;
-          const my = near.reduce((s, p) => s + p.y, 0) / near.length;
-          xy = findSpot(grid, mx, my, GAP * 1.6, seed);
-        } else if (g && g.n) {
-          xy = findSpot(grid, g.x / g.n, g.y / g.n, GAP * 2, seed);
-        } else {
-          xy = findSpot(grid, cx, cy, n ? radius + GAP * 3 : 0, seed);
-        }
-      }
-      item.x = xy[0]; item.y = xy[1];
-      pos[raw.id] = { x: xy[0], y: xy[1] };
-      grid.add(xy[0], xy[1]);
-      items.push(item);
-    }
-    return items;
-  }
-
-  /* A first batch without stored positions: seed each source document as its own cluster, then one bounded
-   * force layout. Physics is switched off again as soon as it is done. */
-  function seedClusters(added) {
-    const byGroup = new Map();
-    added.forEach((raw) => {
-      const g = raw.doc || "";
-      if (!byGroup.has(g)) byGroup.set(g, []);
-      byGroup.get(g).push(raw);
-    });
-    const groups = Array.from(byGroup.keys());
-    const ring = groups.length > 1 ? 90 * Math.sqrt(added.length) : 0;
-    const items = [];
-    groups.forEach((g, gi) => {
-      const members = byGroup.get(g);
-      const a = (gi / groups.length) * 2 * Math.PI;
-      const gx = ring * Math.cos(a), gy = ring * Math.sin(a);
-      const spread = 30 * Math.sqrt(members.length);
-      members.forEach((raw) => {
-        const item = visItem(raw);
-        const u = hash(raw.id), v = hash(raw.id + "~");
-        item.x = gx + spread * Math.sqrt(u) * Math.cos(v * 6.283);
-        item.y = gy + spread * Math.sqrt(u) * Math.sin(v * 6.283);
-        items.push(item);
-      });
-    });
-    return items;
-  }
-
-  /* Ideal edge length: roomy while labels are readable at the fitted zoom, tighter for big graphs. */
-  function spacing(count) { return count < 150 ? 120 : count < 600 ? 90 : 70; }
-
-  /* Run the force layout over every node on screen plus `pending` (items about to be added, with x/y);
-   * nodes not in `movable` stay where they are. Returns nothing: items and the DataSet get the new positions. */
+  /* Settle the nodes in `movable` among everything on screen plus `pending` (items about to be added, with
+   * x/y): pending items get their new x/y, nodes already drawn are moved through the DataSet. */
   function settle(pending, movable, iterations, temperature) {
     const pos = S.network.getPositions();
     pending.forEach((item) => { pos[item.id] = { x: item.x, y: item.y }; });
-    const ids = Object.keys(pos);
-    const index = new Map(ids.map((id, i) => [id, i]));
-    const x = new Float64Array(ids.length), y = new Float64Array(ids.length);
-    const fixed = new Uint8Array(ids.length);
-    ids.forEach((id, i) => { x[i] = pos[id].x; y[i] = pos[id].y; fixed[i] = movable.has(id) ? 0 : 1; });
-    const pairs = [];
-    S.edgeList.forEach((e) => {
-      const a = index.get(e.from), b = index.get(e.to);
-      if (a !== undefined && b !== undefined && a !== b) pairs.push(a, b);
-    });
-    const k = spacing(ids.length);
-    GraphLayout.run({ x: x, y: y, edges: Int32Array.from(pairs), fixed: fixed, iterations: iterations,
-                      k: k, temperature: temperature * k / 70 });
-    const byId = new Map(pending.map((item) => [item.id, item]));
+    const places = GraphPlacement.settle(pos, movable, S.edgeList, iterations, temperature);
     const moved = [];
-    ids.forEach((id, i) => {
-      if (fixed[i]) return;
-      const item = byId.get(id);
-      if (item) { item.x = x[i]; item.y = y[i]; } else moved.push({ id: id, x: x[i], y: y[i] });
+    pending.forEach((item) => {
+      const xy = places.get(item.id);
+      if (xy) { item.x = xy[0]; item.y = xy[1]; places.delete(item.id); }
     });
+    places.forEach((xy, id) => moved.push({ id: id, x: xy[0], y: xy[1] }));
     if (moved.length) S.nodes.update(moved);
   }
 
@@ -252,22 +130,21 @@
     savePositions();
   }
 
-  /* Hub labels (drawn larger by the data) must not pile up: a hub whose label would overlap a bigger hub's
-   * gets the normal label size back. Runs after every change of positions. */
   function declutterHubs() {
     const hubs = Array.from(S.raw.values()).filter((r) => r.font && r.font.size > 13 && S.nodes.get(r.id));
     if (!hubs.length) return;
-    hubs.sort((a, b) => (b.size || 0) - (a.size || 0));
     const pos = S.network.getPositions(hubs.map((r) => r.id));
-    const kept = [], updates = [];
-    for (const raw of hubs) {
-      const p = pos[raw.id];
-      const width = Math.min(34, (raw.label || "").length) * raw.font.size * 0.55;
-      const clash = kept.some((k) => Math.abs(k.x - p.x) < (k.w + width) / 2 + 10 && Math.abs(k.y - p.y) < 44);
-      if (clash) updates.push({ id: raw.id, font: { size: 13 } });
-      else { kept.push({ x: p.x, y: p.y, w: width }); updates.push({ id: raw.id, font: { size: raw.font.size } }); }
-    }
-    S.nodes.update(updates);
+    const sizes = GraphPlacement.declutter(hubs.map((r) => ({ id: r.id, label: r.label, size: r.size,
+                                                              font: r.font.size, x: pos[r.id].x, y: pos[r.id].y })));
+    S.nodes.update(Array.from(sizes, ([id, size]) => ({ id: id, font: { size: size } })));
+  }
+
+  function withPlaces(added, places) {
+    return added.map((raw) => {
+      const item = visItem(raw), xy = places.get(raw.id);
+      item.x = xy[0]; item.y = xy[1];
+      return item;
+    });
   }
 
   // ---- diffing ------------------------------------------------------------------------------------------
@@ -305,10 +182,12 @@
     const started = performance.now();
     let items;
     if (firstBatch && unplaced > 1) {
-      items = seedClusters(added);
+      items = withPlaces(added, GraphPlacement.seedClusters(added));
       settle(items, new Set(items.map((item) => item.id)), added.length > 1000 ? 120 : 200, 210);
     } else {
-      items = placeNear(added, adjacencyOf(edges), stored);
+      const docOf = (id) => (S.raw.get(id) || {}).doc || "";
+      items = withPlaces(added, GraphPlacement.placeNear(S.network.getPositions(), docOf, added,
+                                                         adjacencyOf(edges), stored));
       const movable = new Set(added.filter((raw) => !stored[raw.id]).map((raw) => raw.id));
       if (movable.size) settle(items, movable, 60, 70);
     }
