@@ -39,7 +39,7 @@
     sig: new Map(), edgeSig: new Map(), raw: new Map(),
     graphId: "", height: 0, renders: 0, clickSeq: 0,
     lastSelected: null, lastClicked: null, lastHighlight: "", renderStart: null, edgeList: [], legendKey: "",
-    bigGraph: false,
+    bigGraph: false, userMoved: false,
     hits: [], hitIndex: -1, flashTimers: new Map(), saveTimer: null,
   };
   window.__graphStats = { renders: 0, nodes: 0, edges: 0, lastRenderMs: null, lastLayoutMs: null,
@@ -262,7 +262,9 @@
       chip.appendChild(name);
       box.appendChild(chip);
     });
-    if (sources.length > shown.length) box.appendChild(node("span", "chip", "+" + (sources.length - shown.length) + " more"));
+    if (sources.length > shown.length) {
+      box.appendChild(node("span", "chip", "+" + (sources.length - shown.length) + " more"));
+    }
     if (shown.length) box.appendChild(node("span", "sep"));
     [["line", "related"], ["line conflict", "pending conflict"], ["swatch merged", "merged node"],
      ["swatch ghost", "merged away"], ["line lineage", "lineage"], ["swatch new", "new"]].forEach((pair) => {
@@ -333,6 +335,13 @@
     S.network = new vis.Network(el("graph"), { nodes: S.nodes, edges: S.edges }, OPTIONS);
     S.network.on("click", (p) => { if (p.nodes && p.nodes.length) sendClick(p.nodes[0]); });
     S.network.on("dragEnd", (p) => { if (p.nodes && p.nodes.length) { saveSoon(); declutterHubs(); } });
+    // Until the user moves the view, keep it framed: the iframe can still change size after the first render.
+    S.network.on("dragStart", () => { S.userMoved = true; });
+    S.network.on("zoom", () => { S.userMoved = true; });
+    S.network.on("resize", () => {
+      if (S.userMoved || !S.nodes.length) return;
+      S.network.fit({ animation: false });
+    });
     S.network.on("afterDrawing", () => {
       if (S.renderStart === null) return;
       window.__graphStats.lastRenderMs = performance.now() - S.renderStart;
@@ -376,20 +385,23 @@
     if (selected !== S.lastSelected) {
       S.lastSelected = selected;
       if (selected && selected !== S.lastClicked && S.nodes.get(selected)) {
-        // centre it without zooming into a wall of labels: keep the zoom, or zoom out to one that shows hubs only
-        const scale = S.network.getScale();
         S.network.selectNodes([selected]);
-        S.network.focus(selected, { scale: scale >= 0.35 && scale <= 0.75 ? scale : 0.55,
-                                    animation: { duration: 400 } });
+        if (S.renders > 0) {
+          // a new selection while the graph is on screen (a neighbour, a citation): centre it without zooming
+          // into a wall of labels; a graph that just opened keeps its whole-graph view
+          const scale = S.network.getScale();
+          S.network.focus(selected, { scale: scale >= 0.35 && scale <= 0.75 ? scale : 0.55,
+                                      animation: { duration: 400 } });
+        }
       }
     }
   }
 
   function render(args) {
     S.renderStart = performance.now();
-    if (!S.network) createNetwork(args);
     const height = Math.max(240, Number(args.height) || 600);
     if (height !== S.height) { S.height = height; el("graph").style.height = height + "px"; }
+    if (!S.network) createNetwork(args);
     const nodes = args.nodes || [], edges = args.edges || [];
     S.edgeList = edges;
     // Streamlit re-sends everything about once a second during a run; when nothing changed, nothing is redrawn

@@ -30,7 +30,11 @@ window.GraphLayout = (function () {
           let ddx = x[i] - x[j], ddy = y[i] - y[j];
           let d2 = ddx * ddx + ddy * ddy;
           if (d2 > limit) continue;
-          if (d2 < 0.01) { ddx = ((i * 7919) % 13) - 6 + 0.5; ddy = ((i * 104729) % 11) - 5 + 0.5; d2 = ddx * ddx + ddy * ddy; }
+          if (d2 < 0.01) {  // coincident nodes: a fixed per-node nudge, so they separate deterministically
+            ddx = ((i * 7919) % 13) - 6 + 0.5;
+            ddy = ((i * 104729) % 11) - 5 + 0.5;
+            d2 = ddx * ddx + ddy * ddy;
+          }
           const f = k2 / d2;
           dx[i] += ddx * f;
           dy[i] += ddy * f;

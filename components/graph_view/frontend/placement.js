@@ -132,7 +132,7 @@ window.GraphPlacement = (function () {
     const kept = [], out = new Map();
     hubs.slice().sort((a, b) => (b.size || 0) - (a.size || 0)).forEach((h) => {
       const width = Math.min(34, (h.label || "").length) * h.font * 0.55;
-      const clash = kept.some((k) => Math.abs(k.x - h.x) < (k.w + width) / 2 + 10 && Math.abs(k.y - h.y) < 44);
+      const clash = kept.some((k) => Math.abs(k.x - h.x) < (k.w + width) / 2 + 10 && Math.abs(k.y - h.y) < 60);
       if (clash) out.set(h.id, 13);
       else { kept.push({ x: h.x, y: h.y, w: width }); out.set(h.id, h.font); }
     });
