@@ -77,13 +77,15 @@ class ChunkBaseline:
         return "\n\n".join(self.chunks[int(i)] for i, _ in hits)
 
 
-def bank_context(bank: MemoryBank, question: str, k: int) -> str:
-    """Memory prompt plus deep retrieval, node by node in rank order."""
-    blocks = []
+def bank_contexts(bank: MemoryBank, question: str, k: int) -> tuple[str, str]:
+    """Memory prompt plus deep retrieval, node by node in rank order (the measure); and, as a diagnostic, the
+    deep retrieval alone under a one-line node label (what the summaries cost at a given budget)."""
+    full, raw_only = [], []
     for i, (node, _) in enumerate(bank.ranked(question, k), 1):
-        blocks.append(format_node(i, node))
-        blocks.append(bank.deep_retrieve(node.id, with_attachments=False).text())
-    return "\n\n".join(blocks)
+        raw = bank.deep_retrieve(node.id, with_attachments=False).text()
+        full += [format_node(i, node), raw]
+        raw_only += [f"Memory {i} [node:{node.id}] {node.context}", raw]
+    return "\n\n".join(full), "\n\n".join(raw_only)
 
 
 def main() -> None:
@@ -116,15 +118,16 @@ def main() -> None:
     if report is not None:
         print("  stages: " + ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()))
 
-    results = {"bank": {b: 0 for b in BUDGETS}, "baseline": {b: 0 for b in BUDGETS}}
+    results = {name: {b: 0 for b in BUDGETS} for name in ("bank", "deep", "baseline")}
     answered = found_words = 0
     over_limit = 0
     t0 = time.perf_counter()
     for q in sample:
-        ctx_bank = bank_context(bank, q["question"], args.k)
+        ctx_bank, ctx_deep = bank_contexts(bank, q["question"], args.k)
         ctx_base = baseline.context(q["question"], args.k)
         for b in BUDGETS:
             results["bank"][b] += hit(cut(ctx_bank, b), q["answers"])
+            results["deep"][b] += hit(cut(ctx_deep, b), q["answers"])
             results["baseline"][b] += hit(cut(ctx_base, b), q["answers"])
         if not args.no_answers:
             answer = bank.run(q["question"]).answer
@@ -135,9 +138,10 @@ def main() -> None:
     seconds = time.perf_counter() - t0
 
     n = len(sample)
-    print(f"\n{'budget (words)':>16} | {'memory bank':>11} | {'200-word chunks':>15}")
+    print(f"\n{'budget (words)':>16} | {'memory bank':>11} | {'200-word chunks':>15} | {'(deep retrieval only)':>21}")
     for b in BUDGETS:
-        print(f"{b:>16} | {results['bank'][b] / n:>11.3f} | {results['baseline'][b] / n:>15.3f}")
+        print(f"{b:>16} | {results['bank'][b] / n:>11.3f} | {results['baseline'][b] / n:>15.3f} | "
+              f"{results['deep'][b] / n:>21.3f}")
     if not args.no_answers:
         print(f"\nfinal answer contains the gold answer: {answered / n:.3f} "
               f"(mean {found_words / n:.1f} words, {over_limit} answers over 55 words)")

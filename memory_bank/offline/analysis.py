@@ -37,8 +37,9 @@ class AnalysisConfig:
     heading and the table of contents listing it) is not a duplicate, hence the length ratio.
     max_related 3: the NIST PDF is about one topic throughout, and without a cap every node linked to nearly
     every candidate (up to 57 edges a node), which floods the memory prompt with neighbours.
-    related_similarity 0.55 / keyword_similarity 0.40: SQuAD dev nodes of the same article vs different
-    articles (same-article pairs above, different-article pairs below, see the README section).
+    related_similarity 0.55 / keyword_similarity 0.40: over the top-5 candidates of every SQuAD dev node,
+    cosine ≥ 0.55 held for 44% of the same-article pairs and 5% of the cross-article ones (0.50: 66% / 12%);
+    a shared key phrase is evidence enough from 0.40 on.
     """
 
     conflict_coverage: float = 0.5

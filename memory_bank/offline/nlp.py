@@ -109,14 +109,6 @@ def cosine(a: dict[str, float], b: dict[str, float]) -> float:
     return sum(v * b.get(t, 0.0) for t, v in a.items())
 
 
-def overlap(a: list[str], b: list[str]) -> float:
-    """Share of the smaller token set found in the other: 1.0 when one text's vocabulary contains the other's."""
-    sa, sb = set(a), set(b)
-    if not sa or not sb:
-        return 0.0
-    return len(sa & sb) / min(len(sa), len(sb))
-
-
 # --- key phrases -------------------------------------------------------------------------------------------------
 
 def candidate_phrases(text: str, max_len: int = 3) -> list[str]:
