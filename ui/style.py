@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .format import md_escape
-from .session import TaskSession, engine_label
+from .session import TaskSession, engine_label, warm_up_embedder
 
 CSS = """
 <style>
@@ -50,6 +50,8 @@ def status_pill(status: str) -> None:
 def sidebar(task: TaskSession) -> None:
     with st.sidebar:
         st.caption(md_escape(engine_label(task)))
+        loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
+        st.caption("Embedding model: loading in the background…" if loading else "Embedding model: ready")
         if task.bank is None:
             st.caption("No task in memory yet.")
             return
