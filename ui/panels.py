@@ -140,40 +140,27 @@ def insight_doc_view(doc: dict) -> None:
 
 
 def progress_view(view: RunView) -> None:
-    stages = sorted(view.stages, key=lambda s: list(STAGE_TITLES).index(s.name) if s.name in STAGE_TITLES else 99)
-    if not stages:
+    """Ingestion stages per document (bars with counts and time), then the loop's counters."""
+    if not view.stages:
         st.caption("Reading the inputs…" if view.running else "No ingestion in this run (follow-up on memory).")
-    for stage in stages:
-        frac = stage.done / stage.total if stage.total else 1.0
-        took = (stage.updated if stage.done >= stage.total else time.time()) - stage.started
-        title = STAGE_TITLES.get(stage.name, stage.name)
-        where = f" ({short(stage.message, 40)})" if stage.message else ""
-        st.progress(min(1.0, frac),
-                    text=md_escape(f"{title}{where} — {stage.done}/{stage.total} · {duration(took)}"))
-    upcoming = next_stage(view)
-    if upcoming:
-        since = max(s.updated for s in view.stages)
-        st.caption(f"⏳ {STAGE_TITLES[upcoming]} — working… {duration(time.time() - since)}")
+    documents: dict[str, list] = {}
+    for stage in view.stages:
+        documents.setdefault(stage.message, []).append(stage)
+    order = list(STAGE_TITLES)
+    for document, stages in documents.items():
+        began, last = min(s.started for s in stages), max(s.updated for s in stages)
+        finished = all(s.done >= s.total for s in stages) and "link" in {s.name for s in stages}
+        took = (last if finished or not view.running else time.time()) - began
+        st.markdown(f"**{md_escape(document or 'input')}** · {duration(took)}")
+        for stage in sorted(stages, key=lambda s: order.index(s.name) if s.name in order else 99):
+            frac = stage.done / stage.total if stage.total else 1.0
+            title = STAGE_TITLES.get(stage.name, stage.name)
+            st.progress(min(1.0, frac), text=md_escape(f"{title} — {stage.done}/{stage.total}"))
     tasks = view.counts.get("task_completed", 0)
     tools = view.counts.get("tool_called", 0)
     st.caption(f"Loop: {tasks} sub-task(s) done · {tools} tool call(s) · {view.counts.get('node_added', 0)} nodes "
                f"added · {view.counts.get('nodes_merged', 0)} merges · {view.counts.get('conflict_flagged', 0)} "
                "conflicts flagged")
-
-
-def next_stage(view: RunView) -> str | None:
-    """The ingestion stage under way but not yet reporting (e.g. embedding reports only when done)."""
-    if not view.running or not view.stages or view.counts.get("task_planned"):
-        return None
-    order = list(STAGE_TITLES)
-    seen = [s for s in view.stages if s.name in STAGE_TITLES]
-    if not seen:
-        return None
-    last = max(seen, key=lambda s: order.index(s.name))
-    position = order.index(last.name)
-    if last.done >= last.total and position + 1 < len(order):
-        return order[position + 1]
-    return None
 
 
 def metrics_row(snapshot: BankSnapshot, view: RunView | None) -> None:

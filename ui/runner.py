@@ -83,7 +83,7 @@ class RunMonitor:
         self.started = time.time()
         self._finished: float | None = None
         self._status = "running"
-        self._stages: dict[str, Stage] = {}
+        self._stages: dict[tuple[str, str], Stage] = {}
         self._log: deque[LogLine] = deque(maxlen=600)
         self._counts: dict[str, int] = {}
         self._llm = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
@@ -96,11 +96,11 @@ class RunMonitor:
         with self._lock:
             self._count(event)
             if isinstance(event, ev.Progress):
-                old = self._stages.get(event.stage)
-                # a stage's first event already reports work done: it began when the previous stage last moved
+                key = (event.message, event.stage)  # the pipeline names the document in `message`
+                old = self._stages.get(key)
+                # a stage's first event already reports work done: it began when this run last moved
                 began = old.started if old else max([s.updated for s in self._stages.values()] + [self.started])
-                self._stages[event.stage] = Stage(event.stage, event.done, event.total, event.message, began,
-                                                  event.ts)
+                self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts)
             elif isinstance(event, ev.LLMUsage):
                 self._llm["calls"] += 1
                 self._llm["prompt_tokens"] += event.prompt_tokens

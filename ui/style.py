@@ -55,7 +55,9 @@ def sidebar(task: TaskSession) -> None:
         if task.bank is None:
             st.caption("No task in memory yet.")
             return
+        if task.running:  # the sidebar is drawn on full reruns only; live numbers are on the Run page
+            st.caption("A run is in progress — live numbers on the Run page.")
+            return
         counts = task.bank.snapshot().counts
-        state = "running" if task.running else (task.origin or "idle")
         st.caption(md_escape(f"{counts['nodes']} nodes · {counts['edges']} edges · {counts['merges']} merges · "
-                             f"{counts['pending_conflicts']} pending conflicts — {state}"))
+                             f"{counts['pending_conflicts']} pending conflicts — from {task.origin or 'a run'}"))

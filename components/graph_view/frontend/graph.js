@@ -195,8 +195,10 @@
     S.nodes.add(items);
     saveSoon();
     declutterHubs();
-    if (firstBatch) S.network.fit({ animation: false });
-    else flash(added.filter((raw) => !raw.ghost).map((raw) => raw.id));
+    // while the user has not moved the view, a growing graph stays framed (never zoomed into a wall of labels)
+    if (firstBatch) S.network.fit({ animation: false, maxZoomLevel: 0.9 });
+    else if (!S.userMoved) S.network.fit({ animation: { duration: 300 }, maxZoomLevel: 0.9 });
+    if (!firstBatch) flash(added.filter((raw) => !raw.ghost).map((raw) => raw.id));
     return true;
   }
 
@@ -319,7 +321,10 @@
     });
     input.addEventListener("blur", () => { el("hits").hidden = true; });
     input.addEventListener("focus", () => { if (S.hits.length) el("hits").hidden = false; });
-    el("btn-fit").addEventListener("click", () => S.network.fit({ animation: { duration: 400 } }));
+    el("btn-fit").addEventListener("click", () => {
+      S.userMoved = false;  // framing follows the growing graph again
+      S.network.fit({ animation: { duration: 400 } });
+    });
     el("btn-relayout").addEventListener("click", relayout);
   }
 
@@ -340,7 +345,7 @@
     S.network.on("zoom", () => { S.userMoved = true; });
     S.network.on("resize", () => {
       if (S.userMoved || !S.nodes.length) return;
-      S.network.fit({ animation: false });
+      S.network.fit({ animation: false, maxZoomLevel: 0.9 });
     });
     S.network.on("afterDrawing", () => {
       if (S.renderStart === null) return;
