@@ -230,6 +230,8 @@ class MemoryBank:
                     self.add_image(f)
                 else:
                     new_ids.extend(self._ingest_file(f, goal=goal))
+            except RunCancelled:
+                raise
             except MemoryBankError as exc:
                 errors.append(str(exc))
                 self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
