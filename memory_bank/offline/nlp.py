@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..modules.text import STOPWORDS, tokenize
 
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-_WORD_SPAN = re.compile(r"\S+")
+_LIST_LINE = re.compile(r"\n(?=[ \t]*(?:[|*•\-–]\s|\d{1,3}[.)]\s|\|))")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-']*[A-Za-z0-9]|[A-Za-z0-9]")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:%| percent)?")
@@ -47,6 +47,20 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Sp
     """Sentences of `text[start:end]` as verbatim spans (abbreviations such as "Dr." do not end a sentence)."""
     end = len(text) if end is None else end
     spans: list[Span] = []
+    for line_start, line_end in _line_blocks(text, start, end):
+        _sentences_in(text, line_start, line_end, spans)
+    return spans
+
+
+def _line_blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Table rows and list items are sentences of their own even without a full stop: cut before a line that
+    starts with a table or list marker; other line breaks (hard-wrapped prose) are not boundaries."""
+    cuts = [m.start() + 1 for m in _LIST_LINE.finditer(text, start, end)]
+    bounds = [start, *cuts, end]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+
+
+def _sentences_in(text: str, start: int, end: int, spans: list[Span]) -> None:
     cursor = start
     for match in _SENT_BOUNDARY.finditer(text, start, end):
         before = text[cursor:match.start()].rstrip("\"')]")
@@ -56,7 +70,6 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Sp
         _append_span(text, cursor, match.start(), spans)
         cursor = match.end()
     _append_span(text, cursor, end, spans)
-    return spans
 
 
 def _append_span(text: str, start: int, end: int, out: list[Span]) -> None:
