@@ -14,17 +14,17 @@ from typing import Any
 
 from . import assembly
 from .agents.base import Engine
-from .agents.models import ImageInput
 from .errors import InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
 from .llm.client import CancelToken, LLMClient, UsageMeter
 from .loaders import load_file
+from .loaders.document import LoadedDocument
 from .loop.adapter import Adapter
 from .loop.linker import Linker
 from .loop.pipeline import IngestPipeline, IngestReport, SourceDoc
 from .loop.results import RunResult
 from .loop.runner import TaskRunner
-from .loop.temp_store import TempStore
+from .loop.temp_store import TempImage, TempStore
 from .memory.interaction_tree import Attachment, AttachmentType
 from .memory.query_graph import Node, PendingConflict
 from .memory.store import Memory
@@ -95,11 +95,19 @@ class MemoryBank:
         self.cancel_token.reset()
         self._use_cancel(self.cancel_token)
 
-    def _ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
-        doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
-                        max_image_pixels=self.settings.max_image_pixels)
+    def _load(self, path: str | Path, name: str | None = None) -> LoadedDocument:
+        return load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
+                         max_image_pixels=self.settings.max_image_pixels)
+
+    def _ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None,
+                     defer_images: bool = False) -> list[str]:
+        """Ingest a loaded file; an image is described at once, or with `defer_images` waits in the temp store
+        for the run's IMAGE_RECOGNITION task."""
+        doc = self._load(path, name)
         if doc.kind == "image":
-            return self._ingest_image(Path(doc.path), doc.name, doc.metadata)
+            with self._lock:
+                image = self.temp.add_image(Path(doc.path), doc.name, doc.metadata)
+            return [] if defer_images else self._ingest_image(image, goal)
         attachment = Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path,
                                 mime=str(doc.metadata.get("mime", "")))
         return self._ingest(SourceDoc(name=doc.name, pages=[(p.number, p.text) for p in doc.pages],
@@ -113,8 +121,7 @@ class MemoryBank:
 
     def add_image(self, path: str | Path, name: str | None = None) -> str:
         """Queue an image for the next run's IMAGE_RECOGNITION task; returns its temp id."""
-        doc = load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
-                        max_image_pixels=self.settings.max_image_pixels)
+        doc = self._load(path, name)
         if doc.kind != "image":
             raise InputError("is not an image", source=doc.name)
         with self._lock:
@@ -122,26 +129,17 @@ class MemoryBank:
 
     def _ingest(self, doc: SourceDoc, goal: str | None = None) -> list[str]:
         report = self._pipeline.run(doc, self.memory.insight_doc.task_goal if goal is None else goal)
+        return self._checked(report)
+
+    def _checked(self, report: IngestReport) -> list[str]:
         self.reports.append(report)
         if not report.node_ids and report.failures:
-            raise MemoryBankError(f"{doc.name}: nothing could be ingested ({report.failures[0]})")
+            raise MemoryBankError(f"{report.source}: nothing could be ingested ({report.failures[0]})")
         return report.node_ids
 
-    def _ingest_image(self, path: Path, name: str, metadata: dict) -> list[str]:
-        with self._lock:
-            image = self.temp.add_image(path, name, metadata)
-        desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=name,
-                                                     task_goal=self.memory.insight_doc.task_goal))
-        stored = self.temp.promote(image.image_id)
-        attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
-                                description=desc.description[:500], mime=str(metadata.get("mime", "")))
-        ids = self._ingest(SourceDoc(name=name, pages=[(None, f"Image {name} ({desc.method}): {desc.description}")],
-                                     path=str(stored), kind="image", attachments=(attachment,)))
-        with self._lock:
-            for node_id in ids:
-                if node_id in self.memory.graph:
-                    self.memory.graph.get(node_id).kind = "image"
-        return ids
+    def _ingest_image(self, image: TempImage, goal: str | None) -> list[str]:
+        goal = self.memory.insight_doc.task_goal if goal is None else goal
+        return self._checked(self._runner.recognise_image(image, goal)[1])
 
     # -- retrieval (also the MemoryView the offline executor reads) ----------------------------------------
 
@@ -226,10 +224,7 @@ class MemoryBank:
         errors: list[str] = []
         for f in files:
             try:
-                if Path(f).suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"}:
-                    self.add_image(f)
-                else:
-                    new_ids.extend(self._ingest_file(f, goal=goal))
+                new_ids.extend(self._ingest_file(f, goal=goal, defer_images=True))
             except RunCancelled:
                 raise
             except MemoryBankError as exc:

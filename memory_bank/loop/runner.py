@@ -17,6 +17,7 @@ from ..agents.models import (
     ConflictNotice,
     ExecutionInput,
     ExecutionResult,
+    ImageDescription,
     ImageInput,
     ImageNotice,
     PlanningInput,
@@ -31,10 +32,10 @@ from ..settings import Settings
 from ..tools.visit import visited_pages
 from .adapter import Adapter
 from .linker import Linker, node_info
-from .pipeline import IngestPipeline, SourceDoc
+from .pipeline import IngestPipeline, IngestReport, SourceDoc
 from .planning_guard import guard_next
 from .results import RunResult
-from .temp_store import TempStore
+from .temp_store import TempImage, TempStore
 
 
 @dataclass
@@ -177,22 +178,25 @@ class TaskRunner:
                              context=(result.summary or validation)[:400])
 
     def _recognise(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
-        image = self.temp.get(task.image_id or "")
-        desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=image.name,
-                                                     task_goal=self.memory.insight_doc.task_goal))
+        desc, report = self.recognise_image(self.temp.get(task.image_id or ""), state.question)
+        status = TaskStatus.SUCCESS if report.node_ids else TaskStatus.FAILED
+        return CompletedTask(type=task.type, description=task.description, status=status,
+                             context=desc.description[:300]), report.node_ids
+
+    def recognise_image(self, image: TempImage, goal: str) -> tuple[ImageDescription, IngestReport]:
+        """Describe a waiting image, move it to storage and ingest the description as an image node."""
+        desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=image.name, task_goal=goal))
         stored = self.temp.promote(image.image_id)
         attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
-                                description=desc.description[:500], mime=image.metadata.get("mime", ""))
+                                description=desc.description[:500], mime=str(image.metadata.get("mime", "")))
         text = f"Image {image.name} ({desc.method}): {desc.description}"
         report = self.pipeline.run(SourceDoc(name=image.name, pages=[(None, text)], path=str(stored),
-                                             kind="image", attachments=(attachment,)), state.question)
+                                             kind="image", attachments=(attachment,)), goal)
         with self.lock:
             for node_id in report.node_ids:
                 if node_id in self.memory.graph:
                     self.memory.graph.get(node_id).kind = "image"
-        status = TaskStatus.SUCCESS if report.node_ids else TaskStatus.FAILED
-        return CompletedTask(type=task.type, description=task.description, status=status,
-                             context=desc.description[:300]), report.node_ids
+        return desc, report
 
     def _normal(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
         result = self._run_executor(state, task)

@@ -182,3 +182,15 @@ def test_cancel_during_ingestion_stops_between_items_and_the_next_ingest_works(t
     unsubscribe()
     assert bank.snapshot().counts["nodes"] == 1, "nothing half-built is stored; what was there stays"
     assert bank.ingest_text("BETA after the cancel.", source="later.txt")
+
+
+def test_image_file_is_described_at_once_but_waits_for_its_task_in_a_run(bank: MemoryBank, tmp_path) -> None:
+    from PIL import Image
+
+    path = tmp_path / "photo.png"
+    Image.new("RGB", (20, 20), "red").save(path)
+    ids = bank.ingest_file(path)
+    assert ids and bank.node(ids[0]).kind == "image" and not bank.temp.pending()
+    result = bank.run("what is in the photo?", files=[path])
+    assert result.insight_doc.completed_tasks[0].type.value == "IMAGE_RECOGNITION"
+    assert not bank.temp.pending()
