@@ -5,15 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.graph_panel import graph_block
-from ui.panels import deep_retrieval_panel
+from ui.panels import deep_retrieval_panel, stop_unless
 from ui.session import get_task
 
 task = get_task()
 st.title("Query Graph")
-if task.bank is None:
-    st.info("The memory is empty: start a task or import an export first.", icon=":material/info:")
-    st.page_link("pages/new_task.py", label="New task", icon=":material/add_circle:")
-    st.stop()
+stop_unless(task.bank is not None, "The memory is empty: start a task or import an export first.")
 
 live_mode = task.running
 

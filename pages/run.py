@@ -14,16 +14,14 @@ from ui.panels import (
     log_view,
     metrics_row,
     progress_view,
+    stop_unless,
 )
 from ui.session import get_task, launch
 from ui.style import status_pill
 
 task = get_task()
 st.title("Run")
-if task.bank is None or not task.runs:
-    st.info("No run yet: start a task (or the sample) first.", icon=":material/info:")
-    st.page_link("pages/new_task.py", label="New task", icon=":material/add_circle:")
-    st.stop()
+stop_unless(task.bank is not None and bool(task.runs), "No run yet: start a task (or the sample) first.")
 
 live_mode = task.running
 

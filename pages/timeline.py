@@ -8,13 +8,12 @@ import streamlit as st
 from memory_bank.errors import MemoryBankError
 from ui.format import clock, md_escape, short
 from ui.graph_panel import graph_block
+from ui.panels import stop_unless
 from ui.session import TaskSession, get_task
 
 task = get_task()
 st.title("Merges & conflicts")
-if task.bank is None:
-    st.info("The memory is empty: start a task or import an export first.", icon=":material/info:")
-    st.stop()
+stop_unless(task.bank is not None, "The memory is empty: start a task or import an export first.")
 
 
 def timeline_rows(snapshot) -> list[dict]:  # noqa: ANN001 - BankSnapshot

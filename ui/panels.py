@@ -23,6 +23,15 @@ from .runner import RunView
 from .session import TaskSession
 
 
+def stop_unless(ready: bool, message: str) -> None:
+    """Pages that draw memory stop here with a way forward when there is nothing to draw yet."""
+    if ready:
+        return
+    st.info(message, icon=":material/info:")
+    st.page_link("pages/new_task.py", label="New task", icon=":material/add_circle:")
+    st.stop()
+
+
 def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) -> None:
     """Everything memory holds about one node, or a hint when nothing is selected."""
     if not node_id:

@@ -296,3 +296,15 @@ def test_image_upload_is_previewed_in_deep_retrieval(monkeypatch: pytest.MonkeyP
     click_node(at, "run-graph", node.id)
     assert at.get("image"), "an image node's deep retrieval shows the picture"
     assert "diagram.png" in texts(at)
+
+
+@pytest.mark.parametrize(("page", "hint"), [("pages/graph.py", "The memory is empty"),
+                                            ("pages/run.py", "No run yet"),
+                                            ("pages/timeline.py", "The memory is empty")])
+def test_pages_without_memory_point_to_a_new_task(monkeypatch: pytest.MonkeyPatch, page: str, hint: str) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert any(hint in i.value for i in at.info), [i.value for i in at.info]
