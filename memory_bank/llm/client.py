@@ -116,6 +116,11 @@ class CancelToken:
         if self._event.is_set():
             raise RunCancelled("the run was cancelled")
 
+    def wait(self, seconds: float) -> None:
+        """Sleep that a cancel cuts short: a retry backoff must not keep a cancelled run alive for a minute."""
+        if self._event.wait(seconds):
+            raise RunCancelled("the run was cancelled")
+
 
 class MeteredClient:
     """An `LLMClient` that enforces budgets and cancellation and publishes usage events."""
@@ -125,6 +130,10 @@ class MeteredClient:
         self.meter = meter
         self.events = events
         self.cancel = cancel
+
+    def wait(self, seconds: float) -> None:
+        """The inner client's backoff sleep: ends at once when the current run's token is cancelled."""
+        self.cancel.wait(seconds)
 
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False) -> Completion:

@@ -11,6 +11,7 @@ helper validates the text either way.
 from __future__ import annotations
 
 import email.utils
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -90,7 +91,8 @@ class OpenAIClient:
     `sleep` is injectable so a caller can make backoff waits cancellable and tests can observe them.
     """
 
-    def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep,
+                 rng: random.Random | None = None) -> None:
         if not settings.llm_model:
             raise ConfigError("The LLM engine needs a model name (LLM_MODEL or the Settings page).")
         self._settings = settings
@@ -101,6 +103,7 @@ class OpenAIClient:
                                   timeout=settings.llm_timeout, max_retries=0)
         self._base = str(self._sdk.base_url).rstrip("/")
         self._sleep = sleep
+        self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._json_mode_supported = True
 
@@ -178,7 +181,8 @@ class OpenAIClient:
             retry_after = parse_retry_after(exc.response.headers)
             if retry_after is not None:
                 return min(retry_after, cap)
-        return min(self._settings.llm_backoff_base * 2 ** (attempt - 1), cap)
+        delay = min(self._settings.llm_backoff_base * 2 ** (attempt - 1), cap)
+        return delay * self._rng.uniform(0.5, 1.0)  # jitter: concurrent agents that failed together retry apart
 
     def _to_completion(self, response: Any, messages: list[Message], agent: str = "") -> Completion:
         choices = getattr(response, "choices", None)

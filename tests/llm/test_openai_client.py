@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import email.utils
+import threading
 import time
 
 import pytest
 
+from memory_bank.assembly import metered
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage
 from memory_bank.llm.client import CancelToken, MeteredClient, UsageMeter
@@ -41,14 +43,29 @@ def test_500_then_ok_retries_with_exponential_backoff(fake: FakeOpenAI) -> None:
     fake.push(error(500), error(503), ok("recovered"))
     assert ask(client) == "recovered"
     assert len(fake.chat_requests) == 3
-    assert sleeps == [0.5, 1.0]
+    assert 0.25 <= sleeps[0] <= 0.5 and 0.5 <= sleeps[1] <= 1.0  # doubling, with jitter down to half
 
 
 def test_backoff_is_capped(fake: FakeOpenAI) -> None:
     client, sleeps = recording_client(fake, llm_max_retries=4, llm_backoff_base=1.0, llm_backoff_max=2.5)
     fake.push(error(502), error(502), error(502), error(502), ok("x"))
     assert ask(client) == "x"
-    assert sleeps == [1.0, 2.0, 2.5, 2.5]
+    assert len(sleeps) == 4
+    assert all(cap / 2 <= s <= cap for s, cap in zip(sleeps, [1.0, 2.0, 2.5, 2.5]))
+
+
+def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
+    """The wiring the bank uses: the OpenAI client's backoff sleeps on the metered client's cancel token."""
+    cancel = CancelToken()
+    client = metered(fake.settings(llm_backoff_base=30.0, llm_backoff_max=60.0), None, EventBus(), cancel,
+                     UsageMeter(max_calls=100, max_tokens=10_000))
+    fake.push(error(503), ok("too late"))
+    threading.Timer(0.3, cancel.cancel).start()
+    start = time.perf_counter()
+    with pytest.raises(RunCancelled):
+        client.complete(USER, agent="structure", temperature=0.1, top_p=0.8)
+    assert time.perf_counter() - start < 5.0
+    assert len(fake.chat_requests) == 1
 
 
 def test_429_retry_after_is_honoured_in_real_time(fake: FakeOpenAI) -> None:
