@@ -20,6 +20,7 @@ from .modules.embedding import Embedder
 from .modules.graph_ops import GraphOps
 from .modules.hybrid_index import HybridIndex
 from .modules.passages import PassageSearch
+from .modules.rerank import SentenceReranker
 from .modules.retrieval import Retriever
 from .settings import Settings
 from .tools.base import Tool, ToolBox
@@ -41,7 +42,8 @@ class Core:
 def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None) -> Core:
     memory = memory or Memory()
     index = HybridIndex(embedder.dim)
-    retriever = Retriever(memory.graph, index, embedder, settings.retrieval_k, settings.retrieval_alpha)
+    retriever = Retriever(memory.graph, index, embedder, settings.retrieval_k, settings.retrieval_alpha,
+                          SentenceReranker(memory.source_text))
     return Core(memory, index, retriever, GraphOps(memory, index, embedder, events), PassageSearch(memory))
 
 
@@ -91,5 +93,7 @@ def metered(settings: Settings, client: LLMClient | None, events: EventBus,
         settings.check_llm()
         from .llm.openai_client import OpenAIClient
 
-        client = OpenAIClient(settings)
+        wrapper = MeteredClient(None, meter, events, cancel)  # type: ignore[arg-type] - inner set just below
+        wrapper.inner = OpenAIClient(settings, sleep=wrapper.wait)  # backoff waits end when the run is cancelled
+        return wrapper
     return MeteredClient(client, meter, events, cancel) if client is not None else None

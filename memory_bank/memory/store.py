@@ -31,6 +31,11 @@ class Memory:
         self.prior_log = []
         self.prior_usage = {}
 
+    def source_text(self, node_id: str) -> str:
+        """The raw text behind a node (its entries, oldest first): what a summary was cut from, and what
+        questions quote. Empty for a node without entries."""
+        return "\n\n".join(e.text for e in self.tree.entries_for(node_id))
+
     def pending_conflicts(self) -> list[PendingConflict]:
         return [c for c in self.conflicts.values() if c.status == "pending"]
 

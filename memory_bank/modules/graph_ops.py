@@ -49,8 +49,7 @@ class GraphOps:
     def _index_tokens(self, node: Node) -> list[str]:
         """BM25 sees the node text plus the raw text of its entries: a summary keeps 30-50% of the source, and
         questions ask about words of the source (on SQuAD, top-1 node hit rate 0.69 -> 0.81 with the raw text)."""
-        raw = " ".join(e.text for e in self.memory.tree.entries_for(node.id))
-        return tokenize(f"{node.embedding_text()} {raw}")
+        return tokenize(f"{node.embedding_text()} {self.memory.source_text(node.id)}")
 
     def reindex_all(self) -> None:
         """Index every node as it is (after an import: embeddings come with the nodes)."""

@@ -1,6 +1,8 @@
 """Hybrid retrieval over the Query Graph (DESIGN §2).
 
 score = alpha * BM25_norm + (1 - alpha) * cosine, top-k, then the one-hop neighbours of the hits, newest first.
+A question (text query) is re-ranked by its best matching source sentence (`rerank.py`) before the cut to k;
+a node used as a query (analysis candidates) is not: it has no single sentence to match.
 The index lives in `HybridIndex` and is kept in step by `GraphOps`; this class only answers queries.
 """
 
@@ -11,6 +13,7 @@ import numpy as np
 from ..memory.query_graph import Node, QueryGraph
 from .embedding import Embedder
 from .hybrid_index import HybridIndex
+from .rerank import SentenceReranker
 from .text import tokenize
 
 
@@ -20,8 +23,10 @@ def node_query_tokens(node: Node) -> list[str]:
 
 
 class Retriever:
-    def __init__(self, graph: QueryGraph, index: HybridIndex, embedder: Embedder, k: int, alpha: float) -> None:
+    def __init__(self, graph: QueryGraph, index: HybridIndex, embedder: Embedder, k: int, alpha: float,
+                 reranker: SentenceReranker | None = None) -> None:
         self.graph = graph
+        self.reranker = reranker
         self.index = index
         self.embedder = embedder
         self.k = k
@@ -33,7 +38,13 @@ class Retriever:
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
         vector = self.embedder.embed([query])[0]
-        return [(self.graph.get(i), s) for i, s in self.ranked_ids(tokenize(query), vector, k, exclude)]
+        k = k or self.k
+        if self.reranker is None:
+            hits = self.ranked_ids(tokenize(query), vector, k, exclude)
+        else:
+            depth = max(k, self.reranker.config.depth)
+            hits = self.reranker.rerank(query, self.ranked_ids(tokenize(query), vector, depth, exclude))[:k]
+        return [(self.graph.get(i), s) for i, s in hits]
 
     def with_neighbours(self, hits: list[str], exclude: set[str] | None = None) -> list[Node]:
         """The hits plus their one-hop neighbours, de-duplicated, newest first."""

@@ -27,6 +27,19 @@ def tokenize(text: str) -> list[str]:
     return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in STOPWORDS]
 
 
+def stem(word: str) -> str:
+    """Crude suffix stripping so that "founded" meets "found" and "elections" meets "election" in word
+    matching."""
+    for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str) -> list[str]:
+    return [stem(w) for w in tokenize(text)]
+
+
 def words(text: str) -> list[str]:
     return text.split()
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..modules.embedding import Embedder
-from ..modules.text import tokenize
+from ..modules.text import stem, stems
 from .nlp import Idf, has_month, numbers, sentences, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
@@ -76,26 +76,15 @@ def expected_type(question: str) -> str:
     return ""
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-def stems(text: str) -> list[str]:
-    return [_stem(w) for w in tokenize(text)]
-
-
 def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     """Does the sentence hold something of the asked kind that the question does not already contain?"""
     if kind == "date":
-        return any(_stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
+        return any(stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
     if kind == "number":
         return any(n not in question_stems for n in numbers(sentence))
     if kind == "name":
         caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
-        return any(_stem(c.lower()) not in question_stems for c in caps if c)
+        return any(stem(c.lower()) not in question_stems for c in caps if c)
     return False
 
 
@@ -158,7 +147,7 @@ def window(sentence: str, question: str, limit: int) -> str:
     """The `limit`-word stretch of a long sentence holding most of the question's words (earliest on ties)."""
     words_ = sentence.split()
     q_stems = set(stems(question))
-    hits = [1 if _stem(w.strip(".,;:()\"'").lower()) in q_stems else 0 for w in words_]
+    hits = [1 if stem(w.strip(".,;:()\"'").lower()) in q_stems else 0 for w in words_]
     best_start, best_hits = 0, -1
     for start in range(0, len(words_) - limit + 1):
         count = sum(hits[start:start + limit])
