@@ -18,9 +18,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .text import split_sentences, stems
+from .text import split_sentences, stem, stems, tokenize
 
-CACHE_LIMIT = 8192
+CACHE_LIMIT = 20_000  # nodes; ~1.5 KB each
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class SentenceReranker:
         self.source_text = source_text
         self.config = config or RerankConfig()
         self._sentences: dict[str, list[frozenset[str]]] = {}
+        self._stem_of: dict[str, str] = {}  # words repeat across nodes: stemming each once halves a cold query
 
     def rerank(self, query: str, hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """The first `depth` hits re-ordered by (best-sentence coverage + weight x hybrid score) / (1 + weight),
@@ -60,8 +61,16 @@ class SentenceReranker:
         if node_id not in self._sentences:
             if len(self._sentences) >= CACHE_LIMIT:
                 self._sentences.clear()
-            self._sentences[node_id] = [frozenset(stems(s)) for s in split_sentences(self.source_text(node_id))]
+                self._stem_of.clear()
+            self._sentences[node_id] = [frozenset(self._stem(w) for w in tokenize(s))
+                                        for s in split_sentences(self.source_text(node_id))]
         return self._sentences[node_id]
+
+    def _stem(self, word: str) -> str:
+        found = self._stem_of.get(word)
+        if found is None:
+            found = self._stem_of[word] = stem(word)
+        return found
 
     @staticmethod
     def _weights(terms: list[str], sentences: list[list[frozenset[str]]]) -> dict[str, float]:
