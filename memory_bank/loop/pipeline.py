@@ -23,7 +23,7 @@ from ..memory.store import Memory
 from ..modules.embedding import Embedder
 from ..modules.graph_ops import GraphOps
 from ..modules.provenance import PageLocator
-from ..modules.text import Chunk, chunk_paragraphs, split_paragraphs
+from ..modules.text import Chunk, chunk_paragraphs, page_paragraphs
 from ..settings import Settings
 from .linker import Linker
 from .parallel import parallel_map
@@ -112,7 +112,7 @@ class IngestPipeline:
             report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + time.perf_counter() - t0
 
     def _chunks(self, doc: SourceDoc) -> list[Chunk]:
-        paragraphs = [(p, number) for number, text in doc.pages for p in split_paragraphs(text)]
+        paragraphs = page_paragraphs(doc.pages)
         budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
         if self.engine.chunk_tokens:
             budget = min(budget, self.engine.chunk_tokens)

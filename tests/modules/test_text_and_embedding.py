@@ -15,25 +15,42 @@ from memory_bank.modules.embedding import (
     sha256_of,
 )
 from memory_bank.modules.provenance import PageLocator
-from memory_bank.modules.text import chunk_paragraphs, estimate_tokens, split_sentences
+from memory_bank.modules.text import chunk_paragraphs, estimate_tokens, page_paragraphs, split_sentences
 
 
 def test_chunks_cut_on_paragraph_boundaries_within_budget() -> None:
-    paras = [(f"Paragraph {i} " + "word " * 50, i // 3 + 1) for i in range(30)]
+    paras = [(f"Paragraph {i} " + "word " * 50, i // 3 + 1, i // 3 + 1) for i in range(30)]
     chunks = chunk_paragraphs(paras, budget_tokens=200)
     assert len(chunks) > 3
     for c in chunks:
         assert estimate_tokens(c.text) <= 200
         assert all(p.startswith("Paragraph") for p in c.text.split("\n\n"))
     assert chunks[0].page_start == 1 and chunks[-1].page_end == 10
-    assert "".join(c.text.replace("\n\n", "") for c in chunks) == "".join(p for p, _ in paras)
+    assert "".join(c.text.replace("\n\n", "") for c in chunks) == "".join(p for p, _, _ in paras)
 
 
 def test_an_over_long_paragraph_is_cut_between_sentences() -> None:
     para = " ".join(f"Sentence number {i} is here." for i in range(200))
-    chunks = chunk_paragraphs([(para, None)], budget_tokens=100)
+    chunks = chunk_paragraphs([(para, None, None)], budget_tokens=100)
     assert len(chunks) > 5
     assert all(c.text.rstrip().endswith(".") for c in chunks)
+
+
+def test_a_sentence_running_over_a_page_break_stays_one_paragraph() -> None:
+    pages = [(14, "Access is granted per session.\n\nEnvironmental attributes may include such factors as requestor"),
+             (15, "network location, time and reported attacks.\n\nThe data plane is used for"),
+             (16, "OSI traffic between components.\n\n2.1 Tenets of Zero Trust"),
+             (17, "Zero trust assumes no implicit trust.")]
+    paragraphs = page_paragraphs(pages)
+    assert paragraphs == [
+        ("Access is granted per session.", 14, 14),
+        ("Environmental attributes may include such factors as requestor network location, time and reported "
+         "attacks.", 14, 15),  # lower-case word after the break
+        ("The data plane is used for OSI traffic between components.", 15, 16),  # function word before it
+        ("2.1 Tenets of Zero Trust", 16, 16),  # a heading ends nothing, but a capital starts the next page
+        ("Zero trust assumes no implicit trust.", 17, 17)]
+    chunk, = chunk_paragraphs(paragraphs[1:2], budget_tokens=500)
+    assert (chunk.page_start, chunk.page_end) == (14, 15)
 
 
 def test_sentences() -> None:
