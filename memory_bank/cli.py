@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .errors import MemoryBankError
 from .events import ErrorRaised, Event, Progress
+from .memory.query_graph import pages_label
 from .settings import Settings
 
 
@@ -66,7 +67,7 @@ def ask(args: argparse.Namespace) -> int:
         result = bank.run(args.question, text=args.text)
         print(result.answer)
         for i, c in enumerate(result.citations, 1):
-            pages = f", pages {', '.join(map(str, c.pages))}" if c.pages else ""
+            pages = f", {pages_label(c.pages)}" if c.pages else ""
             print(f"  [{i}] node {c.node_id}: {c.source}{pages}")
         counts, usage = bank.snapshot().counts, bank.usage()
         print(f"nodes={counts['nodes']} edges={counts['edges']} merges={counts['merges']} "

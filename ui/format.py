@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
 
 from memory_bank import events as ev
+from memory_bank.memory.query_graph import pages_label  # noqa: F401 - the pages' label helper
 
 STAGE_TITLES = {
     "classify": "Classify into topics",
@@ -26,24 +26,6 @@ def duration(seconds: float) -> str:
 
 def clock(ts: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(ts))
-
-
-def pages_label(pages: Iterable[int]) -> str:
-    """[3, 4, 5, 9] -> 'pp. 3-5, 9'; [7] -> 'p. 7'; [] -> ''."""
-    nums = sorted(set(pages))
-    if not nums:
-        return ""
-    runs: list[str] = []
-    start = prev = nums[0]
-    for n in nums[1:] + [None]:
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        runs.append(str(start) if start == prev else f"{start}-{prev}")
-        if n is not None:
-            start = prev = n
-    prefix = "p." if len(nums) == 1 else "pp."
-    return f"{prefix} {', '.join(runs)}"
 
 
 def short(text: str, limit: int = 120) -> str:

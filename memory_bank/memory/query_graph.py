@@ -8,11 +8,30 @@ cross-validation resolves them.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
 import networkx as nx
 import numpy as np
+
+
+def pages_label(pages: Iterable[int]) -> str:
+    """[3, 4, 5, 9] -> 'pp. 3-5, 9'; [7] -> 'p. 7'; [] -> ''."""
+    nums = sorted(set(pages))
+    if not nums:
+        return ""
+    runs: list[str] = []
+    start = prev = nums[0]
+    for n in nums[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    prefix = "p." if len(nums) == 1 else "pp."
+    return f"{prefix} {', '.join(runs)}"
 
 
 @dataclass(frozen=True)
@@ -28,9 +47,7 @@ class Source:
     def label(self) -> str:
         if self.page_start is None:
             return self.url or self.name
-        pages = (f"p. {self.page_start}" if self.page_end in (None, self.page_start)
-                 else f"pp. {self.page_start}-{self.page_end}")
-        return f"{self.name}, {pages}"
+        return f"{self.name}, {pages_label(range(self.page_start, (self.page_end or self.page_start) + 1))}"
 
 
 @dataclass

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..modules.embedding import Embedder
 from ..modules.text import stem, stems
-from .nlp import Idf, has_month, numbers, sentences, years
+from .nlp import Idf, has_month, is_leader_line, numbers, sentences, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
                      r"which century|which decade|how long ago|since when)\b")
@@ -24,6 +24,9 @@ _NUMBER_Q = re.compile(r"\b(how many|how much|how long|how far|how old|how large
 _NAME_Q = re.compile(r"\b(who|whom|whose|where|which company|which team|what company|what team|what city|"
                      r"what country|which city|which country|what state|which state|what name)\b")
 _WORD = re.compile(r"\S+")
+_DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
+_NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "that", "which", "when", "where", "why",
+                         "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,23 @@ def expected_type(question: str) -> str:
     return ""
 
 
+def defined_term(question: str) -> str | None:
+    """The term a "What is X?" question asks to define (at most four words, no relation such as "the capital
+    of"), or None."""
+    match = _DEFINITION_Q.match(question)
+    if not match:
+        return None
+    term = match.group("term").strip()
+    words_ = term.lower().split()
+    return term if 0 < len(words_) <= 4 and not _NOT_A_TERM & set(words_) else None
+
+
+def defines(sentence: str, term: str) -> bool:
+    """Does the sentence define the term: "X is ...", "X (abbreviation) are ...", "X refers to ...", "X: ..."?"""
+    pattern = rf"\b{re.escape(term)}\b(?:\s*\([^)]{{1,20}}\))?(?:\s+(?:is|are|refers to|means|denotes)\b|\s*:)"
+    return re.search(pattern, sentence, re.IGNORECASE) is not None
+
+
 def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     """Does the sentence hold something of the asked kind that the question does not already contain?"""
     if kind == "date":
@@ -99,10 +119,12 @@ class Answerer:
             return Answer(text="", found=False)
         lexical, cosine = self._match(question, pool)
         kind = expected_type(question)
+        term = None if kind else defined_term(question)
         q_stems = set(stems(question))
         cfg = self.config
         scores = [cfg.lexical_weight * lexical[i] + cfg.cosine_weight * cosine[i]
-                  + cfg.type_weight * has_type(ev.text, kind, q_stems) + cfg.prior_weight * ev.prior
+                  + cfg.type_weight * (defines(ev.text, term) if term else has_type(ev.text, kind, q_stems))
+                  + cfg.prior_weight * ev.prior
                   for i, ev in enumerate(pool)]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
         best = order[0]
@@ -171,4 +193,4 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float) -> list[Evidence]:
-    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text)]
+    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text) if not is_leader_line(s)]

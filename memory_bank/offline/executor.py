@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..agents.models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..memory.insight_doc import TaskType
+from ..memory.query_graph import pages_label
 from ..memory.view import MemoryView, Passage
 from ..modules.embedding import Embedder
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
@@ -108,9 +109,7 @@ def _failed(message: str) -> ExecutionResult:
 
 
 def _pages_label(p: Passage) -> str:
-    if p.page_start is None:
-        return ""
-    return f", p. {p.page_start}" if p.page_end in (None, p.page_start) else f", pp. {p.page_start}-{p.page_end}"
+    return "" if p.page_start is None else ", " + pages_label(range(p.page_start, (p.page_end or p.page_start) + 1))
 
 
 def _clip(text: str, limit: int) -> str:

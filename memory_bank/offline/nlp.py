@@ -31,6 +31,8 @@ _PHRASE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’—–/|]+|\s-\s|\n")
 _PHRASE_STOP = frozenset(["several", "many", "much", "either", "neither", "although", "though", "however",
                           "another", "every", "various", "among", "around", "including", "since", "well",
                           "even", "still", "yet", "whose", "upon", "onto", "toward", "towards", "across"])
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_LEADER = re.compile(r"(?:\.\s?){5,}|(?:…\s?){2,}|_{5,}")
 _NAME_GLUE = frozenset({"of", "de", "da", "del", "der", "van", "von", "la", "le", "du", "and", "the", "&"})
 
 
@@ -54,9 +56,11 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Sp
 
 def _line_blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Table rows and list items are sentences of their own even without a full stop: cut before a line that
-    starts with a table or list marker; other line breaks (hard-wrapped prose) are not boundaries."""
-    cuts = [m.start() + 1 for m in _LIST_LINE.finditer(text, start, end)]
-    bounds = [start, *cuts, end]
+    starts with a table or list marker, and at a blank line (a paragraph ends there, full stop or not: a
+    heading, a caption); other line breaks (hard-wrapped prose) are not boundaries."""
+    cuts = {m.start() + 1 for m in _LIST_LINE.finditer(text, start, end)}
+    cuts |= {m.end() for m in _BLANK_LINE.finditer(text, start, end)}
+    bounds = [start, *sorted(cuts), end]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
 
 
@@ -83,6 +87,12 @@ def _append_span(text: str, start: int, end: int, out: list[Span]) -> None:
 def sentences(text: str) -> list[str]:
     """Whitespace-normalised sentences (for summaries and answers, where verbatim offsets do not matter)."""
     return [" ".join(s.text.split()) for s in sentence_spans(text)]
+
+
+def is_leader_line(sentence: str) -> bool:
+    """A table-of-contents or index line: dot leaders run to a page number. It names a topic and answers
+    nothing, so it is no evidence."""
+    return bool(_LEADER.search(sentence))
 
 
 def word_count(text: str) -> int:

@@ -64,6 +64,14 @@ def test_page_locator_finds_reflowed_text() -> None:
     assert loc.locate("nothing in common here at all today") is None
 
 
+def test_a_caption_shorter_than_a_shingle_finds_its_own_page() -> None:
+    loc = PageLocator([(20, "Policy engines decide."), (21, "Figure 7: Trust Algorithm Input\n\nThe TA weighs."),
+                       (22, "The input to the trust algorithm is shown.")])
+    assert loc.locate("Figure 7: Trust Algorithm Input") == (21, 21)
+    assert loc.locate("Trust Algorithm Input") == (21, 21)  # as a run of words: page 22 has them apart
+    assert loc.locate("Figure 9") is None
+
+
 def test_hashing_fallback_is_normalised_and_deterministic() -> None:
     emb = HashingEmbedder(warning="fallback")
     a = emb.embed(["zero trust architecture", "zero trust architecture", "cooking pasta"])

@@ -19,6 +19,12 @@ def test_table_rows_and_list_items_are_sentences_but_wrapped_prose_is_not() -> N
                                "1. numbered item prose that wraps."]
 
 
+def test_a_blank_line_ends_a_sentence_even_without_a_full_stop() -> None:
+    text = "3.3 Trust Algorithm\n\nFigure 7: Trust Algorithm Input\n  \nThe TA is the process\nused by the PE."
+    assert sentences(text) == ["3.3 Trust Algorithm", "Figure 7: Trust Algorithm Input",
+                               "The TA is the process used by the PE."]
+
+
 def test_facts() -> None:
     sentence = "The Denver Broncos defeated the Carolina Panthers 24–10 on February 7, 2016, before 71,088 fans."
     assert numbers(sentence) == ["24", "10", "7", "2016", "71,088"]

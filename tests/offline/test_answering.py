@@ -1,0 +1,35 @@
+"""The extractive answerer on NIST-like sentences: definitions first for "What is X?", no table-of-contents lines."""
+
+from __future__ import annotations
+
+from memory_bank.offline.answering import Answerer, Evidence, defined_term, defines, split_evidence
+
+TRUST = [
+    "It is important to balance security, usability, and cost-effectiveness when defining trust algorithms.",
+    "The trust algorithm (TA) is the process used by the policy engine to grant or deny access to a resource.",
+    "A contextual trust algorithm can detect an attack faster than a singular one.",
+]
+
+
+def test_definition_questions_and_their_terms() -> None:
+    assert defined_term("What is the trust algorithm?") == "trust algorithm"
+    assert defined_term("What is a policy enforcement point") == "policy enforcement point"
+    assert defined_term("What is the capital of Kenya?") is None  # a relation, not a term
+    assert defined_term("When was the trust algorithm defined?") is None
+    assert defines(TRUST[1], "trust algorithm")
+    assert defines("Policy enforcement point (PEP): This system enables connections.", "policy enforcement point")
+    assert not defines(TRUST[0], "trust algorithm")
+
+
+def test_what_is_x_prefers_the_sentence_that_defines_x(embedder) -> None:  # noqa: ANN001
+    evidence = [Evidence(s, f"n{i}", "nist.pdf", (26,), 1.0) for i, s in enumerate(TRUST)]
+    answer = Answerer(embedder).answer("What is the trust algorithm?", evidence)
+    assert answer.text.startswith("The trust algorithm (TA) is the process")
+
+
+def test_table_of_contents_lines_are_no_evidence() -> None:
+    text = ("17 3.3.1 Trust Algorithm Variations .......................................... 18\n"
+            "3.3.2 Network Requirements … … … 20\n\n"
+            "The trust algorithm weighs every request.")
+    assert [e.text for e in split_evidence(text, "n1", "nist.pdf", (7,), 1.0)] == [
+        "The trust algorithm weighs every request."]
