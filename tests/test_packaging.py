@@ -1,0 +1,24 @@
+"""`pip install .` must carry what the code reads at run time: the agents' prompt files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_wheel_ships_every_prompt_and_the_cli(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (wheel,) = tmp_path.glob("agentic_memory_bank-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    prompts = {f"memory_bank/agents/prompts/{p.name}" for p in (ROOT / "memory_bank/agents/prompts").glob("*.md")}
+    assert prompts and prompts <= names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "memory-bank = memory_bank.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert not any(n.startswith(("tests/", "ui/", "pages/")) for n in names)
