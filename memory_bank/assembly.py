@@ -6,11 +6,13 @@ Everything a test may want to replace (embedder, LLM client, engine) is a parame
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import requests
 
 from .agents.base import Engine
+from .agents.models import ToolCallRecord
 from .events import EventBus
 from .llm.client import CancelToken, LLMClient, MeteredClient, UsageMeter
 from .memory.store import Memory
@@ -70,7 +72,7 @@ def build_toolbox(settings: Settings, view: MemoryView, deep: DeepRetriever, ses
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, deep: DeepRetriever,
-                 llm: LLMClient | None) -> Engine:
+                 llm: LLMClient | None, on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
     """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
     if settings.engine == "offline":
         from .offline.engine import build_offline_engine
@@ -83,7 +85,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, de
     from .agents.llm.visit_extractor import LLMExtractor
 
     toolbox = build_toolbox(settings, view, deep, requests.Session(), LLMExtractor(llm, settings))
-    return build_llm_engine(settings, llm, toolbox)
+    return build_llm_engine(settings, llm, toolbox, on_tool_call)
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus,

@@ -23,7 +23,7 @@ from .loop.adapter import Adapter
 from .loop.linker import Linker
 from .loop.pipeline import IngestPipeline, IngestReport, SourceDoc
 from .loop.results import RunResult
-from .loop.runner import TaskRunner
+from .loop.runner import TaskRunner, tool_called
 from .loop.temp_store import TempImage, TempStore
 from .memory.interaction_tree import Attachment, AttachmentType
 from .memory.query_graph import Node, PendingConflict
@@ -52,7 +52,8 @@ class MemoryBank:
         self._deep = DeepRetriever(self.memory, self._read_document)
         self.llm = assembly.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
         self.engine = engine or assembly.build_engine(self.settings, embedder=self.embedder, view=self,
-                                                      deep=self._deep, llm=self.llm)
+                                                      deep=self._deep, llm=self.llm,
+                                                      on_tool_call=lambda call: self.events.publish(tool_called(call)))
         self._active_cancel = self.cancel_token
         self._linker = Linker(self.engine, self._core.ops, self._core.retriever, self.memory, self.settings,
                               self.events, self._lock, self._check_cancel)

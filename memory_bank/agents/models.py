@@ -175,6 +175,7 @@ class ExecutionResult(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     success: bool = True
     summary: str = Field(default="", description="1-2 sentences of what the task found, for the Insight Doc")
+    calls_reported: bool = Field(default=False, description="each tool call was already reported as it happened")
 
 
 # --- Image recognition ----------------------------------------------------------------------------------------

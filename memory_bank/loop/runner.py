@@ -21,6 +21,7 @@ from ..agents.models import (
     ImageInput,
     ImageNotice,
     PlanningInput,
+    ToolCallRecord,
 )
 from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
@@ -36,6 +37,10 @@ from .pipeline import IngestPipeline, IngestReport, SourceDoc
 from .planning_guard import guard_next
 from .results import RunResult
 from .temp_store import TempImage, TempStore
+
+
+def tool_called(call: ToolCallRecord) -> ToolCalled:
+    return ToolCalled(tool=call.name, arguments=call.arguments, ok=call.ok, summary=call.response[:200])
 
 
 @dataclass
@@ -159,9 +164,9 @@ class TaskRunner:
         result = self.engine.executor.run(ExecutionInput(prompt=prompt, task=task,
                                                          task_goal=self.memory.insight_doc.task_goal,
                                                          memory_node_ids=[n.id for n in nodes]))
-        for call in result.tool_calls:
-            self.events.publish(ToolCalled(tool=call.name, arguments=call.arguments, ok=call.ok,
-                                           summary=call.response[:200]))
+        if not result.calls_reported:
+            for call in result.tool_calls:
+                self.events.publish(tool_called(call))
         if result.termination == "error":  # the executor keeps its partial work and reports instead of raising
             self._record_error(state, f"{task.type.value} task", MemoryBankError(result.summary))
         return result

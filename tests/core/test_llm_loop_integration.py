@@ -160,3 +160,21 @@ def test_visited_page_becomes_memory_with_its_url(tmp_path) -> None:
     assert "DELTA region in 1990" in text and "cookie banner" not in text
     assert any(t.type.value == "NORMAL" and t.status.value == "success"
                for t in result.insight_doc.completed_tasks)
+
+
+def test_react_tool_calls_are_reported_as_they_happen_and_once(server: FakeOpenAI, tmp_path) -> None:
+    from memory_bank.events import LLMUsage, ToolCalled
+
+    bank = make_bank(server, tmp_path)
+    bank.ingest_text(TEXT, source="history.txt")
+    seen: list[object] = []
+    bank.subscribe(seen.append)
+    bank.run("When were ALPHA systems first deployed?")
+    order = [("tool", e.tool) if isinstance(e, ToolCalled) else ("react",) for e in seen
+             if isinstance(e, ToolCalled) or (isinstance(e, LLMUsage) and e.agent == "react")]
+    tools = [o for o in order if o[0] == "tool"]
+    react_calls = [r for r in server.chat_requests if r.agent == "react"]
+    assert tools and len(order) - len(tools) == len(react_calls)
+    second_react = [i for i, o in enumerate(order) if o == ("react",)][1]
+    assert order.index(tools[0]) < second_react, "the first tool call was not reported before the model's next turn"
+    assert tools == [("tool", "search"), ("tool", "deep_retrieval")], "each call is reported once"

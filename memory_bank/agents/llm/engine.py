@@ -6,12 +6,14 @@ against the same run budgets; nothing here builds a client.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlparse
 
 from ...llm.client import LLMClient
 from ...settings import Settings
 from ...tools.base import ToolBox
 from ..base import Engine
+from ..models import ToolCallRecord
 from .analysis import AnalysisAgent
 from .classification import ClassificationAgent
 from .integration import IntegrationAgent
@@ -28,11 +30,12 @@ def engine_label(settings: Settings) -> str:
     return f"LLM engine ({settings.llm_model or 'no model set'} at {host or settings.llm_base_url})"
 
 
-def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox) -> Engine:
+def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
+                     on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
     settings.check_llm()
     return Engine(
         name="llm", label=engine_label(settings),
         classification=ClassificationAgent(client, settings), structure=StructureAgent(client, settings),
         analysis=AnalysisAgent(client, settings), integration=IntegrationAgent(client, settings),
-        planning=PlanningAgent(client, settings), executor=ReactAgent(client, settings, toolbox),
+        planning=PlanningAgent(client, settings), executor=ReactAgent(client, settings, toolbox, on_tool_call),
         recognizer=ImageRecognizer(client, settings), uses_llm=True)

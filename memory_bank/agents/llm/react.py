@@ -9,6 +9,7 @@ so far (`termination="error"`, the error in `summary`), so tool output already f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...errors import BudgetExceeded, LLMError, RunCancelled, ToolError
@@ -53,8 +54,11 @@ class _Run:
 class ReactAgent:
     name = "react"
 
-    def __init__(self, client: LLMClient, settings: Settings, toolbox: ToolBox) -> None:
+    def __init__(self, client: LLMClient, settings: Settings, toolbox: ToolBox,
+                 on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> None:
+        """`on_tool_call` hears of every call as it returns, so the UI can show a long task's work live."""
         self._client = client
+        self._on_tool_call = on_tool_call
         self._settings = settings
         self._toolbox = toolbox
         self._prompt = load_prompt("react")
@@ -128,7 +132,10 @@ class ReactAgent:
         return self._record(state, call, True, output)
 
     def _record(self, state: _Run, call: ToolCall, ok: bool, response: str) -> str:
-        state.calls.append(ToolCallRecord(name=call.name, arguments=call.arguments, ok=ok, response=response))
+        record = ToolCallRecord(name=call.name, arguments=call.arguments, ok=ok, response=response)
+        state.calls.append(record)
+        if self._on_tool_call is not None:
+            self._on_tool_call(record)
         room = (self._cap - self._reserve - state.tokens()) * 4
         return truncate(response, max(room, MIN_OBSERVATION_CHARS))
 
@@ -137,5 +144,6 @@ class ReactAgent:
         known = "\n".join(str(m.get("content", "")) for m in state.messages if m["role"] != "assistant")
         return ExecutionResult(
             answer=answer, messages=state.messages, tool_calls=state.calls, termination=termination,
+            calls_reported=self._on_tool_call is not None,
             citations=citations(answer, known, inp.memory_node_ids) if answer else [],
             success=answer is not None, summary=summary)
