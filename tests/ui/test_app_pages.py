@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from memory_bank import MemoryBank, Settings
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.scripted_llm import ScriptedLLM
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET_5 = ("Northwind project overview\n\nThe Northwind project budget is 5 million dollars for the fiscal year "
@@ -28,6 +29,9 @@ BUDGET_5 = ("Northwind project overview\n\nThe Northwind project budget is 5 mil
             "travel.\n\nZero trust migration plan\n\nThe migration to a zero trust architecture starts with an "
             "inventory of all enterprise resources, subjects and workflows. Each access request is evaluated by "
             "the policy engine before a session is granted.\n")
+ALPHA_NOTES = ("ALPHA systems were first deployed FACT:year=1990 according to the archive of the ministry.\n\n"
+               "The ALPHA maintenance crews were trained by the OMEGA institute.\n\n"
+               "The BETA protocol is a separate matter about postal codes.")
 BUDGET_9 = BUDGET_5.replace("overview", "financial review").replace("5 million", "9 million")
 
 
@@ -238,6 +242,30 @@ def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> N
         fake.stop()
         at.button(key="FormSubmitter:settings-Test connection").click().run()
         assert any("Connection failed" in plain(e.value) for e in at.error)
+
+
+def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New task -> run -> answer with citations on the LLM engine, every agent through the real OpenAI client
+    against the scripted model on 127.0.0.1; the metrics show the calls and tokens it really made."""
+    with FakeOpenAI(handler=ScriptedLLM(per_cluster=1)) as fake:
+        for name, value in {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": fake.base_url, "LLM_MODEL": fake.models[0],
+                            "LLM_API_KEY": "sk-test-secret"}.items():
+            monkeypatch.setenv(name, value)
+        at = new_app()
+        at.run()
+        at.text_area[0].set_value("When were ALPHA systems first deployed?")
+        at.text_area[1].set_value(ALPHA_NOTES)
+        at.button(key="FormSubmitter:new-task-Start").click().run()
+        finish_runs(at)
+        task = task_of(at)
+        result = task.current_run.monitor.view().result
+        assert task.settings.engine == "llm" and result.termination == "done", result
+        assert "1990" in result.answer and result.citations
+        agents = {r.agent for r in fake.chat_requests}
+        assert {"classification", "structure", "analysis", "planning", "react"} <= agents
+        calls = next(plain(m.value) for m in at.metric if m.label == "LLM calls")
+        assert calls.split(" / ")[0] == f"{len(fake.chat_requests):,}", calls  # counts what the server received
+        assert "1990" in texts(at) + " ".join(plain(m.value) for m in at.markdown)
 
 
 def test_cancel_stops_the_run_and_keeps_what_was_built(monkeypatch: pytest.MonkeyPatch) -> None:
