@@ -180,6 +180,10 @@ class MemoryBank:
         with self._lock:
             return self.memory.conflicts[conflict_id]
 
+    def conflicts(self) -> list[PendingConflict]:
+        with self._lock:
+            return list(self.memory.conflicts.values())
+
     def _read_document(self, path: str, page_start: int | None, page_end: int | None) -> str:
         """Page text of an attached document, parsed once per bank (deep retrieval reads it often)."""
         if path not in self._documents:

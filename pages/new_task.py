@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.format import md_escape
-from ui.session import SAMPLE_PDF, SAMPLE_QUESTION, end_task, engine_label, get_task, launch, save_upload
+from ui.session import SAMPLES, end_task, engine_label, get_task, launch, save_upload
 
 ACCEPTED = ["pdf", "txt", "md", "markdown", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff"]
 
@@ -27,17 +27,19 @@ if task.bank is not None:
             end_task(task)
             st.rerun()
 
-sample, custom = st.columns([2, 3], gap="large")
-with sample, st.container(border=True):
-    st.subheader("Try the sample")
-    st.markdown("**NIST SP 800-207 — Zero Trust Architecture** (public domain, 59 pages), with the question:")
-    st.text(SAMPLE_QUESTION)
-    if not SAMPLE_PDF.is_file():
-        st.error(f"The sample PDF is missing: {SAMPLE_PDF}")
-    elif st.button("Run the sample", type="primary", icon=":material/rocket_launch:", disabled=task.running,
-                   key="run-sample"):
-        launch(task, SAMPLE_QUESTION, [SAMPLE_PDF], None)
-        st.switch_page("pages/run.py")
+samples, custom = st.columns([2, 3], gap="large")
+with samples:
+    st.subheader("Try a sample")
+    for sample in SAMPLES:
+        with st.container(border=True):
+            st.markdown(f"**{md_escape(sample.title)}** — {md_escape(sample.blurb)} The question:")
+            st.text(sample.question)
+            if missing := sample.missing():
+                st.error(f"A sample file is missing: {missing[0]}")
+            elif st.button(sample.button, type="primary", icon=":material/rocket_launch:", disabled=task.running,
+                           key=sample.key):
+                launch(task, sample.question, list(sample.files), None)
+                st.switch_page("pages/run.py")
 
 with custom, st.form("new-task", border=True):
     st.subheader("Your own task")

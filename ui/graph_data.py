@@ -61,6 +61,9 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
     return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
 
 
+BIG_GRAPH = 60  # nodes; above it the fitted graph is zoomed out far enough to hide ordinary labels
+
+
 def _hubs(degree: dict[str, int], count: int) -> set[str]:
     """The best-connected nodes: their labels are drawn larger, so they stay readable when the graph is zoomed
     out to fit (vis hides labels below a size on screen)."""
@@ -70,7 +73,8 @@ def _hubs(degree: dict[str, int], count: int) -> set[str]:
 
 def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], degree: dict[str, int],
                conflicted: set[str]) -> None:
-    hubs = _hubs(degree, max(4, min(10, len(nodes) // 25)))
+    # a small graph is drawn zoomed in, where every label is readable and big ones only look out of place
+    hubs = _hubs(degree, max(4, min(10, len(nodes) // 25))) if len(nodes) > BIG_GRAPH else set()
     for node in nodes:
         source = primary_source(node)
         merged = bool(node.merged_from)

@@ -178,8 +178,11 @@ def metrics_row(snapshot: BankSnapshot, view: RunView | None) -> None:
     cols[0].metric("Elapsed", duration(view.elapsed) if view else "—")
     cols[1].metric("Nodes", counts["nodes"])
     cols[2].metric("Related edges", counts["edges"])
-    cols[3].metric("Merges / conflicts", f"{counts['merges']} / {counts['pending_conflicts']}",
-                   help="merge events / conflicts still pending")
+    settled = counts["conflicts"] - counts["pending_conflicts"]
+    cols[3].metric("Merges / conflicts", f"{counts['merges']} / {counts['conflicts']}",
+                   delta=f"{counts['pending_conflicts']} pending" if counts["pending_conflicts"] else
+                   (f"{settled} settled" if settled else None), delta_color="off", delta_arrow="off",
+                   help="merge events / conflicts flagged (pending ones wait for cross-validation)")
     calls, max_calls = usage.get("calls", 0), usage.get("max_llm_calls", 0)
     tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
     cols[4].metric("LLM calls", f"{calls:,} / {max_calls:,}", help="used / budget")

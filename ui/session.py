@@ -30,9 +30,37 @@ from .runner import RunHandle, start_run
 
 log = logging.getLogger(__name__)
 KEY = "task_session"
-SAMPLE_PDF = Path(__file__).resolve().parents[1] / "samples" / "NIST.SP.800-207.pdf"
-SAMPLE_QUESTION = ("What are the core components of a zero trust architecture, and how does the policy engine "
-                   "decide whether to grant access to a resource?")
+SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A one-click task on the New task page: files shipped in samples/ and a question."""
+
+    key: str
+    button: str
+    title: str
+    blurb: str
+    files: tuple[Path, ...]
+    question: str
+
+    def missing(self) -> list[Path]:
+        return [f for f in self.files if not f.is_file()]
+
+
+SAMPLES = (
+    Sample(key="run-sample", button="Run the sample", title="NIST SP 800-207 — Zero Trust Architecture",
+           blurb="A long PDF (public domain, 59 pages): watch the graph grow page by page.",
+           files=(SAMPLES_DIR / "NIST.SP.800-207.pdf",),
+           question=("What are the core components of a zero trust architecture, and how does the policy engine "
+                     "decide whether to grant access to a resource?")),
+    Sample(key="run-sample-notes", button="Run the notes sample", title="Conflicting project notes",
+           blurb=("Three short notes: one repeats a paragraph word for word (a merge) and copies the budget "
+                  "with a different figure (a conflict, cross-validated against the other notes)."),
+           files=tuple(SAMPLES_DIR / "northwind" / name
+                       for name in ("project-overview.md", "finance-review.md", "board-minutes.md")),
+           question="What is the Northwind project budget, and who approved it?"),
+)
 
 
 @st.cache_resource(show_spinner="Loading the embedding model…")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..agents.models import Citation, ExecutionResult, ToolCallRecord
-from ..memory.query_graph import Node
+from ..memory.query_graph import Node, pages_label
 from ..memory.view import MemoryView, Passage
 from .contradiction import Substitution, align, align_tokens
 from .validation_text import undecided, verdict
@@ -106,10 +106,7 @@ def _contains(text: str, value: str) -> bool:
 
 
 def _where(p: Passage) -> str:
-    if p.page_start is None:
-        return p.source
-    pages = f"p. {p.page_start}" if p.page_end in (None, p.page_start) else f"pp. {p.page_start}-{p.page_end}"
-    return f"{p.source}, {pages}"
+    return p.source if p.page_start is None else f"{p.source}, {pages_label(_pages(p))}"
 
 
 def _pages(p: Passage) -> list[int]:

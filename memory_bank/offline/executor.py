@@ -18,6 +18,7 @@ from ..memory.view import MemoryView, Passage
 from ..modules.embedding import Embedder
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
+from .validation_text import decision_of
 
 NOT_FOUND = "Not found in the documents."
 
@@ -53,7 +54,8 @@ class OfflineExecutor:
 
     def _answer(self, question: str) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        evidence = self._node_evidence(question, calls) + self._passage_evidence(question, calls)
+        rejected = self._rejected_entries()
+        evidence = self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
             best = answer.used[0] if answer.used else None
@@ -63,20 +65,37 @@ class OfflineExecutor:
         return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
 
-    def _node_evidence(self, question: str, calls: list[ToolCallRecord]) -> list[Evidence]:
+    def _rejected_entries(self) -> set[str]:
+        """Entries whose claim lost a cross-validation. The merged node keeps them, so the record shows what
+        was rejected, but they are no evidence for an answer."""
+        rejected: set[str] = set()
+        for conflict in self.view.conflicts():
+            decision = decision_of(conflict.resolution or "") if conflict.status == "resolved" else None
+            if decision is None or decision.rejected is None:
+                continue
+            kept = {e.entry_id for e in self.view.entries_for(decision.supported)}
+            rejected |= {e.entry_id for e in self.view.entries_for(decision.rejected)} - kept
+        return rejected
+
+    def _node_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
         ranked = self.view.ranked(question, self.config.nodes)
         top = max((s for _, s in ranked), default=0.0) or 1.0
         evidence: list[Evidence] = []
         for node, score in ranked:
-            entries = self.view.entries_for(node.id)
+            entries = [e for e in self.view.entries_for(node.id) if e.entry_id not in rejected]
             text = "\n\n".join(e.text for e in entries) or node.summary
             calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
                                         response=_clip(text, self.config.response_chars)))
-            source = "; ".join(dict.fromkeys(s.name for s in node.sources))
-            evidence.extend(split_evidence(text, node.id, source, tuple(node.pages()), max(0.0, score / top)))
+            prior = max(0.0, score / top)
+            if not entries:
+                source = "; ".join(dict.fromkeys(s.name for s in node.sources))
+                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior))
+            for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
+                evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
+                                               _entry_pages(entry.metadata), prior))
         return evidence
 
-    def _passage_evidence(self, question: str, calls: list[ToolCallRecord]) -> list[Evidence]:
+    def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
         passages = self.view.search_passages(question, self.config.passages)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.source}{_pages_label(p)}] {_clip(p.text, 300)}"
@@ -84,8 +103,8 @@ class OfflineExecutor:
         top = max((p.score for p in passages), default=0.0) or 1.0
         evidence: list[Evidence] = []
         for p in passages:
-            if not p.node_ids:
-                continue  # an entry whose nodes are gone cannot be cited
+            if not p.node_ids or p.entry_id in rejected:
+                continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
             pages = tuple(range(p.page_start, (p.page_end or p.page_start) + 1)) if p.page_start else ()
             evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, pages, p.score / top))
         return evidence
@@ -106,6 +125,11 @@ def _summary(answer: Answer) -> str:
 
 def _failed(message: str) -> ExecutionResult:
     return ExecutionResult(answer=None, termination="error", success=False, summary=message)
+
+
+def _entry_pages(metadata: dict) -> tuple[int, ...]:
+    start, end = metadata.get("page_start"), metadata.get("page_end")
+    return tuple(range(start, (end or start) + 1)) if isinstance(start, int) else ()
 
 
 def _pages_label(p: Passage) -> str:

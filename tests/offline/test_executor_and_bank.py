@@ -4,6 +4,8 @@ same input giving the same graph."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory_bank import MemoryBank, Settings
@@ -11,6 +13,8 @@ from memory_bank.events import ToolCalled
 from memory_bank.offline.executor import NOT_FOUND
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def article_text(article: dict) -> str:
@@ -64,6 +68,27 @@ def test_planted_contradiction_is_validated_and_merged(embedder, tmp_path) -> No
     assert note.startswith('the documents support "1875"; "1920"') and "rejected variant" in note
     types = [t.type.value for t in result.insight_doc.completed_tasks]
     assert types[0] == "CROSS_VALIDATE" and "NORMAL" in types
+    bank.clear()
+
+
+def test_conflicting_notes_sample_answers_with_the_validated_claim_only(embedder, tmp_path) -> None:
+    """The app's second sample: a duplicated paragraph merges, a copied paragraph with a changed budget is
+    flagged, the board minutes settle it, and the answer cites the supported budget, never the rejected one."""
+    files = sorted((ROOT / "samples" / "northwind").glob("*.md"))
+    assert len(files) == 3
+    bank = MemoryBank(Settings(engine="offline"), embedder=embedder, workdir=tmp_path / "work")
+    result = bank.run("What is the Northwind project budget, and who approved it?", files=files)
+    (conflict,) = bank.memory.conflicts.values()
+    assert conflict.status == "resolved" and "9 million" in conflict.description
+    assert conflict.resolution.startswith('Supported claim: node') and '"5"' in conflict.resolution.splitlines()[0]
+    assert bank.snapshot().counts["merges"] == 2  # the duplicated plan, then the two sides of the conflict
+    assert "5 million" in result.answer and "9 million" not in result.answer
+    assert "board-minutes.md" in {c.source for c in result.citations}
+    for cite in result.citations:  # each quote is cited to the file it was read from, even in a merged node
+        assert " ".join(cite.quote.split()) in " ".join((files[0].parent / cite.source).read_text().split())
+    merged = bank.node(conflict.merged_into)
+    assert {e.metadata["source"] for e in bank.entries_for(merged.id)} == {"project-overview.md",
+                                                                            "finance-review.md"}
     bank.clear()
 
 

@@ -244,6 +244,23 @@ def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> N
         assert any("Connection failed" in plain(e.value) for e in at.error)
 
 
+def test_notes_sample_shows_a_merge_and_a_settled_conflict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.button(key="run-sample-notes").click().run()
+    finish_runs(at)
+    task = task_of(at)
+    result = task.current_run.monitor.view().result
+    assert "5 million" in result.answer and "9 million" not in result.answer
+    (conflict,) = task.bank.snapshot().conflicts
+    assert conflict["status"] == "resolved"
+    at.switch_page("pages/timeline.py").run()
+    assert not at.exception, at.exception
+    events = list(at.dataframe[0].value["event"])
+    assert "merge" in events and any(e.startswith("conflict") for e in events)
+
+
 def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     """New task -> run -> answer with citations on the LLM engine, every agent through the real OpenAI client
     against the scripted model on 127.0.0.1; the metrics show the calls and tokens it really made."""
