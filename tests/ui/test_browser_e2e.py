@@ -170,6 +170,22 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path
     assert outside == [], f"the browser tried to leave 127.0.0.1: {outside}"
 
 
+def test_notes_sample_in_the_browser_merges_settles_and_answers(browser, artifacts) -> None:  # noqa: ANN001
+    with running_app(artifacts / "e2e_notes_streamlit.log") as url:
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        page.goto(url)
+        page.get_by_role("button", name="Run the notes sample").click(timeout=60_000)
+        page.get_by_text("Done", exact=True).wait_for(timeout=120_000)
+        stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= 5 and s, 30, "the notes graph")
+        assert stats.get("ghosts", 0) >= 3, stats  # the merged-away nodes, drawn as lineage
+        page.get_by_text("1 settled").wait_for(timeout=10_000)
+        answer = page.get_by_text("budget of 5 million dollars").first
+        answer.wait_for(timeout=10_000)
+        assert page.get_by_text("9 million").count() == 0
+        page.screenshot(path=str(artifacts / "e2e_notes_run.png"))
+        page.close()
+
+
 @pytest.fixture(scope="module")
 def nist_pdf() -> Path:
     path = ROOT / "samples" / "NIST.SP.800-207.pdf"
