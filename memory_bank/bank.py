@@ -180,9 +180,9 @@ class MemoryBank:
         with self._lock:
             return self.memory.conflicts[conflict_id]
 
-    def conflicts(self) -> list[PendingConflict]:
+    def rejected_entries(self) -> set[str]:
         with self._lock:
-            return list(self.memory.conflicts.values())
+            return self.memory.rejected_entries()
 
     def _read_document(self, path: str, page_start: int | None, page_end: int | None) -> str:
         """Page text of an attached document, parsed once per bank (deep retrieval reads it often)."""

@@ -64,6 +64,7 @@ class ConflictRecord(_Strict):
     resolved_at: float | None = None
     resolution: str = ""
     merged_into: str | None = None
+    rejected_node: str | None = None
 
 
 class AttachmentRecord(_Strict):

@@ -51,7 +51,8 @@ def take_snapshot(memory: Memory, usage: dict[str, Any]) -> BankSnapshot:
              for n in memory.graph.nodes()]
     conflicts = [{"id": c.id, "node_a": c.node_a, "node_b": c.node_b, "description": c.description,
                   "status": c.status, "created": c.created, "resolved_at": c.resolved_at,
-                  "resolution": c.resolution, "merged_into": c.merged_into} for c in memory.conflicts.values()]
+                  "resolution": c.resolution, "merged_into": c.merged_into, "rejected_node": c.rejected_node}
+                 for c in memory.conflicts.values()]
     merges = [{"event_id": e.event_id, "merged_node_ids": list(e.merged_node_ids), "new_node_id": e.new_node_id,
                "timestamp": e.timestamp, "description": e.description, "kind": e.kind}
               for e in memory.tree.merge_events]

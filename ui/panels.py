@@ -94,13 +94,16 @@ def _entry_title(view: EntryView) -> str:
     where = meta.get("source") or meta.get("name") or "entry"
     start, end = view.pages
     pages = pages_label(range(start, (end or start) + 1)) if start is not None else ""
-    return md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
+    title = md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
+    return f"{title} · :red[rejected by cross-validation]" if view.rejected else title
 
 
 def _entries(deep: DeepRetrieval) -> None:
     st.markdown(f"**Interaction entries** ({len(deep.entries)})")
     for i, view in enumerate(deep.entries):
         with st.expander(_entry_title(view), expanded=i == 0):
+            if view.rejected:
+                st.caption("Its claim lost the cross-validation: kept for the record, not used as evidence.")
             st.text(view.entry.text)
             for content in view.attachments:
                 _attachment(content)

@@ -112,6 +112,8 @@ class IntegrationOutput(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     neighbor_updates: dict[str, NeighborUpdate] = Field(default_factory=dict)
     interaction_tree_description: str = ""
+    rejected_node_id: str | None = Field(
+        default=None, description="for a cross-validated conflict: the node whose claim the validation rejects")
 
 
 # --- Planning -------------------------------------------------------------------------------------------------

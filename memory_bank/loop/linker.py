@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..agents.base import Engine
 from ..agents.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement
@@ -27,6 +28,12 @@ from ..settings import Settings
 from .parallel import parallel_map
 
 MAX_RELINK_DEPTH = 3
+
+
+class Merged(NamedTuple):
+    node: Node
+    failures: list[str]  # re-linking the merged node records failures instead of raising
+    rejected: str | None = None  # for a conflict: the side whose claim the validation rejected
 
 
 def node_info(node: Node) -> NodeInfo:
@@ -95,7 +102,7 @@ class Linker:
             return []
         reasons = "; ".join(j.reasoning for _, j in buckets[Relation.MERGE] if j.reasoning)
         try:
-            _, failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth)
+            failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth).failures
         except MemoryBankError as exc:
             return [self._fail("merge of near-duplicate nodes", exc)]
         return failures
@@ -111,7 +118,7 @@ class Linker:
             self.ops.update_context(updates)
 
     def integrate(self, node_ids: list[str], *, kind: str, reason: str = "", validation: str | None = None,
-                  conflict_description: str | None = None, depth: int = 0) -> tuple[Node, list[str]]:
+                  conflict_description: str | None = None, depth: int = 0) -> Merged:
         """Merge nodes with the integration agent, then re-link the result. Raises on agent failure."""
         with self.lock:
             ids = list(dict.fromkeys(i for i in (self.memory.resolve_id(n) for n in node_ids) if i))
@@ -131,7 +138,8 @@ class Linker:
                        if nid in inherited}
             if updates:
                 self.ops.update_context(updates)
-        return node, self._relink(node, set(inherited), depth + 1)
+        rejected = out.rejected_node_id if out.rejected_node_id in ids else None
+        return Merged(node, self._relink(node, set(inherited), depth + 1), rejected)
 
     def _relink(self, node: Node, inherited: set[str], depth: int) -> list[str]:
         if depth > MAX_RELINK_DEPTH:
@@ -153,12 +161,12 @@ class Linker:
         with self.lock:
             conflict.status = "validating"
         try:
-            node, _ = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
-                                     conflict_description=conflict.description, reason=conflict.description)
+            merged = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
+                                    conflict_description=conflict.description, reason=conflict.description)
         except MemoryBankError as exc:
             with self.lock:
                 self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
             raise
         with self.lock:
-            self.ops.resolve_conflict(conflict.id, node.id, validation[:1000])
-        return node
+            self.ops.resolve_conflict(conflict.id, merged.node.id, validation[:1000], rejected_node=merged.rejected)
+        return merged.node

@@ -98,6 +98,8 @@ class PendingConflict:
     resolved_at: float | None = None
     resolution: str = ""
     merged_into: str | None = None
+    # the side whose claim the cross-validation rejected (an id from before the merge), when it said which
+    rejected_node: str | None = None
 
     @property
     def node_ids(self) -> tuple[str, str]:

@@ -36,6 +36,18 @@ class Memory:
         questions quote. Empty for a node without entries."""
         return "\n\n".join(e.text for e in self.tree.entries_for(node_id))
 
+    def rejected_entries(self) -> set[str]:
+        """Entries whose claim lost a cross-validation: the merged node keeps them for the record, but they are
+        no evidence. An entry the winning side shares stays evidence."""
+        rejected: set[str] = set()
+        for c in self.conflicts.values():
+            if c.status != "resolved" or not c.rejected_node or not c.merged_into:
+                continue
+            sides = next((e.merged_node_ids for e in self.tree.merge_events if e.new_node_id == c.merged_into), ())
+            kept = {e.entry_id for side in sides if side != c.rejected_node for e in self.tree.entries_for(side)}
+            rejected |= {e.entry_id for e in self.tree.entries_for(c.rejected_node)} - kept
+        return rejected
+
     def pending_conflicts(self) -> list[PendingConflict]:
         return [c for c in self.conflicts.values() if c.status == "pending"]
 

@@ -48,6 +48,6 @@ class MemoryView(Protocol):
 
     def conflict(self, conflict_id: str) -> PendingConflict: ...
 
-    def conflicts(self) -> list[PendingConflict]:
-        """Every conflict of the task: pending, being validated, resolved or failed."""
+    def rejected_entries(self) -> set[str]:
+        """Ids of the entries whose claim lost a cross-validation (see `Memory.rejected_entries`)."""
         ...

@@ -19,6 +19,7 @@ from ..memory.store import Memory
 
 MAX_IMAGE_BYTES = 4_000_000
 MAX_TEXT_CHARS = 40_000
+REJECTED_MARK = "[rejected by cross-validation] "
 
 DocumentReader = Callable[[str, int | None, int | None], str]  # (path, page_start, page_end) -> text
 
@@ -34,6 +35,7 @@ class AttachmentContent:
 class EntryView:
     entry: InteractionEntry
     attachments: tuple[AttachmentContent, ...]
+    rejected: bool = False  # its claim lost a cross-validation: kept for the record, marked for readers
 
     @property
     def pages(self) -> tuple[int | None, int | None]:
@@ -48,8 +50,8 @@ class DeepRetrieval:
     merge_history: list[MergeEvent] = field(default_factory=list)
 
     def text(self) -> str:
-        """The raw entries joined, oldest first: what an executor reads."""
-        return "\n\n".join(e.entry.text for e in self.entries)
+        """The raw entries joined, oldest first: what an executor reads (a rejected claim says so)."""
+        return "\n\n".join((REJECTED_MARK if e.rejected else "") + e.entry.text for e in self.entries)
 
 
 def image_data_uri(path: Path) -> str:
@@ -80,7 +82,9 @@ class DeepRetriever:
 
     def run(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
         node = self.memory.graph.get(node_id)
-        entries = [EntryView(e, tuple(self._content(a, e) for a in e.attachments) if with_attachments else ())
+        rejected = self.memory.rejected_entries()
+        entries = [EntryView(e, tuple(self._content(a, e) for a in e.attachments) if with_attachments else (),
+                             rejected=e.entry_id in rejected)
                    for e in self.memory.tree.entries_for(node_id)]
         neighbors = [self.memory.graph.get(n) for n in self.memory.graph.neighbors(node_id)]
         return DeepRetrieval(node, neighbors, entries, self.memory.tree.lineage(node_id))

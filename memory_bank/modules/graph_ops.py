@@ -132,11 +132,12 @@ class GraphOps:
         return conflict
 
     def resolve_conflict(self, conflict_id: str, merged_into: str | None, resolution: str,
-                         status: str = "resolved") -> None:
+                         status: str = "resolved", rejected_node: str | None = None) -> None:
         conflict = self.memory.conflicts[conflict_id]
         conflict.status = status
         conflict.resolved_at = time.time()
         conflict.resolution = resolution
         conflict.merged_into = merged_into
+        conflict.rejected_node = rejected_node
         self.events.publish(ConflictResolved(conflict_id=conflict_id, new_node_id=merged_into,
                                              resolution=resolution))

@@ -18,7 +18,6 @@ from ..memory.view import MemoryView, Passage
 from ..modules.embedding import Embedder
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
-from .validation_text import decision_of
 
 NOT_FOUND = "Not found in the documents."
 
@@ -54,7 +53,7 @@ class OfflineExecutor:
 
     def _answer(self, question: str) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        rejected = self._rejected_entries()
+        rejected = self.view.rejected_entries()  # claims that lost a cross-validation are no evidence
         evidence = self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
@@ -64,18 +63,6 @@ class OfflineExecutor:
                                    summary=f"No passage of the documents answers the question.{why}")
         return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
-
-    def _rejected_entries(self) -> set[str]:
-        """Entries whose claim lost a cross-validation. The merged node keeps them, so the record shows what
-        was rejected, but they are no evidence for an answer."""
-        rejected: set[str] = set()
-        for conflict in self.view.conflicts():
-            decision = decision_of(conflict.resolution or "") if conflict.status == "resolved" else None
-            if decision is None or decision.rejected is None:
-                continue
-            kept = {e.entry_id for e in self.view.entries_for(decision.supported)}
-            rejected |= {e.entry_id for e in self.view.entries_for(decision.rejected)} - kept
-        return rejected
 
     def _node_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
         ranked = self.view.ranked(question, self.config.nodes)

@@ -43,9 +43,12 @@ class OfflineIntegrator:
         conflict = inp.validation_result is not None or inp.conflict_description is not None
         body, rejected = self._sentences(nodes, conflict)
         summary = " ".join(body) + _conflict_note(decision, rejected, conflict)
+        ids = {n.id for n in nodes}
+        rejected_id = decision.rejected if decision is not None and decision.rejected in ids else None
         return IntegrationOutput(summary=summary, context=nodes[0].context,
                                  keywords=self._keywords(nodes), neighbor_updates={},
-                                 interaction_tree_description=self._description(nodes, inp, decision))
+                                 interaction_tree_description=self._description(nodes, inp, decision),
+                                 rejected_node_id=rejected_id)
 
     def _sentences(self, nodes: list[NodeInfo], conflict: bool) -> tuple[list[str], list[str]]:
         body: list[str] = []

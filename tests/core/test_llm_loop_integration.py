@@ -54,7 +54,11 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     for n in neighbours_before:
         assert bank.node(n).context.startswith("rewritten after merge"), "neighbours are rewritten"
     assert not any(merged.id == n for n in bank.memory.graph.neighbors(merged.id))
-    assert len(bank.deep_retrieve(merged.id).entries) == 2, "both raw entries stay reachable"
+    deep = bank.deep_retrieve(merged.id)
+    assert len(deep.entries) == 2, "both raw entries stay reachable"
+    (rejected,) = [e for e in deep.entries if e.rejected]  # the integration agent named the losing side
+    assert "1995" in rejected.entry.text and "[rejected by cross-validation] " + rejected.entry.text in deep.text()
+    assert resolved["rejected_node"] in sides
 
     assert "1990" in result.answer and result.citations
     assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]

@@ -4,6 +4,7 @@ same input giving the same graph."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,13 @@ def test_conflicting_notes_sample_answers_with_the_validated_claim_only(embedder
     for cite in result.citations:  # each quote is cited to the file it was read from, even in a merged node
         assert " ".join(cite.quote.split()) in " ".join((files[0].parent / cite.source).read_text().split())
     merged = bank.node(conflict.merged_into)
-    assert {e.metadata["source"] for e in bank.entries_for(merged.id)} == {"project-overview.md",
-                                                                            "finance-review.md"}
+    entries = bank.deep_retrieve(merged.id).entries
+    assert {e.entry.metadata["source"] for e in entries} == {"project-overview.md", "finance-review.md"}
+    assert {e.entry.metadata["source"] for e in entries if e.rejected} == {"finance-review.md"}
+    exported = json.loads(json.dumps(bank.export()))
+    assert exported["conflicts"][0]["rejected_node"] == conflict.rejected_node is not None
+    assert MemoryBank.from_export(exported, Settings(), embedder=embedder).memory.rejected_entries() \
+        == bank.memory.rejected_entries()
     bank.clear()
 
 

@@ -96,6 +96,8 @@ class ScriptedLLM:
         groups = json.loads(nodes_block[nodes_block.index("["):nodes_block.rindex("]") + 1])
         merged_ids = {g["node"]["id"] for g in groups}
         summaries = list(dict.fromkeys(g["node"]["summary"] for g in groups))
+        losers = [g["node"]["id"] for g in groups if self.winner not in g["node"]["summary"]]
+        rejected = losers[0] if self.winner in validation and len(losers) == 1 else None
         if self.winner in validation:
             summaries = [s for s in summaries if self.winner in s] or summaries[:1]
         neighbours = {nb["id"]: {"context": f"rewritten after merge: {nb['context']}", "keywords": nb["keywords"]}
@@ -103,7 +105,8 @@ class ScriptedLLM:
         return json.dumps({"summary": " ".join(summaries), "context": groups[0]["node"]["context"],
                            "keywords": sorted({k for g in groups for k in g["node"]["keywords"]}),
                            "neighbor_updates": neighbours,
-                           "interaction_tree_description": f"merged {len(groups)} nodes"})
+                           "interaction_tree_description": f"merged {len(groups)} nodes",
+                           "rejected_node_id": rejected})
 
     def _planning(self, text: str, _: RecordedRequest) -> str:
         goal = text.split("Task goal:", 1)[-1].split("\n", 1)[0].strip()
