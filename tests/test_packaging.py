@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -11,7 +12,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_wheel_ships_every_prompt_and_the_cli(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+    source = tmp_path / "src"  # a copy: setuptools writes build/ and *.egg-info next to the sources
+    shutil.copytree(ROOT / "memory_bank", source / "memory_bank", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "requirements.txt"):
+        shutil.copy(ROOT / name, source / name)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
                            "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

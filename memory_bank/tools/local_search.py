@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ToolError
+from ..memory.query_graph import pages_label
 from ..memory.view import MemoryView, Passage
+from ..modules.deep_retrieval import REJECTED_MARK
 from .base import Tool, ToolSpec
 
 SPEC = ToolSpec(
@@ -20,11 +22,10 @@ SPEC = ToolSpec(
 )
 
 
-def format_passage(i: int, p: Passage) -> str:
-    pages = "" if p.page_start is None else (
-        f", p. {p.page_start}" if p.page_end in (None, p.page_start) else f", pp. {p.page_start}-{p.page_end}")
+def format_passage(i: int, p: Passage, rejected: bool = False) -> str:
+    pages = "" if p.page_start is None else ", " + pages_label(range(p.page_start, (p.page_end or p.page_start) + 1))
     nodes = ", ".join(f"node:{n}" for n in p.node_ids) or "no node"
-    return f"[{i}] {p.source}{pages} ({nodes})\n{p.text}"
+    return f"[{i}] {p.source}{pages} ({nodes})\n{REJECTED_MARK if rejected else ''}{p.text}"
 
 
 class LocalSearchTool:
@@ -42,9 +43,10 @@ class LocalSearchTool:
         if not queries:
             raise ToolError("search needs a non-empty 'query'")
         parts: list[str] = []
+        rejected = self.view.rejected_entries()
         for q in queries:
             passages = self.view.search_passages(q, self.k)
-            local = "\n\n".join(format_passage(i, p) for i, p in enumerate(passages, 1))
+            local = "\n\n".join(format_passage(i, p, p.entry_id in rejected) for i, p in enumerate(passages, 1))
             parts.append(f"Local documents for '{q}':\n{local or 'no matching passage'}")
         if self.web is not None:
             parts.append(f"Web results:\n{self.web.call({'query': queries})}")

@@ -9,6 +9,7 @@ import pytest
 from memory_bank import MemoryBank
 from memory_bank.modules.embedding import HashingEmbedder
 from memory_bank.settings import DEFAULT_SAMPLING
+from memory_bank.tools.local_search import LocalSearchTool
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply, dropped, garbage
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -59,6 +60,9 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     (rejected,) = [e for e in deep.entries if e.rejected]  # the integration agent named the losing side
     assert "1995" in rejected.entry.text and "[rejected by cross-validation] " + rejected.entry.text in deep.text()
     assert resolved["rejected_node"] in sides
+    found = LocalSearchTool(bank).call({"query": "ALPHA systems first deployed"})
+    assert "[rejected by cross-validation] ALPHA systems were first deployed FACT:year=1995" in found
+    assert "[rejected by cross-validation] ALPHA systems were first deployed FACT:year=1990" not in found
 
     assert "1990" in result.answer and result.citations
     assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]
