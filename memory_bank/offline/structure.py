@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..agents.models import StructureInput, StructureOutput
+from .classification import is_heading
 from .nlp import (
     Idf,
     content_tokens,
@@ -28,11 +29,12 @@ from .nlp import (
 @dataclass(frozen=True)
 class SummaryConfig:
     """`min_ratio`/`max_ratio` bound the summary's share of the cluster's words; `tiny_words` is the size below
-    which there is nothing worth dropping and the content is kept whole."""
+    which there is nothing worth dropping and the content is kept whole (about two sentences: cutting one of
+    them to 45% leaves a fragment, not a summary)."""
 
     min_ratio: float = 0.30
     max_ratio: float = 0.45
-    tiny_words: int = 30
+    tiny_words: int = 40
     fact_weight: float = 0.06
     lead_weight: float = 0.10
     keyword_weight: float = 0.08
@@ -46,10 +48,13 @@ class OfflineStructurer:
 
     def run(self, inp: StructureInput) -> StructureOutput:
         content = " ".join(inp.content.split())
-        total = word_count(content)
+        # split the raw text: a blank line after a heading ends a sentence. The node's context line names the
+        # heading, so the summary leaves it out (unless the cluster is nothing but headings)
+        sents = sentences(inp.content) or [content]
+        sents = [s for s in sents if not is_heading(s)] or sents
+        total = word_count(" ".join(sents))
         if total <= self.config.tiny_words:
-            return StructureOutput(summary=content)
-        sents = sentences(content) or [content]
+            return StructureOutput(summary=" ".join(sents))
         return StructureOutput(summary=self._summary(sents, inp.keywords, total))
 
     def _summary(self, sents: list[str], keywords: list[str], total: int) -> str:
