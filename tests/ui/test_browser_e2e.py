@@ -179,9 +179,9 @@ def test_notes_sample_in_the_browser_merges_settles_and_answers(browser, artifac
         stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= 5 and s, 30, "the notes graph")
         assert stats.get("ghosts", 0) >= 3, stats  # the merged-away nodes, drawn as lineage
         page.get_by_text("1 settled").wait_for(timeout=10_000)
-        answer = page.get_by_text("budget of 5 million dollars").first
+        answer = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="budget of 5 million").first
         answer.wait_for(timeout=10_000)
-        assert page.get_by_text("9 million").count() == 0
+        assert "9 million" not in answer.inner_text()  # the rejected figure may show in the log, not the answer
         page.screenshot(path=str(artifacts / "e2e_notes_run.png"))
         page.close()
 
