@@ -6,7 +6,6 @@ import re
 import time
 
 from memory_bank import events as ev
-from memory_bank.memory.query_graph import pages_label  # noqa: F401 - the pages' label helper
 
 STAGE_TITLES = {
     "classify": "Classify into topics",

@@ -15,10 +15,11 @@ import pandas as pd
 import streamlit as st
 
 from memory_bank.errors import MemoryBankError
+from memory_bank.memory.query_graph import page_span, pages_label
 from memory_bank.modules.deep_retrieval import DeepRetrieval, EntryView
 from memory_bank.snapshot import BankSnapshot
 
-from .format import STAGE_TITLES, clock, duration, md_escape, pages_label, safe_markdown, short
+from .format import STAGE_TITLES, clock, duration, md_escape, safe_markdown, short
 from .runner import RunView
 from .session import TaskSession
 
@@ -55,7 +56,7 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
         st.text("Keywords: " + ", ".join(node.keywords))
     with st.container(border=True):
         st.text(node.summary)
-    sources = [{"file": s.name, "pages": pages_label(range(s.page_start, (s.page_end or s.page_start) + 1))
+    sources = [{"file": s.name, "pages": pages_label(page_span(s.page_start, s.page_end))
                 if s.page_start is not None else (s.url or "")} for s in node.sources]
     if sources:
         st.dataframe(pd.DataFrame(sources), hide_index=True)
@@ -92,8 +93,7 @@ def _in_fragment() -> bool:
 def _entry_title(view: EntryView) -> str:
     meta = view.entry.metadata
     where = meta.get("source") or meta.get("name") or "entry"
-    start, end = view.pages
-    pages = pages_label(range(start, (end or start) + 1)) if start is not None else ""
+    pages = pages_label(page_span(*view.pages))
     title = md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
     return f"{title} · :red[rejected by cross-validation]" if view.rejected else title
 

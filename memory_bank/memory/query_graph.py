@@ -16,6 +16,11 @@ import networkx as nx
 import numpy as np
 
 
+def page_span(start: int | None, end: int | None) -> tuple[int, ...]:
+    """Every page of a range stored as (first, last); `end` None means one page, `start` None means no pages."""
+    return () if start is None else tuple(range(start, (end or start) + 1))
+
+
 def pages_label(pages: Iterable[int]) -> str:
     """[3, 4, 5, 9] -> 'pp. 3-5, 9'; [7] -> 'p. 7'; [] -> ''."""
     nums = sorted(set(pages))
@@ -47,7 +52,7 @@ class Source:
     def label(self) -> str:
         if self.page_start is None:
             return self.url or self.name
-        return f"{self.name}, {pages_label(range(self.page_start, (self.page_end or self.page_start) + 1))}"
+        return f"{self.name}, {pages_label(page_span(self.page_start, self.page_end))}"
 
 
 @dataclass
@@ -69,8 +74,7 @@ class Node:
     def pages(self) -> list[int]:
         found: set[int] = set()
         for s in self.sources:
-            if s.page_start is not None:
-                found.update(range(s.page_start, (s.page_end or s.page_start) + 1))
+            found.update(page_span(s.page_start, s.page_end))
         return sorted(found)
 
 

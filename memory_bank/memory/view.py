@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .interaction_tree import InteractionEntry
-from .query_graph import Node, PendingConflict
+from .query_graph import Node, PendingConflict, page_span, pages_label
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,14 @@ class Passage:
     source: str
     page_start: int | None = None
     page_end: int | None = None
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        return page_span(self.page_start, self.page_end)
+
+    def where(self) -> str:
+        """'file, pp. 3-4' (or the file alone): how tools and citations name the passage's place."""
+        return f"{self.source}, {pages_label(self.pages)}" if self.pages else self.source
 
 
 class MemoryView(Protocol):

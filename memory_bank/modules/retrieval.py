@@ -37,13 +37,12 @@ class Retriever:
         return self.index.search(tokens, vector, k or self.k, self.alpha, exclude)
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
-        vector = self.embedder.embed([query])[0]
-        k = k or self.k
+        vector, tokens, k = self.embedder.embed([query])[0], tokenize(query), k or self.k
         if self.reranker is None:
-            hits = self.ranked_ids(tokenize(query), vector, k, exclude)
+            hits = self.ranked_ids(tokens, vector, k, exclude)
         else:
             depth = max(k, self.reranker.config.depth)
-            hits = self.reranker.rerank(query, self.ranked_ids(tokenize(query), vector, depth, exclude))[:k]
+            hits = self.reranker.rerank(query, self.ranked_ids(tokens, vector, depth, exclude))[:k]
         return [(self.graph.get(i), s) for i, s in hits]
 
     def with_neighbours(self, hits: list[str], exclude: set[str] | None = None) -> list[Node]:

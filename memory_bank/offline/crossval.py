@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..agents.models import Citation, ExecutionResult, ToolCallRecord
-from ..memory.query_graph import Node, pages_label
+from ..memory.query_graph import Node
 from ..memory.view import MemoryView, Passage
 from .contradiction import Substitution, align, align_tokens
 from .validation_text import undecided, verdict
@@ -27,7 +27,7 @@ class Support:
     def note(self) -> str:
         if not self.passages:
             return "no other passage of the documents repeats it"
-        where = "; ".join(_where(p) for p in self.passages[:3])
+        where = "; ".join(p.where() for p in self.passages[:3])
         return f"{len(self.passages)} other passage(s) of the documents repeat it ({where})"
 
 
@@ -68,7 +68,7 @@ class CrossValidator:
             query = f"{sub.before} {value}".strip()
             hits = self.view.search_passages(query, self.k)
             calls.append(ToolCallRecord(name="search", arguments={"query": query, "scope": "local"},
-                                        response="\n".join(f"[{_where(p)}] {_clip(p.text, 300)}" for p in hits)
+                                        response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}" for p in hits)
                                         or "no passage found"))
             for p in hits:
                 if p.entry_id not in exclude:
@@ -85,7 +85,7 @@ class CrossValidator:
             return ExecutionResult(answer=text, summary=summary, tool_calls=calls, success=True)
         win, lose = (side_a, side_b) if len(support_a.passages) > len(support_b.passages) else (side_b, side_a)
         winner = support_a if win is side_a else support_b
-        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=_pages(p), quote=_clip(p.text, 200))
+        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200))
                      for p in winner.passages if p.node_ids]
         summary = (f"The documents support \"{win[1]}\" (node {win[0]}) over \"{lose[1]}\" (node {lose[0]}): "
                    f"{len(winner.passages)} passage(s) agree.")
@@ -103,16 +103,6 @@ def _contains(text: str, value: str) -> bool:
     needle = " ".join(_ALNUM.findall(value.lower()))
     hay = " ".join(_ALNUM.findall(text.lower()))
     return bool(needle) and f" {needle} " in f" {hay} "
-
-
-def _where(p: Passage) -> str:
-    return p.source if p.page_start is None else f"{p.source}, {pages_label(_pages(p))}"
-
-
-def _pages(p: Passage) -> list[int]:
-    if p.page_start is None:
-        return []
-    return list(range(p.page_start, (p.page_end or p.page_start) + 1))
 
 
 def _clip(text: str, limit: int) -> str:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from ..agents.models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..memory.insight_doc import TaskType
-from ..memory.query_graph import pages_label
-from ..memory.view import MemoryView, Passage
+from ..memory.query_graph import page_span
+from ..memory.view import MemoryView
 from ..modules.embedding import Embedder
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
@@ -79,21 +79,21 @@ class OfflineExecutor:
                 evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior))
             for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
                 evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
-                                               _entry_pages(entry.metadata), prior))
+                                               page_span(entry.metadata.get("page_start"),
+                                                         entry.metadata.get("page_end")), prior))
         return evidence
 
     def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
         passages = self.view.search_passages(question, self.config.passages)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
-                                    response="\n".join(f"[{p.source}{_pages_label(p)}] {_clip(p.text, 300)}"
+                                    response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
                                                        for p in passages) or "no passage found"))
         top = max((p.score for p in passages), default=0.0) or 1.0
         evidence: list[Evidence] = []
         for p in passages:
             if not p.node_ids or p.entry_id in rejected:
                 continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
-            pages = tuple(range(p.page_start, (p.page_end or p.page_start) + 1)) if p.page_start else ()
-            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, pages, p.score / top))
+            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top))
         return evidence
 
 
@@ -112,15 +112,6 @@ def _summary(answer: Answer) -> str:
 
 def _failed(message: str) -> ExecutionResult:
     return ExecutionResult(answer=None, termination="error", success=False, summary=message)
-
-
-def _entry_pages(metadata: dict) -> tuple[int, ...]:
-    start, end = metadata.get("page_start"), metadata.get("page_end")
-    return tuple(range(start, (end or start) + 1)) if isinstance(start, int) else ()
-
-
-def _pages_label(p: Passage) -> str:
-    return "" if p.page_start is None else ", " + pages_label(range(p.page_start, (p.page_end or p.page_start) + 1))
 
 
 def _clip(text: str, limit: int) -> str:

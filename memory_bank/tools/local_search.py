@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ToolError
-from ..memory.query_graph import pages_label
 from ..memory.view import MemoryView, Passage
 from ..modules.deep_retrieval import REJECTED_MARK
 from .base import Tool, ToolSpec
@@ -23,9 +22,8 @@ SPEC = ToolSpec(
 
 
 def format_passage(i: int, p: Passage, rejected: bool = False) -> str:
-    pages = "" if p.page_start is None else ", " + pages_label(range(p.page_start, (p.page_end or p.page_start) + 1))
     nodes = ", ".join(f"node:{n}" for n in p.node_ids) or "no node"
-    return f"[{i}] {p.source}{pages} ({nodes})\n{REJECTED_MARK if rejected else ''}{p.text}"
+    return f"[{i}] {p.where()} ({nodes})\n{REJECTED_MARK if rejected else ''}{p.text}"
 
 
 class LocalSearchTool:
