@@ -55,9 +55,22 @@ def sidebar(task: TaskSession) -> None:
         if task.bank is None:
             st.caption("No task in memory yet.")
             return
-        if task.running:  # the sidebar is drawn on full reruns only; live numbers are on the Run page
+        _memory_status(task, task.running)
+
+
+def _memory_status(task: TaskSession, running: bool) -> None:
+    """While a run is alive this polls, and redraws the whole app once the run has ended: a run that ends
+    between the sidebar and the page being drawn would otherwise leave "in progress" here for good."""
+
+    @st.fragment(run_every=1.0 if running else None)
+    def status() -> None:
+        if running and not task.running:
+            st.rerun()
+        if task.running:  # live numbers are on the Run page
             st.caption("A run is in progress — live numbers on the Run page.")
             return
         counts = task.bank.snapshot().counts
         st.caption(md_escape(f"{counts['nodes']} nodes · {counts['edges']} edges · {counts['merges']} merges · "
                              f"{counts['pending_conflicts']} pending conflicts — from {task.origin or 'a run'}"))
+
+    status()

@@ -179,6 +179,8 @@ def test_notes_sample_in_the_browser_merges_settles_and_answers(browser, artifac
         stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= 5 and s, 30, "the notes graph")
         assert stats.get("ghosts", 0) >= 3, stats  # the merged-away nodes, drawn as lineage
         page.get_by_text("1 settled").wait_for(timeout=10_000)
+        sidebar = page.locator('[data-testid="stSidebar"]')  # not left saying "in progress" after a fast run
+        sidebar.get_by_text("pending conflicts — from").wait_for(timeout=10_000)
         answer = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="budget of 5 million").first
         answer.wait_for(timeout=10_000)
         assert "9 million" not in answer.inner_text()  # the rejected figure may show in the log, not the answer
