@@ -15,6 +15,7 @@ import numpy as np
 
 from ..modules.embedding import Embedder
 from ..modules.text import stem, stems
+from .classification import is_heading
 from .nlp import Idf, has_month, is_leader_line, numbers, sentences, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
@@ -144,14 +145,16 @@ class Answerer:
 
     def _compose(self, question: str, pool: list[Evidence], order: list[int], score: float) -> Answer:
         """Best sentence first; then the next best ones while they fit, the last one cut to the room left
-        around the question's words (a second sentence often holds the answer next to the matching one)."""
+        around the question's words (a second sentence often holds the answer next to the matching one). A best
+        sentence ending in a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         first = pool[order[0]]
         if len(first.text.split()) > limit:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
         size = len(first.text.split())
-        for i in order[1:4]:
+        announced = _following(pool, order[0]) if first.text.rstrip().endswith(":") else []
+        for i in announced + [i for i in order[1:4] if i not in announced]:
             room = limit - size
             extra = len(pool[i].text.split())
             if extra <= room:
@@ -181,6 +184,16 @@ def window(sentence: str, question: str, limit: int) -> str:
     return prefix + " ".join(cut) + suffix
 
 
+def _following(pool: list[Evidence], index: int, limit: int = 6) -> list[int]:
+    """The sentences after `pool[index]` from the same node, in source order (the pool keeps that order)."""
+    out: list[int] = []
+    for j in range(index + 1, min(len(pool), index + 1 + limit)):
+        if pool[j].node_id != pool[index].node_id:
+            break
+        out.append(j)
+    return out
+
+
 def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
     seen: set[str] = set()
     out: list[Evidence] = []
@@ -193,4 +206,6 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float) -> list[Evidence]:
-    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text) if not is_leader_line(s)]
+    """Every sentence but contents lines and headings: they name a topic and answer nothing."""
+    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text)
+            if not is_leader_line(s) and not is_heading(s)]

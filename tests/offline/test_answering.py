@@ -27,6 +27,22 @@ def test_what_is_x_prefers_the_sentence_that_defines_x(embedder) -> None:  # noq
     assert answer.text.startswith("The trust algorithm (TA) is the process")
 
 
+def test_a_sentence_ending_in_a_colon_brings_the_list_it_announces(embedder) -> None:  # noqa: ANN001
+    text = ("A zero trust architecture follows these basic tenets:\n\n1. All data sources are resources.\n"
+            "2. All communication is secured regardless of network location.\n\n"
+            "Zero trust tenets also guide migration plans for many agencies.")
+    evidence = split_evidence(text, "n1", "nist.pdf", (15,), 1.0) + [
+        Evidence("Tenets of zero trust are discussed by many vendors of security products.", "n2", "blog.txt")]
+    answer = Answerer(embedder).answer("What are the tenets of zero trust?", evidence)
+    assert answer.text.startswith("A zero trust architecture follows these basic tenets: 1. All data sources are "
+                                  "resources. 2. All communication is secured")
+
+
+def test_headings_and_table_of_contents_lines_are_no_evidence() -> None:
+    assert split_evidence("2.1 Tenets of Zero Trust\n\nThe tenets guide design.", "n", "f", (), 1.0)[0].text \
+        == "The tenets guide design."
+
+
 def test_table_of_contents_lines_are_no_evidence() -> None:
     text = ("17 3.3.1 Trust Algorithm Variations .......................................... 18\n"
             "3.3.2 Network Requirements … … … 20\n\n"
