@@ -75,7 +75,7 @@ def make_squad_pdf(path: Path, pages: int = TARGET_PAGES) -> int:
 
 def measure(path: str, queue: mp.Queue) -> None:
     from memory_bank import MemoryBank, Settings
-    from memory_bank.modules.embedding import load_embedder
+    from memory_bank.retrieval.embedding import load_embedder
 
     t0 = time.perf_counter()
     embedder = load_embedder()

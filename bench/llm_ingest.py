@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memory_bank import MemoryBank  # noqa: E402
-from memory_bank.modules.embedding import CachedEmbedder, load_embedder  # noqa: E402
+from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
 

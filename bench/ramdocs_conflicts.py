@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.modules.embedding import load_embedder  # noqa: E402
-from memory_bank.offline.validation_text import decision_of  # noqa: E402
+from memory_bank.engines.offline.validation_text import decision_of  # noqa: E402
+from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ramdocs" / "ramdocs_dev_visible.jsonl"
 COPY_RATIO = 0.5

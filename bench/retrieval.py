@@ -22,13 +22,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank.events import EventBus  # noqa: E402
+from memory_bank.ingest.graph_ops import GraphOps  # noqa: E402
 from memory_bank.memory.query_graph import Node  # noqa: E402
 from memory_bank.memory.store import Memory  # noqa: E402
-from memory_bank.modules.graph_ops import GraphOps  # noqa: E402
-from memory_bank.modules.hybrid_index import HybridIndex  # noqa: E402
-from memory_bank.modules.rerank import SentenceReranker  # noqa: E402
-from memory_bank.modules.retrieval import Retriever  # noqa: E402
-from memory_bank.modules.text import split_sentences, tokenize  # noqa: E402
+from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
+from memory_bank.retrieval.rerank import SentenceReranker  # noqa: E402
+from memory_bank.retrieval.retriever import Retriever  # noqa: E402
+from memory_bank.text.split import split_sentences, tokenize  # noqa: E402
 
 SQUAD = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
 

@@ -12,27 +12,27 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import assembly
-from .agents.base import Engine
+from . import wiring
+from .engines.base import Engine
+from .engines.llm.client import CancelToken, LLMClient, UsageMeter
 from .errors import InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
-from .llm.client import CancelToken, LLMClient, UsageMeter
+from .ingest.linker import Linker
+from .ingest.pipeline import IngestPipeline, IngestReport, SourceDoc
 from .loaders import load_file
 from .loaders.document import LoadedDocument
-from .loop.adapter import Adapter
-from .loop.linker import Linker
-from .loop.pipeline import IngestPipeline, IngestReport, SourceDoc
-from .loop.results import RunResult
-from .loop.runner import TaskRunner, tool_called
-from .loop.temp_store import TempImage, TempStore
 from .memory.interaction_tree import Attachment, AttachmentType
 from .memory.query_graph import Node, PendingConflict
+from .memory.snapshot import BankSnapshot, take_snapshot
 from .memory.store import Memory
-from .memory.view import Passage
-from .modules.deep_retrieval import DeepRetrieval, DeepRetriever
-from .modules.embedding import Embedder, load_embedder
+from .memory.temp_store import TempImage, TempStore
+from .retrieval.deep_retrieval import DeepRetrieval, DeepRetriever
+from .retrieval.embedding import Embedder, load_embedder
+from .retrieval.view import Passage
+from .run.adapter import Adapter
+from .run.results import RunResult
+from .run.runner import TaskRunner, tool_called
 from .settings import Settings
-from .snapshot import BankSnapshot, take_snapshot
 
 
 class MemoryBank:
@@ -45,13 +45,13 @@ class MemoryBank:
         self._lock = threading.RLock()
         self.cancel_token = CancelToken()
         self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
-        self._core = assembly.build_core(self.settings, self.embedder, self.events, _memory)
+        self._core = wiring.build_core(self.settings, self.embedder, self.events, _memory)
         self.memory = self._core.memory
         root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
         self.temp = TempStore(root)
         self._deep = DeepRetriever(self.memory, self._read_document)
-        self.llm = assembly.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
-        self.engine = engine or assembly.build_engine(self.settings, embedder=self.embedder, view=self,
+        self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancel_token, self.meter)
+        self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self,
                                                       deep=self._deep, llm=self.llm,
                                                       on_tool_call=lambda call: self.events.publish(tool_called(call)))
         self._active_cancel = self.cancel_token
@@ -255,7 +255,7 @@ class MemoryBank:
     # -- export -------------------------------------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        from .export import export_memory
+        from .memory.export import export_memory
 
         with self._lock:
             return export_memory(self.memory, self.settings, self.meter.snapshot(), self.embedder.name,
@@ -264,7 +264,7 @@ class MemoryBank:
     @classmethod
     def from_export(cls, data: dict[str, Any] | str | bytes, settings: Settings | None = None,
                     **kwargs: Any) -> MemoryBank:
-        from .export import import_memory
+        from .memory.export import import_memory
 
         memory = import_memory(data)
         bank = cls(settings, _memory=memory, **kwargs)

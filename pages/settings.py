@@ -78,7 +78,7 @@ if saved or tested:
         if settings.engine != "llm" and not settings.llm_model:
             st.warning("Choose the LLM engine and a model to test a connection; the offline engine needs none.")
         else:
-            from memory_bank.llm.openai_client import OpenAIClient
+            from memory_bank.engines.llm.openai_client import OpenAIClient
 
             with st.spinner("Asking the endpoint for one word…"):
                 try:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.modules.embedding import HashingEmbedder
+from memory_bank.retrieval.embedding import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,7 +22,8 @@ def test_the_wheel_ships_every_prompt_and_the_cli(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     (wheel,) = tmp_path.glob("agentic_memory_bank-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    prompts = {f"memory_bank/agents/prompts/{p.name}" for p in (ROOT / "memory_bank/agents/prompts").glob("*.md")}
+    folder = "memory_bank/engines/llm/prompts"
+    prompts = {f"{folder}/{p.name}" for p in (ROOT / folder).glob("*.md")}
     assert prompts and prompts <= names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "memory-bank = memory_bank.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -23,8 +23,8 @@ from typing import Any
 import streamlit as st
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.llm.client import CancelToken
-from memory_bank.modules.embedding import load_embedder
+from memory_bank.engines.llm.client import CancelToken
+from memory_bank.retrieval.embedding import load_embedder
 
 from .runner import RunHandle, start_run
 
@@ -223,9 +223,9 @@ def engine_label(task: TaskSession) -> str:
     if task.bank is not None:
         return task.bank.engine.label
     if task.settings.engine == "offline":
-        from memory_bank.offline.engine import LABEL
+        from memory_bank.engines.offline.engine import LABEL
 
         return LABEL
-    from memory_bank.agents.llm.engine import engine_label as llm_label
+    from memory_bank.engines.llm.engine import engine_label as llm_label
 
     return llm_label(task.settings)

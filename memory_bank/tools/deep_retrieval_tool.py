@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ToolError
-from ..modules.deep_retrieval import DeepRetrieval
+from ..retrieval.deep_retrieval import DeepRetrieval
 from .base import ToolSpec
 
 SPEC = ToolSpec(

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ToolError
-from ..memory.view import MemoryView, Passage
-from ..modules.deep_retrieval import REJECTED_MARK
+from ..retrieval.deep_retrieval import REJECTED_MARK
+from ..retrieval.view import MemoryView, Passage
 from .base import Tool, ToolSpec
 
 SPEC = ToolSpec(

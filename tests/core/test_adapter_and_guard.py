@@ -3,15 +3,15 @@ from __future__ import annotations
 import threading
 
 from memory_bank.events import EventBus
-from memory_bank.loop.adapter import Adapter
-from memory_bank.loop.planning_guard import guard_next
+from memory_bank.ingest.graph_ops import GraphOps
 from memory_bank.memory.insight_doc import InsightDoc, PendingTask, TaskType
 from memory_bank.memory.query_graph import Node, PendingConflict
 from memory_bank.memory.store import Memory
-from memory_bank.modules.embedding import HashingEmbedder
-from memory_bank.modules.graph_ops import GraphOps
-from memory_bank.modules.hybrid_index import HybridIndex
-from memory_bank.modules.retrieval import Retriever
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.retrieval.hybrid_index import HybridIndex
+from memory_bank.retrieval.retriever import Retriever
+from memory_bank.run.adapter import Adapter
+from memory_bank.run.planning_guard import guard_next
 
 
 def test_enhanced_prompt_escapes_document_text() -> None:

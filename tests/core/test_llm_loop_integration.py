@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memory_bank import MemoryBank
-from memory_bank.modules.embedding import HashingEmbedder
+from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.settings import DEFAULT_SAMPLING
 from memory_bank.tools.local_search import LocalSearchTool
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply, dropped, garbage

@@ -10,7 +10,7 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.errors import ImportFormatError, InputError
 from memory_bank.events import ConflictFlagged, NodesMerged
-from memory_bank.modules.embedding import HashingEmbedder
+from memory_bank.retrieval.embedding import HashingEmbedder
 from tests.support.fake_engine import Execute, fake_engine
 
 TEXT = """ALPHA systems were first deployed FACT:year=1990 according to the archive.
@@ -150,7 +150,7 @@ def test_image_waits_in_temp_until_recognised(bank: MemoryBank, tmp_path) -> Non
 
 
 def test_cancel_stops_and_keeps_memory(tmp_path) -> None:
-    from memory_bank.llm.client import CancelToken
+    from memory_bank.engines.llm.client import CancelToken
 
     ex = Execute()
     bank = MemoryBank(Settings(), embedder=HashingEmbedder(), engine=fake_engine(ex), workdir=tmp_path / "w")

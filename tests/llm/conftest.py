@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memory_bank.llm.openai_client import OpenAIClient
+from memory_bank.engines.llm.openai_client import OpenAIClient
 from tests.support.fake_openai import FakeOpenAI
 
 

@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from memory_bank.agents.llm.analysis import AnalysisAgent
-from memory_bank.agents.llm.classification import ClassificationAgent, passage_spans
-from memory_bank.agents.llm.engine import build_llm_engine
-from memory_bank.agents.llm.integration import IntegrationAgent
-from memory_bank.agents.llm.planning import PlanningAgent
-from memory_bank.agents.llm.react import ReactAgent
-from memory_bank.agents.llm.recognizer import MAX_SIDE, ImageRecognizer
-from memory_bank.agents.llm.structure import StructureAgent
-from memory_bank.agents.llm.visit_extractor import LLMExtractor
-from memory_bank.agents.models import (
+from memory_bank.engines.llm.analysis import AnalysisAgent
+from memory_bank.engines.llm.classification import ClassificationAgent, passage_spans
+from memory_bank.engines.llm.engine import build_llm_engine
+from memory_bank.engines.llm.integration import IntegrationAgent
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.llm.planning import PlanningAgent
+from memory_bank.engines.llm.react import ReactAgent
+from memory_bank.engines.llm.recognizer import MAX_SIDE, ImageRecognizer
+from memory_bank.engines.llm.structure import StructureAgent
+from memory_bank.engines.llm.visit_extractor import LLMExtractor
+from memory_bank.engines.models import (
     AnalysisInput,
     ClassificationInput,
     ConflictNotice,
@@ -31,7 +32,6 @@ from memory_bank.agents.models import (
     StructureInput,
 )
 from memory_bank.errors import AgentOutputError
-from memory_bank.llm.openai_client import OpenAIClient
 from memory_bank.memory.insight_doc import CompletedTask, InsightDoc, TaskStatus, TaskType
 from memory_bank.memory.query_graph import Relation
 from memory_bank.settings import DEFAULT_SAMPLING

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from memory_bank.loop.escaping import TAG_NAMES, escape_tags
+from memory_bank.engines.protocol.escaping import TAG_NAMES, escape_tags
 
 # What a lenient reader of our protocol would still take for one of our tags.
 LENIENT_TAG = re.compile(r"<\s*/?\s*(task|memory|tool[\s_-]*call|tool[\s_-]*response|answer|think)\b", re.I)

@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from memory_bank.assembly import metered
+from memory_bank.engines.llm.client import CancelToken, MeteredClient, UsageMeter
+from memory_bank.engines.llm.openai_client import OpenAIClient, parse_retry_after
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage
-from memory_bank.llm.client import CancelToken, MeteredClient, UsageMeter
-from memory_bank.llm.openai_client import OpenAIClient, parse_retry_after
 from memory_bank.settings import Settings
+from memory_bank.wiring import metered
 from tests.support.fake_openai import FakeOpenAI, dropped, error, garbage, ok, slow
 
 USER = [{"role": "user", "content": "hello"}]

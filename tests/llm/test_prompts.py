@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bank.agents.prompt_loader import PromptError, load_prompt, parse_prompt
+from memory_bank.engines.llm.prompt_loader import PromptError, load_prompt, parse_prompt
 
 PROMPTS = ("classification", "structure", "analysis", "integration", "planning", "react", "image", "visit_extract")
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from memory_bank.agents.llm.react import ANSWER_NOW, NUDGE, ReactAgent
-from memory_bank.agents.llm.react_format import Step, cited_ids, summarise
-from memory_bank.agents.models import ExecutionInput
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.llm.react import ANSWER_NOW, NUDGE, ReactAgent
+from memory_bank.engines.models import ExecutionInput
+from memory_bank.engines.protocol.react_format import Step, cited_ids, summarise
 from memory_bank.errors import BudgetExceeded, ToolError
-from memory_bank.llm.openai_client import OpenAIClient
 from memory_bank.memory.insight_doc import PendingTask
 from memory_bank.settings import DEFAULT_SAMPLING
 from memory_bank.tools.base import ToolBox, ToolSpec

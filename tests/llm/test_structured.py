@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field
 
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.llm.structured import OutputInvalid, extract_json_object, parse_model, structured_call
 from memory_bank.errors import AgentOutputError
-from memory_bank.llm.openai_client import OpenAIClient
-from memory_bank.llm.structured import OutputInvalid, extract_json_object, parse_model, structured_call
 from memory_bank.settings import Sampling
 from tests.support.fake_openai import FakeOpenAI, ok, truncated
 

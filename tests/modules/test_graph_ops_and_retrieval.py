@@ -3,12 +3,12 @@ from __future__ import annotations
 import numpy as np
 
 from memory_bank.events import EdgeAdded, EventBus, NodesMerged, NodeUpdated
+from memory_bank.ingest.graph_ops import GraphOps
 from memory_bank.memory.query_graph import Node
 from memory_bank.memory.store import Memory
-from memory_bank.modules.embedding import HashingEmbedder
-from memory_bank.modules.graph_ops import GraphOps
-from memory_bank.modules.hybrid_index import HybridIndex
-from memory_bank.modules.retrieval import Retriever
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.retrieval.hybrid_index import HybridIndex
+from memory_bank.retrieval.retriever import Retriever
 
 
 def setup(n: int = 5):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memory_bank.modules.hybrid_index import HybridIndex
+from memory_bank.retrieval.hybrid_index import HybridIndex
 
 
 def unit(v: list[float]) -> np.ndarray:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from memory_bank.events import EventBus
+from memory_bank.ingest.graph_ops import GraphOps
 from memory_bank.memory.query_graph import Node
 from memory_bank.memory.store import Memory
-from memory_bank.modules.embedding import HashingEmbedder
-from memory_bank.modules.graph_ops import GraphOps
-from memory_bank.modules.hybrid_index import HybridIndex
-from memory_bank.modules.rerank import RerankConfig, SentenceReranker
-from memory_bank.modules.retrieval import Retriever
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.retrieval.hybrid_index import HybridIndex
+from memory_bank.retrieval.rerank import RerankConfig, SentenceReranker
+from memory_bank.retrieval.retriever import Retriever
 
 SCATTERED = ("The club plays in blue. The stadium hosts concerts in the summer. Railway workers founded a choir. "
              "The club and the stadium share a car park. A bakery was founded nearby.")

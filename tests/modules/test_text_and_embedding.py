@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory_bank.modules.embedding import (
+from memory_bank.ingest.provenance import PageLocator
+from memory_bank.retrieval.embedding import (
     OFFICIAL_SHA256,
     CachedEmbedder,
     HashingEmbedder,
@@ -14,8 +15,7 @@ from memory_bank.modules.embedding import (
     load_embedder,
     sha256_of,
 )
-from memory_bank.modules.provenance import PageLocator
-from memory_bank.modules.text import chunk_paragraphs, estimate_tokens, page_paragraphs, split_sentences
+from memory_bank.text.split import chunk_paragraphs, estimate_tokens, page_paragraphs, split_sentences
 
 
 def test_chunks_cut_on_paragraph_boundaries_within_budget() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_bank.modules.embedding import CachedEmbedder, load_embedder
+from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder
 from tests.conftest import SHARED_DATA
 
 SQUAD = SHARED_DATA / "squad" / "squad_dev_visible.json"

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from memory_bank.agents.models import AnalysisInput, NodeInfo
+from memory_bank.engines.models import AnalysisInput, NodeInfo
+from memory_bank.engines.offline.analysis import OfflineAnalyzer
 from memory_bank.memory.query_graph import Relation
-from memory_bank.offline.analysis import OfflineAnalyzer
 from tests.conftest import SHARED_DATA
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED, PHOTOSYNTHESIS, SUPER_BOWL, SUPER_BOWL_RESCRAPED

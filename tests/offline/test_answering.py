@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_bank.offline.answering import Answerer, Evidence, defined_term, defines, split_evidence
+from memory_bank.engines.offline.answering import Answerer, Evidence, defined_term, defines, split_evidence
 
 TRUST = [
     "It is important to balance security, usability, and cost-effectiveness when defining trust algorithms.",

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.executor import NOT_FOUND
 from memory_bank.events import ToolCalled
-from memory_bank.offline.executor import NOT_FOUND
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED
 

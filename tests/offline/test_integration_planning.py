@@ -3,7 +3,7 @@ offline planning (one-step rules)."""
 
 from __future__ import annotations
 
-from memory_bank.agents.models import (
+from memory_bank.engines.models import (
     ConflictNotice,
     ImageNotice,
     IntegrationInput,
@@ -11,11 +11,11 @@ from memory_bank.agents.models import (
     NodeWithNeighbors,
     PlanningInput,
 )
+from memory_bank.engines.offline.integration import OfflineIntegrator
+from memory_bank.engines.offline.nlp import sentences
+from memory_bank.engines.offline.planning import OfflinePlanner
+from memory_bank.engines.offline.validation_text import verdict
 from memory_bank.memory.insight_doc import CompletedTask, InsightDoc, TaskStatus, TaskType
-from memory_bank.offline.integration import OfflineIntegrator
-from memory_bank.offline.nlp import sentences
-from memory_bank.offline.planning import OfflinePlanner
-from memory_bank.offline.validation_text import verdict
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED, SUPER_BOWL
 

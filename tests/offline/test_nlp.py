@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_bank.offline.nlp import Idf, content_tokens, keyphrases, names, numbers, sentence_spans, sentences
+from memory_bank.engines.offline.nlp import Idf, content_tokens, keyphrases, names, numbers, sentence_spans, sentences
 
 
 def test_sentence_spans_are_verbatim_and_respect_abbreviations() -> None:

@@ -7,9 +7,9 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from memory_bank import Settings
-from memory_bank.agents.models import ImageInput
-from memory_bank.offline.engine import build_offline_engine
-from memory_bank.offline.recognizer import NEEDS_VISION, OfflineRecognizer, tesseract_available
+from memory_bank.engines.models import ImageInput
+from memory_bank.engines.offline.engine import build_offline_engine
+from memory_bank.engines.offline.recognizer import NEEDS_VISION, OfflineRecognizer, tesseract_available
 
 
 def render(path, text: str) -> None:  # noqa: ANN001

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from memory_bank.agents.models import ClassificationInput, StructureInput
-from memory_bank.offline.classification import OfflineClassifier
-from memory_bank.offline.nlp import numbers, sentences
-from memory_bank.offline.structure import OfflineStructurer
+from memory_bank.engines.models import ClassificationInput, StructureInput
+from memory_bank.engines.offline.classification import OfflineClassifier
+from memory_bank.engines.offline.nlp import numbers, sentences
+from memory_bank.engines.offline.structure import OfflineStructurer
 
 
 def book(article: dict) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from memory_bank.agents.base import Engine
-from memory_bank.agents.models import (
+from memory_bank.engines.base import Engine
+from memory_bank.engines.models import (
     AnalysisInput,
     AnalysisOutput,
     Citation,

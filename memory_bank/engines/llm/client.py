@@ -1,0 +1,149 @@
+"""The one LLM seam.
+
+Everything that talks to a language model goes through `LLMClient.complete`. The only implementation that
+imports the `openai` SDK is `llm/openai_client.py`; tests pass scripted fakes. `MeteredClient` wraps any client
+with the run's budgets, cancellation and usage accounting, so agents never count anything themselves.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ...errors import BudgetExceeded, RunCancelled
+from ...events import EventBus, LLMUsage
+
+Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model: str = ""
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
+                 max_tokens: int | None = None, json_mode: bool = False) -> Completion: ...
+
+
+@dataclass
+class AgentUsage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class UsageMeter:
+    """Calls and tokens per agent, thread-safe; the budgets are checked before every call."""
+
+    max_calls: int
+    max_tokens: int
+    per_agent: dict[str, AgentUsage] = field(default_factory=dict)
+    _baseline: AgentUsage = field(default_factory=AgentUsage, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def begin_run(self) -> None:
+        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it."""
+        self._baseline = self.totals()
+
+    def run_usage(self) -> AgentUsage:
+        total, base = self.totals(), self._baseline
+        return AgentUsage(calls=total.calls - base.calls, prompt_tokens=total.prompt_tokens - base.prompt_tokens,
+                          completion_tokens=total.completion_tokens - base.completion_tokens,
+                          seconds=total.seconds - base.seconds)
+
+    def totals(self) -> AgentUsage:
+        with self._lock:
+            total = AgentUsage()
+            for u in self.per_agent.values():
+                total.calls += u.calls
+                total.prompt_tokens += u.prompt_tokens
+                total.completion_tokens += u.completion_tokens
+                total.seconds += u.seconds
+            return total
+
+    def check(self) -> None:
+        total = self.run_usage()
+        if total.calls >= self.max_calls:
+            raise BudgetExceeded(f"LLM call budget used up ({total.calls}/{self.max_calls} calls)")
+        if total.tokens >= self.max_tokens:
+            raise BudgetExceeded(f"token budget used up ({total.tokens}/{self.max_tokens} tokens)")
+
+    def record(self, agent: str, completion: Completion, seconds: float) -> None:
+        with self._lock:
+            u = self.per_agent.setdefault(agent, AgentUsage())
+            u.calls += 1
+            u.prompt_tokens += completion.prompt_tokens
+            u.completion_tokens += completion.completion_tokens
+            u.seconds += seconds
+
+    def snapshot(self) -> dict[str, dict[str, float]]:
+        with self._lock:
+            return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens,
+                        "completion_tokens": u.completion_tokens, "seconds": round(u.seconds, 3)}
+                    for a, u in self.per_agent.items()}
+
+
+class CancelToken:
+    """Set by the UI; checked by the loop and before every LLM call."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    def reset(self) -> None:
+        self._event.clear()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise RunCancelled("the run was cancelled")
+
+    def wait(self, seconds: float) -> None:
+        """Sleep that a cancel cuts short: a retry backoff must not keep a cancelled run alive for a minute."""
+        if self._event.wait(seconds):
+            raise RunCancelled("the run was cancelled")
+
+
+class MeteredClient:
+    """An `LLMClient` that enforces budgets and cancellation and publishes usage events."""
+
+    def __init__(self, inner: LLMClient, meter: UsageMeter, events: EventBus, cancel: CancelToken) -> None:
+        self.inner = inner
+        self.meter = meter
+        self.events = events
+        self.cancel = cancel
+
+    def wait(self, seconds: float) -> None:
+        """The inner client's backoff sleep: ends at once when the current run's token is cancelled."""
+        self.cancel.wait(seconds)
+
+    def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
+                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+        self.cancel.check()
+        self.meter.check()
+        start = time.perf_counter()
+        completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
+                                         max_tokens=max_tokens, json_mode=json_mode)
+        seconds = time.perf_counter() - start
+        self.meter.record(agent, completion, seconds)
+        self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,
+                                     completion_tokens=completion.completion_tokens, seconds=seconds))
+        return completion

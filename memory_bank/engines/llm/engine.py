@@ -1,0 +1,41 @@
+"""The LLM engine: every agent backed by one `LLMClient` (DESIGN §5).
+
+The client is passed in already wrapped (metered, cancellable) by the caller, so every agent's calls count
+against the same run budgets; nothing here builds a client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlparse
+
+from ...settings import Settings
+from ...tools.base import ToolBox
+from ..base import Engine
+from ..models import ToolCallRecord
+from .analysis import AnalysisAgent
+from .classification import ClassificationAgent
+from .client import LLMClient
+from .integration import IntegrationAgent
+from .planning import PlanningAgent
+from .react import ReactAgent
+from .recognizer import ImageRecognizer
+from .structure import StructureAgent
+
+DEFAULT_HOST = "api.openai.com"
+
+
+def engine_label(settings: Settings) -> str:
+    host = urlparse(settings.llm_base_url).netloc if settings.llm_base_url else DEFAULT_HOST
+    return f"LLM engine ({settings.llm_model or 'no model set'} at {host or settings.llm_base_url})"
+
+
+def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
+                     on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+    settings.check_llm()
+    return Engine(
+        name="llm", label=engine_label(settings),
+        classification=ClassificationAgent(client, settings), structure=StructureAgent(client, settings),
+        analysis=AnalysisAgent(client, settings), integration=IntegrationAgent(client, settings),
+        planning=PlanningAgent(client, settings), executor=ReactAgent(client, settings, toolbox, on_tool_call),
+        recognizer=ImageRecognizer(client, settings), uses_llm=True)

@@ -1,0 +1,226 @@
+"""`LLMClient` for any OpenAI-compatible endpoint (OpenAI, DeepSeek, Ollama, vLLM, LM Studio).
+
+The only module that imports `openai`. The SDK's own retries are off (`max_retries=0`) because the retry policy
+must be ours: exponential backoff on connection errors, timeouts, 5xx and 429 (honouring `Retry-After`, capped
+at `llm_backoff_max`), immediate failure on other 4xx, and a final `LLMError` that names status, endpoint and
+model but never the key. JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a
+JSON-mode request is retried once without it and the server is remembered as not supporting it; the structured
+helper validates the text either way.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlparse
+
+import openai
+
+from ...errors import ConfigError, LLMError
+from ...settings import Settings
+from .client import Completion, Message
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
+AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
+IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
+_RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
+_JSON_MODE_REJECTIONS = (openai.BadRequestError, openai.UnprocessableEntityError)
+_DETAIL_CHARS = 300
+
+
+def estimate_message_tokens(messages: list[Message]) -> int:
+    """Prompt size when the server reports no usage: ~4 characters per token, a fixed cost per image."""
+    chars = 0
+    images = 0
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            for part in content:
+                if part.get("type") == "image_url":
+                    images += 1
+                else:
+                    chars += len(str(part.get("text", "")))
+        else:
+            chars += len(str(content or ""))
+    return (chars + 3) // 4 + images * IMAGE_PART_TOKENS
+
+
+def has_image(messages: list[Message]) -> bool:
+    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+               for m in messages)
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds to wait from `retry-after-ms`, or `Retry-After` as seconds or as an HTTP date; None if absent."""
+    millis = _number(headers.get("retry-after-ms") or "")
+    if millis is not None:
+        return max(0.0, millis / 1000)
+    value = headers.get("retry-after") or ""
+    seconds = _number(value)
+    if seconds is not None or not value:
+        return None if seconds is None else max(0.0, seconds)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # unparseable: the caller falls back to exponential backoff
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
+    return False
+
+
+class OpenAIClient:
+    """Thread-safe: one SDK client (one connection pool) serves concurrent agent calls.
+
+    `sleep` is injectable so a caller can make backoff waits cancellable and tests can observe them.
+    """
+
+    def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep,
+                 rng: random.Random | None = None) -> None:
+        if not settings.llm_model:
+            raise ConfigError("The LLM engine needs a model name (LLM_MODEL or the Settings page).")
+        self._settings = settings
+        self._model = settings.llm_model
+        self._vision_model = settings.llm_vision_model or settings.llm_model
+        self._key = settings.secret("llm_api_key")
+        self._sdk = openai.OpenAI(base_url=settings.llm_base_url or DEFAULT_BASE_URL, api_key=self._key or "not-needed",
+                                  timeout=settings.llm_timeout, max_retries=0)
+        self._base = str(self._sdk.base_url).rstrip("/")
+        self._sleep = sleep
+        self._rng = rng or random.Random()
+        self._lock = threading.Lock()
+        self._json_mode_supported = True
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self._base}/chat/completions"
+
+    @property
+    def host(self) -> str:
+        return urlparse(self._base).netloc or self._base
+
+    @property
+    def json_mode_supported(self) -> bool:
+        with self._lock:
+            return self._json_mode_supported
+
+    def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
+                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+        params: dict[str, Any] = {
+            "model": self._vision_model if has_image(messages) else self._model,
+            "messages": messages, "temperature": temperature, "top_p": top_p,
+            "extra_headers": {AGENT_HEADER: agent},
+        }
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        if not (json_mode and self.json_mode_supported):
+            return self._with_retries(params, agent)
+        try:
+            return self._with_retries({**params, "response_format": {"type": "json_object"}}, agent)
+        except LLMError as exc:
+            if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
+                raise
+        completion = self._with_retries(params, agent)
+        with self._lock:
+            self._json_mode_supported = False  # the same request without response_format worked
+        return completion
+
+    def check_connection(self) -> str:
+        """One tiny completion, no retries: the Settings page's "test connection" answer, or an LLMError.
+
+        It carries the same parameters as the agents' calls (sampling, no token limit), so a model that rejects
+        them fails here rather than in the middle of a run.
+        """
+        sampling = self._settings.sampling_for("react")
+        start = time.perf_counter()
+        try:
+            response = self._sdk.chat.completions.create(
+                model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
+                temperature=sampling.temperature, top_p=sampling.top_p)
+            self._to_completion(response, [])
+        except openai.NotFoundError as exc:
+            raise LLMError(self._describe(exc, 1) + self._available_models()) from exc
+        except openai.APIError as exc:
+            raise LLMError(self._describe(exc, 1)) from exc
+        seconds = time.perf_counter() - start
+        return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _with_retries(self, params: dict[str, Any], agent: str) -> Completion:
+        attempts = self._settings.llm_max_retries + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                response = self._sdk.chat.completions.create(**params)
+            except openai.APIError as exc:
+                if not _retryable(exc) or attempt == attempts:
+                    raise LLMError(self._describe(exc, attempt, agent)) from exc
+                self._sleep(self._delay(attempt, exc))
+                continue
+            return self._to_completion(response, params["messages"], agent)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _delay(self, attempt: int, exc: Exception) -> float:
+        cap = self._settings.llm_backoff_max
+        if isinstance(exc, openai.APIStatusError):
+            retry_after = parse_retry_after(exc.response.headers)
+            if retry_after is not None:
+                return min(retry_after, cap)
+        delay = min(self._settings.llm_backoff_base * 2 ** (attempt - 1), cap)
+        return delay * self._rng.uniform(0.5, 1.0)  # jitter: concurrent agents that failed together retry apart
+
+    def _to_completion(self, response: Any, messages: list[Message], agent: str = "") -> Completion:
+        choices = getattr(response, "choices", None)
+        if not choices:
+            kind = "a non-completion body" if isinstance(response, str) else "no choices"
+            sample = self._redact(str(response))[:120]
+            raise LLMError(f"{self.endpoint} (model {self._model}{self._for(agent)}) returned {kind}: {sample!r}. "
+                           "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
+        text = choices[0].message.content or ""
+        usage = getattr(response, "usage", None)
+        if usage is not None and usage.prompt_tokens is not None:
+            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
+                              getattr(response, "model", "") or "")
+        return Completion(text, estimate_message_tokens(messages), (len(text) + 3) // 4,
+                          getattr(response, "model", "") or "")
+
+    def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:
+        where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
+        tries = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+        if isinstance(exc, openai.APITimeoutError):
+            return f"LLM request to {where} timed out ({self._settings.llm_timeout:g} s) {tries}"
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__ or exc
+            return f"LLM request to {where} could not connect {tries}: {self._redact(str(cause))[:_DETAIL_CHARS]}"
+        status = getattr(exc, "status_code", "?")
+        detail = self._redact(getattr(exc, "message", str(exc)))[:_DETAIL_CHARS]
+        return f"LLM request to {where} failed with HTTP {status} {tries}: {detail}"
+
+    def _available_models(self) -> str:
+        try:
+            names = [m.id for m in self._sdk.models.list()]
+        except openai.APIError as exc:
+            return f" (the model list is unavailable too: {self._redact(str(exc))[:_DETAIL_CHARS]})"
+        return f". Models this server offers: {', '.join(names[:20]) or 'none'}"
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key and len(self._key) >= 4 else text
+
+    @staticmethod
+    def _for(agent: str) -> str:
+        return f", agent {agent}" if agent else ""

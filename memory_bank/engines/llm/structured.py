@@ -1,0 +1,148 @@
+"""The one way LLM text becomes typed data.
+
+Models wrap JSON in code fences, add prose around it, think aloud in `<think>` blocks, or stop mid-object when they
+hit their token limit. `extract_json_object` finds the first complete JSON object in such text; `parse_model`
+validates it into a pydantic model; `structured_call` asks, validates, and re-asks with the exact validation error
+(the cheapest way to get a correct object from a model with no JSON-schema mode) before failing with
+`AgentOutputError`. Nothing else in the package parses LLM text as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ...errors import AgentOutputError
+from ...settings import Sampling
+from .client import LLMClient, Message
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+_MAX_CANDIDATES = 20
+_ECHO_CHARS = 6_000  # how much of a bad reply is echoed back when re-asking
+
+
+class OutputInvalid(ValueError):
+    """The text holds no valid object; the message is written for the model that produced it."""
+
+
+def _balanced_end(text: str, start: int) -> int | None:
+    """Index just past the `}` closing the `{` at `start`, skipping braces inside strings; None if truncated."""
+    depth = 0
+    in_string = escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _regions(text: str) -> list[str]:
+    """Where to look, best first: fenced blocks, then the whole text without reasoning blocks."""
+    cleaned = _THINK.sub("", text)
+    regions = [m.group(1) for m in _FENCE.finditer(cleaned)] + [cleaned]
+    return regions if cleaned == text else [*regions, text]
+
+
+def _first_object(region: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The first `{...}` in `region` that parses as a JSON object, else the first problem seen."""
+    problem: str | None = None
+    start = region.find("{")
+    tries = 0
+    while start != -1 and tries < _MAX_CANDIDATES:
+        tries += 1
+        end = _balanced_end(region, start)
+        if end is None:
+            problem = problem or "the JSON object is incomplete (truncated: a closing brace is missing)"
+            start = region.find("{", start + 1)
+            continue
+        try:
+            value = json.loads(region[start:end])
+        except json.JSONDecodeError as exc:
+            problem = problem or f"invalid JSON: {exc.msg} at character {exc.pos}"
+        else:
+            if isinstance(value, dict):
+                return value, None
+        start = region.find("{", start + 1)
+    return None, problem
+
+
+def extract_json_object(text: str) -> dict[str, Any]:
+    """The first JSON object in model text; raises `OutputInvalid` saying what is wrong."""
+    problem: str | None = None
+    for region in _regions(text):
+        value, found_problem = _first_object(region)
+        if value is not None:
+            return value
+        problem = problem or found_problem
+    if not text.strip():
+        raise OutputInvalid("the reply was empty; a JSON object was expected")
+    raise OutputInvalid(problem or "no JSON object found in the reply")
+
+
+def _format_errors(exc: ValidationError) -> str:
+    lines = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        lines.append(f"- {where}: {err['msg']}")
+    return "\n".join(lines[:15])
+
+
+def parse_model(text: str, output_model: type[T]) -> T:
+    """Extract and validate; raises `OutputInvalid` with a message the model can act on."""
+    data = extract_json_object(text)
+    try:
+        return output_model.model_validate(data)
+    except ValidationError as exc:
+        raise OutputInvalid(f"the JSON does not match the required shape:\n{_format_errors(exc)}") from exc
+
+
+def correction_message(problem: str) -> Message:
+    return {"role": "user", "content": (
+        f"Your previous reply could not be used:\n{problem}\n\n"
+        "Reply again with the corrected JSON object only: no prose, no code fences, exactly the shape asked for.")}
+
+
+def structured_call(client: LLMClient, *, agent: str, messages: list[Message], output_model: type[T],
+                    sampling: Sampling, retries: int, max_tokens: int | None = None,
+                    check: Callable[[T], None] | None = None) -> T:
+    """Ask for JSON, validate into `output_model`, re-ask up to `retries` times, then raise `AgentOutputError`.
+
+    `check` adds rules the model type cannot know (for example, that indices point into this call's input); it
+    raises `ValueError`, whose message is quoted back to the model like a validation error.
+    """
+    conversation = list(messages)
+    problem = "no attempt made"
+    for _attempt in range(retries + 1):
+        completion = client.complete(conversation, agent=agent, temperature=sampling.temperature,
+                                     top_p=sampling.top_p, max_tokens=max_tokens, json_mode=True)
+        try:
+            result = parse_model(completion.text, output_model)
+            if check is not None:
+                check(result)
+            return result
+        except ValueError as exc:  # OutputInvalid, or a rule broken in `check`
+            problem = str(exc)
+        conversation = [*conversation, {"role": "assistant", "content": completion.text[:_ECHO_CHARS]},
+                        correction_message(problem)]
+    attempts = retries + 1
+    raise AgentOutputError(agent, f"{problem} (after {attempts} attempt{'s' if attempts > 1 else ''})")

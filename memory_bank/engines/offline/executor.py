@@ -1,0 +1,119 @@
+"""Offline executor: carries out a pending task by reading memory directly (no LLM, no ReAct loop).
+
+A NORMAL task is answered extractively from the best sentences of the top-ranked nodes' raw entries and of a
+local search over the task's documents, with citations; weak evidence gives an honest "not found". A
+CROSS_VALIDATE task checks both sides of a conflict against the task's documents (`crossval.py`). What the
+executor reads is recorded as the tool calls an agent would have made (search, deep_retrieval), with their real
+outputs, so the run log shows the same trail as with the LLM engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...memory.insight_doc import TaskType
+from ...memory.query_graph import page_span
+from ...retrieval.embedding import Embedder
+from ...retrieval.view import MemoryView
+from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
+from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
+from .crossval import CrossValidator
+
+NOT_FOUND = "Not found in the documents."
+
+
+@dataclass(frozen=True)
+class ExecutorConfig:
+    """`nodes`: ranked nodes read in full; `passages`: local-search hits read besides them."""
+
+    nodes: int = 5
+    passages: int = 5
+    response_chars: int = 1500
+
+
+class OfflineExecutor:
+    name = "executor"
+
+    def __init__(self, embedder: Embedder, view: MemoryView, config: ExecutorConfig | None = None,
+                 answer_config: AnswerConfig | None = None) -> None:
+        self.view = view
+        self.config = config or ExecutorConfig()
+        self.answerer = Answerer(embedder, answer_config)
+        self.validator = CrossValidator(view, response_chars=self.config.response_chars)
+
+    def run(self, inp: ExecutionInput) -> ExecutionResult:
+        task = inp.task
+        if task.type is TaskType.CROSS_VALIDATE:
+            if not task.conflict_id:
+                return _failed("a CROSS_VALIDATE task needs the conflict_id of the conflict to validate")
+            return self.validator.run(task.conflict_id)
+        if task.type is TaskType.IMAGE_RECOGNITION:
+            return _failed("image recognition is done by the recognizer, not the executor")
+        return self._answer(inp.task_goal.strip() or task.description)
+
+    def _answer(self, question: str) -> ExecutionResult:
+        calls: list[ToolCallRecord] = []
+        rejected = self.view.rejected_entries()  # claims that lost a cross-validation are no evidence
+        evidence = self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
+        answer = self.answerer.answer(question, evidence)
+        if not answer.found:
+            best = answer.used[0] if answer.used else None
+            why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
+            return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
+                                   summary=f"No passage of the documents answers the question.{why}")
+        return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
+                               summary=_summary(answer), success=True)
+
+    def _node_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
+        ranked = self.view.ranked(question, self.config.nodes)
+        top = max((s for _, s in ranked), default=0.0) or 1.0
+        evidence: list[Evidence] = []
+        for node, score in ranked:
+            entries = [e for e in self.view.entries_for(node.id) if e.entry_id not in rejected]
+            text = "\n\n".join(e.text for e in entries) or node.summary
+            calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
+                                        response=_clip(text, self.config.response_chars)))
+            prior = max(0.0, score / top)
+            if not entries:
+                source = "; ".join(dict.fromkeys(s.name for s in node.sources))
+                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior))
+            for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
+                evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
+                                               page_span(entry.metadata.get("page_start"),
+                                                         entry.metadata.get("page_end")), prior))
+        return evidence
+
+    def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
+        passages = self.view.search_passages(question, self.config.passages)
+        calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
+                                    response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
+                                                       for p in passages) or "no passage found"))
+        top = max((p.score for p in passages), default=0.0) or 1.0
+        evidence: list[Evidence] = []
+        for p in passages:
+            if not p.node_ids or p.entry_id in rejected:
+                continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
+            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top))
+        return evidence
+
+
+def _citations(answer: Answer) -> list[Citation]:
+    out: list[Citation] = []
+    for ev in answer.used:
+        if not any(c.node_id == ev.node_id for c in out):
+            out.append(Citation(node_id=ev.node_id, source=ev.source, pages=list(ev.pages), quote=ev.text))
+    return out
+
+
+def _summary(answer: Answer) -> str:
+    where = ", ".join(f"node {c.node_id}" + (f" ({c.source})" if c.source else "") for c in _citations(answer))
+    return f"Answered from {where}: {_clip(answer.text, 200)}"
+
+
+def _failed(message: str) -> ExecutionResult:
+    return ExecutionResult(answer=None, termination="error", success=False, summary=message)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + " … (truncated)"

@@ -1,0 +1,104 @@
+"""The ReAct text protocol: reading the model's tags, writing observations, reading citations.
+
+Models are sloppy with tags (upper case, spaces, a missing close tag when they stop early), so the reading is
+lenient; the JSON inside `<tool_call>` still goes through the one structured parser into a `ToolCall` model.
+Observations are escaped with `escape_tags`, so tool output can never close `<tool_response>` or forge a call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, Field, field_validator
+
+from ...text.split import split_sentences
+from ...tools.base import ToolSpec
+from ..llm.structured import extract_json_object
+from ..models import Citation
+from .escaping import escape_tags
+
+_FLAGS = re.DOTALL | re.IGNORECASE
+_CALL = re.compile(r"<\s*tool_call\s*>(.*?)(?:<\s*/\s*tool_call\s*>|$)", _FLAGS)
+_ANSWER = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", _FLAGS)
+_THINK = re.compile(r"<\s*think\s*>.*?(?:<\s*/\s*think\s*>|$)", _FLAGS)
+_CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
+_CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
+_CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
+SUMMARY_CHARS = 400
+
+
+class ToolCall(BaseModel):
+    """A call as the model writes it; common aliases and double-encoded arguments are accepted."""
+
+    name: str = Field(min_length=1, validation_alias=AliasChoices("name", "tool", "tool_name", "function"))
+    arguments: dict[str, Any] = Field(default_factory=dict,
+                                      validation_alias=AliasChoices("arguments", "args", "parameters", "input"))
+
+    @field_validator("arguments", mode="before")
+    @classmethod
+    def _decode(cls, value: object) -> object:
+        if value is None:
+            return {}
+        return extract_json_object(value) if isinstance(value, str) else value
+
+
+class Step:
+    """What one model reply asks for: an answer, a tool call (its raw JSON body), or neither.
+
+    Whichever of `<answer>` and `<tool_call>` comes first wins. `kept_text` is the reply as it goes back into
+    the conversation: reasoning blocks dropped, and nothing after a tool call, because anything written after
+    the call was written without its result (often a made-up `<tool_response>`).
+    """
+
+    def __init__(self, text: str) -> None:
+        visible = _THINK.sub("", text).strip()
+        call, answer = _CALL.search(visible), _ANSWER.search(visible)
+        first_is_call = call is not None and (answer is None or call.start() < answer.start())
+        self.call_body: str | None = call.group(1).strip() if call is not None and first_is_call else None
+        said = answer.group(1).strip() if answer is not None and not first_is_call else ""
+        self.answer: str | None = said or None  # an empty <answer></answer> answers nothing
+        self.plain = _CALL.sub("", _ANSWER.sub("", visible)).strip()
+        self.kept_text = visible[: call.end()] if call is not None and first_is_call else (visible or text)
+
+
+def observation(text: str) -> str:
+    return f"<tool_response>\n{escape_tags(text)}\n</tool_response>"
+
+
+def truncate(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    return f"{text[:max_chars]}\n[... {len(text) - max_chars} more characters cut to fit the context ...]"
+
+
+def describe_tools(specs: list[ToolSpec]) -> str:
+    if not specs:
+        return "(no tools available: answer from the memory)"
+    return "\n".join(f"- {s.name}: {s.description}\n  arguments (JSON schema): "
+                     f"{json.dumps(s.parameters, ensure_ascii=False)}" for s in specs)
+
+
+def cited_ids(answer: str) -> list[str]:
+    """Node ids cited as [node:ID] (also [node:A, node:B]), in order of first mention."""
+    found: list[str] = []
+    for match in _CITATION.finditer(answer):
+        for raw in _CITATION_SPLIT.split(match.group(1)):
+            node_id = raw.strip().strip("'\"`")
+            if node_id and node_id not in found:
+                found.append(node_id)
+    return found
+
+
+def citations(answer: str, known_text: str, memory_ids: list[str]) -> list[Citation]:
+    """Citations of ids the agent was actually shown (in its memory, prompt or tool output); invented ids go."""
+    return [Citation(node_id=i) for i in cited_ids(answer) if i in memory_ids or i in known_text]
+
+
+def summarise(answer: str) -> str:
+    """1-2 sentences of the answer without citation markers, for the Insight Doc."""
+    plain = " ".join(_CITATION_MARK.sub("", answer).split())
+    sentences = split_sentences(plain)
+    summary = " ".join(sentences[:2]) if sentences else plain
+    return summary if len(summary) <= SUMMARY_CHARS else summary[: SUMMARY_CHARS - 3].rstrip() + "..."

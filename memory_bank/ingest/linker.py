@@ -1,0 +1,172 @@
+"""Linking new nodes into the graph: retrieve -> analyse -> apply (DESIGN §1, §4).
+
+For each new node the analysis agent judges its retrieved candidates; the relation with the highest priority
+wins per pair (conflict > merge > related > unrelated). A `merge` is integrated at once and the merged node goes
+through retrieval again, excluding its inherited neighbours, until only related/unrelated remain. A `conflict`
+is recorded as pending; the loop's CROSS_VALIDATE task later calls `resolve_conflict`.
+
+Analysis calls for a batch of new nodes run concurrently against the graph as it stands; each node only judges
+nodes that were there before it, and judgements are applied in input order. A judgement about a node that was
+merged in the meantime follows the merge to its successor (`Memory.resolve_id`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..engines.base import Engine
+from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement
+from ..errors import MemoryBankError
+from ..events import ErrorRaised, EventBus
+from ..memory.query_graph import Node, PendingConflict, Relation
+from ..memory.store import Memory
+from ..retrieval.retriever import Retriever
+from ..settings import Settings
+from .graph_ops import GraphOps
+from .parallel import parallel_map
+
+MAX_RELINK_DEPTH = 3
+
+
+class Merged(NamedTuple):
+    node: Node
+    failures: list[str]  # re-linking the merged node records failures instead of raising
+    rejected: str | None = None  # for a conflict: the side whose claim the validation rejected
+
+
+def node_info(node: Node) -> NodeInfo:
+    return NodeInfo(id=node.id, summary=node.summary, context=node.context, keywords=list(node.keywords))
+
+
+class Linker:
+    def __init__(self, engine: Engine, ops: GraphOps, retriever: Retriever, memory: Memory, settings: Settings,
+                 events: EventBus, lock: threading.RLock, check_cancel: Callable[[], None]) -> None:
+        self.engine, self.ops, self.retriever, self.memory = engine, ops, retriever, memory
+        self.settings, self.events, self.lock = settings, events, lock
+        self.check_cancel = check_cancel
+
+    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[str]:
+        """Analyse and apply every new node; returns the failures (recorded, not raised)."""
+        failures: list[str] = []
+        size = max(1, self.settings.llm_concurrency * 2)
+        for start in range(0, len(nodes), size):
+            batch = nodes[start:start + size]
+            with self.lock:
+                later = [{n.id for n in batch[i + 1:]} for i in range(len(batch))]
+                candidates = [self.retriever.candidates_for(n, exclude=ex) for n, ex in zip(batch, later)]
+            results = parallel_map(self._analyse, list(zip(batch, candidates)), self.settings.llm_concurrency,
+                                   before_each=self.check_cancel)
+            for node, result in zip(batch, results):
+                if isinstance(result, MemoryBankError):
+                    failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
+                else:
+                    failures.extend(self._apply(node.id, result, depth=0))
+            if on_linked is not None:
+                on_linked(min(start + size, len(nodes)))
+        return failures
+
+    def _analyse(self, pair: tuple[Node, list[Node]]) -> list[RelationJudgement]:
+        node, candidates = pair
+        if not candidates:
+            return []
+        out = self.engine.analysis.run(AnalysisInput(new_node=node_info(node),
+                                                     candidates=[node_info(c) for c in candidates]))
+        allowed = {c.id for c in candidates}
+        return [j for j in out.relationships if j.existing_node_id in allowed]
+
+    def _fail(self, where: str, exc: MemoryBankError) -> str:
+        self.events.publish(ErrorRaised(where=where, message=str(exc)))
+        return f"{where}: {exc}"
+
+    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int) -> list[str]:
+        buckets: dict[Relation, list[tuple[str, RelationJudgement]]] = {r: [] for r in Relation}
+        with self.lock:
+            node_id = self.memory.resolve_id(node_id) or ""
+            if not node_id:
+                return []
+            best: dict[str, RelationJudgement] = {}
+            for j in judgements:
+                other = self.memory.resolve_id(j.existing_node_id)
+                if other and other != node_id and (other not in best
+                                                   or j.relationship.priority < best[other].relationship.priority):
+                    best[other] = j
+            for other, j in best.items():
+                buckets[j.relationship].append((other, j))
+            for other, j in buckets[Relation.CONFLICT]:
+                self.ops.flag_conflict(node_id, other, j.conflict_description or j.reasoning or "contradiction")
+            self._relate(node_id, buckets[Relation.RELATED])
+        merge_ids = [other for other, _ in buckets[Relation.MERGE]]
+        if not merge_ids:
+            return []
+        reasons = "; ".join(j.reasoning for _, j in buckets[Relation.MERGE] if j.reasoning)
+        try:
+            failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth).failures
+        except MemoryBankError as exc:
+            return [self._fail("merge of near-duplicate nodes", exc)]
+        return failures
+
+    def _relate(self, node_id: str, related: list[tuple[str, RelationJudgement]]) -> None:
+        updates: dict[str, tuple[str | None, list[str] | None]] = {}
+        for other, j in related:
+            self.ops.add_edge(node_id, other)
+            updates[other] = (j.context_update_existing, j.keywords_update_existing)
+            if j.context_update_new or j.keywords_update_new:
+                updates[node_id] = (j.context_update_new, j.keywords_update_new)
+        if updates:
+            self.ops.update_context(updates)
+
+    def integrate(self, node_ids: list[str], *, kind: str, reason: str = "", validation: str | None = None,
+                  conflict_description: str | None = None, depth: int = 0) -> Merged:
+        """Merge nodes with the integration agent, then re-link the result. Raises on agent failure."""
+        with self.lock:
+            ids = list(dict.fromkeys(i for i in (self.memory.resolve_id(n) for n in node_ids) if i))
+            inputs = [NodeWithNeighbors(node=node_info(self.memory.graph.get(i)),
+                                        neighbors=[node_info(self.memory.graph.get(nb))
+                                                   for nb in self.memory.graph.neighbors(i) if nb not in ids])
+                      for i in ids]
+        if len(ids) < 2:
+            raise MemoryBankError("nothing left to merge: the nodes were already merged")
+        out = self.engine.integration.run(IntegrationInput(nodes_to_merge=inputs, validation_result=validation,
+                                                           conflict_description=conflict_description))
+        description = out.interaction_tree_description or reason or f"{kind} of {len(ids)} nodes"
+        with self.lock:
+            node, inherited = self.ops.merge(ids, summary=out.summary, context=out.context,
+                                             keywords=out.keywords, description=description, kind=kind)
+            updates = {nid: (u.context, u.keywords or None) for nid, u in out.neighbor_updates.items()
+                       if nid in inherited}
+            if updates:
+                self.ops.update_context(updates)
+        rejected = out.rejected_node_id if out.rejected_node_id in ids else None
+        return Merged(node, self._relink(node, set(inherited), depth + 1), rejected)
+
+    def _relink(self, node: Node, inherited: set[str], depth: int) -> list[str]:
+        if depth > MAX_RELINK_DEPTH:
+            return []
+        with self.lock:
+            candidates = self.retriever.candidates_for(node, exclude=inherited)
+        try:
+            judgements = self._analyse((node, candidates))
+        except MemoryBankError as exc:
+            return [self._fail(f"analysis of merged node '{node.context[:60]}'", exc)]
+        return self._apply(node.id, judgements, depth)
+
+    def resolve_conflict(self, conflict: PendingConflict, validation: str) -> Node:
+        """CROSS_VALIDATE: merge the two sides using the validation result, then mark the conflict resolved.
+
+        While validating, the conflict is taken out of the pending set so the merge does not close it as moot;
+        if the merge fails it is marked failed (not pending again), so planning does not retry it forever.
+        """
+        with self.lock:
+            conflict.status = "validating"
+        try:
+            merged = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
+                                    conflict_description=conflict.description, reason=conflict.description)
+        except MemoryBankError as exc:
+            with self.lock:
+                self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
+            raise
+        with self.lock:
+            self.ops.resolve_conflict(conflict.id, merged.node.id, validation[:1000], rejected_node=merged.rejected)
+        return merged.node

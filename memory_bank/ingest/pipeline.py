@@ -1,0 +1,203 @@
+"""Ingestion: text -> chunks -> clusters -> structured summaries -> nodes with entries (DESIGN §4).
+
+Chunks are cut at paragraph boundaries at `window x chunk_ratio` tokens. Classification of the chunks and
+structuring of the clusters are independent calls and run concurrently; everything that touches memory happens
+under the bank's lock, in input order, so the same input gives the same graph. Linking the new nodes into the
+graph (retrieve -> analyse -> apply) is `Linker`'s job.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engines.base import Engine
+from ..engines.models import ClassificationInput, Cluster, StructureInput
+from ..errors import MemoryBankError
+from ..events import ErrorRaised, EventBus, Progress
+from ..memory.interaction_tree import Attachment, new_id
+from ..memory.query_graph import Node, Source
+from ..memory.store import Memory
+from ..retrieval.embedding import Embedder
+from ..settings import Settings
+from ..text.split import Chunk, chunk_paragraphs, page_paragraphs
+from .graph_ops import GraphOps
+from .linker import Linker
+from .parallel import parallel_map
+from .provenance import PageLocator
+
+
+@dataclass
+class IngestReport:
+    source: str
+    node_ids: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """What to ingest: page texts with their numbers (None for unpaged text) and where it came from."""
+
+    name: str
+    pages: list[tuple[int | None, str]]
+    path: str | None = None
+    url: str | None = None
+    kind: str = "document"
+    attachments: tuple[Attachment, ...] = ()
+
+
+class _WaveProgress:
+    """Progress of one document across waves: counts add up, and a stage's total grows as clusters are found
+    (the number of clusters is known only once every chunk is classified)."""
+
+    def __init__(self, events: EventBus, name: str, chunks: int) -> None:
+        self.events, self.name, self.chunks = events, name, chunks
+        self.done: dict[str, int] = {}
+        self.total: dict[str, int] = {"classify": chunks}
+
+    def stage(self, stage: str, count: int) -> Callable[[int], None]:
+        base = self.done.get(stage, 0)
+        if stage != "classify":
+            self.total[stage] = base + count
+
+        def report(done: int) -> None:
+            self.done[stage] = base + done
+            self.events.publish(Progress(stage=stage, done=base + done, total=self.total[stage],
+                                         message=self.name))
+
+        return report
+
+
+class IngestPipeline:
+    def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, memory: Memory, embedder: Embedder,
+                 settings: Settings, events: EventBus, lock: threading.RLock,
+                 check_cancel: Callable[[], None]) -> None:
+        self.engine, self.ops, self.linker, self.memory = engine, ops, linker, memory
+        self.embedder, self.settings, self.events, self.lock = embedder, settings, events, lock
+        self.check_cancel = check_cancel
+
+    def run(self, doc: SourceDoc, task_goal: str = "") -> IngestReport:
+        """Read the document in waves of chunks, each wave stored and linked before the next is read, so nodes
+        appear while a long document is still being read. A wave is as many chunks as run concurrently."""
+        report = IngestReport(source=doc.name)
+        start = time.perf_counter()
+        chunks = self._chunks(doc)
+        size = self.settings.llm_concurrency if self.engine.uses_llm else 1
+        progress = _WaveProgress(self.events, doc.name, len(chunks))
+        for first in range(0, len(chunks), size):
+            self._wave(doc, chunks[first:first + size], first, task_goal, report, progress)
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def _wave(self, doc: SourceDoc, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
+              progress: _WaveProgress) -> None:
+        clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
+                                                                          progress))
+        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
+        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries))
+        built = sum(n is not None for n in nodes)
+        progress.stage("embed", built)(built)
+        self._timed(report, "link", lambda: self._store_and_link(doc, nodes, clusters, report,
+                                                                 progress.stage("link", built)))
+
+    def _timed(self, report: IngestReport, stage: str, fn):  # noqa: ANN001, ANN202
+        t0 = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + time.perf_counter() - t0
+
+    def _chunks(self, doc: SourceDoc) -> list[Chunk]:
+        paragraphs = page_paragraphs(doc.pages)
+        budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
+        if self.engine.chunk_tokens:
+            budget = min(budget, self.engine.chunk_tokens)
+        return chunk_paragraphs(paragraphs, budget)
+
+    def _fail(self, report: IngestReport, where: str, exc: MemoryBankError) -> None:
+        report.failures.append(f"{where}: {exc}")
+        self.events.publish(ErrorRaised(where=where, message=str(exc)))
+
+    def _classify(self, chunks: list[Chunk], offset: int, goal: str, doc: SourceDoc, report: IngestReport,
+                  progress: _WaveProgress) -> list[tuple[Cluster, Chunk]]:
+        agent = self.engine.classification
+        results = parallel_map(
+            lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name)),
+            chunks, self.settings.llm_concurrency, progress.stage("classify", len(chunks)), self.check_cancel)
+        clusters: list[tuple[Cluster, Chunk]] = []
+        for i, (chunk, result) in enumerate(zip(chunks, results)):
+            if isinstance(result, MemoryBankError):
+                self._fail(report, f"classification of {doc.name} chunk {offset + i + 1}", result)
+                continue
+            clusters.extend((c, chunk) for c in result.clusters if c.content.strip())
+        return clusters
+
+    def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
+                   progress: _WaveProgress) -> list[str | None]:
+        agent = self.engine.structure
+        results = parallel_map(
+            lambda cc: agent.run(StructureInput(content=cc[0].content, context=cc[0].context,
+                                                keywords=cc[0].keywords)),
+            clusters, self.settings.llm_concurrency, progress.stage("structure", len(clusters)),
+            self.check_cancel)
+        summaries: list[str | None] = []
+        for (cluster, _), result in zip(clusters, results):
+            if isinstance(result, MemoryBankError):
+                self._fail(report, f"structure of cluster '{cluster.context[:60]}'", result)
+                summaries.append(None)
+            else:
+                summaries.append(result.summary)
+        return summaries
+
+    def _build_nodes(self, doc: SourceDoc, clusters: list[tuple[Cluster, Chunk]],
+                     summaries: list[str | None]) -> list[Node | None]:
+        locators: dict[int, PageLocator] = {}
+        nodes: list[Node | None] = []
+        for (cluster, chunk), summary in zip(clusters, summaries):
+            if summary is None:
+                nodes.append(None)
+                continue
+            pages = self._pages_of(doc, cluster, chunk, locators)
+            source = Source(name=doc.name, page_start=pages[0] if pages else None,
+                            page_end=pages[1] if pages else None, url=doc.url)
+            nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
+                              keywords=list(cluster.keywords), sources=[source], kind="text"))
+        live = [n for n in nodes if n is not None]
+        self.check_cancel()
+        vectors = self.embedder.embed([n.embedding_text() for n in live])
+        for node, vec in zip(live, vectors):
+            node.embedding = vec
+        return nodes
+
+    def _pages_of(self, doc: SourceDoc, cluster: Cluster, chunk: Chunk,
+                  locators: dict[int, PageLocator]) -> tuple[int, int] | None:
+        if chunk.page_start is None:
+            return None
+        key = id(chunk)
+        if key not in locators:
+            in_chunk = [(n, t) for n, t in doc.pages if n is not None and chunk.page_start <= n <= chunk.page_end]
+            locators[key] = PageLocator(in_chunk)
+        return locators[key].locate(cluster.content) or (chunk.page_start, chunk.page_end)
+
+    def _store_and_link(self, doc: SourceDoc, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
+                        report: IngestReport, on_linked: Callable[[int], None]) -> None:
+        live: list[Node] = []
+        with self.lock:
+            for node, (cluster, _) in zip(nodes, clusters):
+                if node is None:
+                    continue
+                src = node.sources[0]
+                entry = self.memory.tree.create_entry(
+                    cluster.content, [node.id], attachments=doc.attachments,
+                    metadata={"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
+                              "page_start": src.page_start, "page_end": src.page_end})
+                node.sources = [Source(src.name, src.page_start, src.page_end, src.url, (entry.entry_id,))]
+                live.append(node)
+            self.ops.add_nodes(live)
+        report.node_ids.extend(n.id for n in live)
+        failures = self.linker.link_new(live, on_linked)
+        report.failures.extend(failures)

@@ -1,0 +1,65 @@
+"""Per-task temporary store for uploaded images (DESIGN §4).
+
+An uploaded image waits here until an IMAGE_RECOGNITION task has described it; then it moves to the task's
+storage folder and becomes an interaction entry with an image attachment. Everything goes when the task ends.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .interaction_tree import new_id
+
+
+@dataclass(frozen=True)
+class TempImage:
+    image_id: str
+    name: str
+    path: Path
+    metadata: dict
+
+
+class TempStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.temp = root / "temp"
+        self.storage = root / "storage"
+        self._pending: dict[str, TempImage] = {}
+
+    def add_image(self, source: Path, name: str, metadata: dict) -> TempImage:
+        self.temp.mkdir(parents=True, exist_ok=True)
+        image_id = new_id()
+        target = self.temp / f"{image_id}{source.suffix.lower()}"
+        shutil.copyfile(source, target)
+        image = TempImage(image_id, name, target, dict(metadata))
+        self._pending[image_id] = image
+        return image
+
+    def pending(self) -> list[TempImage]:
+        return list(self._pending.values())
+
+    def get(self, image_id: str) -> TempImage:
+        try:
+            return self._pending[image_id]
+        except KeyError:
+            raise KeyError(f"no pending image {image_id!r}") from None
+
+    def promote(self, image_id: str) -> Path:
+        """Move a described image from temp to storage; the attachment will point at the returned path."""
+        image = self._pending.pop(image_id)
+        self.storage.mkdir(parents=True, exist_ok=True)
+        target = self.storage / image.path.name
+        shutil.move(str(image.path), target)
+        return target
+
+    def discard(self, image_id: str) -> None:
+        image = self._pending.pop(image_id, None)
+        if image is not None:
+            image.path.unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        self._pending.clear()
+        if self.root.exists():
+            shutil.rmtree(self.root)

@@ -1,0 +1,66 @@
+"""Hybrid retrieval over the Query Graph (DESIGN §2).
+
+score = alpha * BM25_norm + (1 - alpha) * cosine, top-k, then the one-hop neighbours of the hits, newest first.
+A question (text query) is re-ranked by its best matching source sentence (`rerank.py`) before the cut to k;
+a node used as a query (analysis candidates) is not: it has no single sentence to match.
+The index lives in `HybridIndex` and is kept in step by `GraphOps`; this class only answers queries.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..memory.query_graph import Node, QueryGraph
+from ..text.split import tokenize
+from .embedding import Embedder
+from .hybrid_index import HybridIndex
+from .rerank import SentenceReranker
+
+
+def node_query_tokens(node: Node) -> list[str]:
+    """A node used as a query: its topic and keywords weigh most, the summary adds recall."""
+    return tokenize(f"{node.context} {' '.join(node.keywords)} {node.summary}")
+
+
+class Retriever:
+    def __init__(self, graph: QueryGraph, index: HybridIndex, embedder: Embedder, k: int, alpha: float,
+                 reranker: SentenceReranker | None = None) -> None:
+        self.graph = graph
+        self.reranker = reranker
+        self.index = index
+        self.embedder = embedder
+        self.k = k
+        self.alpha = alpha
+
+    def ranked_ids(self, tokens: list[str], vector: np.ndarray | None, k: int | None = None,
+                   exclude: set[str] | None = None) -> list[tuple[str, float]]:
+        return self.index.search(tokens, vector, k or self.k, self.alpha, exclude)
+
+    def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+        vector, tokens, k = self.embedder.embed([query])[0], tokenize(query), k or self.k
+        if self.reranker is None:
+            hits = self.ranked_ids(tokens, vector, k, exclude)
+        else:
+            depth = max(k, self.reranker.config.depth)
+            hits = self.reranker.rerank(query, self.ranked_ids(tokens, vector, depth, exclude))[:k]
+        return [(self.graph.get(i), s) for i, s in hits]
+
+    def with_neighbours(self, hits: list[str], exclude: set[str] | None = None) -> list[Node]:
+        """The hits plus their one-hop neighbours, de-duplicated, newest first."""
+        exclude = exclude or set()
+        chosen: dict[str, Node] = {}
+        for node_id in hits:
+            chosen[node_id] = self.graph.get(node_id)
+            for n in self.graph.neighbors(node_id):
+                if n not in exclude:
+                    chosen.setdefault(n, self.graph.get(n))
+        return sorted(chosen.values(), key=lambda n: (-n.timestamp, n.id))
+
+    def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
+        return self.with_neighbours([n.id for n, _ in self.ranked(query, k, exclude)], exclude)
+
+    def candidates_for(self, node: Node, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
+        """Nodes an analysis agent should judge against `node`: top-k + neighbours, never the node itself."""
+        exclude = set(exclude or ()) | {node.id}
+        hits = self.ranked_ids(node_query_tokens(node), node.embedding, k, exclude)
+        return [n for n in self.with_neighbours([i for i, _ in hits], exclude) if n.id != node.id]

@@ -1,0 +1,61 @@
+"""A read-only view of one task's memory, for executors that work on memory directly.
+
+The offline executor answers from the memory itself (ranked nodes, their raw entries, local passages) instead of
+through tool text, so it needs this structured view. `MemoryBank` provides the implementation; tests can pass a
+small fake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..memory.interaction_tree import InteractionEntry
+from ..memory.query_graph import Node, PendingConflict, page_span, pages_label
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A piece of raw document text found by local search, with where it came from."""
+
+    entry_id: str
+    node_ids: tuple[str, ...]
+    text: str
+    score: float
+    source: str
+    page_start: int | None = None
+    page_end: int | None = None
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        return page_span(self.page_start, self.page_end)
+
+    def where(self) -> str:
+        """'file, pp. 3-4' (or the file alone): how tools and citations name the passage's place."""
+        return f"{self.source}, {pages_label(self.pages)}" if self.pages else self.source
+
+
+class MemoryView(Protocol):
+    def ranked(self, query: str, k: int, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+        """Top-k nodes by hybrid score, best first (no neighbours)."""
+        ...
+
+    def retrieve(self, query: str, k: int, exclude: set[str] | None = None) -> list[Node]:
+        """Top-k plus one-hop neighbours, newest first (what the <memory> block shows)."""
+        ...
+
+    def node(self, node_id: str) -> Node: ...
+
+    def neighbors(self, node_id: str) -> list[Node]: ...
+
+    def entries_for(self, node_id: str) -> list[InteractionEntry]: ...
+
+    def search_passages(self, query: str, k: int) -> list[Passage]:
+        """Local search over the raw text of the task's own documents (interaction entries)."""
+        ...
+
+    def conflict(self, conflict_id: str) -> PendingConflict: ...
+
+    def rejected_entries(self) -> set[str]:
+        """Ids of the entries whose claim lost a cross-validation (see `Memory.rejected_entries`)."""
+        ...

@@ -1,0 +1,20 @@
+"""What a run returns."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from ..engines.models import Citation
+from ..memory.insight_doc import InsightDoc
+
+
+class RunResult(BaseModel):
+    question: str
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    insight_doc: InsightDoc
+    termination: str = "done"  # done | max_rounds | budget | cancelled
+    rounds: int = 0
+    seconds: float = 0.0
+    errors: list[str] = Field(default_factory=list)
+    new_node_ids: list[str] = Field(default_factory=list)

@@ -1,0 +1,255 @@
+"""The task loop: plan one step, execute it, intercept its context, plan again (DESIGN §4).
+
+Each question gets a fresh Insight Doc over the same memory. The loop stops when planning leaves nothing
+pending, at the hard cap on rounds, when a budget is used up, or when the user cancels; in every case what was
+built stays in memory and the result says why it stopped.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..engines.base import Engine
+from ..engines.llm.client import CancelToken
+from ..engines.models import (
+    Citation,
+    ConflictNotice,
+    ExecutionInput,
+    ExecutionResult,
+    ImageDescription,
+    ImageInput,
+    ImageNotice,
+    PlanningInput,
+    ToolCallRecord,
+)
+from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
+from ..ingest.linker import Linker, node_info
+from ..ingest.pipeline import IngestPipeline, IngestReport, SourceDoc
+from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
+from ..memory.interaction_tree import Attachment, AttachmentType
+from ..memory.store import Memory
+from ..memory.temp_store import TempImage, TempStore
+from ..settings import Settings
+from ..tools.visit import visited_pages
+from .adapter import Adapter
+from .planning_guard import guard_next
+from .results import RunResult
+
+
+def tool_called(call: ToolCallRecord) -> ToolCalled:
+    return ToolCalled(tool=call.name, arguments=call.arguments, ok=call.ok, summary=call.response[:200])
+
+
+@dataclass
+class _RunState:
+    question: str
+    answer: str | None = None
+    citations: list[Citation] = field(default_factory=list)
+    new_nodes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    rounds: int = 0
+
+
+class TaskRunner:
+    def __init__(self, engine: Engine, memory: Memory, pipeline: IngestPipeline, linker: Linker, adapter: Adapter,
+                 temp: TempStore, settings: Settings, events: EventBus, lock: threading.RLock) -> None:
+        self.engine, self.memory, self.pipeline, self.linker = engine, memory, pipeline, linker
+        self.adapter, self.temp, self.settings, self.events, self.lock = adapter, temp, settings, events, lock
+
+    def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None) -> RunResult:
+        start = time.perf_counter()
+        state = _RunState(question=question, new_nodes=list(new_nodes or []))
+        with self.lock:
+            self.memory.insight_doc = InsightDoc(task_goal=question)
+        termination = "done"
+        try:
+            self._plan(state, state.new_nodes)
+            termination = self._rounds(state, cancel)
+            if state.answer is None and termination in ("done", "max_rounds"):
+                self._final_answer(state)
+        except BudgetExceeded as exc:
+            termination = "budget"
+            self._record_error(state, "budget", exc, fatal=True)
+        except RunCancelled:
+            termination = "cancelled"
+        answer = state.answer or "No answer was produced (see the run log)."
+        self.events.publish(AnswerReady(question=question, answer=answer,
+                                        citations=tuple(c.model_dump() for c in state.citations)))
+        return RunResult(question=question, answer=answer, citations=state.citations,
+                         insight_doc=self.memory.insight_doc.model_copy(deep=True), termination=termination,
+                         rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
+                         new_node_ids=state.new_nodes)
+
+    def _rounds(self, state: _RunState, cancel: CancelToken) -> str:
+        while self.memory.insight_doc.next_task is not None:
+            if state.rounds >= self.settings.max_rounds:
+                return "max_rounds"
+            cancel.check()
+            task = self.memory.insight_doc.next_task
+            state.rounds += 1
+            done, fresh = self._execute(state, task)
+            with self.lock:
+                doc = self.memory.insight_doc
+                doc.completed_tasks.append(done)
+                doc.pending_tasks = []
+            self.events.publish(TaskCompleted(task_type=done.type.value, description=done.description,
+                                              status=done.status.value, context=done.context))
+            state.new_nodes.extend(fresh)
+            self._plan(state, fresh)
+        return "done"
+
+    # -- planning -------------------------------------------------------------------------------------------
+
+    def _plan(self, state: _RunState, fresh: list[str]) -> None:
+        with self.lock:
+            planning_input = self._planning_input(state, fresh)
+        proposed: PendingTask | None = None
+        try:
+            out = self.engine.planning.run(planning_input)
+            proposed = out.pending_tasks[0] if out.pending_tasks else None
+            self._accept_contexts(out.completed_tasks)
+        except (BudgetExceeded, RunCancelled):
+            raise
+        except MemoryBankError as exc:
+            self._record_error(state, "planning", exc)
+        with self.lock:
+            task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
+                              images=self.temp.pending(), answered=state.answer is not None)
+            self.memory.insight_doc.pending_tasks = [task] if task else []
+        if task:
+            self.events.publish(TaskPlanned(task_type=task.type.value, description=task.description))
+
+    def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
+        graph = self.memory.graph
+        notices = [ConflictNotice(conflict_id=c.id, node_a=node_info(graph.get(c.node_a)),
+                                  node_b=node_info(graph.get(c.node_b)), description=c.description)
+                   for c in self.memory.pending_conflicts()]
+        return PlanningInput(
+            insight_doc=self.memory.insight_doc.model_copy(deep=True),
+            new_nodes=[node_info(graph.get(i)) for i in fresh if i in graph][:20],
+            conflicts=notices, pending_images=[ImageNotice(image_id=i.image_id, name=i.name)
+                                               for i in self.temp.pending()],
+            round=state.rounds, max_rounds=self.settings.max_rounds, answer_so_far=state.answer)
+
+    def _accept_contexts(self, proposed: list[CompletedTask]) -> None:
+        """Planning may rewrite what completed tasks taught; it may not add, drop or re-judge them."""
+        with self.lock:
+            current = self.memory.insight_doc.completed_tasks
+            if len(proposed) == len(current):
+                for mine, theirs in zip(current, proposed):
+                    if theirs.context.strip() and theirs.type == mine.type:
+                        mine.context = theirs.context.strip()
+
+    # -- execution ------------------------------------------------------------------------------------------
+
+    def _execute(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
+        try:
+            if task.type is TaskType.CROSS_VALIDATE:
+                return self._cross_validate(state, task), []
+            if task.type is TaskType.IMAGE_RECOGNITION:
+                return self._recognise(state, task)
+            return self._normal(state, task)
+        except (BudgetExceeded, RunCancelled):
+            raise
+        except MemoryBankError as exc:
+            self._record_error(state, f"{task.type.value} task", exc)
+            return CompletedTask(type=task.type, description=task.description, status=TaskStatus.FAILED,
+                                 context=str(exc)[:300]), []
+
+    def _run_executor(self, state: _RunState, task: PendingTask) -> ExecutionResult:
+        prompt, nodes = self.adapter.enhance(self.memory.insight_doc, task)
+        result = self.engine.executor.run(ExecutionInput(prompt=prompt, task=task,
+                                                         task_goal=self.memory.insight_doc.task_goal,
+                                                         memory_node_ids=[n.id for n in nodes]))
+        if not result.calls_reported:
+            for call in result.tool_calls:
+                self.events.publish(tool_called(call))
+        if result.termination == "error":  # the executor keeps its partial work and reports instead of raising
+            self._record_error(state, f"{task.type.value} task", MemoryBankError(result.summary))
+        return result
+
+    def _cross_validate(self, state: _RunState, task: PendingTask) -> CompletedTask:
+        conflict = self.memory.conflicts[task.conflict_id or ""]
+        result = self._run_executor(state, task)
+        validation = (result.answer or result.summary or "").strip()
+        if not validation:
+            raise MemoryBankError("cross-validation produced no validation result")
+        node = self.linker.resolve_conflict(conflict, validation)
+        state.new_nodes.append(node.id)
+        return CompletedTask(type=task.type, description=task.description, status=TaskStatus.SUCCESS,
+                             context=(result.summary or validation)[:400])
+
+    def _recognise(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
+        desc, report = self.recognise_image(self.temp.get(task.image_id or ""), state.question)
+        status = TaskStatus.SUCCESS if report.node_ids else TaskStatus.FAILED
+        return CompletedTask(type=task.type, description=task.description, status=status,
+                             context=desc.description[:300]), report.node_ids
+
+    def recognise_image(self, image: TempImage, goal: str) -> tuple[ImageDescription, IngestReport]:
+        """Describe a waiting image, move it to storage and ingest the description as an image node."""
+        desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=image.name, task_goal=goal))
+        stored = self.temp.promote(image.image_id)
+        attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
+                                description=desc.description[:500], mime=str(image.metadata.get("mime", "")))
+        text = f"Image {image.name} ({desc.method}): {desc.description}"
+        report = self.pipeline.run(SourceDoc(name=image.name, pages=[(None, text)], path=str(stored),
+                                             kind="image", attachments=(attachment,)), goal)
+        with self.lock:
+            for node_id in report.node_ids:
+                if node_id in self.memory.graph:
+                    self.memory.graph.get(node_id).kind = "image"
+        return desc, report
+
+    def _normal(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
+        result = self._run_executor(state, task)
+        fresh = self._ingest_observations(state, result)
+        if result.answer:
+            state.answer = result.answer
+            state.citations = self._fill_citations(result.citations)
+        ok = result.success and bool(result.answer or fresh)
+        return CompletedTask(type=task.type, description=task.description,
+                             status=TaskStatus.SUCCESS if ok else TaskStatus.FAILED,
+                             context=(result.summary or result.answer or result.termination)[:400]), fresh
+
+    def _ingest_observations(self, state: _RunState, result: ExecutionResult) -> list[str]:
+        """Pages the agent visited are new context: they go through classification -> ... -> linking."""
+        fresh: list[str] = []
+        for call in result.tool_calls:
+            if call.name != "visit" or not call.ok:
+                continue
+            for page in visited_pages(call.response):
+                name = f"{page.title} ({page.url})" if page.title else page.url
+                report = self.pipeline.run(SourceDoc(name=name, pages=[(None, page.evidence)], url=page.url,
+                                                     kind="web"), state.question)
+                fresh.extend(report.node_ids)
+                state.errors.extend(report.failures)
+        return fresh
+
+    def _final_answer(self, state: _RunState) -> None:
+        task = PendingTask(type=TaskType.NORMAL, description=f"Answer now with what memory holds: {state.question}")
+        try:
+            self._normal(state, task)
+        except (BudgetExceeded, RunCancelled):
+            raise
+        except MemoryBankError as exc:
+            self._record_error(state, "final answer", exc)
+
+    def _fill_citations(self, citations: list[Citation]) -> list[Citation]:
+        filled: list[Citation] = []
+        with self.lock:
+            for c in citations:
+                node_id = self.memory.resolve_id(c.node_id)
+                if node_id is None or any(f.node_id == node_id for f in filled):
+                    continue
+                node = self.memory.graph.get(node_id)
+                source = c.source or "; ".join(dict.fromkeys(s.name for s in node.sources))
+                filled.append(Citation(node_id=node_id, source=source, pages=c.pages or node.pages(),
+                                       quote=c.quote))
+        return filled
+
+    def _record_error(self, state: _RunState, where: str, exc: Exception, fatal: bool = False) -> None:
+        state.errors.append(f"{where}: {exc}")
+        self.events.publish(ErrorRaised(where=where, message=str(exc), fatal=fatal))

@@ -1,0 +1,101 @@
+"""Wiring: builds the parts of one memory bank from settings and injected dependencies.
+
+Kept apart from `MemoryBank` so the facade reads as the public API and this file reads as the object graph.
+Everything a test may want to replace (embedder, LLM client, engine) is a parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import requests
+
+from .engines.base import Engine
+from .engines.llm.client import CancelToken, LLMClient, MeteredClient, UsageMeter
+from .engines.models import ToolCallRecord
+from .events import EventBus
+from .ingest.graph_ops import GraphOps
+from .memory.store import Memory
+from .retrieval.deep_retrieval import DeepRetriever
+from .retrieval.embedding import Embedder
+from .retrieval.hybrid_index import HybridIndex
+from .retrieval.passages import PassageSearch
+from .retrieval.rerank import SentenceReranker
+from .retrieval.retriever import Retriever
+from .retrieval.view import MemoryView
+from .settings import Settings
+from .tools.base import Tool, ToolBox
+from .tools.deep_retrieval_tool import DeepRetrievalTool
+from .tools.local_search import LocalSearchTool
+
+
+@dataclass
+class Core:
+    """The non-LLM parts: memory, index, retrieval, graph operations, passages, deep retrieval."""
+
+    memory: Memory
+    index: HybridIndex
+    retriever: Retriever
+    ops: GraphOps
+    passages: PassageSearch
+
+
+def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None) -> Core:
+    memory = memory or Memory()
+    index = HybridIndex(embedder.dim)
+    retriever = Retriever(memory.graph, index, embedder, settings.retrieval_k, settings.retrieval_alpha,
+                          SentenceReranker(memory.source_text))
+    return Core(memory, index, retriever, GraphOps(memory, index, embedder, events), PassageSearch(memory))
+
+
+def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
+    """The web search backend named by the settings (or none) and the visit tool."""
+    from .tools.visit import VisitTool
+    from .tools.web_search import SearxngSearch, SerperSearch
+
+    web: Tool | None = None
+    if settings.serper_api_key is not None:
+        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout, session=session)
+    elif settings.searxng_url:
+        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, session=session)
+    visit = VisitTool(timeout=settings.visit_timeout, max_bytes=settings.visit_max_bytes,
+                      allow_private=settings.visit_allow_private, session=session, extractor=extractor,
+                      jina_api_key=settings.secret("jina_api_key"))
+    return web, visit
+
+
+def build_toolbox(settings: Settings, view: MemoryView, deep: DeepRetriever, session: requests.Session,
+                  extractor) -> ToolBox:  # noqa: ANN001
+    web, visit = web_tools(settings, session, extractor)
+    return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(deep.run)])
+
+
+def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, deep: DeepRetriever,
+                 llm: LLMClient | None, on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+    """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
+    if settings.engine == "offline":
+        from .engines.offline.engine import build_offline_engine
+
+        return build_offline_engine(settings, embedder, view)
+    settings.check_llm()
+    if llm is None:
+        raise ValueError("the LLM engine needs an LLM client")
+    from .engines.llm.engine import build_llm_engine
+    from .engines.llm.visit_extractor import LLMExtractor
+
+    toolbox = build_toolbox(settings, view, deep, requests.Session(), LLMExtractor(llm, settings))
+    return build_llm_engine(settings, llm, toolbox, on_tool_call)
+
+
+def metered(settings: Settings, client: LLMClient | None, events: EventBus,
+            cancel: CancelToken, meter: UsageMeter) -> MeteredClient | None:
+    """Wrap the given client, or build the OpenAI one when the LLM engine is selected."""
+    if client is None and settings.engine == "llm":
+        settings.check_llm()
+        from .engines.llm.openai_client import OpenAIClient
+
+        wrapper = MeteredClient(None, meter, events, cancel)  # type: ignore[arg-type] - inner set just below
+        wrapper.inner = OpenAIClient(settings, sleep=wrapper.wait)  # backoff waits end when the run is cancelled
+        return wrapper
+    return MeteredClient(client, meter, events, cancel) if client is not None else None
