@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from . import wiring
+from .control import CancelToken
 from .engines.base import Engine
-from .engines.llm.client import CancelToken, LLMClient, UsageMeter
+from .engines.llm.client import LLMClient, UsageMeter
 from .errors import InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
 from .ingest.linker import Linker

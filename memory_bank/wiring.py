@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import requests
 
+from .control import CancelToken
 from .engines.base import Engine
-from .engines.llm.client import CancelToken, LLMClient, MeteredClient, UsageMeter
+from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import ToolCallRecord
 from .events import EventBus
 from .ingest.graph_ops import GraphOps

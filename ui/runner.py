@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bank import events as ev
-from memory_bank.engines.llm.client import CancelToken
+from memory_bank.control import CancelToken
 from memory_bank.run.results import RunResult
 
 from .format import describe

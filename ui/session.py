@@ -23,7 +23,7 @@ from typing import Any
 import streamlit as st
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.llm.client import CancelToken
+from memory_bank.control import CancelToken
 from memory_bank.retrieval.embedding import load_embedder
 
 from .runner import RunHandle, start_run

@@ -11,8 +11,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ..control import CancelToken
 from ..engines.base import Engine
-from ..engines.llm.client import CancelToken
 from ..engines.models import (
     Citation,
     ConflictNotice,

@@ -150,7 +150,7 @@ def test_image_waits_in_temp_until_recognised(bank: MemoryBank, tmp_path) -> Non
 
 
 def test_cancel_stops_and_keeps_memory(tmp_path) -> None:
-    from memory_bank.engines.llm.client import CancelToken
+    from memory_bank.control import CancelToken
 
     ex = Execute()
     bank = MemoryBank(Settings(), embedder=HashingEmbedder(), engine=fake_engine(ex), workdir=tmp_path / "w")

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from memory_bank.engines.llm.client import CancelToken, MeteredClient, UsageMeter
+from memory_bank.control import CancelToken
+from memory_bank.engines.llm.client import MeteredClient, UsageMeter
 from memory_bank.engines.llm.openai_client import OpenAIClient, parse_retry_after
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage

@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ...errors import BudgetExceeded, RunCancelled
+from ...control import CancelToken
+from ...errors import BudgetExceeded
 from ...events import EventBus, LLMUsage
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
@@ -94,32 +95,6 @@ class UsageMeter:
             return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens,
                         "completion_tokens": u.completion_tokens, "seconds": round(u.seconds, 3)}
                     for a, u in self.per_agent.items()}
-
-
-class CancelToken:
-    """Set by the UI; checked by the loop and before every LLM call."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    def reset(self) -> None:
-        self._event.clear()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def check(self) -> None:
-        if self._event.is_set():
-            raise RunCancelled("the run was cancelled")
-
-    def wait(self, seconds: float) -> None:
-        """Sleep that a cancel cuts short: a retry backoff must not keep a cancelled run alive for a minute."""
-        if self._event.wait(seconds):
-            raise RunCancelled("the run was cancelled")
 
 
 class MeteredClient:

@@ -1,0 +1,37 @@
+"""Cancellation: one token per piece of work (a run, an ingestion), set by the user, checked at safe points.
+
+It sits at the bottom of the package because every stage checks it: the pipeline between chunks, the loop
+between rounds, the LLM client before every call and during its retry backoff.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .errors import RunCancelled
+
+
+class CancelToken:
+    """Set by the UI; checked by the loop and before every LLM call."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    def reset(self) -> None:
+        self._event.clear()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise RunCancelled("the run was cancelled")
+
+    def wait(self, seconds: float) -> None:
+        """Sleep that a cancel cuts short: a retry backoff must not keep a cancelled run alive for a minute."""
+        if self._event.wait(seconds):
+            raise RunCancelled("the run was cancelled")
