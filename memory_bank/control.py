@@ -35,3 +35,36 @@ class CancelToken:
         """Sleep that a cancel cuts short: a retry backoff must not keep a cancelled run alive for a minute."""
         if self._event.wait(seconds):
             raise RunCancelled("the run was cancelled")
+
+
+class Cancellation:
+    """The cancel token of the work in progress: one per run or ingestion, so nothing has to be reset.
+
+    Everything that checks for a cancel (the pipeline between chunks, the loop between rounds, the LLM client
+    before a call and during its backoff) is handed this object once and always reaches the current token, so a
+    new run needs no re-wiring. A caller may bring its own token (the UI keeps one per run it starts).
+    """
+
+    def __init__(self) -> None:
+        self._token = CancelToken()
+        self._lock = threading.Lock()
+
+    def begin(self, token: CancelToken | None = None) -> CancelToken:
+        """Start a piece of work with a fresh token (or the caller's) and return it."""
+        with self._lock:
+            self._token = token or CancelToken()
+            return self._token
+
+    @property
+    def token(self) -> CancelToken:
+        with self._lock:
+            return self._token
+
+    def cancel(self) -> None:
+        self.token.cancel()
+
+    def check(self) -> None:
+        self.token.check()
+
+    def wait(self, seconds: float) -> None:
+        self.token.wait(seconds)

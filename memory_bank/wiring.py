@@ -1,7 +1,8 @@
 """Wiring: builds the parts of one memory bank from settings and injected dependencies.
 
-Kept apart from `MemoryBank` so the facade reads as the public API and this file reads as the object graph.
-Everything a test may want to replace (embedder, LLM client, engine) is a parameter.
+Kept apart from `MemoryBank` so the facade reads as the public API and this file reads as the object graph:
+memory and its index (`Core`), the engine that reads memory through a `MemoryReader`, and the loop that changes
+it (`Loop`). Everything a test may want to replace (embedder, LLM client, engine) is a parameter.
 """
 
 from __future__ import annotations
@@ -11,20 +12,27 @@ from dataclasses import dataclass
 
 import requests
 
-from .control import CancelToken
+from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import ToolCallRecord
 from .events import EventBus
 from .ingest.graph_ops import GraphOps
+from .ingest.linker import Linker
+from .ingest.pipeline import IngestPipeline
 from .memory.store import Memory
+from .memory.temp_store import TempStore
 from .retrieval.deep_retrieval import DeepRetriever
+from .retrieval.documents import DocumentPages
 from .retrieval.embedding import Embedder
 from .retrieval.hybrid_index import HybridIndex
 from .retrieval.passages import PassageSearch
+from .retrieval.reader import MemoryReader
 from .retrieval.rerank import SentenceReranker
 from .retrieval.retriever import Retriever
 from .retrieval.view import MemoryView
+from .run.adapter import Adapter
+from .run.runner import TaskRunner
 from .settings import Settings
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
@@ -33,13 +41,22 @@ from .tools.local_search import LocalSearchTool
 
 @dataclass
 class Core:
-    """The non-LLM parts: memory, index, retrieval, graph operations, passages, deep retrieval."""
+    """The non-LLM parts: memory, its index and retrieval, the one mutation path, and the read-only view."""
 
     memory: Memory
     index: HybridIndex
     retriever: Retriever
     ops: GraphOps
     passages: PassageSearch
+    documents: DocumentPages
+    reader: MemoryReader
+
+    def clear(self) -> None:
+        """End the task: memory, index, passage index and parsed documents go together."""
+        with self.memory.write():
+            self.ops.clear()
+            self.passages.clear()
+            self.documents.clear()
 
 
 def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None) -> Core:
@@ -47,7 +64,29 @@ def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory:
     index = HybridIndex(embedder.dim)
     retriever = Retriever(memory.graph, index, embedder, settings.retrieval_k, settings.retrieval_alpha,
                           SentenceReranker(memory.source_text))
-    return Core(memory, index, retriever, GraphOps(memory, index, embedder, events), PassageSearch(memory))
+    passages = PassageSearch(memory)
+    documents = DocumentPages(settings.max_file_mb * 1024 * 1024, settings.max_image_pixels)
+    reader = MemoryReader(memory, retriever, passages, DeepRetriever(memory, documents.read))
+    return Core(memory, index, retriever, GraphOps(memory, index, embedder, events), passages, documents, reader)
+
+
+@dataclass
+class Loop:
+    """What changes memory for the engine: ingestion, linking, the adapter's prompts and the task loop."""
+
+    linker: Linker
+    pipeline: IngestPipeline
+    adapter: Adapter
+    runner: TaskRunner
+
+
+def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedder, events: EventBus,
+               temp: TempStore, cancellation: Cancellation) -> Loop:
+    linker = Linker(engine, core.ops, core.retriever, core.memory, settings, events, cancellation.check)
+    pipeline = IngestPipeline(engine, core.ops, linker, core.memory, embedder, settings, events, cancellation.check)
+    adapter = Adapter(core.reader)
+    runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
+    return Loop(linker, pipeline, adapter, runner)
 
 
 def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
@@ -66,14 +105,13 @@ def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple
     return web, visit
 
 
-def build_toolbox(settings: Settings, view: MemoryView, deep: DeepRetriever, session: requests.Session,
-                  extractor) -> ToolBox:  # noqa: ANN001
+def build_toolbox(settings: Settings, view: MemoryView, session: requests.Session, extractor) -> ToolBox:  # noqa: ANN001
     web, visit = web_tools(settings, session, extractor)
-    return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(deep.run)])
+    return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(view.deep_retrieve)])
 
 
-def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, deep: DeepRetriever,
-                 llm: LLMClient | None, on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
+                 on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
     """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
     if settings.engine == "offline":
         from .engines.offline.engine import build_offline_engine
@@ -85,18 +123,17 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, de
     from .engines.llm.engine import build_llm_engine
     from .engines.llm.visit_extractor import LLMExtractor
 
-    toolbox = build_toolbox(settings, view, deep, requests.Session(), LLMExtractor(llm, settings))
+    toolbox = build_toolbox(settings, view, requests.Session(), LLMExtractor(llm, settings))
     return build_llm_engine(settings, llm, toolbox, on_tool_call)
 
 
-def metered(settings: Settings, client: LLMClient | None, events: EventBus,
-            cancel: CancelToken, meter: UsageMeter) -> MeteredClient | None:
-    """Wrap the given client, or build the OpenAI one when the LLM engine is selected."""
+def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,
+            meter: UsageMeter) -> MeteredClient | None:
+    """Wrap the given client, or build the OpenAI one when the LLM engine is selected. Its retry backoff sleeps
+    on the cancellation, so a cancelled run does not wait out a backoff."""
     if client is None and settings.engine == "llm":
         settings.check_llm()
         from .engines.llm.openai_client import OpenAIClient
 
-        wrapper = MeteredClient(None, meter, events, cancel)  # type: ignore[arg-type] - inner set just below
-        wrapper.inner = OpenAIClient(settings, sleep=wrapper.wait)  # backoff waits end when the run is cancelled
-        return wrapper
-    return MeteredClient(client, meter, events, cancel) if client is not None else None
+        client = OpenAIClient(settings, sleep=cancellation.wait)
+    return MeteredClient(client, meter, events, cancellation) if client is not None else None

@@ -1,12 +1,15 @@
 """Graph operations and context update: the one path that mutates the Query Graph (DESIGN §2).
 
-Every change goes through here so that three things never drift apart: the graph, the retrieval index and the
-event stream. Callers hold the bank's lock around these calls; the methods themselves do no LLM work.
+Every change to nodes, edges, conflicts, node kinds and sources goes through here so that three things never drift
+apart: the graph, the retrieval index and the event stream. Each method holds the memory's write lock itself (a
+caller that must read and then decide holds it around both: it is re-entrant); none does LLM work.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..events import (
     ConflictFlagged,
@@ -17,12 +20,21 @@ from ..events import (
     NodesMerged,
     NodeUpdated,
 )
-from ..memory.interaction_tree import new_id
+from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, PendingConflict, Source
 from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..retrieval.hybrid_index import HybridIndex
 from ..text.split import tokenize
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    """The raw text a new node was made from, stored as its interaction entry."""
+
+    text: str
+    metadata: dict[str, Any]
+    attachments: tuple[Attachment, ...] = ()
 
 
 class GraphOps:
@@ -53,31 +65,58 @@ class GraphOps:
 
     def reindex_all(self) -> None:
         """Index every node as it is (after an import: embeddings come with the nodes)."""
-        self._reindex(self.graph.nodes(), embed=False)
+        with self.memory.write():
+            self._reindex(self.graph.nodes(), embed=False)
 
-    def add_nodes(self, nodes: list[Node]) -> None:
-        self._reindex(nodes, embed=False)
-        for node in nodes:
-            self.graph.add_node(node)
-            source = node.sources[0].label() if node.sources else ""
-            self.events.publish(NodeAdded(node_id=node.id, context=node.context, source=source))
+    def clear(self) -> None:
+        """End the task: every layer and the index emptied together."""
+        with self.memory.write():
+            self.memory.clear()
+            self.index.clear()
+
+    def add_nodes(self, nodes: list[Node], raw: list[RawEntry] | None = None) -> list[Node]:
+        """Add embedded nodes; with `raw`, each node's raw text first becomes its interaction entry and the node's
+        first source names that entry (the index reads entries, so they must exist before indexing)."""
+        with self.memory.write():
+            if raw is not None:
+                nodes = [self._with_entry(node, entry) for node, entry in zip(nodes, raw, strict=True)]
+            self._reindex(nodes, embed=False)
+            for node in nodes:
+                self.graph.add_node(node)
+                source = node.sources[0].label() if node.sources else ""
+                self.events.publish(NodeAdded(node_id=node.id, context=node.context, source=source))
+        return nodes
+
+    def _with_entry(self, node: Node, raw: RawEntry) -> Node:
+        entry = self.memory.tree.create_entry(raw.text, [node.id], attachments=raw.attachments,
+                                              metadata=raw.metadata)
+        sources = [replace(s, entry_ids=(*s.entry_ids, entry.entry_id)) for s in node.sources[:1]]
+        return replace(node, sources=sources + node.sources[1:])
 
     def delete_node(self, node_id: str) -> None:
-        self.graph.remove_node(node_id)
-        self.index.remove(node_id)
+        with self.memory.write():
+            self.graph.remove_node(node_id)
+            self.index.remove(node_id)
 
     def add_edge(self, a: str, b: str) -> bool:
-        added = self.graph.add_edge(a, b)
-        if added:
-            self.events.publish(EdgeAdded(a=a, b=b))
+        with self.memory.write():
+            added = self.graph.add_edge(a, b)
+            if added:
+                self.events.publish(EdgeAdded(a=a, b=b))
         return added
 
     def delete_edge(self, a: str, b: str) -> None:
-        self.graph.remove_edge(a, b)
+        with self.memory.write():
+            self.graph.remove_edge(a, b)
 
     def update_context(self, updates: dict[str, tuple[str | None, list[str] | None]]) -> None:
         """Set context and/or keywords of several nodes; only nodes that really changed are re-embedded
         (in one batch) and re-indexed."""
+        with self.memory.write():
+            for node in self._update_context(updates):
+                self.events.publish(NodeUpdated(node_id=node.id, context=node.context))
+
+    def _update_context(self, updates: dict[str, tuple[str | None, list[str] | None]]) -> list[Node]:
         changed: list[Node] = []
         for node_id, (context, keywords) in updates.items():
             node = self.graph.get(node_id)
@@ -87,8 +126,7 @@ class GraphOps:
                 node.context, node.keywords = new_context, new_keywords
                 changed.append(node)
         self._reindex(changed)
-        for node in changed:
-            self.events.publish(NodeUpdated(node_id=node.id, context=node.context))
+        return changed
 
     def merge(self, old_ids: list[str], *, summary: str, context: str, keywords: list[str],
               description: str, kind: str = "merge") -> tuple[Node, list[str]]:
@@ -96,6 +134,14 @@ class GraphOps:
 
         Returns the new node and its inherited neighbours (the exclude set for its re-retrieval).
         """
+        with self.memory.write():
+            node, inherited = self._merge(old_ids, summary, context, keywords, description, kind)
+            self.events.publish(NodesMerged(merged_ids=tuple(old_ids), new_node_id=node.id,
+                                            description=description))
+        return node, inherited
+
+    def _merge(self, old_ids: list[str], summary: str, context: str, keywords: list[str], description: str,
+               kind: str) -> tuple[Node, list[str]]:
         olds = [self.graph.get(i) for i in old_ids]
         sources: list[Source] = []
         for old in olds:
@@ -109,7 +155,6 @@ class GraphOps:
             self.index.remove(old)
             self.memory.merged_into[old] = node.id
         self._redirect_conflicts(old_ids, node.id)
-        self.events.publish(NodesMerged(merged_ids=tuple(old_ids), new_node_id=node.id, description=description))
         return node, inherited
 
     def _redirect_conflicts(self, old_ids: list[str], new_id_: str) -> None:
@@ -123,21 +168,32 @@ class GraphOps:
                 conflict.node_a, conflict.node_b = a, b
 
     def flag_conflict(self, a: str, b: str, description: str) -> PendingConflict:
-        for existing in self.memory.pending_conflicts():
-            if {existing.node_a, existing.node_b} == {a, b}:
-                return existing
-        conflict = PendingConflict(id=new_id(), node_a=a, node_b=b, description=description)
-        self.memory.conflicts[conflict.id] = conflict
-        self.events.publish(ConflictFlagged(conflict_id=conflict.id, node_a=a, node_b=b, description=description))
+        with self.memory.write():
+            for existing in self.memory.pending_conflicts():
+                if {existing.node_a, existing.node_b} == {a, b}:
+                    return existing
+            conflict = PendingConflict(id=new_id(), node_a=a, node_b=b, description=description)
+            self.memory.conflicts[conflict.id] = conflict
+            self.events.publish(ConflictFlagged(conflict_id=conflict.id, node_a=a, node_b=b,
+                                                description=description))
         return conflict
 
     def resolve_conflict(self, conflict_id: str, merged_into: str | None, resolution: str,
                          status: str = "resolved", rejected_node: str | None = None) -> None:
-        conflict = self.memory.conflicts[conflict_id]
-        conflict.status = status
-        conflict.resolved_at = time.time()
-        conflict.resolution = resolution
-        conflict.merged_into = merged_into
-        conflict.rejected_node = rejected_node
-        self.events.publish(ConflictResolved(conflict_id=conflict_id, new_node_id=merged_into,
-                                             resolution=resolution))
+        with self.memory.write():
+            conflict = self.memory.conflicts[conflict_id]
+            conflict.status = status
+            conflict.resolved_at = time.time()
+            conflict.resolution = resolution
+            conflict.merged_into = merged_into
+            conflict.rejected_node = rejected_node
+            self.events.publish(ConflictResolved(conflict_id=conflict_id, new_node_id=merged_into,
+                                                 resolution=resolution))
+
+    def begin_validation(self, conflict_id: str) -> PendingConflict:
+        """Take a conflict out of the pending set while it is cross-validated, so the merge that settles it does
+        not close it as moot; returns a copy of it as it stands."""
+        with self.memory.write():
+            conflict = self.memory.conflicts[conflict_id]
+            conflict.status = "validating"
+            return replace(conflict)

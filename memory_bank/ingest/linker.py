@@ -12,7 +12,6 @@ merged in the meantime follows the merge to its successor (`Memory.resolve_id`).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -42,9 +41,9 @@ def node_info(node: Node) -> NodeInfo:
 
 class Linker:
     def __init__(self, engine: Engine, ops: GraphOps, retriever: Retriever, memory: Memory, settings: Settings,
-                 events: EventBus, lock: threading.RLock, check_cancel: Callable[[], None]) -> None:
+                 events: EventBus, check_cancel: Callable[[], None]) -> None:
         self.engine, self.ops, self.retriever, self.memory = engine, ops, retriever, memory
-        self.settings, self.events, self.lock = settings, events, lock
+        self.settings, self.events = settings, events
         self.check_cancel = check_cancel
 
     def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[str]:
@@ -53,7 +52,7 @@ class Linker:
         size = max(1, self.settings.llm_concurrency * 2)
         for start in range(0, len(nodes), size):
             batch = nodes[start:start + size]
-            with self.lock:
+            with self.memory.read():
                 later = [{n.id for n in batch[i + 1:]} for i in range(len(batch))]
                 candidates = [self.retriever.candidates_for(n, exclude=ex) for n, ex in zip(batch, later)]
             results = parallel_map(self._analyse, list(zip(batch, candidates)), self.settings.llm_concurrency,
@@ -82,7 +81,7 @@ class Linker:
 
     def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int) -> list[str]:
         buckets: dict[Relation, list[tuple[str, RelationJudgement]]] = {r: [] for r in Relation}
-        with self.lock:
+        with self.memory.write():
             node_id = self.memory.resolve_id(node_id) or ""
             if not node_id:
                 return []
@@ -120,7 +119,7 @@ class Linker:
     def integrate(self, node_ids: list[str], *, kind: str, reason: str = "", validation: str | None = None,
                   conflict_description: str | None = None, depth: int = 0) -> Merged:
         """Merge nodes with the integration agent, then re-link the result. Raises on agent failure."""
-        with self.lock:
+        with self.memory.read():
             ids = list(dict.fromkeys(i for i in (self.memory.resolve_id(n) for n in node_ids) if i))
             inputs = [NodeWithNeighbors(node=node_info(self.memory.graph.get(i)),
                                         neighbors=[node_info(self.memory.graph.get(nb))
@@ -131,7 +130,7 @@ class Linker:
         out = self.engine.integration.run(IntegrationInput(nodes_to_merge=inputs, validation_result=validation,
                                                            conflict_description=conflict_description))
         description = out.interaction_tree_description or reason or f"{kind} of {len(ids)} nodes"
-        with self.lock:
+        with self.memory.write():
             node, inherited = self.ops.merge(ids, summary=out.summary, context=out.context,
                                              keywords=out.keywords, description=description, kind=kind)
             updates = {nid: (u.context, u.keywords or None) for nid, u in out.neighbor_updates.items()
@@ -144,7 +143,7 @@ class Linker:
     def _relink(self, node: Node, inherited: set[str], depth: int) -> list[str]:
         if depth > MAX_RELINK_DEPTH:
             return []
-        with self.lock:
+        with self.memory.read():
             candidates = self.retriever.candidates_for(node, exclude=inherited)
         try:
             judgements = self._analyse((node, candidates))
@@ -158,15 +157,12 @@ class Linker:
         While validating, the conflict is taken out of the pending set so the merge does not close it as moot;
         if the merge fails it is marked failed (not pending again), so planning does not retry it forever.
         """
-        with self.lock:
-            conflict.status = "validating"
+        conflict = self.ops.begin_validation(conflict.id)
         try:
             merged = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
                                     conflict_description=conflict.description, reason=conflict.description)
         except MemoryBankError as exc:
-            with self.lock:
-                self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
+            self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
             raise
-        with self.lock:
-            self.ops.resolve_conflict(conflict.id, merged.node.id, validation[:1000], rejected_node=merged.rejected)
+        self.ops.resolve_conflict(conflict.id, merged.node.id, validation[:1000], rejected_node=merged.rejected)
         return merged.node

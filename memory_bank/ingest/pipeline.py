@@ -1,14 +1,13 @@
 """Ingestion: text -> chunks -> clusters -> structured summaries -> nodes with entries (DESIGN §4).
 
 Chunks are cut at paragraph boundaries at `window x chunk_ratio` tokens. Classification of the chunks and
-structuring of the clusters are independent calls and run concurrently; everything that touches memory happens
-under the bank's lock, in input order, so the same input gives the same graph. Linking the new nodes into the
+structuring of the clusters are independent calls and run concurrently; everything that touches memory goes
+through the graph operations, in input order, so the same input gives the same graph. Linking the new nodes into the
 graph (retrieve -> analyse -> apply) is `Linker`'s job.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,13 +16,14 @@ from ..engines.base import Engine
 from ..engines.models import ClassificationInput, Cluster, StructureInput
 from ..errors import MemoryBankError
 from ..events import ErrorRaised, EventBus, Progress
+from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, Source
 from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
 from ..text.split import Chunk, chunk_paragraphs, page_paragraphs
-from .graph_ops import GraphOps
+from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
 from .parallel import parallel_map
 from .provenance import PageLocator
@@ -38,16 +38,9 @@ class IngestReport:
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class SourceDoc:
-    """What to ingest: page texts with their numbers (None for unpaged text) and where it came from."""
-
-    name: str
-    pages: list[tuple[int | None, str]]
-    path: str | None = None
-    url: str | None = None
-    kind: str = "document"
-    attachments: tuple[Attachment, ...] = ()
+def node_kind(doc: Document) -> str:
+    """An image's description makes image nodes (drawn and previewed as such); everything else is text."""
+    return "image" if doc.kind == "image" else "text"
 
 
 class _WaveProgress:
@@ -74,34 +67,34 @@ class _WaveProgress:
 
 class IngestPipeline:
     def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, memory: Memory, embedder: Embedder,
-                 settings: Settings, events: EventBus, lock: threading.RLock,
-                 check_cancel: Callable[[], None]) -> None:
+                 settings: Settings, events: EventBus, check_cancel: Callable[[], None]) -> None:
         self.engine, self.ops, self.linker, self.memory = engine, ops, linker, memory
-        self.embedder, self.settings, self.events, self.lock = embedder, settings, events, lock
+        self.embedder, self.settings, self.events = embedder, settings, events
         self.check_cancel = check_cancel
 
-    def run(self, doc: SourceDoc, task_goal: str = "") -> IngestReport:
+    def run(self, doc: Document, task_goal: str = "", attachments: tuple[Attachment, ...] = ()) -> IngestReport:
         """Read the document in waves of chunks, each wave stored and linked before the next is read, so nodes
-        appear while a long document is still being read. A wave is as many chunks as run concurrently."""
+        appear while a long document is still being read. A wave is as many chunks as run concurrently.
+        `attachments` go on every entry made from the document (the file itself, or an image)."""
         report = IngestReport(source=doc.name)
         start = time.perf_counter()
         chunks = self._chunks(doc)
         size = self.settings.llm_concurrency if self.engine.uses_llm else 1
         progress = _WaveProgress(self.events, doc.name, len(chunks))
         for first in range(0, len(chunks), size):
-            self._wave(doc, chunks[first:first + size], first, task_goal, report, progress)
+            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress)
         report.seconds = time.perf_counter() - start
         return report
 
-    def _wave(self, doc: SourceDoc, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
-              progress: _WaveProgress) -> None:
+    def _wave(self, doc: Document, attachments: tuple[Attachment, ...], chunks: list[Chunk], offset: int,
+              goal: str, report: IngestReport, progress: _WaveProgress) -> None:
         clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
                                                                           progress))
         summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
         nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries))
         built = sum(n is not None for n in nodes)
         progress.stage("embed", built)(built)
-        self._timed(report, "link", lambda: self._store_and_link(doc, nodes, clusters, report,
+        self._timed(report, "link", lambda: self._store_and_link(doc, attachments, nodes, clusters, report,
                                                                  progress.stage("link", built)))
 
     def _timed(self, report: IngestReport, stage: str, fn):  # noqa: ANN001, ANN202
@@ -111,8 +104,8 @@ class IngestPipeline:
         finally:
             report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + time.perf_counter() - t0
 
-    def _chunks(self, doc: SourceDoc) -> list[Chunk]:
-        paragraphs = page_paragraphs(doc.pages)
+    def _chunks(self, doc: Document) -> list[Chunk]:
+        paragraphs = page_paragraphs(doc.page_texts)
         budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
         if self.engine.chunk_tokens:
             budget = min(budget, self.engine.chunk_tokens)
@@ -122,7 +115,7 @@ class IngestPipeline:
         report.failures.append(f"{where}: {exc}")
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
 
-    def _classify(self, chunks: list[Chunk], offset: int, goal: str, doc: SourceDoc, report: IngestReport,
+    def _classify(self, chunks: list[Chunk], offset: int, goal: str, doc: Document, report: IngestReport,
                   progress: _WaveProgress) -> list[tuple[Cluster, Chunk]]:
         agent = self.engine.classification
         results = parallel_map(
@@ -153,7 +146,7 @@ class IngestPipeline:
                 summaries.append(result.summary)
         return summaries
 
-    def _build_nodes(self, doc: SourceDoc, clusters: list[tuple[Cluster, Chunk]],
+    def _build_nodes(self, doc: Document, clusters: list[tuple[Cluster, Chunk]],
                      summaries: list[str | None]) -> list[Node | None]:
         locators: dict[int, PageLocator] = {}
         nodes: list[Node | None] = []
@@ -165,7 +158,7 @@ class IngestPipeline:
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
                             page_end=pages[1] if pages else None, url=doc.url)
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
-                              keywords=list(cluster.keywords), sources=[source], kind="text"))
+                              keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc)))
         live = [n for n in nodes if n is not None]
         self.check_cancel()
         vectors = self.embedder.embed([n.embedding_text() for n in live])
@@ -173,31 +166,26 @@ class IngestPipeline:
             node.embedding = vec
         return nodes
 
-    def _pages_of(self, doc: SourceDoc, cluster: Cluster, chunk: Chunk,
+    def _pages_of(self, doc: Document, cluster: Cluster, chunk: Chunk,
                   locators: dict[int, PageLocator]) -> tuple[int, int] | None:
         if chunk.page_start is None:
             return None
         key = id(chunk)
         if key not in locators:
-            in_chunk = [(n, t) for n, t in doc.pages if n is not None and chunk.page_start <= n <= chunk.page_end]
+            in_chunk = [(p.number, p.text) for p in doc.pages
+                        if p.number is not None and chunk.page_start <= p.number <= chunk.page_end]
             locators[key] = PageLocator(in_chunk)
         return locators[key].locate(cluster.content) or (chunk.page_start, chunk.page_end)
 
-    def _store_and_link(self, doc: SourceDoc, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
-                        report: IngestReport, on_linked: Callable[[int], None]) -> None:
-        live: list[Node] = []
-        with self.lock:
-            for node, (cluster, _) in zip(nodes, clusters):
-                if node is None:
-                    continue
-                src = node.sources[0]
-                entry = self.memory.tree.create_entry(
-                    cluster.content, [node.id], attachments=doc.attachments,
-                    metadata={"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
-                              "page_start": src.page_start, "page_end": src.page_end})
-                node.sources = [Source(src.name, src.page_start, src.page_end, src.url, (entry.entry_id,))]
-                live.append(node)
-            self.ops.add_nodes(live)
+    def _store_and_link(self, doc: Document, attachments: tuple[Attachment, ...], nodes: list[Node | None],
+                        clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
+                        on_linked: Callable[[int], None]) -> None:
+        built = [(node, cluster) for node, (cluster, _) in zip(nodes, clusters) if node is not None]
+        raw = [RawEntry(cluster.content, {"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
+                                          "page_start": node.sources[0].page_start,
+                                          "page_end": node.sources[0].page_end}, attachments)
+               for node, cluster in built]
+        live = self.ops.add_nodes([node for node, _ in built], raw)
         report.node_ids.extend(n.id for n in live)
         failures = self.linker.link_new(live, on_linked)
         report.failures.extend(failures)

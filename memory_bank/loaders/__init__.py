@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError
-from .document import LoadedDocument, Page
+from .document import Document, Page
 from .html import load_html
 from .image import SUFFIXES as IMAGE_SUFFIXES
 from .image import load_image
@@ -17,7 +17,7 @@ from .pdf import load_pdf
 from .source import check_file, read_head
 from .text import load_text
 
-__all__ = ["LoadedDocument", "Page", "detect_kind", "load_file", "supported_suffixes"]
+__all__ = ["Document", "Page", "detect_kind", "load_file", "supported_suffixes"]
 
 _SUFFIX_KINDS = {
     ".pdf": "pdf",
@@ -71,7 +71,7 @@ def detect_kind(path: Path, name: str) -> str:
     return kind
 
 
-def load_file(path: str | Path, *, name: str | None = None, max_bytes: int, max_image_pixels: int) -> LoadedDocument:
+def load_file(path: str | Path, *, name: str | None = None, max_bytes: int, max_image_pixels: int) -> Document:
     """Load one file; `name` is the display name (defaults to the file name), used in every error."""
     file_path = Path(path).expanduser().resolve()
     display = name or file_path.name

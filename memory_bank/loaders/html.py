@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup, Tag
 from bs4.element import PreformattedString
 
 from ..errors import InputError
-from .document import LoadedDocument, Page
+from .document import Document, Page
 from .source import read_bytes
 
 DROPPED_TAGS = ("script", "style", "noscript", "template", "nav", "footer", "svg", "iframe", "head", "form")
@@ -73,11 +73,11 @@ def html_to_text(markup: str | bytes, encoding: str | None = None) -> tuple[str 
     return title, main_text(soup)
 
 
-def load_html(path: Path, name: str) -> LoadedDocument:
+def load_html(path: Path, name: str) -> Document:
     title, text = html_to_text(read_bytes(path, name))
     if not text:
         raise InputError("contains no readable text (the page may be built by JavaScript)", source=name)
     metadata: dict = {"mime": "text/html"}
     if title:
         metadata["title"] = title
-    return LoadedDocument(name=name, path=str(path), kind="html", pages=[Page(None, text)], metadata=metadata)
+    return Document(name=name, path=str(path), kind="html", pages=[Page(None, text)], metadata=metadata)

@@ -14,17 +14,17 @@ from pathlib import Path
 from PIL import Image
 
 from ..errors import InputError
-from .document import LoadedDocument
+from .document import Document
 
 FORMATS = ("PNG", "JPEG", "GIF", "WEBP", "BMP", "TIFF")  # only these parsers are exposed to uploads
 SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff"})
 _DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, struct.error, IndexError)
 
 
-def load_image(path: Path, name: str, *, max_pixels: int) -> LoadedDocument:
+def load_image(path: Path, name: str, *, max_pixels: int) -> Document:
     metadata = _header(path, name, max_pixels)
     _verify(path, name)
-    return LoadedDocument(name=name, path=str(path), kind="image", pages=[], metadata=metadata)
+    return Document(name=name, path=str(path), kind="image", pages=[], metadata=metadata)
 
 
 def _header(path: Path, name: str, max_pixels: int) -> dict:

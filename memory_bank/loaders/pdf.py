@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from ..errors import InputError
-from .document import LoadedDocument, Page
+from .document import Document, Page
 from .pdf_layout import Box, paragraphs, resolve_soft_hyphens, split_lines, vocabulary
 from .pdf_margins import PageLines, strip_running_lines
 
@@ -26,7 +26,7 @@ NO_TEXT_MESSAGE = (
 )
 
 
-def load_pdf(path: Path, name: str) -> LoadedDocument:
+def load_pdf(path: Path, name: str) -> Document:
     """Read every page's text; raise InputError for encrypted, unreadable or text-less PDFs."""
     with _PDFIUM_LOCK:
         document = _open(path, name)
@@ -45,7 +45,7 @@ def load_pdf(path: Path, name: str) -> LoadedDocument:
         pages_without_text=[page.number for page in pages if not page.text],
         running_lines_removed=dropped,
     )
-    return LoadedDocument(name=name, path=str(path), kind="pdf", pages=pages, metadata=metadata)
+    return Document(name=name, path=str(path), kind="pdf", pages=pages, metadata=metadata)
 
 
 def _open(path: Path, name: str) -> pdfium.PdfDocument:

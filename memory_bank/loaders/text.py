@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from .document import LoadedDocument, Page
+from .document import Document, Page
 from .source import read_bytes
 
 _BOMS = (
@@ -95,7 +95,7 @@ def markdown_title(markdown: str) -> str | None:
     return None
 
 
-def load_text(path: Path, name: str, *, markdown: bool) -> LoadedDocument:
+def load_text(path: Path, name: str, *, markdown: bool) -> Document:
     text, encoding = decode(read_bytes(path, name), name)
     if looks_binary(text):
         raise InputError("looks like a binary file, not text (it contains control characters)", source=name)
@@ -106,6 +106,6 @@ def load_text(path: Path, name: str, *, markdown: bool) -> LoadedDocument:
     title = markdown_title(text) if markdown else None
     if title:
         metadata["title"] = title
-    return LoadedDocument(
+    return Document(
         name=name, path=str(path), kind="markdown" if markdown else "text", pages=[Page(None, text)], metadata=metadata
     )

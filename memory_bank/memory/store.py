@@ -1,7 +1,18 @@
-"""The memory of one task: the three layers plus the pending conflicts, held together."""
+"""The memory of one task: the three layers plus the pending conflicts, held together, and the lock that guards
+them.
+
+Memory owns its lock so that no caller has to be handed one: a change goes through `with memory.write():` (the
+graph operations take it themselves), a consistent read through `with memory.read():`, and a reader on another
+thread takes a snapshot. Agents never run under it: they get copies of what they need (typed inputs), so a UI
+thread can read while a run waits on a model. One re-entrant lock serves both, because every critical section is
+short and a writer often reads first (resolve ids, then merge).
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .insight_doc import InsightDoc
@@ -20,9 +31,26 @@ class Memory:
     # carried over from an imported export, so export -> import -> export loses nothing
     prior_log: list[dict] = field(default_factory=list)
     prior_usage: dict[str, dict[str, float]] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+
+    @contextmanager
+    def write(self) -> Iterator[Memory]:
+        """Hold the memory for a change (or a read-decide-write sequence); re-entrant."""
+        with self._lock:
+            yield self
+
+    @contextmanager
+    def read(self) -> Iterator[Memory]:
+        """Hold the memory still for a consistent read of several parts."""
+        with self._lock:
+            yield self
 
     def clear(self) -> None:
         """Empty every layer in place: components holding the graph keep a valid, empty one."""
+        with self.write():
+            self._clear()
+
+    def _clear(self) -> None:
         self.insight_doc = InsightDoc()
         self.graph.graph.clear()
         self.tree = InteractionTree()

@@ -2,11 +2,13 @@
 
 An uploaded image waits here until an IMAGE_RECOGNITION task has described it; then it moves to the task's
 storage folder and becomes an interaction entry with an image attachment. Everything goes when the task ends.
+The store guards itself: the UI thread adds images while a run's worker takes them.
 """
 
 from __future__ import annotations
 
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,7 @@ class TempStore:
         self.temp = root / "temp"
         self.storage = root / "storage"
         self._pending: dict[str, TempImage] = {}
+        self._lock = threading.Lock()
 
     def add_image(self, source: Path, name: str, metadata: dict) -> TempImage:
         self.temp.mkdir(parents=True, exist_ok=True)
@@ -34,32 +37,38 @@ class TempStore:
         target = self.temp / f"{image_id}{source.suffix.lower()}"
         shutil.copyfile(source, target)
         image = TempImage(image_id, name, target, dict(metadata))
-        self._pending[image_id] = image
+        with self._lock:
+            self._pending[image_id] = image
         return image
 
     def pending(self) -> list[TempImage]:
-        return list(self._pending.values())
+        with self._lock:
+            return list(self._pending.values())
 
     def get(self, image_id: str) -> TempImage:
-        try:
-            return self._pending[image_id]
-        except KeyError:
-            raise KeyError(f"no pending image {image_id!r}") from None
+        with self._lock:
+            image = self._pending.get(image_id)
+        if image is None:
+            raise KeyError(f"no pending image {image_id!r}")
+        return image
 
     def promote(self, image_id: str) -> Path:
         """Move a described image from temp to storage; the attachment will point at the returned path."""
-        image = self._pending.pop(image_id)
+        with self._lock:
+            image = self._pending.pop(image_id)
         self.storage.mkdir(parents=True, exist_ok=True)
         target = self.storage / image.path.name
         shutil.move(str(image.path), target)
         return target
 
     def discard(self, image_id: str) -> None:
-        image = self._pending.pop(image_id, None)
+        with self._lock:
+            image = self._pending.pop(image_id, None)
         if image is not None:
             image.path.unlink(missing_ok=True)
 
     def clear(self) -> None:
-        self._pending.clear()
+        with self._lock:
+            self._pending.clear()
         if self.root.exists():
             shutil.rmtree(self.root)

@@ -1,17 +1,20 @@
-"""A read-only view of one task's memory, for executors that work on memory directly.
+"""The read-only view of one task's memory that engines and tools read through.
 
 The offline executor answers from the memory itself (ranked nodes, their raw entries, local passages) instead of
-through tool text, so it needs this structured view. `MemoryBank` provides the implementation; tests can pass a
-small fake.
+through tool text, and the tools read it for the ReAct agent, so both need this structured view. `MemoryReader`
+(reader.py) implements it over the live memory; tests can pass a small fake.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict, page_span, pages_label
+
+if TYPE_CHECKING:
+    from .deep_retrieval import DeepRetrieval
 
 
 @dataclass(frozen=True)
@@ -36,11 +39,12 @@ class Passage:
 
 
 class MemoryView(Protocol):
-    def ranked(self, query: str, k: int, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+    def ranked(self, query: str, k: int | None = None,
+               exclude: set[str] | None = None) -> list[tuple[Node, float]]:
         """Top-k nodes by hybrid score, best first (no neighbours)."""
         ...
 
-    def retrieve(self, query: str, k: int, exclude: set[str] | None = None) -> list[Node]:
+    def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
         """Top-k plus one-hop neighbours, newest first (what the <memory> block shows)."""
         ...
 
@@ -58,4 +62,8 @@ class MemoryView(Protocol):
 
     def rejected_entries(self) -> set[str]:
         """Ids of the entries whose claim lost a cross-validation (see `Memory.rejected_entries`)."""
+        ...
+
+    def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
+        """A node's interaction tree with its attachments' content (see `DeepRetriever`)."""
         ...

@@ -7,12 +7,10 @@ document cannot close these blocks or forge a tool call.
 
 from __future__ import annotations
 
-import threading
-
 from ..engines.protocol.escaping import escape_tags
 from ..memory.insight_doc import InsightDoc, PendingTask
 from ..memory.query_graph import Node
-from ..retrieval.retriever import Retriever
+from ..retrieval.view import MemoryView
 
 NO_MEMORY = "(no related memory yet)"
 
@@ -39,13 +37,11 @@ def format_task_block(doc: InsightDoc) -> str:
 
 
 class Adapter:
-    def __init__(self, retriever: Retriever, lock: threading.RLock) -> None:
-        self.retriever = retriever
-        self.lock = lock
+    def __init__(self, view: MemoryView) -> None:
+        self.view = view
 
     def memory_nodes(self, query: str, k: int | None = None) -> list[Node]:
-        with self.lock:
-            return self.retriever.retrieve(query, k) if query.strip() else []
+        return self.view.retrieve(query, k) if query.strip() else []
 
     def memory_block(self, query: str, k: int | None = None) -> tuple[str, list[Node]]:
         nodes = self.memory_nodes(query, k)

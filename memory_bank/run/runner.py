@@ -7,7 +7,6 @@ built stays in memory and the result says why it stopped.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -27,7 +26,8 @@ from ..engines.models import (
 from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
 from ..ingest.linker import Linker, node_info
-from ..ingest.pipeline import IngestPipeline, IngestReport, SourceDoc
+from ..ingest.pipeline import IngestPipeline, IngestReport
+from ..loaders.document import Document
 from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
 from ..memory.interaction_tree import Attachment, AttachmentType
 from ..memory.store import Memory
@@ -55,14 +55,14 @@ class _RunState:
 
 class TaskRunner:
     def __init__(self, engine: Engine, memory: Memory, pipeline: IngestPipeline, linker: Linker, adapter: Adapter,
-                 temp: TempStore, settings: Settings, events: EventBus, lock: threading.RLock) -> None:
+                 temp: TempStore, settings: Settings, events: EventBus) -> None:
         self.engine, self.memory, self.pipeline, self.linker = engine, memory, pipeline, linker
-        self.adapter, self.temp, self.settings, self.events, self.lock = adapter, temp, settings, events, lock
+        self.adapter, self.temp, self.settings, self.events = adapter, temp, settings, events
 
     def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None) -> RunResult:
         start = time.perf_counter()
         state = _RunState(question=question, new_nodes=list(new_nodes or []))
-        with self.lock:
+        with self.memory.write():
             self.memory.insight_doc = InsightDoc(task_goal=question)
         termination = "done"
         try:
@@ -91,7 +91,7 @@ class TaskRunner:
             task = self.memory.insight_doc.next_task
             state.rounds += 1
             done, fresh = self._execute(state, task)
-            with self.lock:
+            with self.memory.write():
                 doc = self.memory.insight_doc
                 doc.completed_tasks.append(done)
                 doc.pending_tasks = []
@@ -104,7 +104,7 @@ class TaskRunner:
     # -- planning -------------------------------------------------------------------------------------------
 
     def _plan(self, state: _RunState, fresh: list[str]) -> None:
-        with self.lock:
+        with self.memory.read():
             planning_input = self._planning_input(state, fresh)
         proposed: PendingTask | None = None
         try:
@@ -115,7 +115,7 @@ class TaskRunner:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "planning", exc)
-        with self.lock:
+        with self.memory.write():
             task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
                               images=self.temp.pending(), answered=state.answer is not None)
             self.memory.insight_doc.pending_tasks = [task] if task else []
@@ -136,7 +136,7 @@ class TaskRunner:
 
     def _accept_contexts(self, proposed: list[CompletedTask]) -> None:
         """Planning may rewrite what completed tasks taught; it may not add, drop or re-judge them."""
-        with self.lock:
+        with self.memory.write():
             current = self.memory.insight_doc.completed_tasks
             if len(proposed) == len(current):
                 for mine, theirs in zip(current, proposed):
@@ -195,12 +195,8 @@ class TaskRunner:
         attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
                                 description=desc.description[:500], mime=str(image.metadata.get("mime", "")))
         text = f"Image {image.name} ({desc.method}): {desc.description}"
-        report = self.pipeline.run(SourceDoc(name=image.name, pages=[(None, text)], path=str(stored),
-                                             kind="image", attachments=(attachment,)), goal)
-        with self.lock:
-            for node_id in report.node_ids:
-                if node_id in self.memory.graph:
-                    self.memory.graph.get(node_id).kind = "image"
+        report = self.pipeline.run(Document.from_text(text, image.name, kind="image", path=str(stored)), goal,
+                                   attachments=(attachment,))
         return desc, report
 
     def _normal(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
@@ -222,8 +218,8 @@ class TaskRunner:
                 continue
             for page in visited_pages(call.response):
                 name = f"{page.title} ({page.url})" if page.title else page.url
-                report = self.pipeline.run(SourceDoc(name=name, pages=[(None, page.evidence)], url=page.url,
-                                                     kind="web"), state.question)
+                report = self.pipeline.run(Document.from_text(page.evidence, name, kind="web", url=page.url),
+                                           state.question)
                 fresh.extend(report.node_ids)
                 state.errors.extend(report.failures)
         return fresh
@@ -239,7 +235,7 @@ class TaskRunner:
 
     def _fill_citations(self, citations: list[Citation]) -> list[Citation]:
         filled: list[Citation] = []
-        with self.lock:
+        with self.memory.read():
             for c in citations:
                 node_id = self.memory.resolve_id(c.node_id)
                 if node_id is None or any(f.node_id == node_id for f in filled):

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ...control import CancelToken
+from ...control import Cancellation, CancelToken
 from ...errors import BudgetExceeded
 from ...events import EventBus, LLMUsage
 
@@ -100,7 +100,8 @@ class UsageMeter:
 class MeteredClient:
     """An `LLMClient` that enforces budgets and cancellation and publishes usage events."""
 
-    def __init__(self, inner: LLMClient, meter: UsageMeter, events: EventBus, cancel: CancelToken) -> None:
+    def __init__(self, inner: LLMClient, meter: UsageMeter, events: EventBus,
+                 cancel: CancelToken | Cancellation) -> None:
         self.inner = inner
         self.meter = meter
         self.events = events

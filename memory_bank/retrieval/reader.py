@@ -1,0 +1,64 @@
+"""`MemoryReader`: the read-only view of one task's memory that engines, tools and the adapter read.
+
+Engines get this object, never the `MemoryBank`: they can rank, retrieve, search passages and deep-retrieve, and
+nothing they hold can change memory. Each call takes the memory's read lock, so a reader on a worker thread sees
+a consistent state while the UI thread reads too.
+"""
+
+from __future__ import annotations
+
+from ..memory.interaction_tree import InteractionEntry
+from ..memory.query_graph import Node, PendingConflict
+from ..memory.store import Memory
+from .deep_retrieval import DeepRetrieval, DeepRetriever
+from .passages import PassageSearch
+from .retriever import Retriever
+from .view import Passage
+
+
+class MemoryReader:
+    """Implements `MemoryView` (see view.py) over the live memory."""
+
+    def __init__(self, memory: Memory, retriever: Retriever, passages: PassageSearch, deep: DeepRetriever) -> None:
+        self._memory = memory
+        self._retriever = retriever
+        self._passages = passages
+        self._deep = deep
+
+    def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+        with self._memory.read():
+            return self._retriever.ranked(query, k, exclude)
+
+    def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
+        with self._memory.read():
+            return self._retriever.retrieve(query, k, exclude)
+
+    def node(self, node_id: str) -> Node:
+        with self._memory.read():
+            return self._memory.graph.get(node_id)
+
+    def neighbors(self, node_id: str) -> list[Node]:
+        with self._memory.read():
+            return [self._memory.graph.get(n) for n in self._memory.graph.neighbors(node_id)]
+
+    def entries_for(self, node_id: str) -> list[InteractionEntry]:
+        with self._memory.read():
+            return self._memory.tree.entries_for(node_id)
+
+    def search_passages(self, query: str, k: int) -> list[Passage]:
+        with self._memory.read():
+            return self._passages.search(query, k)
+
+    def conflict(self, conflict_id: str) -> PendingConflict:
+        with self._memory.read():
+            return self._memory.conflicts[conflict_id]
+
+    def rejected_entries(self) -> set[str]:
+        with self._memory.read():
+            return self._memory.rejected_entries()
+
+    def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
+        """A node's interaction tree; an id that was merged away reads its successor."""
+        with self._memory.read():
+            resolved = self._memory.resolve_id(node_id) or node_id
+            return self._deep.run(resolved, with_attachments)
