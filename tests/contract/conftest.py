@@ -49,7 +49,7 @@ def model_server(engine_kind: str) -> Iterator[FakeOpenAI | None]:
 
 
 @pytest.fixture
-def settings(engine_kind: str, model_server: FakeOpenAI | None) -> Settings:
+def settings(model_server: FakeOpenAI | None) -> Settings:
     return Settings(engine="offline") if model_server is None else model_server.settings()
 
 
