@@ -99,7 +99,7 @@ def serve_frontend() -> Iterator[str]:
 def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int = 8, conflicts: int = 12,
                      merges: int = 10, hostile_text: str = ""):  # noqa: ANN201
     """Nodes, edges, pending conflicts and merge events shaped like a bank snapshot (clustered by document)."""
-    from memory_bank.memory.snapshot import NodeView
+    from memory_bank import NodeView
 
     rng = random.Random(seed)
     docs = [f"report-{i:02d}.pdf" for i in range(sources)]
