@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from . import FRONTEND, ensure_vendor
+from . import build_dir
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -85,8 +85,7 @@ class _Handler(SimpleHTTPRequestHandler):
 @contextlib.contextmanager
 def serve_frontend() -> Iterator[str]:
     """Serve the frontend and the host page on a free 127.0.0.1 port; yields the host page's URL."""
-    ensure_vendor()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(FRONTEND)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(build_dir())))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
