@@ -1,28 +1,115 @@
 """Agentic Memory Bank: manage the long context of one task for an LLM agent.
 
-`MemoryBank` and `Settings` are the public API; they are imported lazily so that `import memory_bank` stays
-cheap (no torch, no model) until a bank is actually built.
+This module is the public API: everything an application (the Streamlit UI included) needs, and nothing it should
+reach past. Names are resolved lazily (PEP 562) so that `import memory_bank` stays cheap: no torch, no
+sentence-transformers, no OpenAI SDK, no pydantic until a name that needs them is used.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["MemoryBank", "Settings"]
 __version__ = "0.1.0"
+
+# public name -> the module (relative to this package) that defines it
+_EXPORTS: dict[str, str] = {
+    # the facade and its configuration
+    "MemoryBank": ".bank",
+    "Settings": ".settings",
+    # what a run returns
+    "RunResult": ".run.results",
+    "Citation": ".engines.models",
+    "InsightDoc": ".memory.insight_doc",
+    # cancelling a run from another thread
+    "CancelToken": ".control",
+    # events published while the memory forms and a run goes on
+    **{name: ".events" for name in (
+        "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
+        "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
+        "SubscriberFailed", "Subscriber")},
+    # errors: every one is a MemoryBankError
+    **{name: ".errors" for name in (
+        "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
+        "RunCancelled", "ToolError", "ConfigError")},
+    # read-only views of the memory
+    "BankSnapshot": ".memory.snapshot",
+    "NodeView": ".memory.snapshot",
+    "DeepRetrieval": ".retrieval.deep_retrieval",
+    "EntryView": ".retrieval.deep_retrieval",
+    "AttachmentContent": ".retrieval.deep_retrieval",
+    "page_span": ".memory.query_graph",
+    "pages_label": ".memory.query_graph",
+    # engines, before one is built
+    "describe_engine": ".engines.describe",
+    "check_connection": ".engines.describe",
+    # the embedding model (warmed up once and shared by banks) and the files a bank can read
+    "Embedder": ".retrieval.embedding",
+    "load_embedder": ".retrieval.embedding",
+    "supported_suffixes": ".loaders",
+}
+
+__all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
+    "AgentOutputError", "AnswerReady", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken",
+    "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
+    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage",
+    "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
+    "RunCancelled", "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned",
+    "ToolCalled", "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
+    "supported_suffixes",
+]
 
 if TYPE_CHECKING:
     from .bank import MemoryBank
+    from .control import CancelToken
+    from .engines.describe import check_connection, describe_engine
+    from .engines.models import Citation
+    from .errors import (
+        AgentOutputError,
+        BudgetExceeded,
+        ConfigError,
+        ImportFormatError,
+        InputError,
+        LLMError,
+        MemoryBankError,
+        RunCancelled,
+        ToolError,
+    )
+    from .events import (
+        AnswerReady,
+        ConflictFlagged,
+        ConflictResolved,
+        EdgeAdded,
+        ErrorRaised,
+        Event,
+        LLMUsage,
+        NodeAdded,
+        NodesMerged,
+        NodeUpdated,
+        Progress,
+        Subscriber,
+        SubscriberFailed,
+        TaskCompleted,
+        TaskPlanned,
+        ToolCalled,
+    )
+    from .loaders import supported_suffixes
+    from .memory.insight_doc import InsightDoc
+    from .memory.query_graph import page_span, pages_label
+    from .memory.snapshot import BankSnapshot, NodeView
+    from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
+    from .retrieval.embedding import Embedder, load_embedder
+    from .run.results import RunResult
     from .settings import Settings
 
 
 def __getattr__(name: str) -> Any:
-    if name == "MemoryBank":
-        from .bank import MemoryBank
+    """Import the defining module on first use; submodules stay reachable as attributes once imported."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
 
-        return MemoryBank
-    if name == "Settings":
-        from .settings import Settings
 
-        return Settings
-    raise AttributeError(name)
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from memory_bank.errors import ImportFormatError
+from memory_bank import ImportFormatError
 from ui.format import md_escape
 from ui.session import get_task, import_task
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from memory_bank import supported_suffixes
 from ui.format import md_escape
 from ui.session import SAMPLES, end_task, engine_label, get_task, launch, save_upload
 
-ACCEPTED = ["pdf", "txt", "md", "markdown", "html", "htm", "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff"]
+ACCEPTED = sorted(supported_suffixes())  # the loaders' own list, so the picker never offers what cannot be read
 
 task = get_task()
 st.title("New task")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from memory_bank import Settings
-from memory_bank.errors import MemoryBankError
+from memory_bank import MemoryBankError, Settings, check_connection
 from ui.format import md_escape
 from ui.session import apply_settings, engine_label, get_task
 
@@ -78,13 +77,9 @@ if saved or tested:
         if settings.engine != "llm" and not settings.llm_model:
             st.warning("Choose the LLM engine and a model to test a connection; the offline engine needs none.")
         else:
-            from memory_bank.engines.llm.openai_client import OpenAIClient
-
             with st.spinner("Asking the endpoint for one word…"):
                 try:
-                    probe = settings.model_copy(update={"llm_timeout": min(settings.llm_timeout, 20.0),
-                                                        "llm_max_retries": 0})
-                    st.success(OpenAIClient(probe).check_connection())
+                    st.success(check_connection(settings))
                 except MemoryBankError as exc:
                     st.error(f"Connection failed: {exc}")
     if saved:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from memory_bank.errors import MemoryBankError
+from memory_bank import MemoryBankError
 from ui.format import clock, md_escape, short
 from ui.graph_panel import graph_block
 from ui.panels import stop_unless

@@ -5,7 +5,19 @@ from __future__ import annotations
 import re
 import time
 
-from memory_bank import events as ev
+from memory_bank import (
+    AnswerReady,
+    ConflictFlagged,
+    ConflictResolved,
+    ErrorRaised,
+    Event,
+    NodeAdded,
+    NodesMerged,
+    SubscriberFailed,
+    TaskCompleted,
+    TaskPlanned,
+    ToolCalled,
+)
 
 STAGE_TITLES = {
     "classify": "Classify into topics",
@@ -32,30 +44,30 @@ def short(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def describe(event: ev.Event) -> tuple[str, str] | None:
+def describe(event: Event) -> tuple[str, str] | None:
     """(level, one line) for the run log; None for events too frequent to be worth a line."""
     match event:
-        case ev.NodeAdded():
+        case NodeAdded():
             return "info", f"Node added: {short(event.context, 90)}" + (f" ({event.source})" if event.source else "")
-        case ev.NodesMerged():
+        case NodesMerged():
             return "merge", f"Merged {len(event.merged_ids)} nodes → {event.new_node_id}: {short(event.description)}"
-        case ev.ConflictFlagged():
+        case ConflictFlagged():
             return "conflict", f"Conflict flagged: {short(event.description)}"
-        case ev.ConflictResolved():
+        case ConflictResolved():
             return "merge", f"Conflict resolved: {short(event.resolution)}"
-        case ev.TaskPlanned():
+        case TaskPlanned():
             return "task", f"Planned {event.task_type}: {short(event.description)}"
-        case ev.TaskCompleted():
+        case TaskCompleted():
             return ("task" if event.status == "success" else "error",
                     f"{event.task_type} {event.status}: {short(event.description)}")
-        case ev.ToolCalled():
+        case ToolCalled():
             return ("tool" if event.ok else "error",
                     f"Tool {event.tool}({short(str(event.arguments), 60)}) → {short(event.summary, 80)}")
-        case ev.AnswerReady():
+        case AnswerReady():
             return "answer", f"Answer ready ({len(event.citations)} citations)"
-        case ev.ErrorRaised():
+        case ErrorRaised():
             return "error", f"{event.where}: {event.message}"
-        case ev.SubscriberFailed():
+        case SubscriberFailed():
             return "error", f"UI event handler failed: {event.message}"
         case _:
             return None

@@ -12,7 +12,7 @@ from typing import Any
 from pyvis.network import Network
 
 from components.graph_view import GraphData
-from memory_bank.memory.snapshot import BankSnapshot, NodeView
+from memory_bank import BankSnapshot, NodeView
 
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#d4a017", "#9d755d", "#ff9da6",
            "#6f4e7c", "#5fa2ce", "#c85200", "#7b848f")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from components.graph_view import GraphData, graph_view
-from memory_bank.memory.snapshot import BankSnapshot
+from memory_bank import BankSnapshot
 
 from .graph_data import graph_from_snapshot
 from .session import TaskSession

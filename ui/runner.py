@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_bank import events as ev
-from memory_bank.control import CancelToken
-from memory_bank.run.results import RunResult
+from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunResult
 
 from .format import describe
 
@@ -92,28 +90,28 @@ class RunMonitor:
         self._error: str | None = None
         self._cancel_requested = False
 
-    def on_event(self, event: ev.Event) -> None:
+    def on_event(self, event: Event) -> None:
         with self._lock:
             self._count(event)
-            if isinstance(event, ev.Progress):
+            if isinstance(event, Progress):
                 key = (event.message, event.stage)  # the pipeline names the document in `message`
                 old = self._stages.get(key)
                 # a stage's first event already reports work done: it began when this run last moved
                 began = old.started if old else max([s.updated for s in self._stages.values()] + [self.started])
                 self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts)
-            elif isinstance(event, ev.LLMUsage):
+            elif isinstance(event, LLMUsage):
                 self._llm["calls"] += 1
                 self._llm["prompt_tokens"] += event.prompt_tokens
                 self._llm["completion_tokens"] += event.completion_tokens
-            elif isinstance(event, ev.NodeAdded):
+            elif isinstance(event, NodeAdded):
                 self._fresh[event.node_id] = event.ts
-            elif isinstance(event, ev.NodesMerged):
+            elif isinstance(event, NodesMerged):
                 self._fresh[event.new_node_id] = event.ts
             line = describe(event)
             if line is not None:
                 self._log.append(LogLine(event.ts, *line))
 
-    def _count(self, event: ev.Event) -> None:
+    def _count(self, event: Event) -> None:
         self._counts[event.kind] = self._counts.get(event.kind, 0) + 1
 
     def request_cancel(self) -> None:

@@ -22,9 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, Settings
-from memory_bank.control import CancelToken
-from memory_bank.retrieval.embedding import load_embedder
+from memory_bank import CancelToken, MemoryBank, Settings, describe_engine, load_embedder
 
 from .runner import RunHandle, start_run
 
@@ -222,10 +220,4 @@ def engine_label(task: TaskSession) -> str:
     """What the UI shows about the engine: the bank's own label, or the one the settings will give."""
     if task.bank is not None:
         return task.bank.engine.label
-    if task.settings.engine == "offline":
-        from memory_bank.engines.offline.engine import LABEL
-
-        return LABEL
-    from memory_bank.engines.llm.engine import engine_label as llm_label
-
-    return llm_label(task.settings)
+    return describe_engine(task.settings)

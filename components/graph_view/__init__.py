@@ -2,15 +2,21 @@
 
 Why not pyvis's own HTML: it links CDNs (the app must work offline) and a fresh document per rerun would rebuild
 the network every second, resetting positions. This component keeps one vis DataSet alive in its iframe and
-applies only what changed. vis-network itself comes from the copy inside the pyvis wheel, copied next to the
-frontend at first render (the `vendor/` folder is gitignored: the wheel is the single source of that file).
+applies only what changed.
+
+`frontend/` is shipped as is and never written to. vis-network itself comes from the copy inside the pyvis wheel
+(the single source of that file); Streamlit serves a component from one folder and refuses symlinks leading out
+of it, so once per process the frontend and that copy are assembled in a private temp folder (removed at exit)
+and the component is served from there. A changed `frontend/` file therefore shows after a server restart.
 """
 
 from __future__ import annotations
 
-import os
+import atexit
+import functools
 import shutil
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +25,8 @@ from typing import Any
 import streamlit.components.v1 as components
 
 FRONTEND = Path(__file__).resolve().parent / "frontend"
-VENDOR = FRONTEND / "vendor"
 VENDOR_FILES = ("vis-network.min.js", "vis-network.css")
+_BUILD_LOCK = threading.Lock()  # several browser sessions can reach their first render at the same moment
 
 
 def pyvis_vis_dir() -> Path:
@@ -34,26 +40,23 @@ def pyvis_vis_dir() -> Path:
     return folder
 
 
-def ensure_vendor() -> Path:
-    """Copy vis-network from the pyvis wheel into `frontend/vendor/` unless an identical copy is there.
+def build_dir() -> Path:
+    """The folder the component is served from: `frontend/` plus `vendor/` from pyvis, built once per process."""
+    with _BUILD_LOCK:
+        return _assemble()
 
-    Written through a temp file and an atomic rename, because several browser sessions can reach their first
-    render at the same moment.
-    """
+
+@functools.cache
+def _assemble() -> Path:
     source = pyvis_vis_dir()
-    VENDOR.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix="memory-bank-graph-view-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    build = root / "frontend"
+    shutil.copytree(FRONTEND, build, ignore=shutil.ignore_patterns(".*", "vendor"))
+    (build / "vendor").mkdir()
     for name in VENDOR_FILES:
-        src, dst = source / name, VENDOR / name
-        if dst.is_file() and dst.stat().st_size == src.stat().st_size:
-            continue
-        fd, tmp = tempfile.mkstemp(dir=VENDOR, prefix=f".{name}.")
-        os.close(fd)
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, dst)
-    return VENDOR
-
-
-_component = components.declare_component("graph_view", path=str(FRONTEND))
+        shutil.copyfile(source / name, build / "vendor" / name)
+    return build
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,6 @@ def graph_view(data: GraphData, *, graph_id: str, key: str, height: int = 600, s
     Run and Graph pages show the same layout and a new task starts a new one. `selected` and `highlight` move
     the selection from Python (deep-retrieval neighbours, timeline); they act only when they change.
     """
-    ensure_vendor()
-    return _component(nodes=data.nodes, edges=data.edges, legend=data.legend, graph_id=graph_id, height=height,
+    component = components.declare_component("graph_view", path=str(build_dir()))  # same path: a no-op re-register
+    return component(nodes=data.nodes, edges=data.edges, legend=data.legend, graph_id=graph_id, height=height,
                       selected=selected, highlight=list(highlight), key=key, default=None)

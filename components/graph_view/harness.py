@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from . import FRONTEND, ensure_vendor
+from . import build_dir
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -85,8 +85,7 @@ class _Handler(SimpleHTTPRequestHandler):
 @contextlib.contextmanager
 def serve_frontend() -> Iterator[str]:
     """Serve the frontend and the host page on a free 127.0.0.1 port; yields the host page's URL."""
-    ensure_vendor()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(FRONTEND)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(build_dir())))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -99,7 +98,7 @@ def serve_frontend() -> Iterator[str]:
 def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int = 8, conflicts: int = 12,
                      merges: int = 10, hostile_text: str = ""):  # noqa: ANN201
     """Nodes, edges, pending conflicts and merge events shaped like a bank snapshot (clustered by document)."""
-    from memory_bank.memory.snapshot import NodeView
+    from memory_bank import NodeView
 
     rng = random.Random(seed)
     docs = [f"report-{i:02d}.pdf" for i in range(sources)]

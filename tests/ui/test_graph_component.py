@@ -1,18 +1,23 @@
 """The graph component alone in Chromium, hosted by the protocol harness (no Streamlit server).
 
 Checks what a user would notice: clicks come back as node ids, document text is never run as HTML, the layout
-does not jump when the graph grows, search finds nodes, and nothing is fetched from outside 127.0.0.1.
+does not jump when the graph grows, search finds nodes, and nothing is fetched from outside 127.0.0.1. Rendering
+in Streamlit writes nothing into the source tree.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
+from components.graph_view import FRONTEND, VENDOR_FILES, build_dir
 from components.graph_view.harness import serve_frontend, synthetic_memory
 from ui.graph_data import build_graph
 
+ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
 READY = """() => { const f = document.getElementById('frame').contentWindow;
   return f.__graphStats && f.__graphStats.renders >= %d && f.__graphStats.lastDrawnAt !== null; }"""
@@ -122,3 +127,32 @@ def test_selection_from_python_and_conflict_edges(harness) -> None:
     page.wait_for_timeout(700)  # the fit animation lasts 400 ms
     ghost = merges[0]["merged_node_ids"][0]
     assert _click(page, frame, ghost) == (merges[0]["new_node_id"], ghost)
+
+
+def _tree(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file and folder below `folder` (bytecode caches aside) with its size and mtime."""
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")
+            if "__pycache__" not in p.parts}
+
+
+def _render_the_component() -> None:
+    from components.graph_view import GraphData, graph_view
+
+    graph_view(GraphData(nodes=[{"id": "a", "label": "a"}, {"id": "b", "label": "b"}],
+                         edges=[{"from": "a", "to": "b"}]), graph_id="t", key="graph")
+
+
+def test_rendering_writes_nothing_into_the_source_tree() -> None:
+    before = _tree(ROOT / "components")
+    at = AppTest.from_function(_render_the_component, default_timeout=60)
+    at.run()
+    at.run()
+    assert not at.exception, at.exception
+    assert at.get("component_instance")[0].proto.component_name.endswith("graph_view")
+    assert _tree(ROOT / "components") == before
+
+    served = build_dir()
+    assert served == build_dir()  # assembled once per process
+    assert not served.is_relative_to(ROOT)
+    assert {p.name for p in FRONTEND.iterdir()} <= {p.name for p in served.iterdir()}
+    assert all((served / "vendor" / name).stat().st_size > 0 for name in VENDOR_FILES)

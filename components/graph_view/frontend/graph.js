@@ -331,8 +331,8 @@
   // ---- network lifecycle --------------------------------------------------------------------------------
   function createNetwork(args) {
     if (typeof vis === "undefined" || !vis.Network) {
-      throw new Error("vis-network did not load from vendor/vis-network.min.js (the app copies it there from " +
-                      "the pyvis wheel at first render).");
+      throw new Error("vis-network did not load from vendor/vis-network.min.js (the app copies it from the " +
+                      "pyvis wheel into the folder it serves, at first render).");
     }
     S.graphId = String(args.graph_id || "graph");
     S.nodes = new vis.DataSet();
