@@ -17,8 +17,8 @@ import streamlit as st
 from memory_bank import BankSnapshot, DeepRetrieval, EntryView, MemoryBankError, page_span, pages_label
 
 from .format import STAGE_TITLES, clock, duration, md_escape, safe_markdown, short
-from .runner import RunView
 from .session import TaskSession
+from .worker import RunView
 
 
 def stop_unless(ready: bool, message: str) -> None:

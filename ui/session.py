@@ -24,7 +24,7 @@ import streamlit as st
 
 from memory_bank import CancelToken, MemoryBank, Settings, describe_engine, load_embedder
 
-from .runner import RunHandle, start_run
+from .worker import RunHandle, start_run
 
 log = logging.getLogger(__name__)
 KEY = "task_session"
