@@ -1,23 +1,22 @@
 """Test-wide guards.
 
 Every test runs with outbound network limited to loopback: a test that would reach a real API (OpenAI, Serper,
-Jina, a model hub) fails loudly instead of passing by luck on a connected machine.
+Jina, a model hub) fails loudly instead of passing by luck on a connected machine. The hub's offline switches
+are deliberately not set: the embedder must load with no network on its own, as it does in the product.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 from pathlib import Path
 
 import pytest
 
+from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder
+
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 NIST_PDF = SHARED_DATA / "pdf" / "NIST.SP.800-207.pdf"
-
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
@@ -69,3 +68,12 @@ def nist_pdf() -> Path:
     if not NIST_PDF.is_file():
         pytest.skip(f"shared data missing: {NIST_PDF}")
     return NIST_PDF
+
+
+@pytest.fixture(scope="session")
+def embedder() -> CachedEmbedder:
+    """The real MiniLM model, loaded once for the whole session (engines and contract tests share it)."""
+    loaded = load_embedder()
+    if loaded.warning:
+        pytest.skip(f"the MiniLM model is not available here: {loaded.warning}")
+    return loaded

@@ -15,7 +15,7 @@ import pytest
 
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.base import Engine
-from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder
+from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.contract.scripted_model import ContractLLM
 from tests.support.fake_openai import FakeOpenAI
 
@@ -23,14 +23,6 @@ ENGINES = ("offline", "llm")
 NORTHWIND = Path(__file__).resolve().parents[2] / "samples" / "northwind"
 
 BankFactory = Callable[[], MemoryBank]
-
-
-@pytest.fixture(scope="session")
-def embedder() -> CachedEmbedder:
-    loaded = load_embedder()
-    if loaded.warning:
-        pytest.skip(f"the MiniLM model is not available here: {loaded.warning}")
-    return loaded
 
 
 @pytest.fixture(params=ENGINES)

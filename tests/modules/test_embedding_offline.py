@@ -1,7 +1,8 @@
 """Loading the embedding model is offline by construction: no hub connection, no process-environment writes.
 
-Checked in a fresh interpreter without the `HF_HUB_OFFLINE` / `TRANSFORMERS_OFFLINE` that tests/conftest.py sets
-for the whole suite (huggingface_hub reads them once, at import), so what is measured is the app's own setup.
+Checked in a fresh interpreter with neither `HF_HUB_OFFLINE` nor `TRANSFORMERS_OFFLINE` set (huggingface_hub reads
+them once, at import, so an earlier import in the test process could hide a regression): what is measured is the
+app's own setup.
 """
 
 from __future__ import annotations

@@ -7,18 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder
 from tests.conftest import SHARED_DATA
 
 SQUAD = SHARED_DATA / "squad" / "squad_dev_visible.json"
-
-
-@pytest.fixture(scope="session")
-def embedder() -> CachedEmbedder:
-    loaded = load_embedder()
-    if loaded.warning:
-        pytest.skip(f"the MiniLM model is not available here: {loaded.warning}")
-    return loaded
 
 
 @pytest.fixture(scope="session")

@@ -25,8 +25,7 @@ def free_port() -> int:
 def running_app(log_path: Path, env: dict[str, str] | None = None, timeout: float = 90.0) -> Iterator[str]:
     """Yield the app's URL once its health endpoint answers; stop the server (only it) afterwards."""
     port = free_port()
-    environment = {**os.environ, "MEMORY_BANK_ENGINE": "offline", "HF_HUB_OFFLINE": "1",
-                   "TRANSFORMERS_OFFLINE": "1", **(env or {})}
+    environment = {**os.environ, "MEMORY_BANK_ENGINE": "offline", **(env or {})}
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("w") as log:
         proc = subprocess.Popen(
