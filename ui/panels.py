@@ -15,9 +15,9 @@ import pandas as pd
 import streamlit as st
 
 from memory_bank.errors import MemoryBankError
-from memory_bank.memory.query_graph import page_span, pages_label
 from memory_bank.memory.snapshot import BankSnapshot
 from memory_bank.retrieval.deep_retrieval import DeepRetrieval, EntryView
+from memory_bank.text.pages import page_span, pages_label
 
 from .format import STAGE_TITLES, clock, duration, md_escape, safe_markdown, short
 from .runner import RunView

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..memory.interaction_tree import InteractionEntry
-from ..memory.query_graph import Node, PendingConflict, page_span, pages_label
+from ..memory.query_graph import Node, PendingConflict
+from ..text.pages import page_span, pages_label
 
 
 @dataclass(frozen=True)
