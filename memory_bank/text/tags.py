@@ -11,7 +11,8 @@ import re
 
 def tag_block(name: str, *, capture: bool = False, spaced: bool = True) -> re.Pattern[str]:
     """`<name>...</name>`; with `capture`, group 1 is the body. `spaced` also accepts stray spaces inside the
-    tags (`< / think >`); the structured-output parser has always matched only the exact tags."""
+    tags (`< / think >`), as the ReAct reader does; the structured-output parser reads only the exact tags, and
+    keeps doing so (widening it would change which JSON object a sloppy reply yields)."""
     gap = r"\s*" if spaced else ""
     body = "(.*?)" if capture else ".*?"
     return re.compile(rf"<{gap}{name}{gap}>{body}(?:<{gap}/{gap}{name}{gap}>|$)", re.DOTALL | re.IGNORECASE)
