@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
-from memory_bank.text.split import tokenize  # noqa: E402
+from memory_bank.text.tokens import tokenize  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ramdocs" / "ramdocs_dev_visible.jsonl"
 COSINES = (-1.0, 0.6, 0.7, 0.8, 0.85, 0.9)

@@ -28,7 +28,8 @@ from memory_bank.memory.store import Memory  # noqa: E402
 from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
 from memory_bank.retrieval.rerank import SentenceReranker  # noqa: E402
 from memory_bank.retrieval.retriever import Retriever  # noqa: E402
-from memory_bank.text.split import split_sentences, tokenize  # noqa: E402
+from memory_bank.text.split import split_sentences  # noqa: E402
+from memory_bank.text.tokens import tokenize  # noqa: E402
 
 SQUAD = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
 

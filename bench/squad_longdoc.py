@@ -28,7 +28,7 @@ from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
 from memory_bank.run.adapter import format_node  # noqa: E402
-from memory_bank.text.split import tokenize  # noqa: E402
+from memory_bank.text.tokens import tokenize  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
 BUDGETS = (250, 500, 1000)

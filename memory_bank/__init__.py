@@ -38,8 +38,8 @@ _EXPORTS: dict[str, str] = {
     "DeepRetrieval": ".retrieval.deep_retrieval",
     "EntryView": ".retrieval.deep_retrieval",
     "AttachmentContent": ".retrieval.deep_retrieval",
-    "page_span": ".memory.query_graph",
-    "pages_label": ".memory.query_graph",
+    "page_span": ".text.pages",
+    "pages_label": ".text.pages",
     # engines, before one is built
     "describe_engine": ".engines.describe",
     "check_connection": ".engines.describe",
@@ -95,12 +95,12 @@ if TYPE_CHECKING:
     )
     from .loaders import supported_suffixes
     from .memory.insight_doc import InsightDoc
-    from .memory.query_graph import page_span, pages_label
     from .memory.snapshot import BankSnapshot, NodeView
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
     from .settings import Settings
+    from .text.pages import page_span, pages_label
 
 
 def __getattr__(name: str) -> Any:

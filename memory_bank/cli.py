@@ -14,8 +14,8 @@ from pathlib import Path
 
 from .errors import MemoryBankError
 from .events import ErrorRaised, Event, Progress
-from .memory.query_graph import pages_label
 from .settings import Settings
+from .text.pages import pages_label
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,7 +25,7 @@ from ..memory.query_graph import Node, PendingConflict, Source
 from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..retrieval.hybrid_index import HybridIndex
-from ..text.split import tokenize
+from ..text.tokens import tokenize
 
 
 @dataclass(frozen=True)

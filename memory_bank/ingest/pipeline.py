@@ -22,7 +22,7 @@ from ..memory.query_graph import Node, Source
 from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
-from ..text.split import Chunk, chunk_paragraphs, page_paragraphs
+from ..text.chunks import Chunk, chunk_paragraphs, page_paragraphs
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
 from .parallel import parallel_map

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..text.split import tokenize
+from ..text.tokens import tokenize
 
 DIM = 384
 OFFICIAL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..memory.store import Memory
-from ..text.split import tokenize
+from ..text.tokens import tokenize
 from .hybrid_index import HybridIndex
 from .view import Passage
 

@@ -18,7 +18,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..text.split import split_sentences, stem, stems, tokenize
+from ..text.split import split_sentences
+from ..text.tokens import stem, stems, tokenize
 
 CACHE_LIMIT = 20_000  # nodes; ~1.5 KB each
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..memory.query_graph import Node, QueryGraph
-from ..text.split import tokenize
+from ..text.tokens import tokenize
 from .embedding import Embedder
 from .hybrid_index import HybridIndex
 from .rerank import SentenceReranker

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..memory.interaction_tree import InteractionEntry
-from ..memory.query_graph import Node, PendingConflict, page_span, pages_label
+from ..memory.query_graph import Node, PendingConflict
+from ..text.pages import page_span, pages_label
 
 if TYPE_CHECKING:
     from .deep_retrieval import DeepRetrieval

@@ -1,7 +1,7 @@
-"""Text helpers shared by every engine: tokens, token estimates, sentences, chunking.
+"""Sentences and paragraphs, as plain strings or as verbatim spans of the input.
 
-Token counts are estimates (no tokenizer download: `tiktoken` fetches its tables from the network). One token is
-taken as ~4 characters of English, which errs on the large side for prose so chunks stay inside the window.
+Each boundary is defined once, here, so every engine cuts text at the same places. Spans keep character
+offsets because several callers must cut the original text (cluster content is mapped back to PDF pages).
 """
 
 from __future__ import annotations
@@ -9,132 +9,65 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-']*[A-Za-z0-9]|[A-Za-z0-9]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-
-STOPWORDS = frozenset("""
-a an and are as at be been being but by can could did do does doing for from had has have having he her here
-hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other
-our ours out over own same she should so some such than that the their theirs them then there these they this
-those through to too under until up very was we were what when where which while who whom why will with would
-you your yours also may might must shall about above after again against all any because before below between
-both during each few further s t don now ve ll re d m o y use used using within without via per e g i e
-""".split())
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens without stopwords: the vocabulary of BM25 and keyword matching."""
-    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in STOPWORDS]
-
-
-def stem(word: str) -> str:
-    """Crude suffix stripping so that "founded" meets "found" and "elections" meets "election" in word
-    matching."""
-    for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-def stems(text: str) -> list[str]:
-    return [stem(w) for w in tokenize(text)]
-
-
-def words(text: str) -> list[str]:
-    return text.split()
-
-
-def estimate_tokens(text: str) -> int:
-    return (len(text) + 3) // 4
-
-
-def split_sentences(text: str) -> list[str]:
-    parts = _SENTENCE_END.split(" ".join(text.split()))
-    return [p.strip() for p in parts if p.strip()]
-
-
-def split_paragraphs(text: str) -> list[str]:
-    return [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+# A stop, then any closing quotes or brackets. A sentence break also needs the next sentence to open with a
+# capital or a digit, so "3.5" and "e.g. this" are not breaks; a clause end (; and : count too) only needs
+# whitespace after it: good enough for a place to cut an over-long passage, not for a sentence list.
+_STOP = "[.!?]"
+_CLAUSE_STOP = "[.!?;:]"
+_CLOSERS = r"[\"')\]]*"
+_SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
+_CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
+# A blank line (it may hold spaces) ends a paragraph.
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
 @dataclass(frozen=True)
-class Chunk:
+class Span:
+    """A piece of the input with its character offsets, so callers can cut verbatim text."""
+
+    start: int
+    end: int
     text: str
-    page_start: int | None = None
-    page_end: int | None = None
 
 
-def _hard_split(paragraph: str, budget: int) -> list[str]:
-    """A paragraph longer than the budget is cut at sentence ends, then at word boundaries."""
-    pieces: list[str] = []
-    current = ""
-    for sentence in split_sentences(paragraph) or [paragraph]:
-        while estimate_tokens(sentence) > budget:
-            cut = sentence[: budget * 4].rsplit(" ", 1)[0] or sentence[: budget * 4]
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(cut)
-            sentence = sentence[len(cut):].lstrip()
-        if current and estimate_tokens(current) + estimate_tokens(sentence) + 1 > budget:
-            pieces.append(current)
-            current = ""
-        current = f"{current} {sentence}".strip()
-    if current:
-        pieces.append(current)
-    return pieces
+def stripped_span(text: str, start: int, end: int) -> Span | None:
+    """`text[start:end]` without its surrounding whitespace; None if nothing else is left."""
+    piece = text[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    trail = len(piece.rstrip())
+    return Span(start + lead, start + trail, piece[lead:trail]) if trail > lead else None
 
 
-# A paragraph ending in one of these has finished its sentence; anything else may run on over a page break.
-_SENTENCE_FINAL = (".", "!", "?", ":", ";", '"', "'", ")", "]", "”", "’")
-
-# (text, first page, last page); pages are None for text without pages
-PageParagraph = tuple[str, int | None, int | None]
-
-
-def page_paragraphs(pages: list[tuple[int | None, str]]) -> list[PageParagraph]:
-    """Paragraphs with the pages they sit on. A page's first paragraph that continues the previous page's last
-    one (no sentence end before the break; a lower-case word after it, or a function word before it) is joined
-    to it, so the page layout does not cut a sentence in two nodes."""
-    out: list[PageParagraph] = []
-    for number, text in pages:
-        for i, paragraph in enumerate(split_paragraphs(text)):
-            if i == 0 and out and _runs_on(out[-1][0], paragraph):
-                previous, first, _ = out[-1]
-                out[-1] = (f"{previous} {paragraph}", first, number)
-            else:
-                out.append((paragraph, number, number))
-    return out
+def sentence_breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each gap between two sentences in `text[start:end]`: the closers and whitespace after a
+    stop. Callers that know better (abbreviations) may skip some."""
+    end = len(text) if end is None else end
+    return [m.span() for m in _SENTENCE_BREAK.finditer(text, start, end)]
 
 
-def _runs_on(before: str, after: str) -> bool:
-    if before.endswith(_SENTENCE_FINAL):
-        return False
-    last_word = before.rsplit(None, 1)[-1].lower()
-    return after[:1].islower() or last_word in STOPWORDS
+def split_sentences(text: str) -> list[str]:
+    """Whitespace-normalised sentences, cut at every sentence break."""
+    parts = _SENTENCE_BREAK.split(" ".join(text.split()))
+    return [p.strip() for p in parts if p.strip()]
 
 
-def chunk_paragraphs(paragraphs: list[PageParagraph], budget_tokens: int) -> list[Chunk]:
-    """Pack paragraphs into chunks of at most `budget_tokens`, cutting only between paragraphs (or, for an
-    over-long paragraph, between its sentences). Page ranges follow the paragraphs."""
-    chunks: list[Chunk] = []
-    buf: list[str] = []
-    pages: list[int] = []
-    size = 0
+def clause_ends(text: str) -> list[int]:
+    """Offsets just past each sentence or clause end (stop and closers) that whitespace follows."""
+    return [m.end() for m in _CLAUSE_END.finditer(text)]
 
-    def flush() -> None:
-        nonlocal buf, pages, size
-        if buf:
-            chunks.append(Chunk("\n\n".join(buf), min(pages) if pages else None, max(pages) if pages else None))
-        buf, pages, size = [], [], 0
 
-    for text, first, last in paragraphs:
-        for piece in ([text] if estimate_tokens(text) <= budget_tokens else _hard_split(text, budget_tokens)):
-            cost = estimate_tokens(piece) + 1
-            if buf and size + cost > budget_tokens:
-                flush()
-            buf.append(piece)
-            size += cost
-            pages.extend(p for p in (first, last) if p is not None)
-    flush()
-    return chunks
+def paragraph_breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each blank-line gap between two paragraphs in `text[start:end]`."""
+    end = len(text) if end is None else end
+    return [m.span() for m in _PARAGRAPH_BREAK.finditer(text, start, end)]
+
+
+def paragraph_spans(text: str) -> list[Span]:
+    """Paragraphs as verbatim spans, without surrounding whitespace; blank paragraphs dropped."""
+    bounds = [0, *(offset for gap in paragraph_breaks(text) for offset in gap), len(text)]
+    spans = (stripped_span(text, a, b) for a, b in zip(bounds[::2], bounds[1::2]))
+    return [s for s in spans if s is not None]
+
+
+def split_paragraphs(text: str) -> list[str]:
+    return [s.text for s in paragraph_spans(text)]

@@ -20,7 +20,8 @@ import requests
 
 from ..errors import ToolError
 from ..loaders.html import html_to_text
-from ..text.split import split_paragraphs, split_sentences, tokenize
+from ..text.split import split_paragraphs, split_sentences
+from ..text.tokens import tokenize
 from .base import ToolSpec
 from .netguard import Fetched, Resolver, SafeFetcher
 from .web_search import string_list

@@ -15,7 +15,9 @@ from memory_bank.retrieval.embedding import (
     load_embedder,
     sha256_of,
 )
-from memory_bank.text.split import chunk_paragraphs, estimate_tokens, page_paragraphs, split_sentences
+from memory_bank.text.chunks import chunk_paragraphs, page_paragraphs
+from memory_bank.text.split import split_sentences
+from memory_bank.text.tokens import estimate_tokens
 
 
 def test_chunks_cut_on_paragraph_boundaries_within_budget() -> None:

@@ -8,17 +8,13 @@ is a few hundred tokens instead of the whole chunk again.
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ...text.split import Span, clause_ends, paragraph_spans, stripped_span
 from ..models import ClassificationInput, ClassificationOutput, Cluster
 from .common import PromptedAgent
 
 MAX_PASSAGE_CHARS = 1_200
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
-_SENTENCE_END = re.compile(r"[.!?;:][\"')\]]*(?=\s)")
-Span = tuple[int, int]
 
 
 class PassageCluster(BaseModel):
@@ -40,18 +36,10 @@ class ClassificationReply(BaseModel):
     clusters: list[PassageCluster] = Field(min_length=1)
 
 
-def _stripped(text: str, start: int, end: int) -> Span | None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if end > start else None
-
-
 def _cut_point(text: str, start: int, limit: int) -> int:
     """Where to end a piece of an over-long paragraph: a sentence end, else a space, else the hard limit."""
     window = text[start:limit]
-    ends = [m.end() for m in _SENTENCE_END.finditer(window) if m.end() > len(window) // 3]
+    ends = [e for e in clause_ends(window) if e > len(window) // 3]
     if ends:
         return start + ends[-1]
     space = window.rfind(" ", len(window) // 3)
@@ -59,31 +47,22 @@ def _cut_point(text: str, start: int, limit: int) -> int:
 
 
 def _split_long(text: str, span: Span) -> list[Span]:
-    start, end = span
+    start, end = span.start, span.end
     pieces: list[Span] = []
     while end - start > MAX_PASSAGE_CHARS:
-        piece = _stripped(text, start, _cut_point(text, start, start + MAX_PASSAGE_CHARS))
+        piece = stripped_span(text, start, _cut_point(text, start, start + MAX_PASSAGE_CHARS))
         if piece:
             pieces.append(piece)
-            start = piece[1]
+            start = piece.end
         else:
             start += MAX_PASSAGE_CHARS
-    rest = _stripped(text, start, end)
+    rest = stripped_span(text, start, end)
     return [*pieces, rest] if rest else pieces
 
 
 def passage_spans(text: str) -> list[Span]:
-    """Paragraphs (blank-line separated), long ones cut at sentence ends, as (start, end) offsets into `text`."""
-    bounds = [0]
-    for m in _PARAGRAPH_BREAK.finditer(text):
-        bounds.extend((m.start(), m.end()))
-    bounds.append(len(text))
-    spans: list[Span] = []
-    for start, end in zip(bounds[::2], bounds[1::2]):
-        paragraph = _stripped(text, start, end)
-        if paragraph:
-            spans.extend(_split_long(text, paragraph))
-    return spans
+    """Paragraphs (blank-line separated), long ones cut at sentence ends, as verbatim spans of `text`."""
+    return [piece for paragraph in paragraph_spans(text) for piece in _split_long(text, paragraph)]
 
 
 def _owners(reply: ClassificationReply, count: int) -> list[int]:
@@ -108,7 +87,7 @@ def _content(text: str, spans: list[Span], passages: list[int]) -> str:
             runs[-1].append(p)
         else:
             runs.append([p])
-    return "\n\n".join(text[spans[r[0]][0]:spans[r[-1]][1]] for r in runs)
+    return "\n\n".join(text[spans[r[0]].start:spans[r[-1]].end] for r in runs)
 
 
 class ClassificationAgent(PromptedAgent):
@@ -120,7 +99,7 @@ class ClassificationAgent(PromptedAgent):
         spans = passage_spans(text)
         if not spans:
             return ClassificationOutput(should_cluster=False, clusters=[])
-        listing = "\n\n".join(f"[P{i}] {text[s:e]}" for i, (s, e) in enumerate(spans))
+        listing = "\n\n".join(f"[P{i}] {s.text}" for i, s in enumerate(spans))
         reply = self._ask(ClassificationReply, check=lambda r: _check_numbers(r, len(spans)),
                           task_goal=inp.task_goal or "(none given)", source=inp.source or "(unnamed)",
                           passage_count=len(spans), last_passage=len(spans) - 1, passages=listing)

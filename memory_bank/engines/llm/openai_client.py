@@ -22,6 +22,7 @@ import openai
 
 from ...errors import ConfigError, LLMError
 from ...settings import Settings
+from ...text.tokens import estimate_tokens, tokens_for_chars
 from .client import Completion, Message
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
@@ -33,7 +34,7 @@ _DETAIL_CHARS = 300
 
 
 def estimate_message_tokens(messages: list[Message]) -> int:
-    """Prompt size when the server reports no usage: ~4 characters per token, a fixed cost per image."""
+    """Prompt size when the server reports no usage: the text estimate, plus a fixed cost per image."""
     chars = 0
     images = 0
     for message in messages:
@@ -46,7 +47,7 @@ def estimate_message_tokens(messages: list[Message]) -> int:
                     chars += len(str(part.get("text", "")))
         else:
             chars += len(str(content or ""))
-    return (chars + 3) // 4 + images * IMAGE_PART_TOKENS
+    return tokens_for_chars(chars) + images * IMAGE_PART_TOKENS
 
 
 def has_image(messages: list[Message]) -> bool:
@@ -196,7 +197,7 @@ class OpenAIClient:
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
                               getattr(response, "model", "") or "")
-        return Completion(text, estimate_message_tokens(messages), (len(text) + 3) // 4,
+        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text),
                           getattr(response, "model", "") or "")
 
     def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ...errors import BudgetExceeded, LLMError, RunCancelled, ToolError
 from ...settings import Settings
-from ...text.split import estimate_tokens
+from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.react_format import Step, ToolCall, citations, describe_tools, observation, summarise, truncate
@@ -136,7 +136,7 @@ class ReactAgent:
         state.calls.append(record)
         if self._on_tool_call is not None:
             self._on_tool_call(record)
-        room = (self._cap - self._reserve - state.tokens()) * 4
+        room = chars_for_tokens(self._cap - self._reserve - state.tokens())
         return truncate(response, max(room, MIN_OBSERVATION_CHARS))
 
     def _result(self, state: _Run, inp: ExecutionInput, answer: str | None, termination: str,

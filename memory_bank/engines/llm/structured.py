@@ -18,12 +18,12 @@ from pydantic import BaseModel, ValidationError
 
 from ...errors import AgentOutputError
 from ...settings import Sampling
+from ...text.tags import strip_think
 from .client import LLMClient, Message
 
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
-_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
 _MAX_CANDIDATES = 20
 _ECHO_CHARS = 6_000  # how much of a bad reply is echoed back when re-asking
 
@@ -58,7 +58,7 @@ def _balanced_end(text: str, start: int) -> int | None:
 
 def _regions(text: str) -> list[str]:
     """Where to look, best first: fenced blocks, then the whole text without reasoning blocks."""
-    cleaned = _THINK.sub("", text)
+    cleaned = strip_think(text, spaced=False)
     regions = [m.group(1) for m in _FENCE.finditer(cleaned)] + [cleaned]
     return regions if cleaned == text else [*regions, text]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from ...text.tokens import chars_for_tokens
 from .common import PromptedAgent
 
 
@@ -30,7 +31,7 @@ class LLMExtractor(PromptedAgent):
     sampling_fallback = "structure"  # faithful compression, like the structure agent
 
     def run(self, inp: PageInput) -> PageExtract:
-        budget_chars = int(self._settings.window(self.name) * self._settings.chunk_ratio) * 4
+        budget_chars = chars_for_tokens(int(self._settings.window(self.name) * self._settings.chunk_ratio))
         text = inp.text
         page = text if len(text) <= budget_chars else text[:budget_chars] + "\n[... page truncated ...]"
         return self._ask(PageExtract, goal=inp.goal or "(none given)", content=page)

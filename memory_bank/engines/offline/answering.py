@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...retrieval.embedding import Embedder
-from ...text.split import stem, stems
+from ...text.tokens import stem, stems
 from .classification import is_heading
 from .nlp import Idf, has_month, is_leader_line, numbers, sentences, years
 

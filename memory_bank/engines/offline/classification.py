@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from ...retrieval.embedding import Embedder
+from ...text.split import Span, paragraph_spans
 from ..models import ClassificationInput, ClassificationOutput, Cluster
 from .nlp import (
     Idf,
-    Span,
     content_tokens,
     cosine,
     keyphrases,
@@ -29,7 +29,6 @@ from .nlp import (
     word_count,
 )
 
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _HEADING_NUMBER = re.compile(r"^(?:#{1,6}\s+|(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])\.?\s+)")
 
 
@@ -66,20 +65,6 @@ def is_heading(text: str) -> bool:
     if not line or "\n" in text.strip() or word_count(line) > 12 or line[-1] in ".?!,;:":
         return False
     return bool(_HEADING_NUMBER.match(line)) or line[:1].isupper() or line.isupper()
-
-
-def paragraph_spans(text: str) -> list[Span]:
-    spans: list[Span] = []
-    cursor = 0
-    for match in [*_PARAGRAPH_BREAK.finditer(text), None]:
-        end = match.start() if match else len(text)
-        piece = text[cursor:end]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            stop = cursor + len(piece.rstrip())
-            spans.append(Span(cursor + lead, stop, text[cursor + lead:stop]))
-        cursor = match.end() if match else len(text)
-    return spans
 
 
 class OfflineClassifier:

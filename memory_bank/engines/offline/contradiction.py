@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from ...text.split import STOPWORDS
+from ...text.tokens import STOPWORDS
 from .nlp import MONTHS, sentence_spans
 
 _ALIGN_TOKEN = re.compile(r"\d[\d,.]*\d|\d|[^\W\d_]+")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...memory.insight_doc import TaskType
-from ...memory.query_graph import page_span
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
+from ...text.pages import page_span
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator

@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 
-from ...text.split import STOPWORDS, tokenize
+from ...text.split import Span, paragraph_breaks, sentence_breaks, stripped_span
+from ...text.tokens import STOPWORDS, tokenize
 
-_SENT_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 _LIST_LINE = re.compile(r"\n(?=[ \t]*(?:[|*•\-–]\s|\d{1,3}[.)]\s|\|))")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-']*[A-Za-z0-9]|[A-Za-z0-9]")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
@@ -31,18 +30,8 @@ _PHRASE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’—–/|]+|\s-\s|\n")
 _PHRASE_STOP = frozenset(["several", "many", "much", "either", "neither", "although", "though", "however",
                           "another", "every", "various", "among", "around", "including", "since", "well",
                           "even", "still", "yet", "whose", "upon", "onto", "toward", "towards", "across"])
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LEADER = re.compile(r"(?:\.\s?){5,}|(?:…\s?){2,}|_{5,}")
 _NAME_GLUE = frozenset({"of", "de", "da", "del", "der", "van", "von", "la", "le", "du", "and", "the", "&"})
-
-
-@dataclass(frozen=True)
-class Span:
-    """A piece of the input with its character offsets, so callers can cut verbatim text."""
-
-    start: int
-    end: int
-    text: str
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
@@ -59,29 +48,27 @@ def _line_blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     starts with a table or list marker, and at a blank line (a paragraph ends there, full stop or not: a
     heading, a caption); other line breaks (hard-wrapped prose) are not boundaries."""
     cuts = {m.start() + 1 for m in _LIST_LINE.finditer(text, start, end)}
-    cuts |= {m.end() for m in _BLANK_LINE.finditer(text, start, end)}
+    cuts |= {gap_end for _, gap_end in paragraph_breaks(text, start, end)}
     bounds = [start, *sorted(cuts), end]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
 
 
 def _sentences_in(text: str, start: int, end: int, spans: list[Span]) -> None:
     cursor = start
-    for match in _SENT_BOUNDARY.finditer(text, start, end):
-        before = text[cursor:match.start()].rstrip("\"')]")
+    for gap_start, gap_end in sentence_breaks(text, start, end):
+        before = text[cursor:gap_start].rstrip("\"')]")
         last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.split() else ""
         if last_word in _ABBREV or (len(last_word) == 1 and last_word.isalpha()):
             continue
-        _append_span(text, cursor, match.start(), spans)
-        cursor = match.end()
+        _append_span(text, cursor, gap_start, spans)
+        cursor = gap_end
     _append_span(text, cursor, end, spans)
 
 
 def _append_span(text: str, start: int, end: int, out: list[Span]) -> None:
-    piece = text[start:end]
-    lead = len(piece) - len(piece.lstrip())
-    trail = len(piece.rstrip())
-    if trail > lead:
-        out.append(Span(start + lead, start + trail, text[start + lead:start + trail]))
+    span = stripped_span(text, start, end)
+    if span is not None:
+        out.append(span)
 
 
 def sentences(text: str) -> list[str]:

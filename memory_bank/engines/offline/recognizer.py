@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image
 
 from ...errors import InputError
-from ...text.split import tokenize
+from ...text.tokens import tokenize
 from ..models import ImageDescription, ImageInput
 from .nlp import Idf, keyphrases
 

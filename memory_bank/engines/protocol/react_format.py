@@ -14,15 +14,14 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from ...text.split import split_sentences
+from ...text.tags import strip_think, tag_block
 from ...tools.base import ToolSpec
 from ..llm.structured import extract_json_object
 from ..models import Citation
 from .escaping import escape_tags
 
-_FLAGS = re.DOTALL | re.IGNORECASE
-_CALL = re.compile(r"<\s*tool_call\s*>(.*?)(?:<\s*/\s*tool_call\s*>|$)", _FLAGS)
-_ANSWER = re.compile(r"<\s*answer\s*>(.*?)(?:<\s*/\s*answer\s*>|$)", _FLAGS)
-_THINK = re.compile(r"<\s*think\s*>.*?(?:<\s*/\s*think\s*>|$)", _FLAGS)
+_CALL = tag_block("tool_call", capture=True)
+_ANSWER = tag_block("answer", capture=True)
 _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
@@ -53,7 +52,7 @@ class Step:
     """
 
     def __init__(self, text: str) -> None:
-        visible = _THINK.sub("", text).strip()
+        visible = strip_think(text).strip()
         call, answer = _CALL.search(visible), _ANSWER.search(visible)
         first_is_call = call is not None and (answer is None or call.start() < answer.start())
         self.call_body: str | None = call.group(1).strip() if call is not None and first_is_call else None

@@ -1,0 +1,59 @@
+"""Words and token counts: the vocabulary of BM25 and keyword matching, and the one token estimate.
+
+Token counts are estimates (no tokenizer download: `tiktoken` fetches its tables from the network). One token is
+taken as ~4 characters of English, which errs on the large side for prose, so text sized by these estimates
+stays inside the window. Every conversion between characters and tokens goes through this module.
+"""
+
+from __future__ import annotations
+
+import re
+
+CHARS_PER_TOKEN = 4
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-']*[A-Za-z0-9]|[A-Za-z0-9]")
+
+STOPWORDS = frozenset("""
+a an and are as at be been being but by can could did do does doing for from had has have having he her here
+hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other
+our ours out over own same she should so some such than that the their theirs them then there these they this
+those through to too under until up very was we were what when where which while who whom why will with would
+you your yours also may might must shall about above after again against all any because before below between
+both during each few further s t don now ve ll re d m o y use used using within without via per e g i e
+""".split())
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens without stopwords: the vocabulary of BM25 and keyword matching."""
+    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in STOPWORDS]
+
+
+def stem(word: str) -> str:
+    """Crude suffix stripping so that "founded" meets "found" and "elections" meets "election" in word
+    matching."""
+    for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str) -> list[str]:
+    return [stem(w) for w in tokenize(text)]
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+def tokens_for_chars(chars: int) -> int:
+    """Tokens that `chars` characters take, rounded up: a budget check must not let a partial token through."""
+    return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def estimate_tokens(text: str) -> int:
+    return tokens_for_chars(len(text))
+
+
+def chars_for_tokens(tokens: int) -> int:
+    """How much text fits in `tokens`: the inverse of `tokens_for_chars`, for cutting text to a token budget."""
+    return tokens * CHARS_PER_TOKEN

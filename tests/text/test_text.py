@@ -1,0 +1,59 @@
+"""The shared text primitives: each boundary and estimate is defined once in memory_bank.text."""
+
+from memory_bank.text.pages import page_span, pages_label
+from memory_bank.text.split import (
+    Span,
+    clause_ends,
+    paragraph_spans,
+    sentence_breaks,
+    split_paragraphs,
+    split_sentences,
+    stripped_span,
+)
+from memory_bank.text.tags import strip_think, tag_block
+from memory_bank.text.tokens import CHARS_PER_TOKEN, chars_for_tokens, estimate_tokens, tokens_for_chars
+
+
+def test_token_estimate_rounds_up_and_its_inverse_fills_the_budget() -> None:
+    assert [tokens_for_chars(n) for n in (0, 1, 4, 5)] == [0, 1, 1, 2]
+    assert estimate_tokens("abcdefgh") == 2
+    assert chars_for_tokens(3) == 3 * CHARS_PER_TOKEN
+    assert all(tokens_for_chars(chars_for_tokens(t)) == t for t in range(50))
+
+
+def test_paragraph_spans_are_verbatim_and_skip_blank_paragraphs() -> None:
+    text = "  First line\nsame paragraph.\n\n \t\n\nSecond.  \n\n"
+    spans = paragraph_spans(text)
+    assert [s.text for s in spans] == ["First line\nsame paragraph.", "Second."]
+    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert split_paragraphs(text) == [s.text for s in spans]
+
+
+def test_stripped_span_drops_surrounding_whitespace_only() -> None:
+    assert stripped_span(" a b \n", 0, 6) == Span(1, 4, "a b")
+    assert stripped_span("x   y", 1, 4) is None
+
+
+def test_a_sentence_breaks_before_a_capital_or_digit_only() -> None:
+    text = 'It cost 3.5 dollars. "Next one" (e.g. this) ends. 2 more!'
+    assert split_sentences(text) == ["It cost 3.5 dollars.", '"Next one" (e.g. this) ends.', "2 more!"]
+    assert [text[a:b] for a, b in sentence_breaks(text)] == [" ", " "]
+
+
+def test_clause_ends_include_semicolons_and_closers() -> None:
+    text = 'One; two: "three." four'
+    assert [text[:e] for e in clause_ends(text)] == ["One;", "One; two:", 'One; two: "three."']
+
+
+def test_think_blocks_are_dropped_even_unclosed_and_sloppy() -> None:
+    assert strip_think("<THINK>plan</think>answer") == "answer"
+    assert strip_think("ok <think>cut off by the limit") == "ok "
+    assert strip_think("< think >a< / think >b") == "b"
+    assert strip_think("< think >a</think>b", spaced=False) == "< think >a</think>b"
+    assert tag_block("answer", capture=True).search("<answer> 42 </answer>").group(1) == " 42 "
+
+
+def test_page_labels() -> None:
+    assert page_span(3, 5) == (3, 4, 5) and page_span(7, None) == (7,) and page_span(None, 4) == ()
+    assert pages_label([9, 3, 4, 5]) == "pp. 3-5, 9"
+    assert pages_label([7]) == "p. 7" and pages_label([]) == ""
