@@ -24,7 +24,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.engines.offline.validation_text import decision_of  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ramdocs" / "ramdocs_dev_visible.jsonl"
@@ -89,13 +88,11 @@ def validate(bank: MemoryBank, row: dict, tally: Tally) -> None:
     sides = {c.id: (c.node_a, doc_ids_of(bank, c.node_a), c.node_b, doc_ids_of(bank, c.node_b)) for c in conflicts}
     bank.run(row["question"])
     for c in conflicts:
-        if c.status != "resolved":
-            continue
-        decision = decision_of(c.resolution)
-        if decision is None:
-            continue
+        if c.status != "resolved" or c.rejected_node is None:
+            continue  # undecided: the verdict rejected neither side
+        supported = c.node_b if c.rejected_node == c.node_a else c.node_a  # the sides as validated
         a, docs_a, _, docs_b = sides[c.id]
-        winner = docs_a if decision.supported == a else docs_b
+        winner = docs_a if supported == a else docs_b
         types = {row["documents"][i]["type"] for i in winner}
         tally.resolved += 1
         tally.resolved_right += "correct" in types and "misinfo" not in types

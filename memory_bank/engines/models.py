@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask
 from ..memory.query_graph import Relation
+from ..tools.base import VisitedPage
 
 
 def _clean_keywords(words: list[str]) -> list[str]:
@@ -95,9 +96,29 @@ class NodeWithNeighbors(BaseModel):
     neighbors: list[NodeInfo] = Field(default_factory=list)
 
 
+class Claim(BaseModel):
+    node_id: str
+    value: str
+
+
+class Verdict(BaseModel):
+    """What a cross-validation decided, typed: the claim the documents support and the one they reject, or
+    neither (undecided). It travels beside the human-readable validation text, so integration never parses it."""
+
+    supported: Claim | None = None
+    rejected: Claim | None = None
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> Verdict:
+        if (self.supported is None) != (self.rejected is None):
+            raise ValueError("a verdict names both the supported and the rejected claim, or neither")
+        return self
+
+
 class IntegrationInput(BaseModel):
     nodes_to_merge: list[NodeWithNeighbors] = Field(min_length=2)
     validation_result: str | None = None
+    verdict: Verdict | None = Field(default=None, description="the typed verdict when the executor gave one")
     conflict_description: str | None = None
 
 
@@ -153,6 +174,7 @@ class ToolCallRecord(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
     ok: bool = True
     response: str = ""
+    pages: list[VisitedPage] = Field(default_factory=list, description="web pages the call read, for ingestion")
 
 
 class ExecutionInput(BaseModel):
@@ -178,6 +200,8 @@ class ExecutionResult(BaseModel):
     success: bool = True
     summary: str = Field(default="", description="1-2 sentences of what the task found, for the Insight Doc")
     calls_reported: bool = Field(default=False, description="each tool call was already reported as it happened")
+    verdict: Verdict | None = Field(default=None, description="CROSS_VALIDATE: the typed verdict, when the "
+                                    "executor reached one (the offline cross-validator; an LLM leaves it None)")
 
 
 # --- Image recognition ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..engines.base import Engine
-from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement
+from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement, Verdict
 from ..errors import MemoryBankError
 from ..events import ErrorRaised, EventBus
 from ..memory.query_graph import Node, PendingConflict, Relation
@@ -117,7 +117,7 @@ class Linker:
             self.ops.update_context(updates)
 
     def integrate(self, node_ids: list[str], *, kind: str, reason: str = "", validation: str | None = None,
-                  conflict_description: str | None = None, depth: int = 0) -> Merged:
+                  verdict: Verdict | None = None, conflict_description: str | None = None, depth: int = 0) -> Merged:
         """Merge nodes with the integration agent, then re-link the result. Raises on agent failure."""
         with self.memory.read():
             ids = list(dict.fromkeys(i for i in (self.memory.resolve_id(n) for n in node_ids) if i))
@@ -128,7 +128,7 @@ class Linker:
         if len(ids) < 2:
             raise MemoryBankError("nothing left to merge: the nodes were already merged")
         out = self.engine.integration.run(IntegrationInput(nodes_to_merge=inputs, validation_result=validation,
-                                                           conflict_description=conflict_description))
+                                                           verdict=verdict, conflict_description=conflict_description))
         description = out.interaction_tree_description or reason or f"{kind} of {len(ids)} nodes"
         with self.memory.write():
             node, inherited = self.ops.merge(ids, summary=out.summary, context=out.context,
@@ -151,8 +151,9 @@ class Linker:
             return [self._fail(f"analysis of merged node '{node.context[:60]}'", exc)]
         return self._apply(node.id, judgements, depth)
 
-    def resolve_conflict(self, conflict: PendingConflict, validation: str) -> Node:
-        """CROSS_VALIDATE: merge the two sides using the validation result, then mark the conflict resolved.
+    def resolve_conflict(self, conflict: PendingConflict, validation: str, verdict: Verdict | None = None) -> Node:
+        """CROSS_VALIDATE: merge the two sides using the validation result (its text, and the typed verdict when
+        the executor reached one), then mark the conflict resolved.
 
         While validating, the conflict is taken out of the pending set so the merge does not close it as moot;
         if the merge fails it is marked failed (not pending again), so planning does not retry it forever.
@@ -160,7 +161,8 @@ class Linker:
         conflict = self.ops.begin_validation(conflict.id)
         try:
             merged = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
-                                    conflict_description=conflict.description, reason=conflict.description)
+                                    verdict=verdict, conflict_description=conflict.description,
+                                    reason=conflict.description)
         except MemoryBankError as exc:
             self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
             raise

@@ -33,7 +33,6 @@ from ..memory.interaction_tree import Attachment, AttachmentType
 from ..memory.store import Memory
 from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
-from ..tools.visit import visited_pages
 from .adapter import Adapter
 from .planning_guard import guard_next
 from .results import RunResult
@@ -177,7 +176,7 @@ class TaskRunner:
         validation = (result.answer or result.summary or "").strip()
         if not validation:
             raise MemoryBankError("cross-validation produced no validation result")
-        node = self.linker.resolve_conflict(conflict, validation)
+        node = self.linker.resolve_conflict(conflict, validation, result.verdict)
         state.new_nodes.append(node.id)
         return CompletedTask(type=task.type, description=task.description, status=TaskStatus.SUCCESS,
                              context=(result.summary or validation)[:400])
@@ -214,9 +213,7 @@ class TaskRunner:
         """Pages the agent visited are new context: they go through classification -> ... -> linking."""
         fresh: list[str] = []
         for call in result.tool_calls:
-            if call.name != "visit" or not call.ok:
-                continue
-            for page in visited_pages(call.response):
+            for page in call.pages:
                 name = f"{page.title} ({page.url})" if page.title else page.url
                 report = self.pipeline.run(Document.from_text(page.evidence, name, kind="web", url=page.url),
                                            state.question)

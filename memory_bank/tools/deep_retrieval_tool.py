@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import ToolError
 from ..retrieval.deep_retrieval import DeepRetrieval
-from .base import ToolSpec
+from .base import ToolResult, ToolSpec
 
 SPEC = ToolSpec(
     name="deep_retrieval",
@@ -45,11 +45,12 @@ class DeepRetrievalTool:
     def __init__(self, deep_retrieve: Callable[[str], DeepRetrieval]) -> None:
         self.deep_retrieve = deep_retrieve
 
-    def call(self, arguments: dict[str, Any]) -> str:
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
         node_id = str(arguments.get("node_id", "")).strip().removeprefix("node:")
         if not node_id:
             raise ToolError("deep_retrieval needs a 'node_id'")
         try:
-            return deep_retrieval_json(self.deep_retrieve(node_id))
+            dr = self.deep_retrieve(node_id)
         except KeyError as exc:
             raise ToolError(f"no memory node {node_id!r}") from exc
+        return ToolResult(deep_retrieval_json(dr), attachments=tuple(a for e in dr.entries for a in e.attachments))

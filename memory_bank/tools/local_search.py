@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import ToolError
 from ..retrieval.deep_retrieval import REJECTED_MARK
 from ..retrieval.view import MemoryView, Passage
-from .base import Tool, ToolSpec
+from .base import Tool, ToolResult, ToolSpec
 
 SPEC = ToolSpec(
     name="search",
@@ -34,18 +34,22 @@ class LocalSearchTool:
         self.web = web
         self.k = k
 
-    def call(self, arguments: dict[str, Any]) -> str:
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
         query = arguments.get("query")
         queries = query if isinstance(query, list) else [query]
         queries = [str(q).strip() for q in queries if str(q or "").strip()]
         if not queries:
             raise ToolError("search needs a non-empty 'query'")
         parts: list[str] = []
+        found: list[Passage] = []
         rejected = self.view.rejected_entries()
         for q in queries:
             passages = self.view.search_passages(q, self.k)
+            found.extend(passages)
             local = "\n\n".join(format_passage(i, p, p.entry_id in rejected) for i, p in enumerate(passages, 1))
             parts.append(f"Local documents for '{q}':\n{local or 'no matching passage'}")
-        if self.web is not None:
-            parts.append(f"Web results:\n{self.web.call({'query': queries})}")
-        return "\n\n".join(parts)
+        if self.web is None:
+            return ToolResult("\n\n".join(parts), passages=tuple(found))
+        web = self.web.call({"query": queries})
+        parts.append(f"Web results:\n{web.text}")
+        return ToolResult("\n\n".join(parts), passages=tuple(found), hits=web.hits, pages=web.pages)

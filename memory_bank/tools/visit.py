@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import requests
@@ -22,7 +20,7 @@ from ..errors import ToolError
 from ..loaders.html import html_to_text
 from ..text.split import split_paragraphs, split_sentences
 from ..text.tokens import tokenize
-from .base import ToolSpec
+from .base import ToolResult, ToolSpec, VisitedPage
 from .netguard import Fetched, Resolver, SafeFetcher
 from .web_search import string_list
 
@@ -137,7 +135,7 @@ class VisitTool:
         self._jina_api_key = jina_api_key or None
         self.jina_endpoint = jina_endpoint
 
-    def call(self, arguments: dict[str, Any]) -> str:
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
         urls = string_list(arguments, "url", limit=MAX_URLS)
         goal = arguments.get("goal")
         if not isinstance(goal, str) or not goal.strip():
@@ -146,31 +144,33 @@ class VisitTool:
             return self.visit(urls[0], goal.strip())
         return self._visit_many(urls, goal.strip())
 
-    def _visit_many(self, urls: list[str], goal: str) -> str:
+    def _visit_many(self, urls: list[str], goal: str) -> ToolResult:
         """Each page in turn; a page that fails is reported in place, and only if all fail is it an error."""
-        sections: list[str] = []
+        visited: list[ToolResult] = []
         errors: list[str] = []
         for url in urls:
             try:
-                sections.append(self.visit(url, goal))
+                visited.append(self.visit(url, goal))
             except ToolError as error:
                 errors.append(str(error))
-        if not sections:
+        if not visited:
             raise ToolError("no page could be visited: " + "; ".join(errors))
+        sections = [v.text for v in visited]
         if errors:
             sections.append("Pages that could not be visited: " + "; ".join(errors))
-        return "\n\n".join(sections)
+        return ToolResult("\n\n".join(sections), pages=tuple(p for v in visited for p in v.pages))
 
-    def visit(self, url: str, goal: str) -> str:
+    def visit(self, url: str, goal: str) -> ToolResult:
+        """One page; it is a typed page only when it carried evidence (a page with no match is no content)."""
         final_url, title, text = self._read(url)
         if not text:
             raise ToolError(f"{url} has no readable text")
         evidence = self.extractor(goal, text).strip()
         header = f"URL: {final_url}" + (f"\nTitle: {title}" if title else "")
         if not evidence:
-            return f"{header}\n{NO_MATCH}: {goal}"
-        return f"{header}\n\n{evidence}"
-
+            return ToolResult(f"{header}\n{NO_MATCH}: {goal}")
+        page = VisitedPage(url=final_url, title=title, evidence=evidence)
+        return ToolResult(f"{header}\n\n{evidence}", pages=(page,))
 
     def _read(self, url: str) -> tuple[str, str | None, str]:
         """(final URL, title, readable text) of a page."""
@@ -195,23 +195,3 @@ class VisitTool:
             raise ToolError(f"Jina Reader returned no text for {url}")
         return url, (str(title).strip() or None) if title else None, content.strip()
 
-
-@dataclass(frozen=True)
-class VisitedPage:
-    url: str
-    title: str | None
-    evidence: str
-
-
-_SECTION = re.compile(r"^URL: (?P<url>\S+)\n(?:Title: (?P<title>[^\n]*)\n)?\n(?P<body>.*?)"
-                      r"(?=\n\nURL: |\n\nPages that could not be visited: |\Z)", re.S | re.M)
-
-
-def visited_pages(output: str) -> list[VisitedPage]:
-    """The pages in a `visit` result that carried evidence; the inverse of `VisitTool.visit`'s format.
-
-    The loop ingests these as new documents, one per page, named by URL; pages with no match and the list of
-    pages that failed are not content.
-    """
-    return [VisitedPage(m["url"], m["title"], m["body"].strip()) for m in _SECTION.finditer(output)
-            if m["body"].strip()]

@@ -6,13 +6,13 @@ settings name. Endpoints are parameters so tests and self-hosted setups can poin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import requests
 
 from ..errors import ConfigError, ToolError
-from .base import ToolSpec
+from .base import SearchHit, ToolResult, ToolSpec
 
 MAX_QUERIES = 5
 SPEC = ToolSpec(
@@ -46,13 +46,6 @@ def string_list(arguments: dict[str, Any], key: str, *, limit: int) -> list[str]
     return cleaned
 
 
-@dataclass(frozen=True)
-class SearchHit:
-    title: str
-    url: str
-    snippet: str
-
-
 def format_results(query: str, hits: list[SearchHit], answer: str | None = None) -> str:
     lines = [f'Results for "{query}":']
     if answer:
@@ -64,6 +57,12 @@ def format_results(query: str, hits: list[SearchHit], answer: str | None = None)
     if not hits and not answer:
         lines.append("No results.")
     return "\n".join(lines)
+
+
+def search_all(search: Callable[[str], ToolResult], arguments: dict[str, Any]) -> ToolResult:
+    """Each query in turn through `search(query) -> ToolResult`; the texts joined, the hits kept in order."""
+    results = [search(query) for query in string_list(arguments, "query", limit=MAX_QUERIES)]
+    return ToolResult("\n\n".join(r.text for r in results), hits=tuple(h for r in results for h in r.hits))
 
 
 def _clean(value: Any) -> str:
@@ -121,10 +120,10 @@ class SerperSearch:
         self.endpoint = endpoint
         self.max_results = max_results
 
-    def call(self, arguments: dict[str, Any]) -> str:
-        return "\n\n".join(self.search(query) for query in string_list(arguments, "query", limit=MAX_QUERIES))
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
+        return search_all(self.search, arguments)
 
-    def search(self, query: str) -> str:
+    def search(self, query: str) -> ToolResult:
         data = request_json(
             self.session, "Serper", self.timeout, "check SERPER_API_KEY", method="POST", url=self.endpoint,
             json={"q": query, "num": self.max_results},
@@ -132,7 +131,7 @@ class SerperSearch:
         )
         organic = _results_list(data, "organic", "Serper")[: self.max_results]
         hits = [SearchHit(_clean(r.get("title")), _clean(r.get("link")), _clean(r.get("snippet"))) for r in organic]
-        return format_results(query, hits, _serper_answer(data))
+        return ToolResult(format_results(query, hits, _serper_answer(data)), hits=tuple(hits))
 
 
 def _serper_answer(data: dict) -> str | None:
@@ -155,10 +154,10 @@ class SearxngSearch:
         self.session = session
         self.max_results = max_results
 
-    def call(self, arguments: dict[str, Any]) -> str:
-        return "\n\n".join(self.search(query) for query in string_list(arguments, "query", limit=MAX_QUERIES))
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
+        return search_all(self.search, arguments)
 
-    def search(self, query: str) -> str:
+    def search(self, query: str) -> ToolResult:
         data = request_json(
             self.session, "SearXNG", self.timeout, "the instance must enable the json format under search.formats",
             method="GET", url=self.endpoint, params={"q": query, "format": "json"},
@@ -166,4 +165,4 @@ class SearxngSearch:
         results = _results_list(data, "results", "SearXNG")[: self.max_results]
         hits = [SearchHit(_clean(r.get("title")), _clean(r.get("url")), _clean(r.get("content"))) for r in results]
         answers = [_clean(a.get("answer") if isinstance(a, dict) else a) for a in data.get("answers") or []]
-        return format_results(query, hits, "; ".join(a for a in answers if a) or None)
+        return ToolResult(format_results(query, hits, "; ".join(a for a in answers if a) or None), hits=tuple(hits))

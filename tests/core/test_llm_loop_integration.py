@@ -60,7 +60,9 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     (rejected,) = [e for e in deep.entries if e.rejected]  # the integration agent named the losing side
     assert "1995" in rejected.entry.text and "[rejected by cross-validation] " + rejected.entry.text in deep.text()
     assert resolved["rejected_node"] in sides
-    found = LocalSearchTool(bank).call({"query": "ALPHA systems first deployed"})
+    searched = LocalSearchTool(bank).call({"query": "ALPHA systems first deployed"})
+    found = searched.text
+    assert searched.passages and all(p.text in found for p in searched.passages)  # the same hits, typed
     assert "[rejected by cross-validation] ALPHA systems were first deployed FACT:year=1995" in found
     assert "[rejected by cross-validation] ALPHA systems were first deployed FACT:year=1990" not in found
 

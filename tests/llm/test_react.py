@@ -15,21 +15,22 @@ from memory_bank.engines.protocol.react_format import Step, cited_ids, summarise
 from memory_bank.errors import BudgetExceeded, ToolError
 from memory_bank.memory.insight_doc import PendingTask
 from memory_bank.settings import DEFAULT_SAMPLING
-from memory_bank.tools.base import ToolBox, ToolSpec
+from memory_bank.tools.base import ToolBox, ToolResult, ToolSpec, VisitedPage
 from tests.support.fake_openai import FakeOpenAI, error, ok
 
 PROMPT = "<task>\nGoal: when was ALPHA deployed?\n</task>\n\n<memory>\nMemory 1 [node:n1] ...\n</memory>"
 
 
 class ScriptedTool:
-    def __init__(self, name: str, behaviour: Callable[[dict[str, Any]], str]) -> None:
+    def __init__(self, name: str, behaviour: Callable[[dict[str, Any]], str | ToolResult]) -> None:
         self.spec = ToolSpec(name, f"the {name} tool", {"type": "object", "properties": {"query": {"type": "string"}}})
         self.behaviour = behaviour
         self.calls: list[dict[str, Any]] = []
 
-    def call(self, arguments: dict[str, Any]) -> str:
+    def call(self, arguments: dict[str, Any]) -> ToolResult:
         self.calls.append(arguments)
-        return self.behaviour(arguments)
+        output = self.behaviour(arguments)
+        return output if isinstance(output, ToolResult) else ToolResult(output)
 
 
 def tool_call(name: str, **arguments: Any) -> str:
@@ -53,7 +54,8 @@ def last_user(fake: FakeOpenAI, index: int) -> str:
 
 def test_scripted_tool_sequence_to_a_cited_answer(fake: FakeOpenAI) -> None:
     search = ScriptedTool("search", lambda a: f"Result for {a['query']}: see node n7, deployed 1995.")
-    visit = ScriptedTool("visit", lambda a: "The archive page says 1995.")
+    page = VisitedPage(url="http://archive.example/alpha", title="Archive", evidence="ALPHA: 1995.")
+    visit = ScriptedTool("visit", lambda a: ToolResult("The archive page says 1995.", pages=(page,)))
     fake.push(ok(tool_call("search", query="ALPHA deployment")),
               ok(tool_call("visit", url="http://archive.example/alpha")),
               ok("<think>enough</think><answer>ALPHA was deployed in 1995 [node:n1][node:n7]. "
@@ -66,6 +68,7 @@ def test_scripted_tool_sequence_to_a_cited_answer(fake: FakeOpenAI) -> None:
     assert [(c.name, c.ok) for c in result.tool_calls] == [("search", True), ("visit", True)]
     assert search.calls == [{"query": "ALPHA deployment"}]
     assert result.tool_calls[1].response == "The archive page says 1995."
+    assert result.tool_calls[1].pages == [page] and result.tool_calls[0].pages == []  # typed, for ingestion
     assert last_user(fake, 1) == ("<tool_response>\nResult for ALPHA deployment: see node n7, deployed 1995.\n"
                                   "</tool_response>")
     first = fake.chat_requests[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.crossval import CrossValidator
 from memory_bank.engines.offline.executor import NOT_FOUND
 from memory_bank.events import ToolCalled
 
@@ -55,6 +56,10 @@ def test_planted_contradiction_is_validated_and_merged(embedder, tmp_path) -> No
     bank.ingest_text(LIGHTHOUSE_EDITED, source="blog.txt")
     pending = bank.memory.pending_conflicts()
     assert len(pending) == 1 and "1920" in pending[0].description
+    checked = CrossValidator(bank).run(pending[0].id).verdict  # what the loop's CROSS_VALIDATE task will find
+    assert checked is not None and checked.supported is not None and checked.rejected is not None
+    assert (checked.supported.value, checked.rejected.value) == ("1875", "1920")
+    assert {checked.supported.node_id, checked.rejected.node_id} == set(pending[0].node_ids)
     events = []
     bank.subscribe(events.append)
     result = bank.run("When was Egg Rock Light built?")
@@ -63,6 +68,7 @@ def test_planted_contradiction_is_validated_and_merged(embedder, tmp_path) -> No
     assert tools.count("deep_retrieval") >= 2 and "search" in tools
     (conflict,) = bank.memory.conflicts.values()
     assert conflict.status == "resolved" and conflict.merged_into
+    assert conflict.rejected_node == checked.rejected.node_id  # the typed verdict reached integration
     merged = bank.node(conflict.merged_into)
     body, _, note = merged.summary.partition("\nCross-validated: ")
     assert "1920" not in body

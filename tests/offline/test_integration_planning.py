@@ -3,13 +3,18 @@ offline planning (one-step rules)."""
 
 from __future__ import annotations
 
+import pytest
+from pydantic import ValidationError
+
 from memory_bank.engines.models import (
+    Claim,
     ConflictNotice,
     ImageNotice,
     IntegrationInput,
     NodeInfo,
     NodeWithNeighbors,
     PlanningInput,
+    Verdict,
 )
 from memory_bank.engines.offline.integration import OfflineIntegrator
 from memory_bank.engines.offline.nlp import sentences
@@ -38,21 +43,39 @@ def test_merge_drops_repeated_sentences() -> None:
 
 def test_validated_conflict_keeps_the_loser_as_rejected_variant() -> None:
     validation = verdict(("old", "1875", "2 other passages repeat it"), ("new", "1920", "no passage repeats it"))
+    decided = Verdict(supported=Claim(node_id="old", value="1875"), rejected=Claim(node_id="new", value="1920"))
     out = OfflineIntegrator().run(IntegrationInput(
         nodes_to_merge=[item("new", LIGHTHOUSE_EDITED), item("old", LIGHTHOUSE)],
-        validation_result=validation, conflict_description="1875 vs 1920"))
+        validation_result=validation, verdict=decided, conflict_description="1875 vs 1920"))
     body, note = out.summary.split("\nCross-validated: ")
     assert "Built in 1875" in body and "1920" not in body
     assert note.startswith('the documents support "1875"; "1920" (node new) is a rejected variant: ')
     assert "Built in 1920" in note
     assert "node old is supported" in out.interaction_tree_description
+    assert out.rejected_node_id == "new"
+
+
+def test_the_decision_comes_from_the_typed_verdict_not_the_text() -> None:
+    """The text is for people and the LLM; without a typed verdict the offline integrator decides nothing."""
+    validation = verdict(("old", "1875", "2 other passages repeat it"), ("new", "1920", "no passage repeats it"))
+    out = OfflineIntegrator().run(IntegrationInput(
+        nodes_to_merge=[item("new", LIGHTHOUSE_EDITED), item("old", LIGHTHOUSE)],
+        validation_result=validation, conflict_description="1875 vs 1920"))
+    assert out.rejected_node_id is None and "could not decide" in out.interaction_tree_description
 
 
 def test_undecided_conflict_keeps_both_variants_marked_unresolved() -> None:
     out = OfflineIntegrator().run(IntegrationInput(
         nodes_to_merge=[item("a", LIGHTHOUSE), item("b", LIGHTHOUSE_EDITED)],
-        validation_result="Undecided: the documents do not settle it.", conflict_description="1875 vs 1920"))
+        validation_result="Undecided: the documents do not settle it.", verdict=Verdict(),
+        conflict_description="1875 vs 1920"))
     assert "1875" in out.summary and "(unresolved)" in out.summary and "1920" in out.summary
+    assert out.rejected_node_id is None
+
+
+def test_a_verdict_names_both_claims_or_neither() -> None:
+    with pytest.raises(ValidationError):
+        Verdict(supported=Claim(node_id="a", value="1875"))
 
 
 def planning_input(**kw) -> PlanningInput:  # noqa: ANN003

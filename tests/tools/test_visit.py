@@ -74,7 +74,7 @@ def test_visit_extracts_main_text_for_the_goal(server: LocalServer, session: req
     server.routes["/page"] = html_page
     tool = make_tool(session)
     assert tool.spec.name == "visit"
-    text = tool.call({"url": server.url + "/page", "goal": "how does the pump work"})
+    text = tool.call({"url": server.url + "/page", "goal": "how does the pump work"}).text
     assert text == (
         f"URL: {server.url}/page\nTitle: Reactor cooling\n\n"
         "The primary pump moves 300 litres per second through the core.\n\n"
@@ -91,7 +91,7 @@ def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer, s
         return "EXTRACTED"
 
     result = make_tool(session, extractor=extractor).call({"url": server.url + "/page", "goal": " pumps "})
-    assert result.endswith("\n\nEXTRACTED")
+    assert result.text.endswith("\n\nEXTRACTED")
     goal, text = seen[0]
     assert goal == "pumps"
     assert text.startswith("Cooling loop\n\nThe primary pump")
@@ -100,7 +100,7 @@ def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer, s
 
 def test_visit_says_when_nothing_matches(server: LocalServer, session: requests.Session) -> None:
     server.routes["/page"] = html_page
-    text = make_tool(session).call({"url": server.url + "/page", "goal": "quantum chromodynamics"})
+    text = make_tool(session).call({"url": server.url + "/page", "goal": "quantum chromodynamics"}).text
     assert text.endswith("\nNothing on this page matches the goal: quantum chromodynamics")
 
 
@@ -109,13 +109,14 @@ def test_visit_reads_plain_text_and_json(server: LocalServer, session: requests.
                                                   {"Content-Type": "text/plain; charset=latin-1"})
     server.routes["/api"] = lambda r: Reply(200, b'{"pump": "on", "speed": 300}', {"Content-Type": "application/json"})
     tool = make_tool(session, extractor=lambda goal, text: text)
-    assert tool.call({"url": server.url + "/notes.txt", "goal": "pump"}).endswith("\n\nPump speed: 300 rpm.")
-    assert tool.call({"url": server.url + "/api", "goal": "pump"}).endswith('\n\n{\n "pump": "on",\n "speed": 300\n}')
+    assert tool.call({"url": server.url + "/notes.txt", "goal": "pump"}).text.endswith("\n\nPump speed: 300 rpm.")
+    json_text = tool.call({"url": server.url + "/api", "goal": "pump"}).text
+    assert json_text.endswith('\n\n{\n "pump": "on",\n "speed": 300\n}')
 
 
 def test_visit_of_several_urls_reports_failures_in_place(server: LocalServer, session: requests.Session) -> None:
     server.routes["/page"] = html_page
-    text = make_tool(session).call({"url": [server.url + "/page", server.url + "/missing"], "goal": "pump"})
+    text = make_tool(session).call({"url": [server.url + "/page", server.url + "/missing"], "goal": "pump"}).text
     assert text.startswith(f"URL: {server.url}/page\n")
     assert text.endswith(f"Pages that could not be visited: {server.url}/missing answered HTTP 404 Not Found")
 
@@ -189,7 +190,7 @@ def redirect_chain(server: LocalServer, length: int) -> str:
 
 def test_a_redirect_chain_is_followed(server: LocalServer, session: requests.Session) -> None:
     start = redirect_chain(server, 5)
-    text = make_tool(session).call({"url": start, "goal": "pump"})
+    text = make_tool(session).call({"url": start, "goal": "pump"}).text
     assert text.startswith(f"URL: {server.url}/page\n")
     assert server.paths() == ["/hop5", "/hop4", "/hop3", "/hop2", "/hop1", "/page"]
 
@@ -243,7 +244,8 @@ def test_visiting_loopback_is_refused_by_default(server: LocalServer, session: r
 
 def test_visiting_loopback_is_allowed_when_configured(server: LocalServer, session: requests.Session) -> None:
     server.routes["/page"] = html_page
-    assert "primary pump" in make_tool(session, allow_private=True).call({"url": server.url + "/page", "goal": "pump"})
+    result = make_tool(session, allow_private=True).call({"url": server.url + "/page", "goal": "pump"})
+    assert "primary pump" in result.text
 
 
 # --- Jina Reader --------------------------------------------------------------------------------------------
@@ -266,7 +268,7 @@ def test_jina_reader_is_used_with_a_key(server: LocalServer, session: requests.S
     resolver = resolver_for({"docs.example": ["93.184.216.34"]})
     tool = make_tool(session, allow_private=False, resolver=resolver, jina_api_key="jina-key",
                      jina_endpoint=server.url + "/jina/")
-    text = tool.call({"url": "https://docs.example/guide", "goal": "pump colour"})
+    text = tool.call({"url": "https://docs.example/guide", "goal": "pump colour"}).text
     assert server.paths() == ["/jina/https://docs.example/guide"]
     assert text == (
         "URL: https://docs.example/guide\nTitle: Pump guide\n\n# Pumps\n\nThe pump guide says the pump is blue."

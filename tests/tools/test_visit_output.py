@@ -1,23 +1,47 @@
-"""The loop ingests what `visit` returned page by page; the format and its parser must agree."""
+"""The loop ingests what `visit` found page by page: the typed pages beside the text the agent reads."""
 
 from __future__ import annotations
 
-from memory_bank.tools.visit import NO_MATCH, visited_pages
+import requests
+
+from memory_bank.tools.base import VisitedPage
+from memory_bank.tools.visit import NO_MATCH, VisitTool
+
+from .local_server import LocalServer, Reply
+
+ALPHA = b"<html><head><title>Alpha page</title></head><body><p>Alpha was founded in 1990.</p><p>It has 12 staff.</p>"
+GAMMA = b"Gamma was founded by three people."
+BETA = b"Nothing relevant here."
 
 
-def test_pages_with_evidence_are_parsed_and_the_rest_is_not() -> None:
-    output = (
-        "URL: https://a.example/x\nTitle: Alpha page\n\nAlpha was founded in 1990.\n\nIt has 12 staff."
-        "\n\nURL: https://b.example/y\n" + NO_MATCH + ": founding year"
-        "\n\nURL: https://c.example/z\n\nGamma text."
-        "\n\nPages that could not be visited: https://d.example: timed out"
+def founding(goal: str, text: str) -> str:
+    return text if "founded" in text else ""
+
+
+def tool(session: requests.Session) -> VisitTool:
+    return VisitTool(timeout=2.0, max_bytes=100_000, allow_private=True, session=session, extractor=founding)
+
+
+def test_pages_with_evidence_are_typed_and_the_rest_is_not(server: LocalServer, session: requests.Session) -> None:
+    server.routes["/a"] = lambda r: Reply(200, ALPHA, {"Content-Type": "text/html; charset=utf-8"})
+    server.routes["/b"] = lambda r: Reply(200, BETA, {"Content-Type": "text/plain"})
+    server.routes["/c"] = lambda r: Reply(200, GAMMA, {"Content-Type": "text/plain"})
+    urls = [server.url + path for path in ("/a", "/b", "/c", "/d")]
+    result = tool(session).call({"url": urls, "goal": "founding year"})
+    assert result.text == (
+        f"URL: {urls[0]}\nTitle: Alpha page\n\nAlpha was founded in 1990.\n\nIt has 12 staff."
+        f"\n\nURL: {urls[1]}\n{NO_MATCH}: founding year"
+        f"\n\nURL: {urls[2]}\n\nGamma was founded by three people."
+        f"\n\nPages that could not be visited: {urls[3]} answered HTTP 404 Not Found"
     )
-    pages = visited_pages(output)
-    assert [p.url for p in pages] == ["https://a.example/x", "https://c.example/z"]
-    assert pages[0].title == "Alpha page"
-    assert pages[0].evidence == "Alpha was founded in 1990.\n\nIt has 12 staff."
-    assert pages[1].title is None and pages[1].evidence == "Gamma text."
+    assert result.pages == (
+        VisitedPage(url=urls[0], title="Alpha page", evidence="Alpha was founded in 1990.\n\nIt has 12 staff."),
+        VisitedPage(url=urls[2], title=None, evidence="Gamma was founded by three people."),
+    )
 
 
-def test_a_page_without_a_match_yields_nothing() -> None:
-    assert visited_pages("URL: https://b.example/y\nTitle: B\n" + NO_MATCH + ": x") == []
+def test_a_page_without_a_match_yields_nothing(server: LocalServer, session: requests.Session) -> None:
+    server.routes["/b"] = lambda r: Reply(200, BETA, {"Content-Type": "text/plain"})
+    result = tool(session).call({"url": server.url + "/b", "goal": "x"})
+    assert result.text == f"URL: {server.url}/b\n{NO_MATCH}: x"
+    assert result.pages == ()

@@ -48,12 +48,14 @@ def serper(server: LocalServer, session: requests.Session) -> SerperSearch:
 
 def test_serper_returns_titles_urls_and_snippets(serper: SerperSearch) -> None:
     assert serper.spec.name == "search"
-    assert serper.call({"query": "zero trust"}) == (
+    result = serper.call({"query": "zero trust"})
+    assert result.text == (
         'Results for "zero trust":\n'
         "1. zero trust result 1\n   URL: https://example.org/1\n   About zero trust 1\n"
         "2. zero trust result 2\n   URL: https://example.org/2\n   About zero trust 2\n"
         "3. zero trust result 3\n   URL: https://example.org/3\n   About zero trust 3"
     )
+    assert [hit.url for hit in result.hits] == [f"https://example.org/{i}" for i in (1, 2, 3)]
 
 
 def test_serper_sends_the_key_and_the_query(serper: SerperSearch, server: LocalServer) -> None:
@@ -64,9 +66,11 @@ def test_serper_sends_the_key_and_the_query(serper: SerperSearch, server: LocalS
 
 
 def test_serper_answer_box_and_several_queries(serper: SerperSearch) -> None:
-    text = serper.call({"query": ["the answer", "  ", "second"]})
+    result = serper.call({"query": ["the answer", "  ", "second"]})
+    text = result.text
     assert text.startswith('Results for "the answer":\nAnswer: 42 (the answer)\n1. the answer result 1')
     assert '\n\nResults for "second":\n1. second result 1' in text
+    assert [hit.title for hit in result.hits][2:4] == ["the answer result 3", "second result 1"]
 
 
 def test_serper_with_a_wrong_key_is_a_tool_error(server: LocalServer, session: requests.Session) -> None:
@@ -104,7 +108,7 @@ def test_serper_timeout_is_a_tool_error(server: LocalServer, session: requests.S
 def test_no_results_is_said_plainly(server: LocalServer, session: requests.Session) -> None:
     server.routes["/search"] = lambda request: Reply(200, b'{"organic": []}', {"Content-Type": "application/json"})
     search = SerperSearch(KEY, timeout=2, session=session, endpoint=server.url + "/search")
-    assert search.call({"query": "nothing"}) == 'Results for "nothing":\nNo results.'
+    assert search.call({"query": "nothing"}).text == 'Results for "nothing":\nNo results.'
 
 
 @pytest.mark.parametrize("arguments", [{}, {"query": ""}, {"query": ["", " "]}, {"query": 5}, {"query": ["a"] * 6}])
@@ -122,7 +126,7 @@ def test_searxng_results(server: LocalServer, session: requests.Session) -> None
     server.routes["/searx/search"] = searxng_api
     search = SearxngSearch(server.url + "/searx/", timeout=2, session=session)
     assert search.spec.name == "search"
-    assert search.call({"query": "zero trust"}) == (
+    assert search.call({"query": "zero trust"}).text == (
         'Results for "zero trust":\nAnswer: an answer\n'
         "1. SearX zero trust\n   URL: https://searx.example/a\n   snippet a"
     )

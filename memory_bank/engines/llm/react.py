@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ...errors import BudgetExceeded, LLMError, RunCancelled, ToolError
 from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
-from ...tools.base import ToolBox
+from ...tools.base import ToolBox, ToolResult
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.react_format import Step, ToolCall, citations, describe_tools, observation, summarise, truncate
 from .client import LLMClient, Message
@@ -126,18 +126,21 @@ class ReactAgent:
         except (RunCancelled, BudgetExceeded):
             raise
         except ToolError as exc:
-            return self._record(state, call, False, f"Error: {exc}")
+            return self._record(state, call, False, ToolResult(f"Error: {exc}"))
         except Exception as exc:  # noqa: BLE001 - any tool bug becomes an observation, as DESIGN §4 requires
-            return self._record(state, call, False, f"Error: {call.name} failed: {type(exc).__name__}: {exc}")
+            error = f"Error: {call.name} failed: {type(exc).__name__}: {exc}"
+            return self._record(state, call, False, ToolResult(error))
         return self._record(state, call, True, output)
 
-    def _record(self, state: _Run, call: ToolCall, ok: bool, response: str) -> str:
-        record = ToolCallRecord(name=call.name, arguments=call.arguments, ok=ok, response=response)
+    def _record(self, state: _Run, call: ToolCall, ok: bool, output: ToolResult) -> str:
+        """The record keeps the whole output and its pages; only the observation is cut to fit the context."""
+        record = ToolCallRecord(name=call.name, arguments=call.arguments, ok=ok, response=output.text,
+                                pages=list(output.pages))
         state.calls.append(record)
         if self._on_tool_call is not None:
             self._on_tool_call(record)
         room = chars_for_tokens(self._cap - self._reserve - state.tokens())
-        return truncate(response, max(room, MIN_OBSERVATION_CHARS))
+        return truncate(output.text, max(room, MIN_OBSERVATION_CHARS))
 
     def _result(self, state: _Run, inp: ExecutionInput, answer: str | None, termination: str,
                 summary: str) -> ExecutionResult:

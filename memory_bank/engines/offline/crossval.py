@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView, Passage
-from ..models import Citation, ExecutionResult, ToolCallRecord
+from ..models import Citation, Claim, ExecutionResult, ToolCallRecord, Verdict
 from .contradiction import Substitution, align, align_tokens
 from .validation_text import undecided, verdict
 
@@ -47,7 +47,7 @@ class CrossValidator:
         if sub is None:
             text = (f"Undecided: the texts of node {a.id} and node {b.id} no longer differ in a value "
                     f"({conflict.description}).")
-            return ExecutionResult(answer=text, summary=text, tool_calls=calls, success=True)
+            return ExecutionResult(answer=text, summary=text, tool_calls=calls, success=True, verdict=Verdict())
         passages = self._search(sub, calls, exclude=own_a | own_b)
         support_a = Support(sub.ours, [p for p in passages if _contains(p.text, sub.ours)
                                        and not _contains(p.text, sub.theirs)])
@@ -82,15 +82,16 @@ class CrossValidator:
         if len(support_a.passages) == len(support_b.passages):
             text = undecided(side_a, side_b)
             summary = f"Cross-validation could not decide between \"{support_a.value}\" and \"{support_b.value}\"."
-            return ExecutionResult(answer=text, summary=summary, tool_calls=calls, success=True)
+            return ExecutionResult(answer=text, summary=summary, tool_calls=calls, success=True, verdict=Verdict())
         win, lose = (side_a, side_b) if len(support_a.passages) > len(support_b.passages) else (side_b, side_a)
         winner = support_a if win is side_a else support_b
         citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200))
                      for p in winner.passages if p.node_ids]
         summary = (f"The documents support \"{win[1]}\" (node {win[0]}) over \"{lose[1]}\" (node {lose[0]}): "
                    f"{len(winner.passages)} passage(s) agree.")
+        decided = Verdict(supported=Claim(node_id=win[0], value=win[1]), rejected=Claim(node_id=lose[0], value=lose[1]))
         return ExecutionResult(answer=verdict(win, lose), summary=summary, tool_calls=calls,
-                               citations=citations, success=True)
+                               citations=citations, success=True, verdict=decided)
 
 
 def _main_substitution(raw_a: str, raw_b: str) -> Substitution | None:

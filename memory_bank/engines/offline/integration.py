@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..models import IntegrationInput, IntegrationOutput, NodeInfo
+from ..models import IntegrationInput, IntegrationOutput, NodeInfo, Verdict
 from .nlp import sentences
-from .validation_text import Decision, decision_of
 
 _NORM = re.compile(r"[^a-z0-9 ]+")
+
+
+class Decision(NamedTuple):
+    """A decided verdict, flattened for the sentences below."""
+
+    supported: str
+    supported_value: str
+    rejected: str
+    rejected_value: str
 
 
 @dataclass(frozen=True)
@@ -37,7 +46,7 @@ class OfflineIntegrator:
 
     def run(self, inp: IntegrationInput) -> IntegrationOutput:
         nodes = [n.node for n in inp.nodes_to_merge]
-        decision = decision_of(inp.validation_result or "")
+        decision = _decision(inp.verdict)
         if decision is not None and decision.supported in {n.id for n in nodes}:
             nodes = sorted(nodes, key=lambda n: n.id != decision.supported)  # stable: winner first
         conflict = inp.validation_result is not None or inp.conflict_description is not None
@@ -90,6 +99,14 @@ class OfflineIntegrator:
                     f"rejected variant. Merged {ids}.")
         return (f"Merged conflicting nodes {ids}; validation could not decide "
                 f"({inp.conflict_description or 'contradicting claims'}), both variants are kept.")
+
+
+def _decision(verdict: Verdict | None) -> Decision | None:
+    """(supported, rejected) claims of a decided verdict; None when there is none or it did not decide."""
+    if verdict is None or verdict.supported is None or verdict.rejected is None:
+        return None
+    return Decision(verdict.supported.node_id, verdict.supported.value, verdict.rejected.node_id,
+                    verdict.rejected.value)
 
 
 def _conflict_note(decision: Decision | None, rejected: list[str], conflict: bool) -> str:
