@@ -137,8 +137,10 @@ class MemoryBank:
     def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
         return self.view.retrieve(query, k, exclude)
 
-    def memory_prompt(self, query: str, k: int | None = None) -> str:
-        return self._loop.adapter.memory_block(query, k)[0]
+    def memory_prompt(self, question: str, budget_tokens: int | None = None) -> str:
+        """The <memory> block an agent is handed for `question`: evidence in relevance order, within
+        `budget_tokens` (the settings' `memory_budget_tokens` by default)."""
+        return self._loop.adapter.memory_block(question, budget_tokens)[0]
 
     def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
         return self.view.deep_retrieve(node_id, with_attachments)

@@ -50,6 +50,7 @@ ENV_FIELDS: dict[str, str] = {
     "LLM_CONCURRENCY": "llm_concurrency",
     "RETRIEVAL_K": "retrieval_k",
     "RETRIEVAL_ALPHA": "retrieval_alpha",
+    "MEMORY_BUDGET_TOKENS": "memory_budget_tokens",
     "AGENT_WINDOW": "agent_window",
     "MAX_ROUNDS": "max_rounds",
     "MAX_LLM_CALLS": "max_llm_calls",
@@ -88,6 +89,9 @@ class Settings(BaseModel):
     # retrieval
     retrieval_k: int = Field(default=5, ge=1, le=100)
     retrieval_alpha: float = Field(default=0.5, ge=0.0, le=1.0)
+    # what the agent is handed: the <memory> block and the <task> block, each within its token budget
+    memory_budget_tokens: int = Field(default=2_000, ge=16)
+    task_budget_tokens: int = Field(default=800, ge=64)
     # loop and budgets
     max_rounds: int = Field(default=8, ge=1, le=100)
     max_llm_calls: int = Field(default=2_000, ge=1)

@@ -1,8 +1,8 @@
 """The adapter: the only boundary to the outer agent framework (DESIGN §4).
 
 Prompt enhancement wraps the Insight Doc in <task>...</task> and the memory retrieved for the pending task in
-<memory>...</memory>. Every piece of text that came from documents or the web goes through `escape_tags`, so a
-document cannot close these blocks or forge a tool call.
+<memory>...</memory>, each within its token budget. Every piece of text that came from documents or the web goes
+through `escape_tags`, so a document cannot close these blocks or forge a tool call.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from ..engines.protocol.escaping import escape_tags
 from ..memory.insight_doc import InsightDoc, PendingTask
 from ..memory.query_graph import Node
 from ..retrieval.view import MemoryView
-
-NO_MEMORY = "(no related memory yet)"
+from ..text.tokens import chars_for_tokens, estimate_tokens
+from .memory_block import MemoryBlockBuilder
 
 
 def format_node(index: int, node: Node) -> str:
+    """A whole node (topic, keywords, summary): the old per-node view, kept for diagnostics."""
     sources = "; ".join(s.label() for s in node.sources) or "unknown source"
     return (f"Memory {index} [node:{node.id}] ({escape_tags(sources)})\n"
             f"Topic: {escape_tags(node.context)}\n"
@@ -23,36 +24,59 @@ def format_node(index: int, node: Node) -> str:
             f"Summary: {escape_tags(node.summary)}")
 
 
-def format_task_block(doc: InsightDoc) -> str:
-    lines = [f"Goal: {escape_tags(doc.task_goal)}"]
-    if doc.completed_tasks:
-        lines.append("Completed sub-tasks:")
-        for i, t in enumerate(doc.completed_tasks, 1):
-            lines.append(f"  {i}. [{t.type.value}] {escape_tags(t.description)} -> {t.status.value}"
-                         + (f": {escape_tags(t.context)}" if t.context else ""))
+def format_task_block(doc: InsightDoc, budget_tokens: int) -> str:
+    """The Insight Doc as the agent reads it, within `budget_tokens`: the goal and the next task always; the
+    completed sub-tasks newest first while they fit (older ones are counted, not shown)."""
+    room = chars_for_tokens(budget_tokens)
+    goal = _clip(f"Goal: {escape_tags(doc.task_goal)}", room // 3)
     task = doc.next_task
-    lines.append(f"Next task: [{task.type.value}] {escape_tags(task.description)}" if task
-                 else "Next task: none (the goal is reached)")
+    next_line = _clip(f"Next task: [{task.type.value}] {escape_tags(task.description)}" if task
+                      else "Next task: none (the goal is reached)", room // 3)
+    room -= len(goal) + len(next_line) + 2
+    done: list[str] = []
+    for i, t in reversed(list(enumerate(doc.completed_tasks, 1))):
+        line = (f"  {i}. [{t.type.value}] {escape_tags(t.description)} -> {t.status.value}"
+                + (f": {escape_tags(t.context)}" if t.context else ""))
+        note = len("Completed sub-tasks (00 earlier not shown):") + 1
+        if len(line) + 1 + note > room:
+            break
+        done.insert(0, line)
+        room -= len(line) + 1
+    lines = [goal]
+    if doc.completed_tasks:
+        hidden = len(doc.completed_tasks) - len(done)
+        lines.append("Completed sub-tasks" + (f" ({hidden} earlier not shown):" if hidden else ":"))
+        lines.extend(done)
+    lines.append(next_line)
     return "\n".join(lines)
 
 
+def _clip(line: str, limit: int) -> str:
+    return line if len(line) <= limit else line[: max(0, limit - 1)] + "…"
+
+
+def task_query(doc: InsightDoc, task: PendingTask | None) -> str:
+    """What to retrieve memory for: the task, and the goal unless the task already states it."""
+    if task is None:
+        return ""
+    if doc.task_goal and doc.task_goal in task.description:
+        return task.description
+    return f"{task.description} {doc.task_goal}".strip()
+
+
 class Adapter:
-    def __init__(self, view: MemoryView) -> None:
-        self.view = view
+    def __init__(self, view: MemoryView, memory_budget_tokens: int, task_budget_tokens: int) -> None:
+        self.blocks = MemoryBlockBuilder(view)
+        self.memory_budget = memory_budget_tokens
+        self.task_budget = task_budget_tokens
 
-    def memory_nodes(self, query: str, k: int | None = None) -> list[Node]:
-        return self.view.retrieve(query, k) if query.strip() else []
-
-    def memory_block(self, query: str, k: int | None = None) -> tuple[str, list[Node]]:
-        nodes = self.memory_nodes(query, k)
-        body = "\n\n".join(format_node(i, n) for i, n in enumerate(nodes, 1)) or NO_MEMORY
-        hint = ("\n\nTo read a memory's full source text, call deep_retrieval with its node id."
-                if nodes else "")
-        return f"<memory>\n{body}{hint}\n</memory>", nodes
+    def memory_block(self, query: str, budget_tokens: int | None = None) -> tuple[str, list[Node]]:
+        """The <memory> block for `query` within `budget_tokens` (the settings' budget by default)."""
+        return self.blocks.build(query, budget_tokens or self.memory_budget)
 
     def enhance(self, doc: InsightDoc, task: PendingTask | None = None) -> tuple[str, list[Node]]:
-        """The enhanced prompt for the pending task, and the nodes shown in it."""
+        """The enhanced prompt for the pending task, and the nodes shown in it; each block within its budget."""
         task = task or doc.next_task
-        query = f"{task.description} {doc.task_goal}" if task else ""
-        memory, nodes = self.memory_block(query)
-        return f"<task>\n{format_task_block(doc)}\n</task>\n\n{memory}", nodes
+        memory, nodes = self.memory_block(task_query(doc, task))
+        task_block = format_task_block(doc, self.task_budget - estimate_tokens("<task>\n\n</task>"))
+        return f"<task>\n{task_block}\n</task>\n\n{memory}", nodes

@@ -1,0 +1,170 @@
+"""The `<memory>` block, built for one question within a token budget (DESIGN §4).
+
+What an agent reads of memory is cut to a budget, so the block spends it on evidence, not on whole summaries:
+nodes in relevance order, each as a one-line header (topic, file, pages) followed by the sentences of its raw
+entries and summary that bear most on the question, then neighbours as one-line pointers to deep-retrieve.
+
+It fills the budget in rounds: first every ranked node's best sentence (so the top nodes' evidence is all there
+at a small budget, where chunk retrieval shows one or two chunks), then each node's next best sentences in rank
+order, then pointers. The whole string, tags and hint included, is measured with the project's one token
+estimate and never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..engines.protocol.escaping import escape_tags
+from ..memory.query_graph import Node
+from ..retrieval.view import MemoryView
+from ..text.pages import page_span, pages_label
+from ..text.split import split_sentences
+from ..text.tokens import chars_for_tokens, estimate_tokens, stems
+
+OPEN, CLOSE = "<memory>", "</memory>"
+NO_MEMORY = "(no related memory yet)"
+HINT = "To read a memory's full source text, call deep_retrieval with its node id."
+MIN_BUDGET = 16  # tokens: the tags and a "nothing found" line
+COVER_FLOOR = 0.02  # a sentence without a question word still beats nothing, the top node's first
+
+
+@dataclass(frozen=True)
+class BlockConfig:
+    """`nodes`: ranked nodes considered; `passages`: local-search hits whose nodes join them; `max_sentences`:
+    sentences shown per node at most; `max_pointers`: neighbour pointers at the end; `rank_decay`: how fast a
+    sentence's priority falls with its node's rank (priority = coverage / (1 + decay x rank))."""
+
+    nodes: int = 8
+    passages: int = 8
+    max_sentences: int = 6
+    max_pointers: int = 6
+    rank_decay: float = 0.5
+
+
+@dataclass
+class _Candidate:
+    node: Node
+    sentences: list[tuple[float, int, str, str]]  # (score, position, sentence, where) best first
+    shown: list[tuple[int, str, str]] = field(default_factory=list)  # (position, sentence, where)
+
+
+class MemoryBlockBuilder:
+    def __init__(self, view: MemoryView, config: BlockConfig | None = None) -> None:
+        self.view = view
+        self.config = config or BlockConfig()
+
+    def build(self, question: str, budget_tokens: int) -> tuple[str, list[Node]]:
+        """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
+        if budget_tokens < MIN_BUDGET:
+            raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
+        candidates = self._candidates(question) if question.strip() else []
+        room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
+        chosen = self._fill(candidates, room - len(HINT) - 2)
+        if not chosen:
+            return f"{OPEN}\n{NO_MEMORY}\n{CLOSE}", []
+        lines = [line for c in chosen for line in self._render(c)]
+        shown = [c.node for c in chosen]
+        used = sum(len(line) + 1 for line in lines) + len(HINT) + 1
+        pointers = self._pointers(chosen, room - used)
+        lines += [text for _, text in pointers]
+        block = f"{OPEN}\n" + "\n".join(lines) + f"\n\n{HINT}\n{CLOSE}"
+        if estimate_tokens(block) > budget_tokens:  # the arithmetic above makes this impossible; never hand it on
+            raise RuntimeError(f"memory block of {estimate_tokens(block)} tokens over its {budget_tokens} budget")
+        return block, shown + [node for node, _ in pointers]
+
+    # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
+
+    def _candidates(self, question: str) -> list[_Candidate]:
+        ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
+        seen = {n.id for n in ranked}
+        for passage in self.view.search_passages(question, self.config.passages):
+            for node_id in passage.node_ids[:1]:
+                if node_id not in seen:
+                    seen.add(node_id)
+                    ranked.append(self.view.node(node_id))
+        rejected = self.view.rejected_entries()
+        texts = [self._sentences(node, rejected) for node in ranked]
+        weights = _weights(list(dict.fromkeys(stems(question))), texts)
+        total = sum(weights.values()) or 1.0
+        candidates = []
+        for node, sentences in zip(ranked, texts):
+            scored = [(sum(weights.get(t, 0.0) for t in set(stems(s))) / total, i, s, where)
+                      for i, (s, where) in enumerate(sentences)]
+            scored.sort(key=lambda item: (-item[0], item[1]))
+            candidates.append(_Candidate(node, scored))
+        return candidates
+
+    def _sentences(self, node: Node, rejected: set[str]) -> list[tuple[str, str]]:
+        """(sentence, where it was read) for the node's raw entries, oldest first; the summary when it has none.
+        A claim that lost a cross-validation is not shown as evidence."""
+        out: list[tuple[str, str]] = []
+        for entry in self.view.entries_for(node.id):
+            if entry.entry_id in rejected:
+                continue
+            meta = entry.metadata
+            pages = page_span(meta.get("page_start"), meta.get("page_end"))
+            where = f"{meta.get('source', '')}, {pages_label(pages)}" if pages else str(meta.get("source", ""))
+            out.extend((s, where) for s in split_sentences(entry.text))
+        if not out:
+            where = "; ".join(s.label() for s in node.sources)
+            out = [(s, where) for s in split_sentences(node.summary)]
+        return out
+
+    # -- filling the budget -------------------------------------------------------------------------------------
+
+    def _fill(self, candidates: list[_Candidate], room: int) -> list[_Candidate]:
+        """Sentences in order of (how much of the question they cover) x (how high their node ranks), each taken
+        while it fits; a node's header is paid with its first sentence. The top node's second sentence beats
+        the tenth node's best one when it covers the question about as well."""
+        ranked = sorted(((cover + COVER_FLOOR) / (1.0 + self.config.rank_decay * rank), rank, depth)
+                        for rank, c in enumerate(candidates)
+                        for depth, (cover, *_rest) in enumerate(c.sentences[: self.config.max_sentences]))
+        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
+        used = 0
+        for _, rank, depth in ranked:
+            c = candidates[rank]
+            _, position, sentence, where = c.sentences[depth]
+            cost = self._cost(c, sentence, where, new=not c.shown)
+            if used + cost <= room:
+                c.shown.append((position, sentence, where))
+                used += cost
+        return [c for c in candidates if c.shown]
+
+    def _cost(self, c: _Candidate, sentence: str, where: str, new: bool) -> int:
+        line = len(self._evidence_line(sentence, where)) + 1
+        return line + (len(self._header(c.node)) + 1 if new else 0)
+
+    @staticmethod
+    def _header(node: Node) -> str:
+        return f"[node:{escape_tags(node.id)}] {escape_tags(node.context)}"
+
+    @staticmethod
+    def _evidence_line(sentence: str, where: str) -> str:
+        return f"- {escape_tags(sentence)} ({escape_tags(where)})" if where else f"- {escape_tags(sentence)}"
+
+    def _render(self, c: _Candidate) -> list[str]:
+        """The header, then the chosen sentences in document order (they read as the source reads)."""
+        return [self._header(c.node)] + [self._evidence_line(s, w) for _, s, w in sorted(c.shown)]
+
+    def _pointers(self, chosen: list[_Candidate], room: int) -> list[tuple[Node, str]]:
+        shown = {c.node.id for c in chosen}
+        out: list[tuple[Node, str]] = []
+        for c in chosen:
+            for neighbour in self.view.neighbors(c.node.id):
+                if neighbour.id in shown or len(out) >= self.config.max_pointers:
+                    continue
+                line = f"Related: [node:{escape_tags(neighbour.id)}] {escape_tags(neighbour.context)}"
+                if len(line) + 1 > room:
+                    continue
+                shown.add(neighbour.id)
+                out.append((neighbour, line))
+                room -= len(line) + 1
+        return out
+
+
+def _weights(terms: list[str], texts: list[list[tuple[str, str]]]) -> dict[str, float]:
+    """Idf of each question word over the candidate nodes: a word every node has decides little."""
+    n = len(texts) or 1
+    node_terms = [set(t for s, _ in sentences for t in stems(s)) for sentences in texts]
+    return {t: math.log(1.0 + n / (1.0 + sum(t in terms_ for terms_ in node_terms))) for t in terms}
