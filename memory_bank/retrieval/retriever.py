@@ -1,6 +1,7 @@
 """Hybrid retrieval over the Query Graph (DESIGN §2).
 
-score = alpha * BM25_norm + (1 - alpha) * cosine, top-k, then the one-hop neighbours of the hits, newest first.
+score = alpha * BM25_norm + (1 - alpha) * cosine, top-k, then the one-hop neighbours of the hits, most relevant
+first (what an agent reads is cut to a budget, so order is relevance, not age).
 A question (text query) is re-ranked by its best matching source sentence (`rerank.py`) before the cut to k;
 a node used as a query (analysis candidates) is not: it has no single sentence to match.
 The index lives in `HybridIndex` and is kept in step by `GraphOps`; this class only answers queries.
@@ -45,16 +46,18 @@ class Retriever:
             hits = self.reranker.rerank(query, self.ranked_ids(tokens, vector, depth, exclude))[:k]
         return [(self.graph.get(i), s) for i, s in hits]
 
-    def with_neighbours(self, hits: list[str], exclude: set[str] | None = None) -> list[Node]:
-        """The hits plus their one-hop neighbours, de-duplicated, newest first."""
+    def with_neighbours(self, hits: list[str], exclude: set[str] | None = None,
+                        newest_first: bool = False) -> list[Node]:
+        """The hits in rank order, then their one-hop neighbours (a better hit's first), de-duplicated; or all of
+        them newest first (analysis candidates keep the order linking was tuned with)."""
         exclude = exclude or set()
-        chosen: dict[str, Node] = {}
+        chosen: dict[str, Node] = {node_id: self.graph.get(node_id) for node_id in hits}
         for node_id in hits:
-            chosen[node_id] = self.graph.get(node_id)
             for n in self.graph.neighbors(node_id):
                 if n not in exclude:
                     chosen.setdefault(n, self.graph.get(n))
-        return sorted(chosen.values(), key=lambda n: (-n.timestamp, n.id))
+        nodes = list(chosen.values())
+        return sorted(nodes, key=lambda n: (-n.timestamp, n.id)) if newest_first else nodes
 
     def retrieve(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
         return self.with_neighbours([n.id for n, _ in self.ranked(query, k, exclude)], exclude)
@@ -63,4 +66,4 @@ class Retriever:
         """Nodes an analysis agent should judge against `node`: top-k + neighbours, never the node itself."""
         exclude = set(exclude or ()) | {node.id}
         hits = self.ranked_ids(node_query_tokens(node), node.embedding, k, exclude)
-        return [n for n in self.with_neighbours([i for i, _ in hits], exclude) if n.id != node.id]
+        return [n for n in self.with_neighbours([i for i, _ in hits], exclude, newest_first=True) if n.id != node.id]

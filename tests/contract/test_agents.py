@@ -153,7 +153,7 @@ def test_executor_answers_from_memory_and_cites_what_it_was_shown(bank: MemoryBa
     bank.ingest_file(northwind[2])
     task = PendingTask(type=TaskType.NORMAL, description=f"Answer from memory: {GOAL}")
     shown = [n.id for n in bank.retrieve(f"{task.description} {GOAL}")]
-    prompt = (f"<task>\n{format_task_block(InsightDoc(task_goal=GOAL, pending_tasks=[task]))}\n</task>\n\n"
+    prompt = (f"<task>\n{format_task_block(InsightDoc(task_goal=GOAL, pending_tasks=[task]), 800)}\n</task>\n\n"
               f"{bank.memory_prompt(f'{task.description} {GOAL}')}")
     out = engine.executor.run(ExecutionInput(prompt=prompt, task=task, task_goal=GOAL, memory_node_ids=shown))
     assert isinstance(out, ExecutionResult)
