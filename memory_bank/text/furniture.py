@@ -80,7 +80,7 @@ _PAGE_NUMBER = re.compile(r"(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})", re.IGNORECASE
 _WEAK_RUN = 3  # a weak line shape counts only among this many of the same in a row
 _SHARE = 0.5  # the share of a text's characters a furniture role must cover to mark it
 _COVER_WORDS = 150  # a cover page holds at most this many words, none of them in a prose paragraph
-_PROSE_WORDS = 30
+_PROSE_WORDS = 15
 
 
 def _is_acronym(word: str) -> bool:
