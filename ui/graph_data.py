@@ -1,7 +1,8 @@
 """Memory → the graph component's data, through a pyvis `Network`.
 
 Kept apart from the pages so the same drawing rules (colours by source document, conflict and lineage edges,
-merged-node marks) apply on the Run and Graph pages and in the render benchmark.
+merged-node marks, document furniture drawn faded and small) apply on the Run and Graph pages and in the render
+benchmark.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ CONFLICT = "#e03131"
 MERGED_BORDER = "#b7791f"
 GHOST = "#94a3b8"
 LABEL_CHARS = 34
+FURNITURE_FADE = 0.65  # share of white mixed into a furniture node's source colour
+FURNITURE_FONT = "#8a94a3"
 
 
 def shorten(text: str, limit: int) -> str:
@@ -41,6 +44,16 @@ def source_colors(nodes: Iterable[NodeView]) -> dict[str, str]:
     return colors
 
 
+def is_furniture(node: NodeView) -> bool:
+    return node.role != "body"
+
+
+def faded(color: str, amount: float = FURNITURE_FADE) -> str:
+    """`#rrggbb` mixed with white: furniture keeps its document's hue but steps back from the body text."""
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
+
+
 def _node_color(base: str, border: str) -> dict:
     return {"background": base, "border": border,
             "highlight": {"background": base, "border": "#1f2933"},
@@ -57,6 +70,8 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
         badges.append({"text": "pending conflict", "kind": "conflict"})
     if node.kind == "image":
         badges.append({"text": "image", "kind": ""})
+    if is_furniture(node):
+        badges.append({"text": f"furniture: {node.role}", "kind": "furniture"})
     lines = [f"Keywords: {', '.join(node.keywords[:10])}"] if node.keywords else []
     return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
 
@@ -78,13 +93,18 @@ def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], 
     for node in nodes:
         source = primary_source(node)
         merged = bool(node.merged_from)
+        furniture = is_furniture(node)
         size = 11 + min(11, 2.2 * degree.get(node.id, 0) ** 0.5)
+        size = 7 if furniture else size + (3 if merged else 0)
+        font = {"size": 26 if node.id in hubs and not furniture else 13}
+        if furniture:
+            font["color"] = FURNITURE_FONT
         find = " ".join([node.context, " ".join(node.keywords), *node.source_names, node.id])
         net.add_node(node.id, label=shorten(node.context or node.id, LABEL_CHARS),
                      shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
-                     color=_node_color(colors[source], MERGED_BORDER if merged else "#ffffff"),
-                     size=round(size + (3 if merged else 0), 1), borderWidth=3 if merged else 1.5,
-                     font={"size": 26 if node.id in hubs else 13},
+                     color=_node_color(faded(colors[source]) if furniture else colors[source],
+                                       MERGED_BORDER if merged else "#ffffff"),
+                     size=round(size, 1), borderWidth=3 if merged else 1.5, font=font,
                      tip=_tip(node, node.id in conflicted), find=find, doc=source)
 
 
@@ -147,7 +167,8 @@ def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
                      tip={"title": "Pending conflict", "body": shorten(c["description"], 400)})
     if show_lineage:
         _add_lineage(net, merges, live)
-    legend = {"sources": [{"name": name, "color": color} for name, color in colors.items()]}
+    legend = {"sources": [{"name": name, "color": color} for name, color in colors.items()],
+              "furniture": sorted({n.role for n in nodes if is_furniture(n)})}
     return GraphData.from_network(net, legend)
 
 

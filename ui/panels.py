@@ -48,6 +48,8 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
     facts = [f"`{node.id}`", node.kind, clock(node.timestamp)]
     if node.merged_from:
         facts.append(f"merged from {len(node.merged_from)} nodes")
+    if node.role.is_furniture:
+        facts.append(f"furniture: {node.role.value} (ranked below body text as evidence)")
     st.caption(" · ".join(facts))
     if node.keywords:
         st.text("Keywords: " + ", ".join(node.keywords))

@@ -25,6 +25,7 @@ from ..memory.query_graph import Node, PendingConflict, Source
 from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..retrieval.hybrid_index import HybridIndex
+from ..text.furniture import merged_role
 from ..text.tokens import tokenize
 
 
@@ -147,7 +148,8 @@ class GraphOps:
         for old in olds:
             sources.extend(s for s in old.sources if s not in sources)
         node = Node(id=new_id(), summary=summary, context=context, keywords=keywords, timestamp=time.time(),
-                    sources=sources, merged_from=list(old_ids), kind=olds[0].kind)
+                    sources=sources, merged_from=list(old_ids), kind=olds[0].kind,
+                    role=merged_role(old.role for old in olds))
         self.memory.tree.record_merge(old_ids, node.id, description, kind)  # entries first: the index reads them
         self._reindex([node])
         inherited = self.graph.merge(old_ids, node)

@@ -23,6 +23,7 @@ from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
 from ..text.chunks import Chunk, chunk_paragraphs, page_paragraphs
+from ..text.furniture import FurnitureDetector
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
 from .parallel import parallel_map
@@ -81,17 +82,18 @@ class IngestPipeline:
         chunks = self._chunks(doc)
         size = self.settings.llm_concurrency if self.engine.uses_llm else 1
         progress = _WaveProgress(self.events, doc.name, len(chunks))
+        furniture = FurnitureDetector(doc.page_texts)
         for first in range(0, len(chunks), size):
-            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress)
+            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress, furniture)
         report.seconds = time.perf_counter() - start
         return report
 
     def _wave(self, doc: Document, attachments: tuple[Attachment, ...], chunks: list[Chunk], offset: int,
-              goal: str, report: IngestReport, progress: _WaveProgress) -> None:
+              goal: str, report: IngestReport, progress: _WaveProgress, furniture: FurnitureDetector) -> None:
         clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
                                                                           progress))
         summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
-        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries))
+        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries, furniture))
         built = sum(n is not None for n in nodes)
         progress.stage("embed", built)(built)
         self._timed(report, "link", lambda: self._store_and_link(doc, attachments, nodes, clusters, report,
@@ -146,8 +148,10 @@ class IngestPipeline:
                 summaries.append(result.summary)
         return summaries
 
-    def _build_nodes(self, doc: Document, clusters: list[tuple[Cluster, Chunk]],
-                     summaries: list[str | None]) -> list[Node | None]:
+    def _build_nodes(self, doc: Document, clusters: list[tuple[Cluster, Chunk]], summaries: list[str | None],
+                     furniture: FurnitureDetector) -> list[Node | None]:
+        """Nodes with their pages and role (body, or furniture told from the cluster's own text and place, so
+        it is the same whichever engine made the cluster), embedded in one batch."""
         locators: dict[int, PageLocator] = {}
         nodes: list[Node | None] = []
         for (cluster, chunk), summary in zip(clusters, summaries):
@@ -158,7 +162,8 @@ class IngestPipeline:
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
                             page_end=pages[1] if pages else None, url=doc.url)
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
-                              keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc)))
+                              keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc),
+                              role=furniture.role(cluster.content, pages[0] if pages else None)))
         live = [n for n in nodes if n is not None]
         self.check_cancel()
         vectors = self.embedder.embed([n.embedding_text() for n in live])

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import ImportFormatError
 from ..settings import Settings
+from ..text.furniture import Role
 from .insight_doc import InsightDoc
 from .interaction_tree import Attachment, AttachmentType, InteractionEntry, InteractionTree, MergeEvent
 from .query_graph import Node, PendingConflict, Source
@@ -46,6 +47,7 @@ class NodeRecord(_Strict):
     sources: list[SourceRecord] = Field(default_factory=list)
     merged_from: list[str] = Field(default_factory=list)
     kind: str = "text"
+    role: Role = Role.BODY  # added later: an export without it is all body text
 
 
 class EdgeRecord(_Strict):
@@ -133,7 +135,7 @@ def export_memory(memory: Memory, settings: Settings, usage_per_agent: dict[str,
                         embedding=None if n.embedding is None else n.embedding.astype(np.float32).tolist(),
                         timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids)})
                                                         for s in n.sources],
-                        merged_from=list(n.merged_from), kind=n.kind) for n in memory.graph.nodes()]
+                        merged_from=list(n.merged_from), kind=n.kind, role=n.role) for n in memory.graph.nodes()]
     entries = [EntryRecord(entry_id=e.entry_id, text=e.text, timestamp=e.timestamp, metadata=dict(e.metadata),
                            attachments=[AttachmentRecord(**a.__dict__) for a in e.attachments])
                for e in memory.tree.entries.values()]
@@ -213,7 +215,7 @@ def import_memory(data: dict[str, Any] | str | bytes) -> Memory:
         memory.graph.add_node(Node(
             id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords),
             embedding=None if n.embedding is None else np.asarray(n.embedding, dtype=np.float32),
-            timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind,
+            timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind, role=n.role,
             sources=[Source(s.name, s.page_start, s.page_end, s.url, tuple(s.entry_ids)) for s in n.sources]))
     for e in doc.query_graph.edges:
         memory.graph.add_edge(e.a, e.b)

@@ -14,6 +14,7 @@ from enum import Enum
 import networkx as nx
 import numpy as np
 
+from ..text.furniture import Role
 from ..text.pages import page_span, pages_label
 
 
@@ -44,6 +45,7 @@ class Node:
     sources: list[Source] = field(default_factory=list)
     merged_from: list[str] = field(default_factory=list)
     kind: str = "text"  # "text" or "image"
+    role: Role = Role.BODY  # body text, or document furniture (contents, notice, ...) that ranks below it
 
     def embedding_text(self) -> str:
         """What gets embedded and indexed: summary + context + keywords (DESIGN §2)."""

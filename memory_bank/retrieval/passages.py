@@ -2,6 +2,8 @@
 
 BM25 only (no vectors: the raw entries are many and long, and the nodes already carry the semantic index).
 Entries are append-only, so the index catches up incrementally with whatever was added since the last query.
+A passage that only furniture nodes were made from (a table of contents, a reference list) ranks below body
+text, with the retriever's penalty.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..memory.store import Memory
+from ..text.furniture import Role, merged_role
 from ..text.tokens import tokenize
 from .hybrid_index import HybridIndex
+from .retriever import demoted
 from .view import Passage
 
 
@@ -34,16 +38,24 @@ class PassageSearch:
     def _nodes_of(self, entry_id: str) -> tuple[str, ...]:
         return tuple(n for n in self.memory.tree.nodes_for(entry_id) if n in self.memory.graph)
 
+    def _role(self, node_ids: tuple[str, ...]) -> Role:
+        """Body when any live node made from the entry is body (or none is left to say otherwise)."""
+        return merged_role(self.memory.graph.get(n).role for n in node_ids)
+
     def search(self, query: str, k: int) -> list[Passage]:
+        """The k best passages, furniture demoted before the cut: the index is asked for 2k so body text that
+        furniture outscored by less than the penalty comes in."""
         self._catch_up()
-        hits = self.index.search(tokenize(query), None, k, alpha=1.0)
+        hits = self.index.search(tokenize(query), None, 2 * k, alpha=1.0)
         passages = []
         for entry_id, score in hits:
             if score <= 0:
                 continue
             entry = self.memory.tree.entries[entry_id]
             meta = entry.metadata
-            passages.append(Passage(entry_id=entry_id, node_ids=self._nodes_of(entry_id), text=entry.text,
-                                    score=score, source=str(meta.get("source", "")),
+            node_ids = self._nodes_of(entry_id)
+            passages.append(Passage(entry_id=entry_id, node_ids=node_ids, text=entry.text,
+                                    score=demoted(score, self._role(node_ids)), source=str(meta.get("source", "")),
                                     page_start=meta.get("page_start"), page_end=meta.get("page_end")))
-        return passages
+        order = sorted(range(len(passages)), key=lambda i: (-passages[i].score, i))
+        return [passages[i] for i in order[:k]]

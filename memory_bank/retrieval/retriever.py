@@ -3,7 +3,8 @@
 score = alpha * BM25_norm + (1 - alpha) * cosine, top-k, then the one-hop neighbours of the hits, most relevant
 first (what an agent reads is cut to a budget, so order is relevance, not age).
 A question (text query) is re-ranked by its best matching source sentence (`rerank.py`) before the cut to k;
-a node used as a query (analysis candidates) is not: it has no single sentence to match.
+a node used as a query (analysis candidates) is not: it has no single sentence to match. As evidence for a
+question, document furniture (contents, notices, acronym lists, ...: `text/furniture.py`) ranks below body text.
 The index lives in `HybridIndex` and is kept in step by `GraphOps`; this class only answers queries.
 """
 
@@ -12,10 +13,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..memory.query_graph import Node, QueryGraph
+from ..text.furniture import Role
 from ..text.tokens import tokenize
 from .embedding import Embedder
 from .hybrid_index import HybridIndex
 from .rerank import SentenceReranker
+
+# A furniture hit's score is multiplied by this: it must match a question twice as well as body text to rank
+# above it. A penalty rather than "body first": the acronym list is still the best answer to "what does PEP
+# stand for?", and a strict partition would bury it under every weakly related body node.
+FURNITURE_WEIGHT = 0.5
+
+
+def demoted(score: float, role: Role) -> float:
+    """The score as evidence: furniture's moved toward worse (a negative cosine blend must not rise)."""
+    return score if role is Role.BODY else score - (1.0 - FURNITURE_WEIGHT) * abs(score)
 
 
 def node_query_tokens(node: Node) -> list[str]:
@@ -38,13 +50,18 @@ class Retriever:
         return self.index.search(tokens, vector, k or self.k, self.alpha, exclude)
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
+        """The k best nodes for a question, furniture demoted before the cut (so body text it outranked by less
+        than the penalty comes in). Without furniture this is exactly the hybrid (+ re-ranked) top k."""
         vector, tokens, k = self.embedder.embed([query])[0], tokenize(query), k or self.k
         if self.reranker is None:
-            hits = self.ranked_ids(tokens, vector, k, exclude)
+            hits = self.ranked_ids(tokens, vector, 2 * k, exclude)
         else:
             depth = max(k, self.reranker.config.depth)
-            hits = self.reranker.rerank(query, self.ranked_ids(tokens, vector, depth, exclude))[:k]
-        return [(self.graph.get(i), s) for i, s in hits]
+            hits = self.reranker.rerank(query, self.ranked_ids(tokens, vector, depth, exclude))
+        scored = [(self.graph.get(i), s) for i, s in hits]
+        scored = [(node, demoted(s, node.role)) for node, s in scored]
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][1], i))  # stable: ties keep the ranking
+        return [scored[i] for i in order[:k]]
 
     def with_neighbours(self, hits: list[str], exclude: set[str] | None = None,
                         newest_first: bool = False) -> list[Node]:

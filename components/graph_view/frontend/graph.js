@@ -275,6 +275,14 @@
       chip.appendChild(node("span", "name", pair[1]));
       box.appendChild(chip);
     });
+    const furniture = legend.furniture || [];
+    if (furniture.length) {  // small faded dots: contents, notices, acronym lists ... ranked below body text
+      const chip = node("span", "chip");
+      chip.appendChild(node("span", "swatch furniture"));
+      chip.appendChild(node("span", "name", "furniture: " + furniture.join(", ")));
+      chip.title = "document furniture: kept and searchable, ranked below body text as evidence";
+      box.appendChild(chip);
+    }
   }
 
   function search(query) {

@@ -4,6 +4,8 @@ A sentence answers well when it repeats the question's rarer words (lexical matc
 evidence), means the same thing (embedding cosine), and contains the kind of thing the question asks for (a year
 for "when", a number for "how many", a name for "who"). The answer is the best sentence, completed with the
 next best one while the word limit allows, cut around the question's words when a sentence alone is too long.
+Document furniture (a table of contents, an acronym list, a notice) is cited only when no body sentence
+answers: it names topics, body text explains them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...retrieval.embedding import Embedder
+from ...text.furniture import Role
 from ...text.tokens import stem, stems
 from .classification import is_heading
 from .nlp import Idf, has_month, is_leader_line, numbers, sentences, years
@@ -39,6 +42,7 @@ class Evidence:
     source: str = ""
     pages: tuple[int, ...] = ()
     prior: float = 0.0  # how strongly retrieval ranked the text it came from, in [0, 1]
+    role: Role = Role.BODY  # the role of the node it came from: furniture is cited only when body text fails
 
 
 @dataclass(frozen=True)
@@ -128,8 +132,15 @@ class Answerer:
                   + cfg.prior_weight * ev.prior
                   for i, ev in enumerate(pool)]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
+
+        def answers(i: int) -> bool:
+            return lexical[i] >= cfg.min_lexical or cosine[i] >= cfg.min_cosine
+
+        body = [i for i in order if pool[i].role is Role.BODY]
+        if body and answers(body[0]):
+            order = body
         best = order[0]
-        if lexical[best] < cfg.min_lexical and cosine[best] < cfg.min_cosine:
+        if not answers(best):
             return Answer(text="", used=[pool[best]], score=scores[best], found=False)
         return self._compose(question, pool, order, scores[best])
 
@@ -205,7 +216,8 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
     return out
 
 
-def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float) -> list[Evidence]:
+def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
+                   role: Role = Role.BODY) -> list[Evidence]:
     """Every sentence but contents lines and headings: they name a topic and answer nothing."""
-    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text)
+    return [Evidence(s, node_id, source, pages, prior, role) for s in sentences(text)
             if not is_leader_line(s) and not is_heading(s)]

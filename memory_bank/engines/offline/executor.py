@@ -76,11 +76,11 @@ class OfflineExecutor:
             prior = max(0.0, score / top)
             if not entries:
                 source = "; ".join(dict.fromkeys(s.name for s in node.sources))
-                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior))
+                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior, node.role))
             for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
                 evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
                                                page_span(entry.metadata.get("page_start"),
-                                                         entry.metadata.get("page_end")), prior))
+                                                         entry.metadata.get("page_end")), prior, node.role))
         return evidence
 
     def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
@@ -93,7 +93,8 @@ class OfflineExecutor:
         for p in passages:
             if not p.node_ids or p.entry_id in rejected:
                 continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
-            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top))
+            role = self.view.node(p.node_ids[0]).role  # the node it is cited as
+            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top, role))
         return evidence
 
 
