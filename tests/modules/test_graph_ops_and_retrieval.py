@@ -58,15 +58,16 @@ def test_update_context_reembeds_only_changed_nodes() -> None:
     assert retriever.ranked_ids(["zebra"], None, k=1)[0][0] == "n0"
 
 
-def test_retrieve_adds_neighbours_newest_first_and_honours_exclude() -> None:
+def test_retrieve_puts_hits_first_then_neighbours_and_honours_exclude() -> None:
     memory, _, ops, retriever = setup()
     ops.add_edge("n0", "n4")
     ops.add_edge("n0", "n3")
     vec = memory.graph.get("n0").embedding
     hits = retriever.with_neighbours([k for k, _ in retriever.ranked_ids(["subject0"], vec, k=1)])
-    assert [n.id for n in hits] == ["n4", "n3", "n0"]
+    assert hits[0].id == "n0" and {n.id for n in hits[1:]} == {"n3", "n4"}
+    assert [n.id for n in retriever.with_neighbours(["n0"], newest_first=True)] == ["n4", "n3", "n0"]
     hits = retriever.with_neighbours(["n0"], exclude={"n4"})
-    assert [n.id for n in hits] == ["n3", "n0"]
+    assert [n.id for n in hits] == ["n0", "n3"]
     cands = retriever.candidates_for(memory.graph.get("n0"), k=2)
     assert "n0" not in [c.id for c in cands]
 

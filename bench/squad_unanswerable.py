@@ -1,0 +1,90 @@
+"""Honest "not found": questions made unanswerable by removing the paragraph that holds their answer.
+
+A seeded sample of SQuAD questions is drawn, one per paragraph; those paragraphs are removed from the ~100k-word
+book (the rest of each article stays, so the questions still look answerable), the book is ingested once by the
+offline engine, and each question is asked through `bank.run` — the product path. A question counts as
+"not found" when the answer is the executor's NOT_FOUND text. For comparison the same number of answerable
+questions (from paragraphs that stayed) are asked and scored as in `squad_longdoc.py` (gold answer in the answer).
+
+    python bench/squad_unanswerable.py                 # 100 removed + 100 answerable, seed 13
+    python bench/squad_unanswerable.py --questions 60 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory_bank import MemoryBank, Settings  # noqa: E402
+from memory_bank.engines.offline.executor import NOT_FOUND  # noqa: E402
+from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
+
+
+def load(path: Path) -> list[dict]:
+    """Articles as {title, paragraphs: [{context, qas: [{question, answers}]}]}."""
+    return json.loads(path.read_text(encoding="utf-8"))["data"]
+
+
+def split_sample(articles: list[dict], n: int, seed: int) -> tuple[str, list[dict], list[dict]]:
+    """The book without `n` sampled paragraphs, a question of each removed paragraph, and `n` questions of
+    paragraphs that stayed."""
+    rng = random.Random(seed)
+    places = [(a, p) for a in range(len(articles)) for p in range(len(articles[a]["paragraphs"]))]
+    removed = set(rng.sample(places, n))
+    parts: list[str] = []
+    gone: list[dict] = []
+    kept: list[dict] = []
+    for a, article in enumerate(articles):
+        parts.append(article["title"].replace("_", " "))
+        for p, para in enumerate(article["paragraphs"]):
+            qas = [{"question": qa["question"], "answers": sorted({x["text"] for x in qa["answers"]})}
+                   for qa in para["qas"]]
+            if (a, p) in removed:
+                if qas:
+                    gone.append(rng.choice(qas))
+            else:
+                parts.append(para["context"])
+                kept.extend(qas)
+    return "\n\n".join(parts), gone, rng.sample(kept, min(n, len(kept)))
+
+
+def hit(text: str, answers: list[str]) -> bool:
+    hay = " ".join(text.lower().split())
+    return any(" ".join(a.lower().split()) in hay for a in answers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--data", type=Path, default=DATA)
+    args = parser.parse_args()
+    if not args.data.is_file():
+        sys.exit(f"SQuAD data not found: {args.data}")
+    book, gone, kept = split_sample(load(args.data), args.questions, args.seed)
+    bank = MemoryBank(Settings(engine="offline"), embedder=load_embedder())
+    t0 = time.perf_counter()
+    bank.ingest_text(book, source="squad-book")
+    print(f"book without {len(gone)} paragraphs: {len(book.split())} words, ingested in "
+          f"{time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
+    not_found = sum(bank.run(q["question"]).answer.strip() == NOT_FOUND for q in gone)
+    answered = false_not_found = 0
+    for q in kept:
+        answer = bank.run(q["question"]).answer
+        answered += hit(answer, q["answers"])
+        false_not_found += answer.strip() == NOT_FOUND
+    print(f"made unanswerable: {not_found}/{len(gone)} answered \"not found\" ({not_found / len(gone):.2f})")
+    print(f"answerable: gold answer in {answered}/{len(kept)} answers ({answered / len(kept):.2f}); "
+          f"{false_not_found} answered \"not found\"")
+
+
+if __name__ == "__main__":
+    main()
