@@ -149,6 +149,7 @@ class IngestPipeline:
     def _build_nodes(self, doc: Document, clusters: list[tuple[Cluster, Chunk]],
                      summaries: list[str | None]) -> list[Node | None]:
         locators: dict[int, PageLocator] = {}
+        printed = doc.page_labels  # PDF page -> printed page: provenance keeps both
         nodes: list[Node | None] = []
         for (cluster, chunk), summary in zip(clusters, summaries):
             if summary is None:
@@ -156,7 +157,9 @@ class IngestPipeline:
                 continue
             pages = self._pages_of(doc, cluster, chunk, locators)
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
-                            page_end=pages[1] if pages else None, url=doc.url)
+                            page_end=pages[1] if pages else None, url=doc.url,
+                            printed_start=printed.get(pages[0]) if pages else None,
+                            printed_end=printed.get(pages[1]) if pages else None)
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
                               keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc)))
         live = [n for n in nodes if n is not None]
@@ -183,7 +186,9 @@ class IngestPipeline:
         built = [(node, cluster) for node, (cluster, _) in zip(nodes, clusters) if node is not None]
         raw = [RawEntry(cluster.content, {"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
                                           "page_start": node.sources[0].page_start,
-                                          "page_end": node.sources[0].page_end}, attachments)
+                                          "page_end": node.sources[0].page_end,
+                                          "printed_start": node.sources[0].printed_start,
+                                          "printed_end": node.sources[0].printed_end}, attachments)
                for node, cluster in built]
         live = self.ops.add_nodes([node for node, _ in built], raw)
         report.node_ids.extend(n.id for n in live)

@@ -45,5 +45,6 @@ class PassageSearch:
             meta = entry.metadata
             passages.append(Passage(entry_id=entry_id, node_ids=self._nodes_of(entry_id), text=entry.text,
                                     score=score, source=str(meta.get("source", "")),
-                                    page_start=meta.get("page_start"), page_end=meta.get("page_end")))
+                                    page_start=meta.get("page_start"), page_end=meta.get("page_end"),
+                                    printed_start=meta.get("printed_start"), printed_end=meta.get("printed_end")))
         return passages

@@ -9,6 +9,7 @@ next best one while the word limit allows, cut around the question's words when 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +40,7 @@ class Evidence:
     source: str = ""
     pages: tuple[int, ...] = ()
     prior: float = 0.0  # how strongly retrieval ranked the text it came from, in [0, 1]
+    printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known: hashable
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,9 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
     return out
 
 
-def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float) -> list[Evidence]:
+def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
+                   printed: Mapping[int, str] | None = None) -> list[Evidence]:
     """Every sentence but contents lines and headings: they name a topic and answer nothing."""
-    return [Evidence(s, node_id, source, pages, prior) for s in sentences(text)
+    known = tuple(sorted((printed or {}).items()))
+    return [Evidence(s, node_id, source, pages, prior, known) for s in sentences(text)
             if not is_leader_line(s) and not is_heading(s)]
