@@ -67,7 +67,7 @@ def ask(args: argparse.Namespace) -> int:
         result = bank.run(args.question, text=args.text)
         print(result.answer)
         for i, c in enumerate(result.citations, 1):
-            pages = f", {pages_label(c.pages)}" if c.pages else ""
+            pages = f", {pages_label(c.pages, c.printed_pages)}" if c.pages else ""
             print(f"  [{i}] node {c.node_id}: {c.source}{pages}")
         counts, usage = bank.snapshot().counts, bank.usage()
         print(f"nodes={counts['nodes']} edges={counts['edges']} merges={counts['merges']} "

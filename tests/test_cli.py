@@ -34,14 +34,21 @@ def test_offline_cli_on_the_nist_pdf(nist_pdf: Path, tmp_path: Path) -> None:
     assert summary, proc.stdout
     nodes, edges = int(summary[1]), int(summary[2])
     assert nodes >= 20 and edges >= 10
-    cites = re.findall(r"\[\d+\] node (\w+): NIST\.SP\.800-207\.pdf, pp?\. ([\d, -]+)", proc.stdout)
+    cites = re.findall(r"\[\d+\] node (\w+): NIST\.SP\.800-207\.pdf, (.+)", proc.stdout)
     assert cites, proc.stdout
-    assert all(1 <= int(p) <= 59 for _, pages in cites for p in re.findall(r"\d+", pages))
+    for _, shown in cites:  # the printed page first, then the PDF page: "p. 5 (PDF p. 14)"
+        labelled = re.fullmatch(r"pp?\. ([\w, -]+) \(PDF pp?\. ([\d, -]+)\)", shown)
+        pdf_pages = [int(p) for p in re.findall(r"\d+", labelled[2] if labelled else shown)]
+        assert all(1 <= p <= 59 for p in pdf_pages), shown
+        if min(pdf_pages) >= 10:  # the body, numbered from 1 on PDF page 10
+            assert labelled and [int(p) for p in re.findall(r"\d+", labelled[1])] == [p - 9 for p in pdf_pages]
 
     data = json.loads(out.read_text())
     assert len(data["query_graph"]["nodes"]) == nodes
     with_pages = [n for n in data["query_graph"]["nodes"] if n["sources"] and n["sources"][0]["page_start"]]
     assert len(with_pages) == nodes, "every node of a PDF knows its pages"
+    body = [s for n in with_pages for s in n["sources"] if s["page_start"] >= 10]
+    assert body and all(s["printed_start"] == str(s["page_start"] - 9) for s in body)
     bank = MemoryBank.from_export(data, Settings(), embedder=HashingEmbedder())
     node_id = cites[0][0]
     entry_pages = {e.pages for e in bank.deep_retrieve(node_id).entries}

@@ -55,7 +55,7 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
         st.text("Keywords: " + ", ".join(node.keywords))
     with st.container(border=True):
         st.text(node.summary)
-    sources = [{"file": s.name, "pages": pages_label(page_span(s.page_start, s.page_end))
+    sources = [{"file": s.name, "pages": pages_label(page_span(s.page_start, s.page_end), s.printed_pages)
                 if s.page_start is not None else (s.url or "")} for s in node.sources]
     if sources:
         st.dataframe(pd.DataFrame(sources), hide_index=True)
@@ -92,7 +92,7 @@ def _in_fragment() -> bool:
 def _entry_title(view: EntryView) -> str:
     meta = view.entry.metadata
     where = meta.get("source") or meta.get("name") or "entry"
-    pages = pages_label(page_span(*view.pages))
+    pages = pages_label(page_span(*view.pages), view.printed_pages)
     title = md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
     return f"{title} · :red[rejected by cross-validation]" if view.rejected else title
 
@@ -209,7 +209,7 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
         st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
     for i, cite in enumerate(result.citations, start=1):
         left, right = st.columns([2, 5], vertical_alignment="center")
-        label = md_escape(f"[{i}] {short(cite.source, 40)} {pages_label(cite.pages)}")
+        label = md_escape(f"[{i}] {short(cite.source, 40)} {pages_label(cite.pages, cite.printed_pages)}")
         left.button(label, key=f"{key}-cite-{i}", help="Open this source", width="stretch",
                     on_click=_select, args=(task, cite.node_id))
         right.text(short(cite.quote, 260) if cite.quote else "")

@@ -187,8 +187,9 @@ class ExecutionInput(BaseModel):
 class Citation(BaseModel):
     node_id: str
     source: str = ""
-    pages: list[int] = Field(default_factory=list)
+    pages: list[int] = Field(default_factory=list)  # PDF page numbers
     quote: str = ""
+    printed_pages: dict[int, str] = Field(default_factory=dict)  # PDF page -> printed page, where known
 
 
 class ExecutionResult(BaseModel):

@@ -153,6 +153,7 @@ class IngestPipeline:
         """Nodes with their pages and role (body, or furniture told from the cluster's own text and place, so
         it is the same whichever engine made the cluster), embedded in one batch."""
         locators: dict[int, PageLocator] = {}
+        printed = doc.page_labels  # PDF page -> printed page: provenance keeps both
         nodes: list[Node | None] = []
         for (cluster, chunk), summary in zip(clusters, summaries):
             if summary is None:
@@ -160,7 +161,9 @@ class IngestPipeline:
                 continue
             pages = self._pages_of(doc, cluster, chunk, locators)
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
-                            page_end=pages[1] if pages else None, url=doc.url)
+                            page_end=pages[1] if pages else None, url=doc.url,
+                            printed_start=printed.get(pages[0]) if pages else None,
+                            printed_end=printed.get(pages[1]) if pages else None)
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
                               keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc),
                               role=furniture.role(cluster.content, pages[0] if pages else None)))
@@ -188,7 +191,9 @@ class IngestPipeline:
         built = [(node, cluster) for node, (cluster, _) in zip(nodes, clusters) if node is not None]
         raw = [RawEntry(cluster.content, {"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
                                           "page_start": node.sources[0].page_start,
-                                          "page_end": node.sources[0].page_end}, attachments)
+                                          "page_end": node.sources[0].page_end,
+                                          "printed_start": node.sources[0].printed_start,
+                                          "printed_end": node.sources[0].printed_end}, attachments)
                for node, cluster in built]
         live = self.ops.add_nodes([node for node, _ in built], raw)
         report.node_ids.extend(n.id for n in live)

@@ -2,8 +2,8 @@
 
 Loaders return it for files; pasted text, a visited web page and an image's description are documents too
 (`Document.from_text`), so the ingestion pipeline takes one type whatever the origin. The pipeline chunks page
-text on blank lines and carries page numbers into node provenance, so loaders keep paragraph structure and page
-boundaries and nothing else about layout.
+text on blank lines and carries page numbers (and the printed page labels beside them) into node provenance, so
+loaders keep paragraph structure and page boundaries and nothing else about layout.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 class Page:
     number: int | None  # 1-based page number for PDFs, None for formats without pages
     text: str
+    label: str | None = None  # the page number printed on it ("iii", "5"), when the PDF tells; never guessed
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ class Document:
     @property
     def page_texts(self) -> list[tuple[int | None, str]]:
         return [(page.number, page.text) for page in self.pages]
+
+    @property
+    def page_labels(self) -> dict[int, str]:
+        """PDF page number -> printed page label, for the pages that have one (see `text.pages`)."""
+        return {page.number: page.label for page in self.pages if page.number is not None and page.label}
 
     @property
     def text(self) -> str:

@@ -17,6 +17,7 @@ from ..errors import InputError
 from .document import Document, Page
 from .pdf_layout import Box, paragraphs, resolve_soft_hyphens, split_lines, vocabulary
 from .pdf_margins import PageLines, strip_running_lines
+from .pdf_page_labels import pdf_page_labels, printed_page_numbers
 
 _PDFIUM_LOCK = threading.Lock()
 _PASSWORD_ERRORS = frozenset({pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY})
@@ -32,12 +33,13 @@ def load_pdf(path: Path, name: str) -> Document:
         document = _open(path, name)
         try:
             raw_pages = [_read_page(document, index, name) for index in range(len(document))]
+            labels = pdf_page_labels(document)
             metadata = _metadata(document)
         finally:
             document.close()
     if not raw_pages:
         raise InputError("has no pages", source=name)
-    pages, dropped = _pages(raw_pages)
+    pages, dropped = _pages(raw_pages, labels)
     if not any(page.text for page in pages):
         raise InputError(NO_TEXT_MESSAGE, source=name)
     metadata.update(
@@ -106,13 +108,15 @@ def _metadata(document: pdfium.PdfDocument) -> dict:
     return metadata
 
 
-def _pages(raw_pages: list[PageLines]) -> tuple[list[Page], int]:
-    """Page text with running headers/footers dropped, paragraphs separated by blank lines."""
+def _pages(raw_pages: list[PageLines], labels: list[str | None]) -> tuple[list[Page], int]:
+    """Page text with running headers/footers dropped, paragraphs separated by blank lines, each page with its
+    printed number (a /PageLabels label first, else the number printed in its margins, read before they go)."""
+    printed = printed_page_numbers(raw_pages)
     kept, dropped = strip_running_lines(raw_pages)
     page_paragraphs = [paragraphs(lines) for lines in kept]
     words = vocabulary([text for paras in page_paragraphs for text in paras])
     pages = [
-        Page(number, resolve_soft_hyphens("\n\n".join(paras), words).strip())
-        for number, paras in enumerate(page_paragraphs, start=1)
+        Page(number, resolve_soft_hyphens("\n\n".join(paras), words).strip(), label or number_printed)
+        for number, paras, label, number_printed in zip(range(1, len(kept) + 1), page_paragraphs, labels, printed)
     ]
     return pages, dropped

@@ -35,6 +35,8 @@ class SourceRecord(_Strict):
     page_end: int | None = None
     url: str | None = None
     entry_ids: list[str] = Field(default_factory=list)
+    printed_start: str | None = None  # page numbers printed on the first/last page; absent in older exports
+    printed_end: str | None = None
 
 
 class NodeRecord(_Strict):
@@ -216,7 +218,7 @@ def import_memory(data: dict[str, Any] | str | bytes) -> Memory:
             id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords),
             embedding=None if n.embedding is None else np.asarray(n.embedding, dtype=np.float32),
             timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind, role=n.role,
-            sources=[Source(s.name, s.page_start, s.page_end, s.url, tuple(s.entry_ids)) for s in n.sources]))
+            sources=[Source(**{**s.model_dump(), "entry_ids": tuple(s.entry_ids)}) for s in n.sources]))
     for e in doc.query_graph.edges:
         memory.graph.add_edge(e.a, e.b)
     memory.conflicts = {c.id: PendingConflict(**c.model_dump()) for c in doc.conflicts}

@@ -15,23 +15,33 @@ import networkx as nx
 import numpy as np
 
 from ..text.furniture import Role
-from ..text.pages import page_span, pages_label
+from ..text.pages import page_span, pages_label, printed_pages
 
 
 @dataclass(frozen=True)
 class Source:
-    """Where a node's content came from: a file with a page range, a URL, or a named text."""
+    """Where a node's content came from: a file with a page range, a URL, or a named text.
+
+    Pages are PDF page numbers (what retrieval and re-reading use); `printed_start`/`printed_end` are the page
+    numbers printed on the first and last of them, when known, for citations a reader can follow on paper.
+    """
 
     name: str
     page_start: int | None = None
     page_end: int | None = None
     url: str | None = None
     entry_ids: tuple[str, ...] = ()
+    printed_start: str | None = None
+    printed_end: str | None = None
+
+    @property
+    def printed_pages(self) -> dict[int, str]:
+        return printed_pages(self.page_start, self.page_end, self.printed_start, self.printed_end)
 
     def label(self) -> str:
         if self.page_start is None:
             return self.url or self.name
-        return f"{self.name}, {pages_label(page_span(self.page_start, self.page_end))}"
+        return f"{self.name}, {pages_label(page_span(self.page_start, self.page_end), self.printed_pages)}"
 
 
 @dataclass
@@ -56,6 +66,10 @@ class Node:
         for s in self.sources:
             found.update(page_span(s.page_start, s.page_end))
         return sorted(found)
+
+    def printed_pages(self) -> dict[int, str]:
+        """PDF page -> printed page over all sources, for the pages known (see `text.pages`)."""
+        return {page: label for s in self.sources for page, label in s.printed_pages.items()}
 
 
 class Relation(str, Enum):

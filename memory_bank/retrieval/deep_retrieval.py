@@ -16,6 +16,7 @@ from pathlib import Path
 from ..memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, MergeEvent
 from ..memory.query_graph import Node
 from ..memory.store import Memory
+from ..text.pages import printed_pages
 
 MAX_IMAGE_BYTES = 4_000_000
 MAX_TEXT_CHARS = 40_000
@@ -40,6 +41,13 @@ class EntryView:
     @property
     def pages(self) -> tuple[int | None, int | None]:
         return self.entry.metadata.get("page_start"), self.entry.metadata.get("page_end")
+
+    @property
+    def printed_pages(self) -> dict[int, str]:
+        """PDF page -> printed page of the entry's first and last page, where known."""
+        meta = self.entry.metadata
+        return printed_pages(meta.get("page_start"), meta.get("page_end"),
+                             meta.get("printed_start"), meta.get("printed_end"))
 
 
 @dataclass(frozen=True)

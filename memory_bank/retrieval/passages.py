@@ -56,6 +56,7 @@ class PassageSearch:
             node_ids = self._nodes_of(entry_id)
             passages.append(Passage(entry_id=entry_id, node_ids=node_ids, text=entry.text,
                                     score=demoted(score, self._role(node_ids)), source=str(meta.get("source", "")),
-                                    page_start=meta.get("page_start"), page_end=meta.get("page_end")))
+                                    page_start=meta.get("page_start"), page_end=meta.get("page_end"),
+                                    printed_start=meta.get("printed_start"), printed_end=meta.get("printed_end")))
         order = sorted(range(len(passages)), key=lambda i: (-passages[i].score, i))
         return [passages[i] for i in order[:k]]

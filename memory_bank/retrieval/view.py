@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
-from ..text.pages import page_span, pages_label
+from ..text.pages import page_span, pages_label, printed_pages
 
 if TYPE_CHECKING:
     from .deep_retrieval import DeepRetrieval
@@ -29,14 +29,21 @@ class Passage:
     source: str
     page_start: int | None = None
     page_end: int | None = None
+    printed_start: str | None = None  # page numbers printed on the first/last page, when known
+    printed_end: str | None = None
 
     @property
     def pages(self) -> tuple[int, ...]:
         return page_span(self.page_start, self.page_end)
 
+    @property
+    def printed_pages(self) -> dict[int, str]:
+        return printed_pages(self.page_start, self.page_end, self.printed_start, self.printed_end)
+
     def where(self) -> str:
-        """'file, pp. 3-4' (or the file alone): how tools and citations name the passage's place."""
-        return f"{self.source}, {pages_label(self.pages)}" if self.pages else self.source
+        """'file, pp. 3-4' or 'file, p. 5 (PDF p. 14)' (or the file alone): how tools and citations name the
+        passage's place."""
+        return f"{self.source}, {pages_label(self.pages, self.printed_pages)}" if self.pages else self.source
 
 
 class MemoryView(Protocol):

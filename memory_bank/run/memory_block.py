@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..engines.protocol.escaping import escape_tags
 from ..memory.query_graph import Node
 from ..retrieval.view import MemoryView
-from ..text.pages import page_span, pages_label
+from ..text.pages import page_span, pages_label, printed_pages
 from ..text.split import split_sentences
 from ..text.tokens import chars_for_tokens, estimate_tokens, stems
 
@@ -103,8 +103,10 @@ class MemoryBlockBuilder:
             if entry.entry_id in rejected:
                 continue
             meta = entry.metadata
-            pages = page_span(meta.get("page_start"), meta.get("page_end"))
-            where = f"{meta.get('source', '')}, {pages_label(pages)}" if pages else str(meta.get("source", ""))
+            start, end = meta.get("page_start"), meta.get("page_end")
+            printed = printed_pages(start, end, meta.get("printed_start"), meta.get("printed_end"))
+            pages = pages_label(page_span(start, end), printed)
+            where = f"{meta.get('source', '')}, {pages}" if pages else str(meta.get("source", ""))
             out.extend((s, where) for s in split_sentences(entry.text))
         if not out:
             where = "; ".join(s.label() for s in node.sources)

@@ -1,6 +1,6 @@
 """The shared text primitives: each boundary and estimate is defined once in memory_bank.text."""
 
-from memory_bank.text.pages import page_span, pages_label
+from memory_bank.text.pages import page_span, pages_label, printed_pages
 from memory_bank.text.split import (
     Span,
     clause_ends,
@@ -57,3 +57,22 @@ def test_page_labels() -> None:
     assert page_span(3, 5) == (3, 4, 5) and page_span(7, None) == (7,) and page_span(None, 4) == ()
     assert pages_label([9, 3, 4, 5]) == "pp. 3-5, 9"
     assert pages_label([7]) == "p. 7" and pages_label([]) == ""
+
+
+def test_printed_pages_are_shown_with_the_pdf_pages() -> None:
+    assert pages_label([14], {14: "5"}) == "p. 5 (PDF p. 14)"
+    assert pages_label([14, 15], printed_pages(14, 15, "5", "6")) == "pp. 5-6 (PDF pp. 14-15)"
+    assert pages_label([9, 10, 14], {9: "vii", 10: "1", 14: "5"}) == "pp. vii-1, 5 (PDF pp. 9-10, 14)"
+
+
+def test_pdf_pages_alone_when_a_printed_page_is_unknown_or_the_same() -> None:
+    assert pages_label([14, 15], {14: "5"}) == "pp. 14-15"  # the last page's printed number is unknown
+    assert pages_label([3, 4], {3: "3", 4: "4"}) == "pp. 3-4"
+    assert pages_label([14], {}) == pages_label([14], None) == "p. 14"
+
+
+def test_printed_pages_keep_only_the_known_ends_of_a_range() -> None:
+    assert printed_pages(14, 16, "5", "7") == {14: "5", 16: "7"}
+    assert printed_pages(14, None, "5", None) == printed_pages(14, 14, "5", "5") == {14: "5"}
+    assert printed_pages(14, 16, None, "7") == {16: "7"}
+    assert printed_pages(None, None, "5", "5") == {}

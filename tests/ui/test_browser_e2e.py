@@ -124,7 +124,8 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path
         assert node_id, "no node under the mouse"
         title = page.locator('[data-testid="stExpander"] summary').filter(has_text="NIST.SP.800-207.pdf").first
         title.wait_for(timeout=30_000)
-        pages = re.search(r"pp?\.\s*(\d+)(?:\D(\d+))?", title.inner_text().replace("\\", ""))
+        heading = title.inner_text().replace("\\", "")  # "p. 5 (PDF p. 14)": the PDF pages are the ones to read
+        pages = re.search(r"PDF pp?\.\s*(\d+)(?:\D(\d+))?", heading) or re.search(r"pp?\.\s*(\d+)(?:\D(\d+))?", heading)
         assert pages, f"deep retrieval shows no page numbers: {title.inner_text()!r}"
         first, last = int(pages.group(1)), int(pages.group(2) or pages.group(1))
         shown = page.locator('[data-testid="stExpanderDetails"] [data-testid="stText"]').first.inner_text()

@@ -11,6 +11,7 @@ answers: it names topics, body text explains them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,6 +44,7 @@ class Evidence:
     pages: tuple[int, ...] = ()
     prior: float = 0.0  # how strongly retrieval ranked the text it came from, in [0, 1]
     role: Role = Role.BODY  # the role of the node it came from: furniture is cited only when body text fails
+    printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known: hashable
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,8 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
-                   role: Role = Role.BODY) -> list[Evidence]:
+                   role: Role = Role.BODY, printed: Mapping[int, str] | None = None) -> list[Evidence]:
     """Every sentence but contents lines and headings: they name a topic and answer nothing."""
-    return [Evidence(s, node_id, source, pages, prior, role) for s in sentences(text)
+    known = tuple(sorted((printed or {}).items()))
+    return [Evidence(s, node_id, source, pages, prior, role, known) for s in sentences(text)
             if not is_leader_line(s) and not is_heading(s)]

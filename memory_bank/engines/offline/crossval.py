@@ -85,7 +85,8 @@ class CrossValidator:
             return ExecutionResult(answer=text, summary=summary, tool_calls=calls, success=True, verdict=Verdict())
         win, lose = (side_a, side_b) if len(support_a.passages) > len(support_b.passages) else (side_b, side_a)
         winner = support_a if win is side_a else support_b
-        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200))
+        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200),
+                              printed_pages=p.printed_pages)
                      for p in winner.passages if p.node_ids]
         summary = (f"The documents support \"{win[1]}\" (node {win[0]}) over \"{lose[1]}\" (node {lose[0]}): "
                    f"{len(winner.passages)} passage(s) agree.")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.pages import page_span
+from ...text.pages import page_span, printed_pages
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
@@ -76,11 +76,15 @@ class OfflineExecutor:
             prior = max(0.0, score / top)
             if not entries:
                 source = "; ".join(dict.fromkeys(s.name for s in node.sources))
-                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior, node.role))
+                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior,
+                                               node.role, node.printed_pages()))
             for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
-                evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
-                                               page_span(entry.metadata.get("page_start"),
-                                                         entry.metadata.get("page_end")), prior, node.role))
+                meta = entry.metadata
+                evidence.extend(split_evidence(entry.text, node.id, str(meta.get("source", "")),
+                                               page_span(meta.get("page_start"), meta.get("page_end")), prior,
+                                               node.role,
+                                               printed_pages(meta.get("page_start"), meta.get("page_end"),
+                                                             meta.get("printed_start"), meta.get("printed_end"))))
         return evidence
 
     def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
@@ -94,7 +98,8 @@ class OfflineExecutor:
             if not p.node_ids or p.entry_id in rejected:
                 continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
             role = self.view.node(p.node_ids[0]).role  # the node it is cited as
-            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top, role))
+            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top, role,
+                                           p.printed_pages))
         return evidence
 
 
@@ -102,7 +107,8 @@ def _citations(answer: Answer) -> list[Citation]:
     out: list[Citation] = []
     for ev in answer.used:
         if not any(c.node_id == ev.node_id for c in out):
-            out.append(Citation(node_id=ev.node_id, source=ev.source, pages=list(ev.pages), quote=ev.text))
+            out.append(Citation(node_id=ev.node_id, source=ev.source, pages=list(ev.pages), quote=ev.text,
+                                printed_pages=dict(ev.printed)))
     return out
 
 
