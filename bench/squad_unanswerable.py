@@ -8,6 +8,7 @@ questions (from paragraphs that stayed) are asked and scored as in `squad_longdo
 
     python bench/squad_unanswerable.py                 # 100 removed + 100 answerable, seed 13
     python bench/squad_unanswerable.py --questions 60 --seed 7
+    python bench/squad_unanswerable.py --cache /tmp/gone13.json    # ingest once, reuse the export later
 """
 
 from __future__ import annotations
@@ -66,14 +67,21 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
     args = parser.parse_args()
     if not args.data.is_file():
         sys.exit(f"SQuAD data not found: {args.data}")
     book, gone, kept = split_sample(load(args.data), args.questions, args.seed)
-    bank = MemoryBank(Settings(engine="offline"), embedder=load_embedder())
+    settings, embedder = Settings(engine="offline"), load_embedder()
     t0 = time.perf_counter()
-    bank.ingest_text(book, source="squad-book")
-    print(f"book without {len(gone)} paragraphs: {len(book.split())} words, ingested in "
+    if args.cache is not None and args.cache.is_file():
+        bank = MemoryBank.from_export(args.cache.read_text(encoding="utf-8"), settings, embedder=embedder)
+    else:
+        bank = MemoryBank(settings, embedder=embedder)
+        bank.ingest_text(book, source="squad-book")
+        if args.cache is not None:
+            args.cache.write_text(json.dumps(bank.export()), encoding="utf-8")
+    print(f"book without {len(gone)} paragraphs: {len(book.split())} words, ready in "
           f"{time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
     not_found = sum(bank.run(q["question"]).answer.strip() == NOT_FOUND for q in gone)
     answered = false_not_found = 0
