@@ -9,17 +9,19 @@ outputs, so the run log shows the same trail as with the LLM engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.pages import page_span, printed_pages
+from ...text.pages import page_span, pages_label, printed_pages
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
+from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
+PART_WORDS = 35  # words per part of a multi-part answer
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class OfflineExecutor:
         self.view = view
         self.config = config or ExecutorConfig()
         self.answerer = Answerer(embedder, answer_config)
+        # each part of a multi-part question gets a shorter answer, so the list stays readable
+        self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS))
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:
@@ -54,8 +58,10 @@ class OfflineExecutor:
     def _answer(self, question: str) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
         rejected = self.view.rejected_entries()  # claims that lost a cross-validation are no evidence
-        evidence = self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
-        answer = self.answerer.answer(question, evidence)
+        parts = question_parts(question)
+        if len(parts) > 1:
+            return self._answer_parts(parts, calls, rejected)
+        answer = self.answerer.answer(question, self._evidence(question, calls, rejected))
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -63,6 +69,23 @@ class OfflineExecutor:
                                    summary=f"No passage of the documents answers the question.{why}")
         return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
+
+    def _evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
+        return self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
+
+    def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord], rejected: set[str]) -> ExecutionResult:
+        """A question that asks several things: each part answered from its own evidence, as a short list; a
+        part the documents do not answer says so."""
+        answers = [self.part_answerer.answer(part, self._evidence(part, calls, rejected)) for part in parts]
+        if not any(a.found for a in answers):
+            return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
+                                   summary="No passage of the documents answers any part of the question.")
+        lines = [f"- {a.text} ({_where(a.used[0])})" if a.found else f"- {part} {NOT_FOUND}"
+                 for part, a in zip(parts, answers)]
+        found = [a for a in answers if a.found]
+        merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
+        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
+                               summary=_summary(merged), success=True)
 
     def _node_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
         ranked = self.view.ranked(question, self.config.nodes)
@@ -101,6 +124,12 @@ class OfflineExecutor:
             evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top, role,
                                            p.printed_pages))
         return evidence
+
+
+def _where(ev: Evidence) -> str:
+    """'file, p. 9 (PDF p. 18)': an item of a list answer names where its first sentence was read."""
+    pages = pages_label(ev.pages, dict(ev.printed))
+    return f"{ev.source}, {pages}" if pages and ev.source else ev.source or pages or f"node {ev.node_id}"
 
 
 def _citations(answer: Answer) -> list[Citation]:

@@ -1,0 +1,38 @@
+"""Questions that ask for several things: "What are X, and how does Y decide?", "Compare A and B".
+
+Each part is answered from its own best evidence (the evidence for "the components" is not the evidence for "how
+the engine decides"), and the answer lists the parts. Splitting is deliberately narrow: only a second clause that
+opens with its own question word, or an explicit comparison, counts as a second question; "Who designed X and
+Y?" stays one question, so factoid answers stay short.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_PARTS = 4
+MIN_WORDS = 3  # a part shorter than this is no question of its own
+_WH = r"(?:what|which|who|whom|whose|when|where|why|how)"
+_CLAUSE_BREAK = re.compile(rf"(?:,\s*(?:and|but)\s+|;\s*(?:and\s+)?|\s+and\s+(?=(?:also\s+)?{_WH}\b))(?={_WH}\b)",
+                           re.IGNORECASE)
+_COMPARE = re.compile(r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:and|with|to|versus|vs\.?)\s+(?P<b>.+?)[\s?.]*$",
+                      re.IGNORECASE)
+_DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+between\s+(?P<a>.+?)\s+and\s+"
+                         r"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
+# a part is a question of its own only when it opens like one ("Goldenson proposed a merger ... and what network"
+# is one question whose second clause leans on the first)
+_OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
+                             re.IGNORECASE)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a question asks, in order; a single question comes back alone."""
+    text = " ".join(question.split())
+    compared = _COMPARE.match(text) or _DIFFERENCE.search(text)
+    if compared:
+        return [f"What is {compared['a']}?", f"What is {compared['b']}?"]
+    parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(text) if p.strip(" ,;")]
+    if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
+            or not _OPENS_QUESTION.match(parts[0])):
+        return [question]  # "... and when?" leans on the first clause: one question
+    return [p if p.endswith("?") else f"{p}?" for p in parts]

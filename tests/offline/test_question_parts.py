@@ -1,0 +1,51 @@
+"""A question that asks several things gets an answer per part, each from its own evidence and cited."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.engines.offline.question_parts import question_parts
+from memory_bank.retrieval.embedding import CachedEmbedder
+
+
+def test_only_a_clause_with_its_own_question_word_or_a_comparison_splits() -> None:
+    assert question_parts("What are the core components, and how does the engine decide to grant access?") == [
+        "What are the core components?", "how does the engine decide to grant access?"]
+    assert question_parts("Compare the policy engine and the policy administrator") == [
+        "What is the policy engine?", "What is the policy administrator?"]
+    assert question_parts("What is the difference between a PEP and a PDP?") == ["What is a PEP?", "What is a PDP?"]
+    for single in ("Who designed the trophy and the medal?", "Who designed the trophy and when?",
+                   "Which team won Super Bowl 50?",
+                   "Goldenson proposed a merger between UPT and what network in October 1954?",
+                   "What was the age difference between Newton and Manning in Super Bowl 50?"):
+        assert question_parts(single) == [single]
+
+
+NOTES = """The harbour of Northwind was dredged in 1921 by the Baltic Dredging Company.
+
+The lighthouse keeper, Ada Brennan, kept the lamp lit through the storm of 1953.
+
+The town council meets on the first Monday of every month in the old school."""
+
+
+def test_a_two_part_question_gets_a_cited_item_per_part(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(), embedder=embedder, workdir=tmp_path / "w")
+    bank.ingest_text(NOTES, source="notes.txt")
+    result = bank.run("Who dredged the harbour of Northwind, and who kept the lighthouse lamp lit in the storm?")
+    items = result.answer.split("\n")
+    assert len(items) == 2 and all(i.startswith("- ") for i in items)
+    assert "Baltic Dredging" in items[0] and "Ada Brennan" in items[1]
+    assert all("(notes.txt)" in i for i in items), "each item names where it was read"
+    assert len({c.node_id for c in result.citations}) >= 1
+    bank.clear()
+
+
+def test_a_part_the_documents_do_not_answer_says_so(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(), embedder=embedder, workdir=tmp_path / "w")
+    bank.ingest_text(NOTES, source="notes.txt")
+    result = bank.run("Who kept the lighthouse lamp lit in the storm, and what is the boiling point of mercury?")
+    items = result.answer.split("\n")
+    assert "Ada Brennan" in items[0] and items[1].endswith(NOT_FOUND)
+    bank.clear()
