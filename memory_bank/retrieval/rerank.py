@@ -14,10 +14,10 @@ window and weights 0.25 / 1.0 were each worse on one of the samples.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..text.coverage import coverage, idf_weights
 from ..text.split import split_sentences
 from ..text.tokens import stem, stems, tokenize
 
@@ -48,12 +48,11 @@ class SentenceReranker:
         if not terms or len(head) < 2:
             return hits
         sentences = [self._stemmed(node_id) for node_id, _ in head]
-        weight = self._weights(terms, sentences)
-        total = sum(weight.values()) or 1.0
+        weights = idf_weights(terms, sentences)
         w = self.config.retrieval_weight
         scored = []
         for position, ((node_id, score), sents) in enumerate(zip(head, sentences)):
-            cover = max((sum(weight[t] for t in terms if t in s) for s in sents), default=0.0) / total
+            cover = max((coverage(weights, s) for s in sents), default=0.0)
             scored.append(((cover + w * score) / (1.0 + w), position, node_id))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(node_id, value) for value, _, node_id in scored] + tail
@@ -72,9 +71,3 @@ class SentenceReranker:
         if found is None:
             found = self._stem_of[word] = stem(word)
         return found
-
-    @staticmethod
-    def _weights(terms: list[str], sentences: list[list[frozenset[str]]]) -> dict[str, float]:
-        """Idf of each question word over the candidate nodes: a word every candidate has decides nothing."""
-        n = len(sentences)
-        return {t: math.log(1.0 + n / (1.0 + sum(any(t in s for s in node) for node in sentences))) for t in terms}

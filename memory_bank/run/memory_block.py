@@ -12,12 +12,12 @@ estimate and never exceeds the budget.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..engines.protocol.escaping import escape_tags
 from ..memory.query_graph import Node
 from ..retrieval.view import MemoryView
+from ..text.coverage import coverage, idf_weights
 from ..text.pages import page_span, pages_label, printed_pages
 from ..text.split import split_sentences
 from ..text.tokens import chars_for_tokens, estimate_tokens, stems
@@ -85,12 +85,12 @@ class MemoryBlockBuilder:
                     ranked.append(self.view.node(node_id))
         rejected = self.view.rejected_entries()
         texts = [self._sentences(node, rejected) for node in ranked]
-        weights = _weights(list(dict.fromkeys(stems(question))), texts)
-        total = sum(weights.values()) or 1.0
+        stemmed = [[frozenset(stems(s)) for s, _ in sentences] for sentences in texts]
+        weights = idf_weights(stems(question), stemmed)
         candidates = []
-        for node, sentences in zip(ranked, texts):
-            scored = [(sum(weights.get(t, 0.0) for t in set(stems(s))) / total, i, s, where)
-                      for i, (s, where) in enumerate(sentences)]
+        for node, sentences, sentence_stems in zip(ranked, texts, stemmed):
+            scored = [(coverage(weights, st), i, s, where)
+                      for i, ((s, where), st) in enumerate(zip(sentences, sentence_stems))]
             scored.sort(key=lambda item: (-item[0], item[1]))
             candidates.append(_Candidate(node, scored))
         return candidates
@@ -163,10 +163,3 @@ class MemoryBlockBuilder:
                 out.append((neighbour, line))
                 room -= len(line) + 1
         return out
-
-
-def _weights(terms: list[str], texts: list[list[tuple[str, str]]]) -> dict[str, float]:
-    """Idf of each question word over the candidate nodes: a word every node has decides little."""
-    n = len(texts) or 1
-    node_terms = [set(t for s, _ in sentences for t in stems(s)) for sentences in texts]
-    return {t: math.log(1.0 + n / (1.0 + sum(t in terms_ for terms_ in node_terms))) for t in terms}
