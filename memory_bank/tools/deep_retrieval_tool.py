@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import ToolError
 from ..retrieval.deep_retrieval import DeepRetrieval
+from ..text.pages import page_span, pages_label
 from .base import ToolResult, ToolSpec
 
 SPEC = ToolSpec(
@@ -28,7 +29,9 @@ def deep_retrieval_json(dr: DeepRetrieval) -> str:
         meta = view.entry.metadata
         entries.append({
             "entry_id": view.entry.entry_id, "timestamp": view.entry.timestamp, "source": meta.get("source"),
-            "pages": [meta.get("page_start"), meta.get("page_end")], "text": view.entry.text,
+            "pages": [meta.get("page_start"), meta.get("page_end")],
+            "where": pages_label(page_span(meta.get("page_start"), meta.get("page_end")), view.printed_pages),
+            "text": view.entry.text,
             "attachments": [{"id": a.attachment.id, "type": a.attachment.type.value,
                              "path": a.attachment.path, "content": a.content[:ATTACHMENT_CHARS]
                              if a.attachment.type.value != "image" else a.content}

@@ -83,3 +83,12 @@ def test_nist_text_is_cited_by_its_printed_page(nist_pdf: Path, tmp_path: Path) 
         assert b.node(passage.node_ids[0]).sources[0].label() == "NIST.SP.800-207.pdf, p. 5 (PDF p. 14)"
     finally:
         b.clear()
+
+
+def test_the_agent_reads_printed_pages_in_deep_retrieval_and_the_memory_block(bank: MemoryBank) -> None:
+    from memory_bank.tools.deep_retrieval_tool import deep_retrieval_json
+
+    [(node, _)] = bank.ranked("ECHO cables", k=1)
+    [entry] = json.loads(deep_retrieval_json(bank.deep_retrieve(node.id)))["entries"]
+    assert entry["pages"] == [5, 5] and entry["where"] == "p. 15 (PDF p. 5)"
+    assert "report.pdf, p. 15 (PDF p. 5)" in bank.memory_prompt("Which cables carry signals?", budget_tokens=200)
