@@ -20,9 +20,6 @@ class CancelToken:
     def cancel(self) -> None:
         self._event.set()
 
-    def reset(self) -> None:
-        self._event.clear()
-
     @property
     def cancelled(self) -> bool:
         return self._event.is_set()

@@ -83,7 +83,7 @@ class Loop:
 def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedder, events: EventBus,
                temp: TempStore, cancellation: Cancellation) -> Loop:
     linker = Linker(engine, core.ops, core.retriever, core.memory, settings, events, cancellation.check)
-    pipeline = IngestPipeline(engine, core.ops, linker, core.memory, embedder, settings, events, cancellation.check)
+    pipeline = IngestPipeline(engine, core.ops, linker, embedder, settings, events, cancellation.check)
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
     runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
     return Loop(linker, pipeline, adapter, runner)

@@ -92,7 +92,7 @@ def _in_fragment() -> bool:
 def _entry_title(view: EntryView) -> str:
     meta = view.entry.metadata
     where = meta.get("source") or meta.get("name") or "entry"
-    pages = pages_label(page_span(*view.pages), view.printed_pages)
+    pages = view.entry.pages_label()
     title = md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
     return f"{title} · :red[rejected by cross-validation]" if view.rejected else title
 

@@ -19,7 +19,6 @@ from ..events import ErrorRaised, EventBus, Progress
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, Source
-from ..memory.store import Memory
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
 from ..text.chunks import Chunk, chunk_paragraphs, page_paragraphs
@@ -67,9 +66,9 @@ class _WaveProgress:
 
 
 class IngestPipeline:
-    def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, memory: Memory, embedder: Embedder,
+    def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, embedder: Embedder,
                  settings: Settings, events: EventBus, check_cancel: Callable[[], None]) -> None:
-        self.engine, self.ops, self.linker, self.memory = engine, ops, linker, memory
+        self.engine, self.ops, self.linker = engine, ops, linker
         self.embedder, self.settings, self.events = embedder, settings, events
         self.check_cancel = check_cancel
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ..text.pages import page_span, pages_label, printed_pages
+
 
 class AttachmentType(str, Enum):
     IMAGE = "image"
@@ -35,6 +37,22 @@ class InteractionEntry:
     timestamp: float
     metadata: dict[str, Any] = field(default_factory=dict)
     attachments: tuple[Attachment, ...] = ()
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        """The PDF pages the entry's text was read from (none for unpaged text)."""
+        return page_span(self.metadata.get("page_start"), self.metadata.get("page_end"))
+
+    @property
+    def printed_pages(self) -> dict[int, str]:
+        """PDF page -> printed page of the entry's first and last page, where known."""
+        meta = self.metadata
+        return printed_pages(meta.get("page_start"), meta.get("page_end"),
+                             meta.get("printed_start"), meta.get("printed_end"))
+
+    def pages_label(self) -> str:
+        """'p. 5 (PDF p. 14)', 'pp. 3-4', or '' for unpaged text: how every reader names where it sits."""
+        return pages_label(self.pages, self.printed_pages)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from pathlib import Path
 from ..memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, MergeEvent
 from ..memory.query_graph import Node
 from ..memory.store import Memory
-from ..text.pages import printed_pages
 
 MAX_IMAGE_BYTES = 4_000_000
 MAX_TEXT_CHARS = 40_000
@@ -45,9 +44,7 @@ class EntryView:
     @property
     def printed_pages(self) -> dict[int, str]:
         """PDF page -> printed page of the entry's first and last page, where known."""
-        meta = self.entry.metadata
-        return printed_pages(meta.get("page_start"), meta.get("page_end"),
-                             meta.get("printed_start"), meta.get("printed_end"))
+        return self.entry.printed_pages
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,7 @@ def format_task_block(doc: InsightDoc, budget_tokens: int) -> str:
     for i, t in reversed(list(enumerate(doc.completed_tasks, 1))):
         line = (f"  {i}. [{t.type.value}] {escape_tags(t.description)} -> {t.status.value}"
                 + (f": {escape_tags(t.context)}" if t.context else ""))
-        note = len("Completed sub-tasks (00 earlier not shown):") + 1
-        if len(line) + 1 + note > room:
+        if len(line) + 1 + _DONE_HEADER > room:
             break
         done.insert(0, line)
         room -= len(line) + 1
@@ -49,6 +48,9 @@ def format_task_block(doc: InsightDoc, budget_tokens: int) -> str:
         lines.extend(done)
     lines.append(next_line)
     return "\n".join(lines)
+
+
+_DONE_HEADER = len("Completed sub-tasks (000 earlier not shown):") + 1  # the longest header line, newline included
 
 
 def _clip(line: str, limit: int) -> str:

@@ -11,7 +11,6 @@ from typing import Any
 
 from ..errors import ToolError
 from ..retrieval.deep_retrieval import DeepRetrieval
-from ..text.pages import page_span, pages_label
 from .base import ToolResult, ToolSpec
 
 SPEC = ToolSpec(
@@ -30,7 +29,7 @@ def deep_retrieval_json(dr: DeepRetrieval) -> str:
         entries.append({
             "entry_id": view.entry.entry_id, "timestamp": view.entry.timestamp, "source": meta.get("source"),
             "pages": [meta.get("page_start"), meta.get("page_end")],
-            "where": pages_label(page_span(meta.get("page_start"), meta.get("page_end")), view.printed_pages),
+            "where": view.entry.pages_label(),
             "text": view.entry.text,
             "attachments": [{"id": a.attachment.id, "type": a.attachment.type.value,
                              "path": a.attachment.path, "content": a.content[:ATTACHMENT_CHARS]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.pages import page_span, pages_label, printed_pages
+from ...text.pages import pages_label
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
 from .crossval import CrossValidator
@@ -102,12 +102,8 @@ class OfflineExecutor:
                 evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior,
                                                node.role, node.printed_pages()))
             for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
-                meta = entry.metadata
-                evidence.extend(split_evidence(entry.text, node.id, str(meta.get("source", "")),
-                                               page_span(meta.get("page_start"), meta.get("page_end")), prior,
-                                               node.role,
-                                               printed_pages(meta.get("page_start"), meta.get("page_end"),
-                                                             meta.get("printed_start"), meta.get("printed_end"))))
+                evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
+                                               entry.pages, prior, node.role, entry.printed_pages))
         return evidence
 
     def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
