@@ -59,6 +59,12 @@ def _assemble() -> Path:
     return build
 
 
+@functools.cache
+def _component() -> Any:
+    """Declared once per process, on first use (the fragment redraws about once a second: no re-registering)."""
+    return components.declare_component("graph_view", path=str(build_dir()))
+
+
 @dataclass(frozen=True)
 class GraphData:
     """What the frontend draws: pyvis node and edge dicts plus the legend.
@@ -87,6 +93,5 @@ def graph_view(data: GraphData, *, graph_id: str, key: str, height: int = 600, s
     Run and Graph pages show the same layout and a new task starts a new one. `selected` and `highlight` move
     the selection from Python (deep-retrieval neighbours, timeline); they act only when they change.
     """
-    component = components.declare_component("graph_view", path=str(build_dir()))  # same path: a no-op re-register
-    return component(nodes=data.nodes, edges=data.edges, legend=data.legend, graph_id=graph_id, height=height,
+    return _component()(nodes=data.nodes, edges=data.edges, legend=data.legend, graph_id=graph_id, height=height,
                       selected=selected, highlight=list(highlight), key=key, default=None)
