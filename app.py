@@ -20,6 +20,9 @@ st.set_page_config(page_title="Agentic Memory Bank", page_icon=str(LOGO_ICON), l
 st.logo(str(LOGO), size="large")
 apply_style()
 task = get_task()
+if task.settings_error:
+    st.warning(f"{task.settings_error}. The app runs with the default settings (offline engine) until the "
+               "variable is fixed and the app restarted.", icon=":material/warning:")
 navigation = st.navigation({
     "Task": [
         st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from .errors import ConfigError
 
@@ -132,7 +132,11 @@ class Settings(BaseModel):
         values = {field: merged[var] for var, field in ENV_FIELDS.items() if merged.get(var, "").strip()}
         if "engine" not in values and (values.get("llm_model") or values.get("llm_base_url")):
             values["engine"] = "llm"
-        return cls(**values)
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise ConfigError(_env_problems(exc)) from None
+
 
     def window(self, agent: str) -> int:
         """The context window of one agent, in (estimated) tokens."""
@@ -155,3 +159,11 @@ class Settings(BaseModel):
         data = self.model_dump(mode="json", exclude=set(SECRET_FIELDS))
         data["secrets_configured"] = sorted(f for f in SECRET_FIELDS if getattr(self, f) is not None)
         return data
+
+
+def _env_problems(exc: ValidationError) -> str:
+    """Which variables are wrong and why, naming the variable a person set; never the value (it may be a key)."""
+    names = {field: var for var, field in ENV_FIELDS.items()}
+    problems = [f"{names.get(str(e['loc'][0]), e['loc'][0]) if e['loc'] else 'settings'}: {e['msg']}"
+                for e in exc.errors()]
+    return "bad setting: " + "; ".join(problems)

@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import CancelToken, MemoryBank, Settings, describe_engine, load_embedder
+from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, describe_engine, load_embedder
 
 from .worker import RunHandle, start_run
 
@@ -108,6 +108,7 @@ class TaskSession:
     click_nonce: str | None = None
     origin: str = ""  # "run" or "import: <file name>"
     tokens: list[CancelToken] = field(default_factory=list)
+    settings_error: str | None = None  # a bad variable in the environment or .env: the defaults run instead
 
     @property
     def current_run(self) -> RunHandle | None:
@@ -132,7 +133,11 @@ def get_task() -> TaskSession:
     """This browser session's task, created on first use."""
     task = st.session_state.get(KEY)
     if task is None:
-        task = TaskSession(settings=Settings.from_env(), workdir=_new_workdir())
+        try:
+            settings, error = Settings.from_env(), None
+        except ConfigError as exc:  # the page says so and runs on the defaults rather than failing on every view
+            settings, error = Settings(), str(exc)
+        task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error)
         weakref.finalize(task, _cleanup, task.workdir, task.tokens)
         st.session_state[KEY] = task
         warm_up_embedder(task.settings.embedding_model_path)

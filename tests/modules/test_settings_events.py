@@ -53,3 +53,12 @@ def test_event_bus_is_thread_safe_and_reports_failing_subscribers() -> None:
     assert any(isinstance(e, SubscriberFailed) for e in bus.log())
     unsubscribe = bus.subscribe(seen.append)
     unsubscribe()
+
+
+def test_a_bad_variable_is_a_config_error_naming_the_variable_not_its_value() -> None:
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env({"MEMORY_BUDGET_TOKENS": "lots", "RETRIEVAL_K": "0", "LLM_API_KEY": "sk-secret"},
+                          env_file=None)
+    message = str(info.value)
+    assert "MEMORY_BUDGET_TOKENS" in message and "RETRIEVAL_K" in message
+    assert "lots" not in message and "sk-secret" not in message

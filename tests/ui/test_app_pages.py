@@ -353,3 +353,13 @@ def test_pages_without_memory_point_to_a_new_task(monkeypatch: pytest.MonkeyPatc
     at.switch_page(page).run()
     assert not at.exception, at.exception
     assert any(hint in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_a_bad_setting_in_the_environment_is_named_and_the_app_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BUDGET_TOKENS", "lots")
+    at = new_app()
+    at.run()
+    assert not at.exception
+    warning = " ".join(w.value for w in at.warning)
+    assert "MEMORY_BUDGET_TOKENS" in warning and "default settings" in warning and "lots" not in warning
+    assert task_of(at).settings.memory_budget_tokens == 2000
