@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from ..text.pages import MAX_PRINTED_CHARS
 from .pdf_margins import PageLines, in_margin
 
 MIN_AGREEING_PAGES = 3
@@ -39,9 +40,12 @@ def pdf_page_labels(document: pdfium.PdfDocument) -> list[str | None]:
         if size <= 2:
             labels.append(None)
             continue
+        if size > 2 * (MAX_PRINTED_CHARS + 1):  # no page number is that long: not read at all
+            labels.append(None)
+            continue
         buffer = ctypes.create_string_buffer(size)
         pdfium_c.FPDF_GetPageLabel(document.raw, index, buffer, size)
-        labels.append(buffer.raw[:size - 2].decode("utf-16-le").strip() or None)
+        labels.append(buffer.raw[:size - 2].decode("utf-16-le", errors="replace").strip() or None)
     return labels
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import ImportFormatError
 from ..settings import Settings
 from ..text.furniture import Role
+from ..text.pages import MAX_PRINTED_CHARS
 from .insight_doc import InsightDoc
 from .interaction_tree import Attachment, AttachmentType, InteractionEntry, InteractionTree, MergeEvent
 from .query_graph import Node, PendingConflict, Source
@@ -35,8 +36,9 @@ class SourceRecord(_Strict):
     page_end: int | None = None
     url: str | None = None
     entry_ids: list[str] = Field(default_factory=list)
-    printed_start: str | None = None  # page numbers printed on the first/last page; absent in older exports
-    printed_end: str | None = None
+    # page numbers printed on the first/last page; absent in older exports
+    printed_start: str | None = Field(default=None, max_length=MAX_PRINTED_CHARS)
+    printed_end: str | None = Field(default=None, max_length=MAX_PRINTED_CHARS)
 
 
 class NodeRecord(_Strict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 PrintedPages = Mapping[int, str]  # PDF page number -> the page number printed on it, for the pages known
+MAX_PRINTED_CHARS = 32  # a printed page label longer than this is no page number (a crafted PDF or export)
 
 
 def page_span(start: int | None, end: int | None) -> tuple[int, ...]:

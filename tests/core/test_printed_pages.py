@@ -92,3 +92,12 @@ def test_the_agent_reads_printed_pages_in_deep_retrieval_and_the_memory_block(ba
     [entry] = json.loads(deep_retrieval_json(bank.deep_retrieve(node.id)))["entries"]
     assert entry["pages"] == [5, 5] and entry["where"] == "p. 15 (PDF p. 5)"
     assert "report.pdf, p. 15 (PDF p. 5)" in bank.memory_prompt("Which cables carry signals?", budget_tokens=200)
+
+
+def test_an_imported_printed_page_label_is_bounded(bank: MemoryBank) -> None:
+    from memory_bank.errors import ImportFormatError
+
+    data = bank.export()
+    data["query_graph"]["nodes"][0]["sources"][0]["printed_start"] = "x" * 10_000
+    with pytest.raises(ImportFormatError, match="printed_start"):
+        MemoryBank.from_export(json.dumps(data), bank.settings, embedder=HashingEmbedder(), engine=fake_engine())

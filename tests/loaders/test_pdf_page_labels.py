@@ -99,3 +99,17 @@ def test_header_styles_page_of_and_appendix_prefixes() -> None:
 def test_numbers_in_the_body_are_never_page_numbers() -> None:
     pages = [page(body=str(n)) for n in range(1, 6)]
     assert printed_page_numbers(pages) == [None] * 5
+
+
+def test_a_page_label_too_long_to_be_a_page_number_is_not_read(tmp_path: Path) -> None:
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "crafted.pdf"
+    pdf = canvas.Canvas(str(path))
+    pdf.addPageLabel(0, "ARABIC", 1, prefix="X" * 500)
+    pdf.addPageLabel(1, "ARABIC", 7)
+    for text in ("A first page with enough words to count as text.", "A second page, also with text on it."):
+        pdf.drawString(72, 700, text)
+        pdf.showPage()
+    pdf.save()
+    assert labels(path) == [None, "7"]
