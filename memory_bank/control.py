@@ -7,6 +7,7 @@ between rounds, the LLM client before every call and during its retry backoff.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from .errors import RunCancelled
 
@@ -16,9 +17,31 @@ class CancelToken:
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
 
     def cancel(self) -> None:
-        self._event.set()
+        with self._lock:
+            self._event.set()
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` when the token is cancelled (at once if it already is); returns its removal.
+
+        A call blocked on the network cannot poll the token: this lets it be interrupted (see `Watchdog`)."""
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return lambda: self._remove(callback)
+        callback()
+        return lambda: None
+
+    def _remove(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
 
     @property
     def cancelled(self) -> bool:
@@ -59,6 +82,10 @@ class Cancellation:
 
     def cancel(self) -> None:
         self.token.cancel()
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Hooked to the token of the work in progress when the call starts."""
+        return self.token.on_cancel(callback)
 
     def check(self) -> None:
         self.token.check()

@@ -100,7 +100,7 @@ def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple
     elif settings.searxng_url:
         web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, session=session)
     visit = VisitTool(timeout=settings.visit_timeout, max_bytes=settings.visit_max_bytes,
-                      allow_private=settings.visit_allow_private, session=session, extractor=extractor,
+                      allow_private=settings.visit_allow_private, extractor=extractor,
                       jina_api_key=settings.secret("jina_api_key"))
     return web, visit
 

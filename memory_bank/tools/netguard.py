@@ -1,82 +1,37 @@
 """Fetching URLs chosen by an LLM without letting it reach the machine's own network.
 
-A page the agent asks for could point at 127.0.0.1, a cloud metadata address or an intranet host (server-side
-request forgery). Every hop, redirects included, is checked: only http(s), and unless private addresses are
-allowed, every address the host resolves to must be public. Redirects are therefore followed here, one by one,
-not by requests. Bodies are read in chunks under a byte cap and an overall deadline, so a huge or slowly
-dripping response cannot exhaust memory or hang the agent.
-
-Known limit: the name is resolved for the check and again by the HTTP client when it connects, so a DNS server
-that answers differently the second time (DNS rebinding) is not caught.
+Every hop, redirects included, goes through the one `UrlPolicy` (see `urlpolicy`), and the connection is made to
+the address the policy checked: the host name is resolved once, then the request goes to that IP with the
+original name in the Host header and, for https, as the TLS server name the certificate must match. Redirects
+are therefore followed here, one by one. Bodies are read in small pieces under a byte cap, and a `Watchdog`
+shuts the socket down when the overall deadline passes, so neither a huge response nor a server that drips its
+headers or body byte by byte can exhaust memory or hold the agent past the deadline.
 """
 
 from __future__ import annotations
 
-import ipaddress
+import http.client
 import re
-import socket
-import time
-from collections.abc import Callable
-from contextlib import closing
+from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
-import requests
+import certifi
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.exceptions import HTTPError
+from urllib3.exceptions import TimeoutError as Urllib3Timeout
+from urllib3.response import BaseHTTPResponse
 
 from ..errors import ToolError
+from ..watchdog import Watchdog
+from .urlpolicy import Resolver, Target, UrlPolicy, check_url, is_public
 
-Resolver = Callable[..., list[tuple[Any, ...]]]  # the signature of socket.getaddrinfo
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-SCHEMES = frozenset({"http", "https"})
-CHUNK_BYTES = 64 * 1024
+__all__ = ["Fetched", "Resolver", "SafeFetcher", "check_url", "is_public", "media_type"]
+
+CHUNK_BYTES = 8 * 1024
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHARSET = re.compile(r"charset\s*=\s*\"?([\w.:-]+)", re.IGNORECASE)
-
-
-def web_url_parts(url: str) -> tuple[str, str, int]:
-    """(scheme, host, port) of an http(s) URL; anything else is refused."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError as error:
-        raise ToolError(f"invalid URL {url!r}: {error}") from error
-    if parts.scheme.lower() not in SCHEMES:
-        raise ToolError(f"refused {url!r}: only http and https URLs can be visited")
-    if not parts.hostname:
-        raise ToolError(f"invalid URL {url!r}: no host name")
-    return parts.scheme.lower(), parts.hostname, port or (443 if parts.scheme.lower() == "https" else 80)
-
-
-def is_public(address: IPAddress) -> bool:
-    """Globally routable unicast: not private, loopback, link-local, reserved, shared or multicast."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
-
-
-def resolve(host: str, port: int, resolver: Resolver) -> list[IPAddress]:
-    try:
-        infos = resolver(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError) as error:
-        raise ToolError(f"cannot resolve host {host!r}: {error}") from error
-    addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
-    if not addresses:
-        raise ToolError(f"cannot resolve host {host!r}: no address")
-    return addresses
-
-
-def check_url(url: str, *, allow_private: bool, resolver: Resolver | None = None) -> None:
-    """Raise ToolError unless `url` is http(s) and (unless allowed) resolves only to public addresses."""
-    _, host, port = web_url_parts(url)
-    if allow_private:
-        return
-    # looked up at call time, so a resolver patched in by a caller (or a test guard) is honoured
-    blocked = [a for a in resolve(host, port, resolver or socket.getaddrinfo) if not is_public(a)]
-    if blocked:
-        raise ToolError(
-            f"refused {url}: {host} resolves to a private, loopback or reserved address ({blocked[0]}); "
-            "visiting such addresses is disabled (VISIT_ALLOW_PRIVATE)"
-        )
+_NETWORK_ERRORS = (HTTPError, OSError, http.client.HTTPException)
 
 
 @dataclass(frozen=True)
@@ -94,64 +49,88 @@ def media_type(header: str) -> tuple[str, str | None]:
 
 
 class SafeFetcher:
-    """GET with per-hop address checks, manual redirects, a content-type allow-list, a byte cap, a deadline."""
+    """GET with the URL policy on every hop, pinned connections, manual redirects, a content-type allow-list,
+    a byte cap and one deadline for the whole fetch."""
 
     def __init__(
         self,
         *,
-        session: requests.Session,
         timeout: float,
         max_bytes: int,
         allow_private: bool,
         content_types: frozenset[str],
         resolver: Resolver | None = None,
         max_redirects: int = 5,
+        policy: UrlPolicy | None = None,
     ) -> None:
-        self.session = session
         self.timeout = timeout
         self.max_bytes = max_bytes
-        self.allow_private = allow_private
+        self.policy = policy or UrlPolicy(allow_private=allow_private, resolver=resolver)
         self.content_types = content_types
-        self.resolver = resolver
         self.max_redirects = max_redirects
 
     def check(self, url: str) -> None:
-        check_url(url, allow_private=self.allow_private, resolver=self.resolver)
+        self.policy.check(url)
 
     def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True) -> Fetched:
-        """Fetch `url`; `guard=False` skips the address check for a configured, trusted endpoint."""
-        deadline = time.monotonic() + self.timeout
-        current = url
-        for _ in range(self.max_redirects + 1):
-            if guard:
-                self.check(current)
-            else:
-                web_url_parts(current)
-            with closing(self._request(current, headers, deadline)) as response:
-                if not response.is_redirect:
-                    return self._read(current, response, deadline)
-                current = urljoin(current, response.headers["Location"])
+        """Fetch `url`; `guard=False` skips the address rule (not the parsing) for a configured endpoint."""
+        with Watchdog(self.timeout) as watch:
+            current = url
+            for _ in range(self.max_redirects + 1):
+                target = self.policy.target(current, trusted=not guard)
+                connection = self._connect(target, watch)
+                try:
+                    response = self._request(connection, target, headers or {}, watch)
+                    location = response.headers.get("Location")
+                    if response.status not in REDIRECTS or not location:
+                        return self._read(target, response, watch)
+                finally:
+                    connection.close()
+                current = urljoin(current, location)
         raise ToolError(f"too many redirects (more than {self.max_redirects}) starting at {url}")
 
-    def _request(self, url: str, headers: dict[str, str] | None, deadline: float) -> requests.Response:
+    def _connect(self, target: Target, watch: Watchdog) -> HTTPConnection:
+        timeout = self._remaining(target.url, watch)
+        if target.scheme == "https":
+            connection: HTTPConnection = HTTPSConnection(
+                str(target.address), target.port, timeout=timeout, server_hostname=target.host,
+                assert_hostname=target.host, cert_reqs="CERT_REQUIRED", ca_certs=certifi.where())
+        else:
+            connection = HTTPConnection(str(target.address), target.port, timeout=timeout)
         try:
-            return self.session.get(
-                url, headers=headers, stream=True, allow_redirects=False, timeout=self._remaining(url, deadline)
-            )
-        except requests.Timeout as error:
-            raise ToolError(f"{url} did not answer within {self.timeout:g} s") from error
-        except requests.RequestException as error:
-            raise ToolError(f"could not fetch {url}: {error}") from error
+            connection.connect()
+        except _NETWORK_ERRORS as error:
+            connection.close()
+            raise self._failure(target.url, error, watch) from error
+        watch.watch(connection.sock)
+        return connection
 
-    def _remaining(self, url: str, deadline: float) -> float:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
+    def _request(self, connection: HTTPConnection, target: Target, headers: dict[str, str],
+                 watch: Watchdog) -> BaseHTTPResponse:
+        sent = {"Accept-Encoding": "gzip, deflate", **headers, "Host": target.host_header}
+        try:
+            connection.request("GET", target.path, headers=sent, preload_content=False)
+            response = connection.getresponse()
+        except _NETWORK_ERRORS as error:
+            raise self._failure(target.url, error, watch) from error
+        self._remaining(target.url, watch)  # headers cut short by the watchdog parse as a (broken) response
+        return response
+
+    def _failure(self, url: str, error: Exception, watch: Watchdog) -> ToolError:
+        if watch.fired or isinstance(error, (TimeoutError, Urllib3Timeout)):
+            return ToolError(f"{url} did not answer within {self.timeout:g} s")
+        return ToolError(f"could not fetch {url}: {error}")
+
+    def _remaining(self, url: str, watch: Watchdog) -> float:
+        remaining = watch.remaining()
+        if remaining <= 0 or watch.fired:
             raise ToolError(f"{url} took longer than {self.timeout:g} s")
         return remaining
 
-    def _read(self, url: str, response: requests.Response, deadline: float) -> Fetched:
-        if response.status_code >= 400:
-            raise ToolError(f"{url} answered HTTP {response.status_code} {response.reason or ''}".rstrip())
+    def _read(self, target: Target, response: BaseHTTPResponse, watch: Watchdog) -> Fetched:
+        url = target.url
+        if response.status >= 400:
+            raise ToolError(f"{url} answered HTTP {response.status} {response.reason or ''}".rstrip())
         header = response.headers.get("Content-Type", "")
         content_type, charset = media_type(header)
         if content_type not in self.content_types:
@@ -160,16 +139,22 @@ class SafeFetcher:
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             raise ToolError(f"{url} is too large ({int(declared):,} bytes; the limit is {self.max_bytes:,})")
-        return Fetched(url, content_type, charset, self._body(url, response, deadline))
+        return Fetched(url, content_type, charset, self._body(url, response, watch))
 
-    def _body(self, url: str, response: requests.Response, deadline: float) -> bytes:
+    def _body(self, url: str, response: BaseHTTPResponse, watch: Watchdog) -> bytes:
+        """Small reads that return what has arrived; the watchdog ends a read that waits past the deadline."""
         body = bytearray()
         try:
-            for chunk in response.iter_content(CHUNK_BYTES):
+            while chunk := response.read1(CHUNK_BYTES):
                 body.extend(chunk)
                 if len(body) > self.max_bytes:
                     raise ToolError(f"{url} is larger than the limit of {self.max_bytes:,} bytes")
-                self._remaining(url, deadline)
-        except requests.RequestException as error:
+                self._remaining(url, watch)
+        except _NETWORK_ERRORS as error:
+            self._remaining(url, watch)  # cut by the watchdog: say so, not what the broken read said
             raise ToolError(f"reading {url} failed: {error}") from error
+        finally:
+            with suppress(*_NETWORK_ERRORS):
+                response.release_conn()
+        self._remaining(url, watch)  # a read cut short by the watchdog looks like the end of the body
         return bytes(body)

@@ -1,7 +1,8 @@
 """The `visit` tool: fetch pages, take their main text, keep what serves the agent's goal.
 
-Fetching goes through `SafeFetcher` (address checks on every hop, size cap, deadline). Through Jina Reader when
-a key is configured, which renders JavaScript pages; directly with requests otherwise. What to keep of a page is
+Fetching goes through `SafeFetcher` (the URL policy on every hop, connections pinned to the checked address, size
+cap, one deadline). Through Jina Reader when a key is configured, which renders JavaScript pages; directly
+otherwise. What to keep of a page is
 the `extractor`'s job: the LLM engine passes an LLM-based one; the default, `keyword_extract`, selects sentences
 by overlap with the goal's terms so the offline engine needs no model.
 """
@@ -14,14 +15,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import requests
-
 from ..errors import ToolError
 from ..loaders.html import html_to_text
 from ..text.split import split_paragraphs, split_sentences
 from ..text.tokens import tokenize
 from .base import ToolResult, ToolSpec, VisitedPage
 from .netguard import Fetched, Resolver, SafeFetcher
+from .urlpolicy import UrlPolicy
 from .web_search import string_list
 
 Extractor = Callable[[str, str], str]  # (goal, page text) -> the parts that serve the goal
@@ -123,14 +123,14 @@ class VisitTool:
         timeout: float,
         max_bytes: int,
         allow_private: bool,
-        session: requests.Session,
         extractor: Extractor | None,
         jina_api_key: str | None = None,
         jina_endpoint: str = "https://r.jina.ai/",
         resolver: Resolver | None = None,
+        policy: UrlPolicy | None = None,
     ) -> None:
-        self.fetcher = SafeFetcher(session=session, timeout=timeout, max_bytes=max_bytes,
-                                   allow_private=allow_private, content_types=PAGE_TYPES, resolver=resolver)
+        self.fetcher = SafeFetcher(timeout=timeout, max_bytes=max_bytes, allow_private=allow_private,
+                                   content_types=PAGE_TYPES, resolver=resolver, policy=policy)
         self.extractor = extractor or keyword_extract
         self._jina_api_key = jina_api_key or None
         self.jina_endpoint = jina_endpoint

@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
-import requests
-from requests.adapters import BaseAdapter
 
 from memory_bank.errors import ToolError
+from memory_bank.tools.urlpolicy import UrlPolicy
 from memory_bank.tools.visit import VisitTool, keyword_extract
 
 from .local_server import LocalServer, Reply
@@ -28,8 +26,8 @@ def html_page(request) -> Reply:  # noqa: ANN001
     return Reply(200, PAGE, HTML)
 
 
-def make_tool(session: requests.Session, **overrides) -> VisitTool:
-    options = {"timeout": 2.0, "max_bytes": 100_000, "allow_private": True, "session": session, "extractor": None}
+def make_tool(**overrides) -> VisitTool:
+    options = {"timeout": 2.0, "max_bytes": 100_000, "allow_private": True, "extractor": None}
     return VisitTool(**{**options, **overrides})
 
 
@@ -70,9 +68,9 @@ def test_keyword_extract_returns_nothing_when_nothing_matches() -> None:
 # --- visiting pages -----------------------------------------------------------------------------------------
 
 
-def test_visit_extracts_main_text_for_the_goal(server: LocalServer, session: requests.Session) -> None:
+def test_visit_extracts_main_text_for_the_goal(server: LocalServer) -> None:
     server.routes["/page"] = html_page
-    tool = make_tool(session)
+    tool = make_tool()
     assert tool.spec.name == "visit"
     text = tool.call({"url": server.url + "/page", "goal": "how does the pump work"}).text
     assert text == (
@@ -82,7 +80,7 @@ def test_visit_extracts_main_text_for_the_goal(server: LocalServer, session: req
     )
 
 
-def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer, session: requests.Session) -> None:
+def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer) -> None:
     server.routes["/page"] = html_page
     seen: list[tuple[str, str]] = []
 
@@ -90,7 +88,7 @@ def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer, s
         seen.append((goal, text))
         return "EXTRACTED"
 
-    result = make_tool(session, extractor=extractor).call({"url": server.url + "/page", "goal": " pumps "})
+    result = make_tool(extractor=extractor).call({"url": server.url + "/page", "goal": " pumps "})
     assert result.text.endswith("\n\nEXTRACTED")
     goal, text = seen[0]
     assert goal == "pumps"
@@ -98,83 +96,83 @@ def test_visit_hands_goal_and_clean_text_to_the_extractor(server: LocalServer, s
     assert "tracking" not in text and "Home | Pumps" not in text and "Copyright" not in text
 
 
-def test_visit_says_when_nothing_matches(server: LocalServer, session: requests.Session) -> None:
+def test_visit_says_when_nothing_matches(server: LocalServer) -> None:
     server.routes["/page"] = html_page
-    text = make_tool(session).call({"url": server.url + "/page", "goal": "quantum chromodynamics"}).text
+    text = make_tool().call({"url": server.url + "/page", "goal": "quantum chromodynamics"}).text
     assert text.endswith("\nNothing on this page matches the goal: quantum chromodynamics")
 
 
-def test_visit_reads_plain_text_and_json(server: LocalServer, session: requests.Session) -> None:
+def test_visit_reads_plain_text_and_json(server: LocalServer) -> None:
     server.routes["/notes.txt"] = lambda r: Reply(200, "Pump speed: 300 rpm.".encode("latin-1"),
                                                   {"Content-Type": "text/plain; charset=latin-1"})
     server.routes["/api"] = lambda r: Reply(200, b'{"pump": "on", "speed": 300}', {"Content-Type": "application/json"})
-    tool = make_tool(session, extractor=lambda goal, text: text)
+    tool = make_tool(extractor=lambda goal, text: text)
     assert tool.call({"url": server.url + "/notes.txt", "goal": "pump"}).text.endswith("\n\nPump speed: 300 rpm.")
     json_text = tool.call({"url": server.url + "/api", "goal": "pump"}).text
     assert json_text.endswith('\n\n{\n "pump": "on",\n "speed": 300\n}')
 
 
-def test_visit_of_several_urls_reports_failures_in_place(server: LocalServer, session: requests.Session) -> None:
+def test_visit_of_several_urls_reports_failures_in_place(server: LocalServer) -> None:
     server.routes["/page"] = html_page
-    text = make_tool(session).call({"url": [server.url + "/page", server.url + "/missing"], "goal": "pump"}).text
+    text = make_tool().call({"url": [server.url + "/page", server.url + "/missing"], "goal": "pump"}).text
     assert text.startswith(f"URL: {server.url}/page\n")
     assert text.endswith(f"Pages that could not be visited: {server.url}/missing answered HTTP 404 Not Found")
 
 
-def test_visit_of_several_urls_all_failing_is_an_error(server: LocalServer, session: requests.Session) -> None:
+def test_visit_of_several_urls_all_failing_is_an_error(server: LocalServer) -> None:
     with pytest.raises(ToolError, match="no page could be visited: .*404.*404"):
-        make_tool(session).call({"url": [server.url + "/a", server.url + "/b"], "goal": "x"})
+        make_tool().call({"url": [server.url + "/a", server.url + "/b"], "goal": "x"})
 
 
 @pytest.mark.parametrize("arguments", [{"goal": "x"}, {"url": "", "goal": "x"}, {"url": "http://a.example/"}])
-def test_visit_needs_url_and_goal(session: requests.Session, arguments: dict) -> None:
+def test_visit_needs_url_and_goal(arguments: dict) -> None:
     with pytest.raises(ToolError, match="'url'|'goal'"):
-        make_tool(session).call(arguments)
+        make_tool().call(arguments)
 
 
 # --- limits -------------------------------------------------------------------------------------------------
 
 
-def test_binary_content_types_are_refused(server: LocalServer, session: requests.Session) -> None:
+def test_binary_content_types_are_refused(server: LocalServer) -> None:
     server.routes["/doc.pdf"] = lambda r: Reply(200, b"%PDF-1.7 binary", {"Content-Type": "application/pdf"})
     with pytest.raises(ToolError, match=r"/doc\.pdf is application/pdf, not a readable page"):
-        make_tool(session).call({"url": server.url + "/doc.pdf", "goal": "x"})
+        make_tool().call({"url": server.url + "/doc.pdf", "goal": "x"})
 
 
-def test_a_missing_content_type_is_refused(server: LocalServer, session: requests.Session) -> None:
+def test_a_missing_content_type_is_refused(server: LocalServer) -> None:
     server.routes["/blob"] = lambda r: Reply(200, b"\x00\x01\x02")
     with pytest.raises(ToolError, match="is of unknown type"):
-        make_tool(session).call({"url": server.url + "/blob", "goal": "x"})
+        make_tool().call({"url": server.url + "/blob", "goal": "x"})
 
 
-def test_a_declared_large_body_is_refused_before_reading(server: LocalServer, session: requests.Session) -> None:
+def test_a_declared_large_body_is_refused_before_reading(server: LocalServer) -> None:
     server.routes["/big"] = lambda r: Reply(200, b"a " * 100_000, {"Content-Type": "text/plain"})
     with pytest.raises(ToolError, match=r"is too large \(200,000 bytes; the limit is 50,000\)"):
-        make_tool(session, max_bytes=50_000).call({"url": server.url + "/big", "goal": "x"})
+        make_tool(max_bytes=50_000).call({"url": server.url + "/big", "goal": "x"})
 
 
-def test_an_undeclared_large_body_is_cut_off(server: LocalServer, session: requests.Session) -> None:
+def test_an_undeclared_large_body_is_cut_off(server: LocalServer) -> None:
     server.routes["/stream"] = lambda r: Reply(200, b"a " * 100_000, {"Content-Type": "text/plain"}, drip=0.0001)
     with pytest.raises(ToolError, match="is larger than the limit of 50,000 bytes"):
-        make_tool(session, max_bytes=50_000).call({"url": server.url + "/stream", "goal": "x"})
+        make_tool(max_bytes=50_000).call({"url": server.url + "/stream", "goal": "x"})
 
 
-def test_a_slow_server_times_out(server: LocalServer, session: requests.Session) -> None:
+def test_a_slow_server_times_out(server: LocalServer) -> None:
     server.routes["/slow"] = lambda r: Reply(200, PAGE, HTML, delay=1.5)
     with pytest.raises(ToolError, match=r"/slow did not answer within 0\.3 s"):
-        make_tool(session, timeout=0.3).call({"url": server.url + "/slow", "goal": "x"})
+        make_tool(timeout=0.3).call({"url": server.url + "/slow", "goal": "x"})
 
 
-def test_a_dripping_body_hits_the_overall_deadline(server: LocalServer, session: requests.Session) -> None:
+def test_a_dripping_body_hits_the_overall_deadline(server: LocalServer) -> None:
     server.routes["/drip"] = lambda r: Reply(200, b"x" * 20_000, {"Content-Type": "text/plain"}, drip=0.1)
     with pytest.raises(ToolError, match=r"/drip took longer than 0\.5 s"):
-        make_tool(session, timeout=0.5).call({"url": server.url + "/drip", "goal": "x"})
+        make_tool(timeout=0.5).call({"url": server.url + "/drip", "goal": "x"})
 
 
-def test_http_errors_are_tool_errors(server: LocalServer, session: requests.Session) -> None:
+def test_http_errors_are_tool_errors(server: LocalServer) -> None:
     server.routes["/boom"] = lambda r: Reply(500, b"oops", {"Content-Type": "text/plain"})
     with pytest.raises(ToolError, match=r"/boom answered HTTP 500"):
-        make_tool(session).call({"url": server.url + "/boom", "goal": "x"})
+        make_tool().call({"url": server.url + "/boom", "goal": "x"})
 
 
 # --- redirects ----------------------------------------------------------------------------------------------
@@ -188,63 +186,46 @@ def redirect_chain(server: LocalServer, length: int) -> str:
     return f"{server.url}/hop{length}"
 
 
-def test_a_redirect_chain_is_followed(server: LocalServer, session: requests.Session) -> None:
+def test_a_redirect_chain_is_followed(server: LocalServer) -> None:
     start = redirect_chain(server, 5)
-    text = make_tool(session).call({"url": start, "goal": "pump"}).text
+    text = make_tool().call({"url": start, "goal": "pump"}).text
     assert text.startswith(f"URL: {server.url}/page\n")
     assert server.paths() == ["/hop5", "/hop4", "/hop3", "/hop2", "/hop1", "/page"]
 
 
-def test_too_many_redirects_are_refused(server: LocalServer, session: requests.Session) -> None:
+def test_too_many_redirects_are_refused(server: LocalServer) -> None:
     start = redirect_chain(server, 6)
     with pytest.raises(ToolError, match=r"too many redirects \(more than 5\)"):
-        make_tool(session).call({"url": start, "goal": "pump"})
+        make_tool().call({"url": start, "goal": "pump"})
     assert "/page" not in server.paths()
 
 
-class RedirectingAdapter(BaseAdapter):
-    """Stands in for a public web site that answers with a redirect to `location`."""
-
-    def __init__(self, location: str) -> None:
-        super().__init__()
-        self.location = location
-
-    def send(self, request, **kwargs):  # noqa: ANN001, ANN003
-        response = requests.Response()
-        response.status_code = 302
-        response.headers["Location"] = self.location
-        response.url = request.url
-        response.request = request
-        response.raw = io.BytesIO(b"")
-        return response
-
-    def close(self) -> None:
-        return None
-
-
-def test_a_redirect_from_a_public_site_to_loopback_is_refused(server: LocalServer, session: requests.Session) -> None:
+def test_a_redirect_from_a_public_site_to_loopback_is_refused(server: LocalServer) -> None:
+    """The local server plays a public site (its address counts as public here) that redirects to 127.0.0.2."""
+    server.routes["/start"] = lambda r: Reply(302, b"", {"Location": "http://intranet.example/page"})
     server.routes["/page"] = html_page
-    session.mount("http://public.example/", RedirectingAdapter(server.url + "/page"))
-    resolver = resolver_for({"public.example": ["93.184.216.34"], "127.0.0.1": ["127.0.0.1"]})
-    tool = make_tool(session, allow_private=False, resolver=resolver)
-    with pytest.raises(ToolError, match=r"refused http://127\.0\.0\.1:\d+/page: .*loopback"):
-        tool.call({"url": "http://public.example/start", "goal": "pump"})
-    assert server.paths() == []
+    port = int(server.url.rsplit(":", 1)[1])
+    resolver = resolver_for({"public.example": ["127.0.0.1"], "intranet.example": ["127.0.0.2"]})
+    policy = UrlPolicy(allow_private=False, resolver=resolver, public=lambda a: str(a) == "127.0.0.1")
+    tool = make_tool(allow_private=False, policy=policy)
+    with pytest.raises(ToolError, match=r"refused http://intranet\.example/page: .*loopback"):
+        tool.call({"url": f"http://public.example:{port}/start", "goal": "pump"})
+    assert server.paths() == ["/start"]
 
 
 # --- private addresses --------------------------------------------------------------------------------------
 
 
-def test_visiting_loopback_is_refused_by_default(server: LocalServer, session: requests.Session) -> None:
+def test_visiting_loopback_is_refused_by_default(server: LocalServer) -> None:
     server.routes["/page"] = html_page
     with pytest.raises(ToolError, match="private, loopback or reserved address"):
-        make_tool(session, allow_private=False).call({"url": server.url + "/page", "goal": "pump"})
+        make_tool(allow_private=False).call({"url": server.url + "/page", "goal": "pump"})
     assert server.paths() == []
 
 
-def test_visiting_loopback_is_allowed_when_configured(server: LocalServer, session: requests.Session) -> None:
+def test_visiting_loopback_is_allowed_when_configured(server: LocalServer) -> None:
     server.routes["/page"] = html_page
-    result = make_tool(session, allow_private=True).call({"url": server.url + "/page", "goal": "pump"})
+    result = make_tool(allow_private=True).call({"url": server.url + "/page", "goal": "pump"})
     assert "primary pump" in result.text
 
 
@@ -263,10 +244,10 @@ def jina_reader(request) -> Reply:  # noqa: ANN001
     return Reply(200, json.dumps(data).encode(), {"Content-Type": "application/json; charset=utf-8"})
 
 
-def test_jina_reader_is_used_with_a_key(server: LocalServer, session: requests.Session) -> None:
+def test_jina_reader_is_used_with_a_key(server: LocalServer) -> None:
     server.routes["/jina/"] = jina_reader
     resolver = resolver_for({"docs.example": ["93.184.216.34"]})
-    tool = make_tool(session, allow_private=False, resolver=resolver, jina_api_key="jina-key",
+    tool = make_tool(allow_private=False, resolver=resolver, jina_api_key="jina-key",
                      jina_endpoint=server.url + "/jina/")
     text = tool.call({"url": "https://docs.example/guide", "goal": "pump colour"}).text
     assert server.paths() == ["/jina/https://docs.example/guide"]
@@ -275,24 +256,24 @@ def test_jina_reader_is_used_with_a_key(server: LocalServer, session: requests.S
     )
 
 
-def test_jina_reader_errors_are_tool_errors(server: LocalServer, session: requests.Session) -> None:
+def test_jina_reader_errors_are_tool_errors(server: LocalServer) -> None:
     server.routes["/jina/"] = jina_reader
-    tool = make_tool(session, jina_api_key="wrong", jina_endpoint=server.url + "/jina/")
+    tool = make_tool(jina_api_key="wrong", jina_endpoint=server.url + "/jina/")
     with pytest.raises(ToolError, match="answered HTTP 401"):
         tool.call({"url": "https://docs.example/guide", "goal": "pump"})
 
 
-def test_an_unexpected_jina_answer_is_a_tool_error(server: LocalServer, session: requests.Session) -> None:
+def test_an_unexpected_jina_answer_is_a_tool_error(server: LocalServer) -> None:
     server.routes["/jina/"] = lambda r: Reply(200, b'{"code": 200, "data": null}', {"Content-Type": "application/json"})
-    tool = make_tool(session, jina_api_key="jina-key", jina_endpoint=server.url + "/jina/")
+    tool = make_tool(jina_api_key="jina-key", jina_endpoint=server.url + "/jina/")
     with pytest.raises(ToolError, match="Jina Reader returned an unexpected answer"):
         tool.call({"url": "https://docs.example/guide", "goal": "pump"})
 
 
-def test_private_targets_are_not_handed_to_jina(server: LocalServer, session: requests.Session) -> None:
+def test_private_targets_are_not_handed_to_jina(server: LocalServer) -> None:
     server.routes["/jina/"] = jina_reader
     resolver = resolver_for({"intranet.example": ["10.0.0.5"]})
-    tool = make_tool(session, allow_private=False, resolver=resolver, jina_api_key="jina-key",
+    tool = make_tool(allow_private=False, resolver=resolver, jina_api_key="jina-key",
                      jina_endpoint=server.url + "/jina/")
     with pytest.raises(ToolError, match="refused"):
         tool.call({"url": "http://intranet.example/wiki", "goal": "pump"})

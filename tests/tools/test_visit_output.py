@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import requests
-
 from memory_bank.tools.base import VisitedPage
 from memory_bank.tools.visit import NO_MATCH, VisitTool
 
@@ -18,16 +16,16 @@ def founding(goal: str, text: str) -> str:
     return text if "founded" in text else ""
 
 
-def tool(session: requests.Session) -> VisitTool:
-    return VisitTool(timeout=2.0, max_bytes=100_000, allow_private=True, session=session, extractor=founding)
+def tool() -> VisitTool:
+    return VisitTool(timeout=2.0, max_bytes=100_000, allow_private=True, extractor=founding)
 
 
-def test_pages_with_evidence_are_typed_and_the_rest_is_not(server: LocalServer, session: requests.Session) -> None:
+def test_pages_with_evidence_are_typed_and_the_rest_is_not(server: LocalServer) -> None:
     server.routes["/a"] = lambda r: Reply(200, ALPHA, {"Content-Type": "text/html; charset=utf-8"})
     server.routes["/b"] = lambda r: Reply(200, BETA, {"Content-Type": "text/plain"})
     server.routes["/c"] = lambda r: Reply(200, GAMMA, {"Content-Type": "text/plain"})
     urls = [server.url + path for path in ("/a", "/b", "/c", "/d")]
-    result = tool(session).call({"url": urls, "goal": "founding year"})
+    result = tool().call({"url": urls, "goal": "founding year"})
     assert result.text == (
         f"URL: {urls[0]}\nTitle: Alpha page\n\nAlpha was founded in 1990.\n\nIt has 12 staff."
         f"\n\nURL: {urls[1]}\n{NO_MATCH}: founding year"
@@ -40,8 +38,8 @@ def test_pages_with_evidence_are_typed_and_the_rest_is_not(server: LocalServer, 
     )
 
 
-def test_a_page_without_a_match_yields_nothing(server: LocalServer, session: requests.Session) -> None:
+def test_a_page_without_a_match_yields_nothing(server: LocalServer) -> None:
     server.routes["/b"] = lambda r: Reply(200, BETA, {"Content-Type": "text/plain"})
-    result = tool(session).call({"url": server.url + "/b", "goal": "x"})
+    result = tool().call({"url": server.url + "/b", "goal": "x"})
     assert result.text == f"URL: {server.url}/b\n{NO_MATCH}: x"
     assert result.pages == ()
