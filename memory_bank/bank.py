@@ -16,7 +16,7 @@ from . import wiring
 from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
-from .errors import InputError, MemoryBankError, RunCancelled
+from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
@@ -175,8 +175,10 @@ class MemoryBank:
             new_ids, errors = self._ingest_inputs(files, text, question)
         except RunCancelled:
             new_ids, errors = [], ["cancelled while ingesting"]
+        except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
+            new_ids, errors = [], [f"LLM endpoint: {exc}"]
         result = self._loop.runner.run(question, token, new_ids)
-        result.errors[:0] = errors
+        result.errors[:0] = [e for e in errors if e not in result.errors]
         return result
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
@@ -186,7 +188,7 @@ class MemoryBank:
         for f in files:
             try:
                 new_ids.extend(self._ingest_file(f, goal=goal, defer_images=True))
-            except RunCancelled:
+            except (RunCancelled, EndpointDown):
                 raise
             except MemoryBankError as exc:
                 errors.append(str(exc))

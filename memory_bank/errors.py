@@ -27,6 +27,20 @@ class LLMError(MemoryBankError):
     """The LLM endpoint failed after retries (transport, HTTP status, timeout)."""
 
 
+class LLMUnavailable(LLMError):
+    """The endpoint gave no usable answer: unreachable, past the deadline, 5xx or 429 after the retries, or a body
+    that is not a completion. Counted: a run stops after a few of these in a row (`EndpointDown`)."""
+
+
+class LLMRejected(LLMUnavailable):
+    """The endpoint refused the request as such (401 bad key, 403, 404 no such model): never retried, and it stops
+    the run at once, since every later call would be refused the same way."""
+
+
+class EndpointDown(LLMError):
+    """The LLM endpoint is down or refuses this bank: the run stops with this one message, keeping its memory."""
+
+
 class AgentOutputError(MemoryBankError):
     """An agent's output stayed invalid after the allowed re-asks."""
 
@@ -46,6 +60,11 @@ class RunCancelled(MemoryBankError):
 
 class ToolError(MemoryBankError):
     """A tool failed; the ReAct loop turns it into an observation instead of stopping."""
+
+
+# What stops a whole run (or ingestion) rather than failing one sub-task: handlers that record a failure and go
+# on re-raise these.
+STOPS_THE_RUN: tuple[type[MemoryBankError], ...] = (BudgetExceeded, RunCancelled, EndpointDown)
 
 
 class ConfigError(MemoryBankError):

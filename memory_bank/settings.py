@@ -48,6 +48,7 @@ ENV_FIELDS: dict[str, str] = {
     "LLM_TIMEOUT": "llm_timeout",
     "LLM_MAX_RETRIES": "llm_max_retries",
     "LLM_CONCURRENCY": "llm_concurrency",
+    "LLM_MAX_CONSECUTIVE_FAILURES": "llm_max_consecutive_failures",
     "RETRIEVAL_K": "retrieval_k",
     "RETRIEVAL_ALPHA": "retrieval_alpha",
     "MEMORY_BUDGET_TOKENS": "memory_budget_tokens",
@@ -80,6 +81,8 @@ class Settings(BaseModel):
     llm_backoff_base: float = Field(default=1.0, ge=0)
     llm_backoff_max: float = Field(default=30.0, ge=0)
     llm_concurrency: int = Field(default=4, ge=1, le=64)
+    # a run stops after this many LLM calls in a row failed (each after its retries); a rejected key stops it at once
+    llm_max_consecutive_failures: int = Field(default=2, ge=1, le=20)
     structured_retries: int = Field(default=2, ge=0, le=5)
     sampling: dict[str, Sampling] = Field(default_factory=lambda: dict(DEFAULT_SAMPLING))
     # agents
@@ -148,6 +151,10 @@ class Settings(BaseModel):
     def secret(self, name: str) -> str | None:
         value = getattr(self, name)
         return value.get_secret_value() if value is not None else None
+
+    def secret_values(self) -> tuple[str, ...]:
+        """The configured secrets themselves, for redacting text that comes back from outside (an echoed key)."""
+        return tuple(v for v in (self.secret(name) for name in sorted(SECRET_FIELDS)) if v)
 
     def check_llm(self) -> None:
         """Raise a clear error when the LLM engine is selected without what it needs."""

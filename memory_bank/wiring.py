@@ -14,6 +14,7 @@ import requests
 
 from .control import Cancellation
 from .engines.base import Engine
+from .engines.llm.breaker import EndpointBreaker
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import ToolCallRecord
 from .events import EventBus
@@ -130,10 +131,14 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,
             meter: UsageMeter) -> MeteredClient | None:
     """Wrap the given client, or build the OpenAI one when the LLM engine is selected. Its retry backoff sleeps
-    on the cancellation, so a cancelled run does not wait out a backoff."""
+    on the cancellation and a cancel interrupts its request in flight, so a cancelled run waits for neither; the
+    breaker is shared, so calls waiting to retry stop as soon as one call finds the endpoint down."""
+    breaker = EndpointBreaker(settings.llm_max_consecutive_failures)
     if client is None and settings.engine == "llm":
         settings.check_llm()
         from .engines.llm.openai_client import OpenAIClient
 
-        client = OpenAIClient(settings, sleep=cancellation.wait)
-    return MeteredClient(client, meter, events, cancellation) if client is not None else None
+        client = OpenAIClient(settings, sleep=cancellation.wait, cancel=cancellation, breaker=breaker)
+    if client is None:
+        return None
+    return MeteredClient(client, meter, events, cancellation, breaker=breaker, secrets=settings.secret_values())

@@ -205,7 +205,9 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
         return
     with st.container(border=True):
         st.markdown(safe_markdown(result.answer))
-    if result.termination != "done":
+    if result.termination == "endpoint_down":
+        st.error(md_escape(result.stop_reason))
+    elif result.termination != "done":
         st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
     for i, cite in enumerate(result.citations, start=1):
         left, right = st.columns([2, 5], vertical_alignment="center")

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..engines.base import Engine
 from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement, Verdict
-from ..errors import MemoryBankError
+from ..errors import STOPS_THE_RUN, MemoryBankError
 from ..events import ErrorRaised, EventBus
 from ..memory.query_graph import Node, PendingConflict, Relation
 from ..memory.store import Memory
@@ -102,6 +102,8 @@ class Linker:
         reasons = "; ".join(j.reasoning for _, j in buckets[Relation.MERGE] if j.reasoning)
         try:
             failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth).failures
+        except STOPS_THE_RUN:
+            raise
         except MemoryBankError as exc:
             return [self._fail("merge of near-duplicate nodes", exc)]
         return failures
@@ -147,6 +149,8 @@ class Linker:
             candidates = self.retriever.candidates_for(node, exclude=inherited)
         try:
             judgements = self._analyse((node, candidates))
+        except STOPS_THE_RUN:
+            raise
         except MemoryBankError as exc:
             return [self._fail(f"analysis of merged node '{node.context[:60]}'", exc)]
         return self._apply(node.id, judgements, depth)
@@ -163,6 +167,8 @@ class Linker:
             merged = self.integrate([conflict.node_a, conflict.node_b], kind="conflict", validation=validation,
                                     verdict=verdict, conflict_description=conflict.description,
                                     reason=conflict.description)
+        except STOPS_THE_RUN:
+            raise
         except MemoryBankError as exc:
             self.ops.resolve_conflict(conflict.id, None, f"validation failed: {exc}", status="failed")
             raise

@@ -1,7 +1,7 @@
 """Run independent agent calls concurrently, up to the configured limit, keeping input order.
 
 Per-item failures that are the agent's (invalid output, LLM transport) come back as values so the caller can
-record a failed sub-task and go on; budget and cancellation errors stop everything at once.
+record a failed sub-task and go on; budget, cancellation and a dead endpoint stop everything at once.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..errors import STOPS_THE_RUN, MemoryBankError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -28,7 +28,7 @@ def parallel_map(fn: Callable[[T], R], items: Iterable[T], limit: int,
             if before_each is not None:
                 before_each()
             return fn(item)
-        except (BudgetExceeded, RunCancelled):
+        except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             return exc

@@ -13,8 +13,9 @@ class RunResult(BaseModel):
     answer: str
     citations: list[Citation] = Field(default_factory=list)
     insight_doc: InsightDoc
-    termination: str = "done"  # done | max_rounds | budget | cancelled
+    termination: str = "done"  # done | max_rounds | budget | cancelled | endpoint_down
     rounds: int = 0
     seconds: float = 0.0
     errors: list[str] = Field(default_factory=list)
+    stop_reason: str = ""  # when the run ended early on an error (budget, endpoint down): that error's message
     new_node_ids: list[str] = Field(default_factory=list)

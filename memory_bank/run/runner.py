@@ -23,7 +23,7 @@ from ..engines.models import (
     PlanningInput,
     ToolCallRecord,
 )
-from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
 from ..ingest.linker import Linker, node_info
 from ..ingest.pipeline import IngestPipeline, IngestReport
@@ -63,15 +63,18 @@ class TaskRunner:
         state = _RunState(question=question, new_nodes=list(new_nodes or []))
         with self.memory.write():
             self.memory.insight_doc = InsightDoc(task_goal=question)
-        termination = "done"
+        termination, stop_reason = "done", ""
         try:
             self._plan(state, state.new_nodes)
             termination = self._rounds(state, cancel)
             if state.answer is None and termination in ("done", "max_rounds"):
                 self._final_answer(state)
         except BudgetExceeded as exc:
-            termination = "budget"
+            termination, stop_reason = "budget", str(exc)
             self._record_error(state, "budget", exc, fatal=True)
+        except EndpointDown as exc:
+            termination, stop_reason = "endpoint_down", str(exc)
+            self._record_error(state, "LLM endpoint", exc, fatal=True)
         except RunCancelled:
             termination = "cancelled"
         answer = state.answer or "No answer was produced (see the run log)."
@@ -80,7 +83,7 @@ class TaskRunner:
         return RunResult(question=question, answer=answer, citations=state.citations,
                          insight_doc=self.memory.insight_doc.model_copy(deep=True), termination=termination,
                          rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
-                         new_node_ids=state.new_nodes)
+                         new_node_ids=state.new_nodes, stop_reason=stop_reason)
 
     def _rounds(self, state: _RunState, cancel: CancelToken) -> str:
         while self.memory.insight_doc.next_task is not None:
@@ -110,7 +113,7 @@ class TaskRunner:
             out = self.engine.planning.run(planning_input)
             proposed = out.pending_tasks[0] if out.pending_tasks else None
             self._accept_contexts(out.completed_tasks)
-        except (BudgetExceeded, RunCancelled):
+        except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "planning", exc)
@@ -151,7 +154,7 @@ class TaskRunner:
             if task.type is TaskType.IMAGE_RECOGNITION:
                 return self._recognise(state, task)
             return self._normal(state, task)
-        except (BudgetExceeded, RunCancelled):
+        except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             self._record_error(state, f"{task.type.value} task", exc)
@@ -225,7 +228,7 @@ class TaskRunner:
         task = PendingTask(type=TaskType.NORMAL, description=f"Answer now with what memory holds: {state.question}")
         try:
             self._normal(state, task)
-        except (BudgetExceeded, RunCancelled):
+        except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "final answer", exc)

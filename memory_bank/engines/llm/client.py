@@ -2,21 +2,37 @@
 
 Everything that talks to a language model goes through `LLMClient.complete`. The only implementation that
 imports the `openai` SDK is `llm/openai_client.py`; tests pass scripted fakes. `MeteredClient` wraps any client
-with the run's budgets, cancellation and usage accounting, so agents never count anything themselves.
+with the run's budgets, cancellation and usage accounting, so agents never count anything themselves; with the
+endpoint breaker (a run stops once the endpoint is judged down); and with redaction: a completion is text from
+outside, and a server that echoes the API key back (in an error page, a debug field, a prompt-injected reply)
+must not get it into memory, the run result, events or the export, so every configured secret is replaced
+before the text leaves the seam.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from ...control import Cancellation, CancelToken
-from ...errors import BudgetExceeded
+from ...errors import BudgetExceeded, LLMError
 from ...events import EventBus, LLMUsage
+from .breaker import EndpointBreaker
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
+MIN_SECRET_CHARS = 4  # shorter "secrets" would blank out ordinary words
+REDACTED = "***"
+
+
+def redact(text: str, secrets: Sequence[str | None]) -> str:
+    """`text` with every secret of a usable length replaced by `***`."""
+    for secret in secrets:
+        if secret and len(secret) >= MIN_SECRET_CHARS and secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
 
 
 @dataclass(frozen=True)
@@ -98,14 +114,17 @@ class UsageMeter:
 
 
 class MeteredClient:
-    """An `LLMClient` that enforces budgets and cancellation and publishes usage events."""
+    """An `LLMClient` that enforces budgets, cancellation and the endpoint breaker, redacts secrets from what
+    comes back, and publishes usage events."""
 
-    def __init__(self, inner: LLMClient, meter: UsageMeter, events: EventBus,
-                 cancel: CancelToken | Cancellation) -> None:
+    def __init__(self, inner: LLMClient, meter: UsageMeter, events: EventBus, cancel: CancelToken | Cancellation,
+                 *, breaker: EndpointBreaker | None = None, secrets: Sequence[str] = ()) -> None:
         self.inner = inner
         self.meter = meter
         self.events = events
         self.cancel = cancel
+        self.breaker = breaker
+        self.secrets = tuple(secrets)
 
     def wait(self, seconds: float) -> None:
         """The inner client's backoff sleep: ends at once when the current run's token is cancelled."""
@@ -115,10 +134,23 @@ class MeteredClient:
                  max_tokens: int | None = None, json_mode: bool = False) -> Completion:
         self.cancel.check()
         self.meter.check()
+        if self.breaker is not None:
+            self.breaker.begin(self.cancel.token if isinstance(self.cancel, Cancellation) else self.cancel)
+            self.breaker.check()
         start = time.perf_counter()
-        completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
-                                         max_tokens=max_tokens, json_mode=json_mode)
+        try:
+            completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
+                                             max_tokens=max_tokens, json_mode=json_mode)
+        except LLMError as exc:
+            down = self.breaker.failed(exc) if self.breaker is not None else None
+            if down is not None:
+                raise down from exc
+            raise
+        if self.breaker is not None:
+            self.breaker.succeeded()
         seconds = time.perf_counter() - start
+        completion = replace(completion, text=redact(completion.text, self.secrets),
+                             model=redact(completion.model, self.secrets))
         self.meter.record(agent, completion, seconds)
         self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,
                                      completion_tokens=completion.completion_tokens, seconds=seconds))

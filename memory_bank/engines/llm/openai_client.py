@@ -6,6 +6,13 @@ at `llm_backoff_max`), immediate failure on other 4xx, and a final `LLMError` th
 model but never the key. JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a
 JSON-mode request is retried once without it and the server is remembered as not supporting it; the structured
 helper validates the text either way.
+
+Deadlines, not timeouts: `LLM_TIMEOUT` is the wall-clock deadline of one attempt (one HTTP request, from sending
+it to the last byte of the answer). Socket timeouts only bound each read, so a server dripping its body would
+hold a call for ever; instead a `Watchdog` watches the sockets each request opens (httpx's `trace` hook; every
+request asks for `Connection: close` so it opens its own) and shuts them down at the deadline, or at once when
+the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM_MAX_RETRIES` and by the
+breaker, which stops all calls of a run once the endpoint is judged down.
 """
 
 from __future__ import annotations
@@ -20,15 +27,19 @@ from urllib.parse import urlparse
 
 import openai
 
-from ...errors import ConfigError, LLMError
+from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
 from ...settings import Settings
 from ...text.tokens import estimate_tokens, tokens_for_chars
-from .client import Completion, Message
+from ...watchdog import Cancellable, Watchdog
+from .breaker import EndpointBreaker
+from .client import Completion, Message, redact
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
 IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
 _RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
+_REJECTED_STATUS = frozenset({401, 403, 404})  # bad key, no permission, no such model or path: asking again won't help
+_CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
 _JSON_MODE_REJECTIONS = (openai.BadRequestError, openai.UnprocessableEntityError)
 _DETAIL_CHARS = 300
 
@@ -86,22 +97,35 @@ def _retryable(exc: Exception) -> bool:
     return False
 
 
-class OpenAIClient:
-    """Thread-safe: one SDK client (one connection pool) serves concurrent agent calls.
+def _error_class(exc: Exception) -> type[LLMError]:
+    if isinstance(exc, openai.APIStatusError) and exc.status_code in _REJECTED_STATUS:
+        return LLMRejected
+    return LLMUnavailable if _retryable(exc) else LLMError
 
-    `sleep` is injectable so a caller can make backoff waits cancellable and tests can observe them.
+
+class OpenAIClient:
+    """Thread-safe: one SDK client serves concurrent agent calls; each call has its own watchdog.
+
+    `sleep` is injectable so a caller can make backoff waits cancellable and tests can observe them; `cancel`
+    (the bank's `Cancellation`) interrupts a request in flight; `breaker`, shared with the metered client, ends
+    the retries of calls in flight once the endpoint is judged down.
     """
 
     def __init__(self, settings: Settings, *, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, cancel: Cancellable | None = None,
+                 breaker: EndpointBreaker | None = None) -> None:
         if not settings.llm_model:
             raise ConfigError("The LLM engine needs a model name (LLM_MODEL or the Settings page).")
         self._settings = settings
         self._model = settings.llm_model
         self._vision_model = settings.llm_vision_model or settings.llm_model
         self._key = settings.secret("llm_api_key")
+        self._calls = threading.local()  # the watchdog of the call this thread is making
+        self._cancel = cancel
+        self._breaker = breaker
+        http = openai.DefaultHttpxClient(event_hooks={"request": [self._watch_request]})
         self._sdk = openai.OpenAI(base_url=settings.llm_base_url or DEFAULT_BASE_URL, api_key=self._key or "not-needed",
-                                  timeout=settings.llm_timeout, max_retries=0)
+                                  timeout=settings.llm_timeout, max_retries=0, http_client=http)
         self._base = str(self._sdk.base_url).rstrip("/")
         self._sleep = sleep
         self._rng = rng or random.Random()
@@ -151,14 +175,14 @@ class OpenAIClient:
         sampling = self._settings.sampling_for("react")
         start = time.perf_counter()
         try:
-            response = self._sdk.chat.completions.create(
+            response = self._attempt(lambda: self._sdk.chat.completions.create(
                 model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
-                temperature=sampling.temperature, top_p=sampling.top_p)
+                temperature=sampling.temperature, top_p=sampling.top_p))
             self._to_completion(response, [])
         except openai.NotFoundError as exc:
-            raise LLMError(self._describe(exc, 1) + self._available_models()) from exc
+            raise LLMRejected(self._describe(exc, 1) + self._available_models()) from exc
         except openai.APIError as exc:
-            raise LLMError(self._describe(exc, 1)) from exc
+            raise _error_class(exc)(self._describe(exc, 1)) from exc
         seconds = time.perf_counter() - start
         return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
 
@@ -167,14 +191,51 @@ class OpenAIClient:
         attempts = self._settings.llm_max_retries + 1
         for attempt in range(1, attempts + 1):
             try:
-                response = self._sdk.chat.completions.create(**params)
+                response = self._attempt(lambda: self._sdk.chat.completions.create(**params))
             except openai.APIError as exc:
                 if not _retryable(exc) or attempt == attempts:
-                    raise LLMError(self._describe(exc, attempt, agent)) from exc
+                    raise _error_class(exc)(self._describe(exc, attempt, agent)) from exc
                 self._sleep(self._delay(attempt, exc))
+                if self._breaker is not None:
+                    self._breaker.check()  # another call found the endpoint down while this one waited
                 continue
             return self._to_completion(response, params["messages"], agent)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _attempt(self, create: Callable[[], Any]) -> Any:
+        """One request under its deadline and the run's cancel (see the module docstring)."""
+        with Watchdog(self._settings.llm_timeout, self._cancel) as watch:
+            self._calls.watch = watch
+            try:
+                response = create()
+            except openai.APIError as exc:
+                self._raise_if_fired(watch, exc)
+                raise
+            finally:
+                self._calls.watch = None
+        self._raise_if_fired(watch, None)  # a body cut at the deadline can look complete
+        return response
+
+    @staticmethod
+    def _raise_if_fired(watch: Watchdog, exc: openai.APIError | None) -> None:
+        if watch.fired == "cancel":
+            raise RunCancelled("the run was cancelled") from exc
+        if watch.fired == "deadline":
+            request = getattr(exc, "request", None)
+            raise openai.APITimeoutError(request=request) from exc  # type: ignore[arg-type]
+
+    def _watch_request(self, request: Any) -> None:
+        """httpx request hook: hand the sockets this request opens to the call's watchdog."""
+        watch: Watchdog | None = getattr(self._calls, "watch", None)
+        if watch is None:
+            return
+        request.headers["Connection"] = "close"  # a fresh connection, so `connect_tcp` is traced
+
+        def trace(event: str, info: dict[str, Any]) -> None:
+            if event in _CONNECTED and info.get("return_value") is not None:
+                watch.watch(info["return_value"].get_extra_info("socket"))
+
+        request.extensions = {**request.extensions, "trace": trace}
 
     def _delay(self, attempt: int, exc: Exception) -> float:
         cap = self._settings.llm_backoff_max
@@ -190,8 +251,9 @@ class OpenAIClient:
         if not choices:
             kind = "a non-completion body" if isinstance(response, str) else "no choices"
             sample = self._redact(str(response))[:120]
-            raise LLMError(f"{self.endpoint} (model {self._model}{self._for(agent)}) returned {kind}: {sample!r}. "
-                           "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
+            where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
+            raise LLMUnavailable(f"{where} returned {kind}: {sample!r}. "
+                                 "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         text = choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         if usage is not None and usage.prompt_tokens is not None:
@@ -220,7 +282,7 @@ class OpenAIClient:
         return f". Models this server offers: {', '.join(names[:20]) or 'none'}"
 
     def _redact(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key and len(self._key) >= 4 else text
+        return redact(text, (self._key,))
 
     @staticmethod
     def _for(agent: str) -> str:

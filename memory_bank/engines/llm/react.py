@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...errors import BudgetExceeded, LLMError, RunCancelled, ToolError
+from ...errors import STOPS_THE_RUN, LLMError, ToolError
 from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox, ToolResult
@@ -71,6 +71,8 @@ class ReactAgent:
             prompt=inp.prompt, task_type=inp.task.type.value, task_description=inp.task.description))
         try:
             answer = self._loop(state)
+        except STOPS_THE_RUN:
+            raise
         except LLMError as exc:
             return self._result(state, inp, None, "error", f"The LLM failed after {state.llm_calls} calls: {exc}")
         if answer is not None:
@@ -123,7 +125,7 @@ class ReactAgent:
                     '{"name": "tool name", "arguments": {...}} inside <tool_call>...</tool_call>.')
         try:
             output = self._toolbox.call(call.name, call.arguments)
-        except (RunCancelled, BudgetExceeded):
+        except STOPS_THE_RUN:
             raise
         except ToolError as exc:
             return self._record(state, call, False, ToolResult(f"Error: {exc}"))
