@@ -3,8 +3,9 @@
 It is a real HTTP server, so the code under test runs through the real `openai` SDK, its HTTP stack, timeouts and
 error mapping; only the model is scripted. Replies come from a queue (`push`) or from a handler called with each
 request, and may be faults: an HTTP status with `Retry-After`, a delay past the client's timeout, a non-JSON body,
-a connection dropped mid-response. Every request is recorded for assertions (messages, temperature, top_p, the
-agent header). `latency` delays every completion, which the ingestion benchmark uses to measure concurrency.
+a connection dropped mid-response, a body dripped byte by byte. Every request is recorded for assertions
+(messages, temperature, top_p, the agent header). `latency` delays every completion, which the ingestion
+benchmark uses to measure concurrency.
 
     with FakeOpenAI() as fake:
         fake.push(ok('{"summary": "x"}'), error(429, retry_after="1"))
@@ -39,6 +40,7 @@ class Reply:
     content_type: str = "application/json"
     delay: float = 0.0
     drop: bool = False  # send the headers and half the body, then close the connection
+    drip: float = 0.0  # seconds between the body's bytes: a server that keeps every read short, for ever
     usage: tuple[int, int] | str | None = "auto"
     finish_reason: str = "stop"
 
@@ -71,6 +73,10 @@ def dropped(text: str = '{"summary": "never arrives"}') -> Reply:
 
 def slow(seconds: float, text: str = "too late") -> Reply:
     return Reply(text=text, delay=seconds)
+
+
+def drip(seconds_per_byte: float, text: str = "arrives one byte at a time") -> Reply:
+    return Reply(text=text, drip=seconds_per_byte)
 
 
 @dataclass(frozen=True)
@@ -280,6 +286,13 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
+                if reply.drip:
+                    for i in range(len(body)):
+                        if fake._stopping.wait(reply.drip):
+                            break
+                        self.wfile.write(body[i:i + 1])
+                        self.wfile.flush()
+                    return
                 if reply.drop:
                     self.wfile.write(body[: len(body) // 2])
                     self.wfile.flush()

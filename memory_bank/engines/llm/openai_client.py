@@ -100,7 +100,7 @@ def _retryable(exc: Exception) -> bool:
 def _error_class(exc: Exception) -> type[LLMError]:
     if isinstance(exc, openai.APIStatusError) and exc.status_code in _REJECTED_STATUS:
         return LLMRejected
-    return LLMUnavailable if _retryable(exc) else LLMError
+    return LLMUnavailable if _retryable(exc) or isinstance(exc, openai.APIResponseValidationError) else LLMError
 
 
 class OpenAIClient:
@@ -179,6 +179,8 @@ class OpenAIClient:
                 model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
                 temperature=sampling.temperature, top_p=sampling.top_p))
             self._to_completion(response, [])
+        except ValueError as exc:
+            raise LLMUnavailable(self._unreadable(exc)) from exc
         except openai.NotFoundError as exc:
             raise LLMRejected(self._describe(exc, 1) + self._available_models()) from exc
         except openai.APIError as exc:
@@ -192,6 +194,8 @@ class OpenAIClient:
         for attempt in range(1, attempts + 1):
             try:
                 response = self._attempt(lambda: self._sdk.chat.completions.create(**params))
+            except ValueError as exc:  # the SDK's JSON decoding of a cut or broken body
+                raise LLMUnavailable(self._unreadable(exc, agent)) from exc
             except openai.APIError as exc:
                 if not _retryable(exc) or attempt == attempts:
                     raise _error_class(exc)(self._describe(exc, attempt, agent)) from exc
@@ -273,6 +277,10 @@ class OpenAIClient:
         status = getattr(exc, "status_code", "?")
         detail = self._redact(getattr(exc, "message", str(exc)))[:_DETAIL_CHARS]
         return f"LLM request to {where} failed with HTTP {status} {tries}: {detail}"
+
+    def _unreadable(self, exc: ValueError, agent: str = "") -> str:
+        return (f"{self.endpoint} (model {self._model}{self._for(agent)}) returned a body that is not valid JSON "
+                f"({self._redact(str(exc))[:_DETAIL_CHARS]}). Is the base URL an OpenAI-compatible API?")
 
     def _available_models(self) -> str:
         try:
