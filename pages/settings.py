@@ -79,22 +79,38 @@ if saved or tested:
         else:
             with st.spinner("Asking the endpoint for one word…"):
                 try:
-                    st.success(check_connection(settings))
+                    st.success(md_escape(check_connection(settings)))
                 except MemoryBankError as exc:
-                    st.error(f"Connection failed: {exc}")
+                    st.error(md_escape(f"Connection failed: {exc}"))
     if saved:
+        # saving an LLM endpoint tests it too: a dead or rejecting endpoint is said plainly now, not discovered
+        # as a run that stops; it is saved anyway (the server may be started later)
+        down = None
+        if settings.engine == "llm":
+            with st.spinner("Testing the connection…"):
+                try:
+                    check_connection(settings)
+                except MemoryBankError as exc:
+                    down = exc
         try:
             apply_settings(task, settings)
         except (RuntimeError, MemoryBankError) as exc:
-            st.error(f"Settings not applied: {exc}")
+            st.error(md_escape(f"Settings not applied: {exc}"))
         else:
             st.session_state["settings_saves"] = st.session_state.get("settings_saves", 0) + 1
             st.session_state["settings_flash"] = f"Saved for this session. Engine: {engine_label(task)}."
+            if down is not None:
+                st.session_state["settings_down"] = (
+                    f"The LLM endpoint is not answering: {down}. Runs will stop at once with this message until "
+                    "it does: check the base URL, key and model, or start the server.")
             st.rerun()
 
 flash = st.session_state.pop("settings_flash", None)
 if flash:
     st.success(md_escape(flash))
+endpoint_down = st.session_state.pop("settings_down", None)
+if endpoint_down:
+    st.error(md_escape(endpoint_down))
 
 header.caption(f"Now: {md_escape(engine_label(task))}. Changes apply to this browser session only.")
 with st.expander("Effective settings (no secrets)"):

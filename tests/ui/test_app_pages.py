@@ -220,7 +220,7 @@ def test_uploads_with_a_bad_file_conflicts_merges_and_the_timeline(monkeypatch: 
 def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
     secret = "sk-ui-" + uuid.uuid4().hex
-    with FakeOpenAI("OK") as fake:
+    with FakeOpenAI("OK", "OK") as fake:  # one answer for "Test connection", one for the test on save
         at = new_app()
         at.run()
         at.switch_page("pages/settings.py").run()
@@ -239,9 +239,13 @@ def test_settings_key_stays_in_the_session(monkeypatch: pytest.MonkeyPatch) -> N
         assert at.text_input[2].value == "", "the key must never be shown back"
         page_text = json.dumps([str(e.proto) for e in at.main.children.values()], default=str)
         assert secret not in page_text and secret not in json.dumps(task.settings.public_dict())
+        assert not at.error
         fake.stop()
         at.button(key="FormSubmitter:settings-Test connection").click().run()
         assert any("Connection failed" in plain(e.value) for e in at.error)
+        at.button(key="FormSubmitter:settings-Save").click().run()  # saving a dead endpoint says so plainly
+        assert any(plain(e.value).startswith("The LLM endpoint is not answering") for e in at.error)
+        assert any(plain(s.value).startswith("Saved for this session") for s in at.success)
 
 
 def test_notes_sample_shows_a_merge_and_a_settled_conflict(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -283,6 +287,28 @@ def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch)
         calls = next(plain(m.value) for m in at.metric if m.label == "LLM calls")
         assert calls.split(" / ")[0] == f"{len(fake.chat_requests):,}", calls  # counts what the server received
         assert "1990" in texts(at) + " ".join(plain(m.value) for m in at.markdown)
+
+
+def test_a_run_against_a_dead_endpoint_ends_with_one_plain_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "Working on it…" for minutes: the run stops after the breaker's limit and the page says why."""
+    fake = FakeOpenAI().start()
+    dead_url = fake.base_url
+    fake.stop()  # nothing listens there any more: every connection is refused
+    for name, value in {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": dead_url, "LLM_MODEL": "fake-model",
+                        "LLM_API_KEY": "sk-test-secret", "LLM_MAX_RETRIES": "0",
+                        "LLM_MAX_CONSECUTIVE_FAILURES": "1"}.items():
+        monkeypatch.setenv(name, value)
+    at = new_app()
+    at.run()
+    at.text_area[0].set_value("When were ALPHA systems first deployed?")
+    at.text_area[1].set_value(ALPHA_NOTES)
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    finish_runs(at)
+    result = task_of(at).current_run.monitor.view().result
+    assert result.termination == "endpoint_down"
+    assert sum("LLM endpoint is not usable" in e for e in result.errors) == 1, result.errors
+    shown = [plain(e.value) for e in at.error]  # the answer panel, and the run log's line for the same event
+    assert any(e.startswith("The LLM endpoint is not usable") and "Connection refused" in e for e in shown), shown
 
 
 def test_cancel_stops_the_run_and_keeps_what_was_built(monkeypatch: pytest.MonkeyPatch) -> None:
