@@ -80,8 +80,13 @@ class MemoryBank:
     def ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
         `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
-        self.cancellation.begin()
+        self._begin_ingestion()
         return self._ingest_file(path, name, goal)
+
+    def _begin_ingestion(self) -> None:
+        """An ingestion outside `run()` has its own cancel token and its own budgets (not the last run's)."""
+        self.cancellation.begin()
+        self.meter.begin_run()
 
     def _load(self, path: str | Path, name: str | None = None) -> Document:
         return load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
@@ -104,7 +109,7 @@ class MemoryBank:
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
             raise InputError("the text is empty", source=source)
-        self.cancellation.begin()
+        self._begin_ingestion()
         return self._ingest(Document.from_text(text, source))
 
     def add_image(self, path: str | Path, name: str | None = None) -> str:
@@ -185,18 +190,22 @@ class MemoryBank:
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:
+        """Ingest the run's files and pasted text; one that fails is recorded (error event, `result.errors`)
+        and the others go on, whatever the kind of input."""
+        inputs: list[tuple[str, Callable[[], list[str]]]] = [
+            (Path(f).name, lambda f=f: self._ingest_file(f, goal=goal, defer_images=True)) for f in files]
+        if text and text.strip():
+            inputs.append(("pasted text", lambda: self._ingest(Document.from_text(text, "pasted text"), goal)))
         new_ids: list[str] = []
         errors: list[str] = []
-        for f in files:
+        for name, ingest in inputs:
             try:
-                new_ids.extend(self._ingest_file(f, goal=goal, defer_images=True))
+                new_ids.extend(ingest())
             except RunCancelled:
                 raise
             except MemoryBankError as exc:
                 errors.append(str(exc))
-                self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
-        if text and text.strip():
-            new_ids.extend(self._ingest(Document.from_text(text, "pasted text"), goal))
+                self.events.publish(ErrorRaised(where=f"ingest {name}", message=str(exc)))
         return new_ids, errors
 
     def cancel(self) -> None:
