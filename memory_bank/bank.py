@@ -20,7 +20,7 @@ from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled
 from .events import ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
-from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry
+from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, new_id
 from .memory.query_graph import Node, PendingConflict
 from .memory.snapshot import BankSnapshot, take_snapshot
 from .memory.store import Memory
@@ -42,11 +42,13 @@ class MemoryBank:
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
         self.cancellation = Cancellation()
         self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
-        self._core = wiring.build_core(self.settings, self.embedder, self.events, _memory)
+        owned = workdir is None
+        root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
+        self.workdir = root  # the bank's folder: its temp images and its file storage; clear() removes its own
+        self.temp = TempStore(root, owned=owned)
+        self._core = wiring.build_core(self.settings, self.embedder, self.events, _memory, self.temp.files)
         self.memory = self._core.memory
         self.view = self._core.reader
-        root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
-        self.temp = TempStore(root)
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm,
@@ -78,8 +80,13 @@ class MemoryBank:
     def ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
         `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
-        self.cancellation.begin()
+        self._begin_ingestion()
         return self._ingest_file(path, name, goal)
+
+    def _begin_ingestion(self) -> None:
+        """An ingestion outside `run()` has its own cancel token and its own budgets (not the last run's)."""
+        self.cancellation.begin()
+        self.meter.begin_run()
 
     def _load(self, path: str | Path, name: str | None = None) -> Document:
         return load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
@@ -93,14 +100,16 @@ class MemoryBank:
         if doc.kind == "image":
             image = self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata)
             return [] if defer_images else self._ingest_image(image, goal)
-        attachment = Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path or "",
+        file_id = new_id()  # the document is copied into the bank's storage: the attachment names that copy
+        stored = self.temp.files.adopt(Path(doc.path or ""), file_id, doc.name)
+        attachment = Attachment(id=f"doc-{file_id}", type=AttachmentType.DOCUMENT, path=stored,
                                 mime=str(doc.metadata.get("mime", "")))
         return self._ingest(doc, goal, (attachment,))
 
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
             raise InputError("the text is empty", source=source)
-        self.cancellation.begin()
+        self._begin_ingestion()
         return self._ingest(Document.from_text(text, source))
 
     def add_image(self, path: str | Path, name: str | None = None) -> str:
@@ -183,18 +192,22 @@ class MemoryBank:
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:
+        """Ingest the run's files and pasted text; one that fails is recorded (error event, `result.errors`)
+        and the others go on, whatever the kind of input."""
+        inputs: list[tuple[str, Callable[[], list[str]]]] = [
+            (Path(f).name, lambda f=f: self._ingest_file(f, goal=goal, defer_images=True)) for f in files]
+        if text and text.strip():
+            inputs.append(("pasted text", lambda: self._ingest(Document.from_text(text, "pasted text"), goal)))
         new_ids: list[str] = []
         errors: list[str] = []
-        for f in files:
+        for name, ingest in inputs:
             try:
-                new_ids.extend(self._ingest_file(f, goal=goal, defer_images=True))
+                new_ids.extend(ingest())
             except (RunCancelled, EndpointDown):
                 raise
             except MemoryBankError as exc:
                 errors.append(str(exc))
-                self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
-        if text and text.strip():
-            new_ids.extend(self._ingest(Document.from_text(text, "pasted text"), goal))
+                self.events.publish(ErrorRaised(where=f"ingest {name}", message=str(exc)))
         return new_ids, errors
 
     def cancel(self) -> None:
@@ -217,11 +230,21 @@ class MemoryBank:
                                  [e.to_dict() for e in self.events.log()])
 
     @classmethod
-    def from_export(cls, data: dict[str, Any] | str | bytes, settings: Settings | None = None,
-                    **kwargs: Any) -> MemoryBank:
+    def from_export(cls, data: dict[str, Any] | str | bytes, settings: Settings | None = None, *,
+                    files_from: str | Path | None = None, **kwargs: Any) -> MemoryBank:
+        """A bank holding an export's memory. The export is untrusted: a bad one is an `ImportFormatError` naming
+        the field, and its attachments are read only from this bank's storage; `files_from` is the folder of a
+        bank the caller trusts (`bank.workdir`), whose stored files are copied in (an attachment whose file is in
+        neither place is shown as unreadable)."""
         from .memory.export import import_memory
 
-        memory = import_memory(data)
-        bank = cls(settings, _memory=memory, **kwargs)
+        settings = settings or Settings.from_env()
+        embedder = kwargs.pop("embedder", None) or load_embedder(settings.embedding_model_path)
+        memory = import_memory(data, embedding_dim=embedder.dim)
+        bank = cls(settings, _memory=memory, embedder=embedder, **kwargs)
+        if files_from is not None:
+            paths = {a.path for e in memory.tree.entries.values() for a in e.attachments if a.path}
+            for path in sorted(paths):
+                bank.temp.files.copy_from(Path(files_from), path)
         bank._core.ops.reindex_all()
         return bank

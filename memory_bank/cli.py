@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -60,6 +62,7 @@ def ask(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     bank = MemoryBank(settings)
     bank.subscribe(_progress_printer(args.quiet))
+    saved = False
     try:
         print(f"Engine: {bank.engine.label}", file=sys.stderr)
         for path in args.files:
@@ -75,11 +78,39 @@ def ask(args: argparse.Namespace) -> int:
               f"llm_calls={usage['calls']} tokens={usage['prompt_tokens'] + usage['completion_tokens']} "
               f"seconds={time.perf_counter() - start:.1f} termination={result.termination}")
         if args.export:
-            args.export.write_text(json.dumps(bank.export(), ensure_ascii=False), encoding="utf-8")
-            print(f"memory exported to {args.export}", file=sys.stderr)
+            saved = True
+            save_export(bank.export(), args.export)
         return 0
+    except BaseException:
+        if args.export and not saved:  # a failed run still leaves the memory it built where it was asked for
+            try:
+                save_export(bank.export(), args.export)
+            except MemoryBankError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+        raise
     finally:
         bank.clear()
+
+
+def save_export(data: dict, path: Path) -> Path:
+    """Write the export to `path`; when that fails, to a new file in the temp folder, then raise a
+    `MemoryBankError` naming both, so the memory of a long run is never lost to a typo in a path."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        try:
+            handle, fallback = tempfile.mkstemp(prefix="memory-bank-export-", suffix=".json")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as again:
+            raise MemoryBankError(f"cannot write the export to {path} ({reason}), nor to the temp folder "
+                                  f"({again.strerror or again})") from exc
+        raise MemoryBankError(f"cannot write the export to {path} ({reason}); the memory was saved to "
+                              f"{fallback} instead") from exc
+    print(f"memory exported to {path}", file=sys.stderr)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from .events import EventBus
 from .ingest.graph_ops import GraphOps
 from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
+from .memory.bank_files import BankFiles
 from .memory.store import Memory
 from .memory.temp_store import TempStore
 from .retrieval.deep_retrieval import DeepRetriever
@@ -60,14 +61,16 @@ class Core:
             self.documents.clear()
 
 
-def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None) -> Core:
+def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None,
+               files: BankFiles | None = None) -> Core:
+    """`files`: the bank's storage, the only place deep retrieval reads attachments from (none: it reads none)."""
     memory = memory or Memory()
     index = HybridIndex(embedder.dim)
     retriever = Retriever(memory.graph, index, embedder, settings.retrieval_k, settings.retrieval_alpha,
                           SentenceReranker(memory.source_text))
     passages = PassageSearch(memory)
     documents = DocumentPages(settings.max_file_mb * 1024 * 1024, settings.max_image_pixels)
-    reader = MemoryReader(memory, retriever, passages, DeepRetriever(memory, documents.read))
+    reader = MemoryReader(memory, retriever, passages, DeepRetriever(memory, documents.read, files))
     return Core(memory, index, retriever, GraphOps(memory, index, embedder, events), passages, documents, reader)
 
 

@@ -40,12 +40,12 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
     try:
         deep = task.bank.deep_retrieve(node_id)
     except (KeyError, MemoryBankError) as exc:
-        st.error(f"Node {node_id} cannot be opened: {exc}")
+        st.error(f"Node {md_escape(node_id)} cannot be opened: {md_escape(str(exc))}")
         return
     node = deep.node
     # HTML-escaped into a fixed tag rather than Markdown: no autolinked URLs from documents in the heading
     st.html(f'<div class="amb-node-title">{html.escape(node.context or node.id)}</div>')
-    facts = [f"`{node.id}`", node.kind, clock(node.timestamp)]
+    facts = [md_escape(node.id), md_escape(node.kind), clock(node.timestamp)]  # imported values: plain text
     if node.merged_from:
         facts.append(f"merged from {len(node.merged_from)} nodes")
     if node.role.is_furniture:

@@ -144,8 +144,10 @@ def get_task() -> TaskSession:
     return task
 
 
-def make_bank(task: TaskSession, settings: Settings | None = None, export: Any = None) -> tuple[MemoryBank, Path]:
-    """A bank whose temp files live in its own folder inside the session's; from an export when one is given.
+def make_bank(task: TaskSession, settings: Settings | None = None, export: Any = None,
+              files_from: Path | None = None) -> tuple[MemoryBank, Path]:
+    """A bank whose temp files live in its own folder inside the session's; from an export when one is given
+    (`files_from`: the folder of this session's earlier bank, whose stored files come along).
 
     Returns the bank and its folder. A failed import leaves no folder behind and raises as the core does.
     """
@@ -154,7 +156,8 @@ def make_bank(task: TaskSession, settings: Settings | None = None, export: Any =
     folder = Path(tempfile.mkdtemp(prefix="bank-", dir=task.workdir))
     try:
         if export is not None:
-            return MemoryBank.from_export(export, settings, embedder=embedder, workdir=folder), folder
+            return MemoryBank.from_export(export, settings, embedder=embedder, workdir=folder,
+                                          files_from=files_from), folder
         return MemoryBank(settings, embedder=embedder, workdir=folder), folder
     except BaseException:
         _remove(folder)
@@ -217,7 +220,7 @@ def apply_settings(task: TaskSession, settings: Settings) -> None:
     if task.running:
         raise RuntimeError("a run is in progress: cancel it or wait for it before changing the engine")
     if task.bank is not None:
-        task.bank, _ = make_bank(task, settings, export=task.bank.export())
+        task.bank, _ = make_bank(task, settings, export=task.bank.export(), files_from=task.bank.workdir)
     task.settings = settings
 
 

@@ -16,8 +16,22 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import ImportFormatError
 from ..settings import Settings
 from ..text.furniture import Role
-from ..text.pages import MAX_PRINTED_CHARS
-from .insight_doc import InsightDoc
+from .bank_files import FileRejected, relative_parts
+from .import_rules import (
+    MAX_ITEMS,
+    Body,
+    Count,
+    Embedding,
+    Id,
+    JsonObject,
+    Line,
+    Metadata,
+    Name,
+    Page,
+    Printed,
+    Timestamp,
+)
+from .insight_doc import InsightDoc, TaskStatus, TaskType
 from .interaction_tree import Attachment, AttachmentType, InteractionEntry, InteractionTree, MergeEvent
 from .query_graph import Node, PendingConflict, Source
 from .store import Memory
@@ -30,98 +44,123 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _items(limit: int = MAX_ITEMS) -> Any:
+    return Field(default_factory=list, max_length=limit)
+
+
 class SourceRecord(_Strict):
-    name: str
-    page_start: int | None = None
-    page_end: int | None = None
-    url: str | None = None
-    entry_ids: list[str] = Field(default_factory=list)
+    name: Name
+    page_start: Page | None = None
+    page_end: Page | None = None
+    url: Name | None = None
+    entry_ids: list[Id] = _items()
     # page numbers printed on the first/last page; absent in older exports
-    printed_start: str | None = Field(default=None, max_length=MAX_PRINTED_CHARS)
-    printed_end: str | None = Field(default=None, max_length=MAX_PRINTED_CHARS)
+    printed_start: Printed | None = None
+    printed_end: Printed | None = None
 
 
 class NodeRecord(_Strict):
-    id: str = Field(min_length=1)
-    summary: str
-    context: str
-    keywords: list[str]
-    embedding: list[float] | None
-    timestamp: float
-    sources: list[SourceRecord] = Field(default_factory=list)
-    merged_from: list[str] = Field(default_factory=list)
-    kind: str = "text"
+    id: Id
+    summary: Body
+    context: Line
+    keywords: list[Line] = Field(max_length=1_000)
+    embedding: Embedding | None
+    timestamp: Timestamp
+    sources: list[SourceRecord] = _items(10_000)
+    merged_from: list[Id] = _items()
+    kind: Literal["text", "image"] = "text"
     role: Role = Role.BODY  # added later: an export without it is all body text
 
 
 class EdgeRecord(_Strict):
-    a: str
-    b: str
+    a: Id
+    b: Id
     relation: Literal["related"] = "related"
 
 
 class ConflictRecord(_Strict):
-    id: str
-    node_a: str
-    node_b: str
-    description: str
-    created: float
+    id: Id
+    node_a: Id
+    node_b: Id
+    description: Body
+    created: Timestamp
     status: Literal["pending", "validating", "resolved", "failed", "dismissed"]
-    resolved_at: float | None = None
-    resolution: str = ""
-    merged_into: str | None = None
-    rejected_node: str | None = None
+    resolved_at: Timestamp | None = None
+    resolution: Body = ""
+    merged_into: Id | None = None
+    rejected_node: Id | None = None
 
 
 class AttachmentRecord(_Strict):
-    id: str
+    id: Name
     type: AttachmentType
-    path: str
-    description: str = ""
-    mime: str = ""
+    path: Name  # a path inside the bank's storage (`bank_files`); anything else is dropped on import
+    description: Body = ""
+    mime: Name = ""
 
 
 class EntryRecord(_Strict):
-    entry_id: str
-    text: str
-    timestamp: float
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    attachments: list[AttachmentRecord] = Field(default_factory=list)
+    entry_id: Id
+    text: Body
+    timestamp: Timestamp
+    metadata: Metadata = Field(default_factory=dict)
+    attachments: list[AttachmentRecord] = _items(1_000)
 
 
 class MergeEventRecord(_Strict):
-    event_id: str
-    merged_node_ids: list[str]
-    new_node_id: str
-    timestamp: float
-    description: str
-    kind: str = "merge"
+    event_id: Id
+    merged_node_ids: list[Id] = Field(max_length=MAX_ITEMS)
+    new_node_id: Id
+    timestamp: Timestamp
+    description: Body
+    kind: Literal["merge", "conflict"] = "merge"
+
+
+class PendingTaskRecord(_Strict):
+    type: TaskType = TaskType.NORMAL
+    description: Line = Field(min_length=1)
+    conflict_id: Id | None = None
+    image_id: Id | None = None
+
+
+class CompletedTaskRecord(_Strict):
+    type: TaskType = TaskType.NORMAL
+    description: Line
+    status: TaskStatus
+    context: Body = ""
+
+
+class InsightDocRecord(_Strict):
+    doc_id: Id
+    task_goal: Body = ""
+    completed_tasks: list[CompletedTaskRecord] = _items(100_000)
+    pending_tasks: list[PendingTaskRecord] = Field(default_factory=list, max_length=1)
 
 
 class QueryGraphRecord(_Strict):
-    nodes: list[NodeRecord]
-    edges: list[EdgeRecord]
+    nodes: list[NodeRecord] = Field(max_length=MAX_ITEMS)
+    edges: list[EdgeRecord] = Field(max_length=10 * MAX_ITEMS)
 
 
 class InteractionTreeRecord(_Strict):
-    entries: list[EntryRecord]
-    node_to_entries: dict[str, list[str]]
-    merge_events: list[MergeEventRecord]
-    merged_into: dict[str, str] = Field(default_factory=dict)
+    entries: list[EntryRecord] = Field(max_length=MAX_ITEMS)
+    node_to_entries: dict[Id, list[Id]]
+    merge_events: list[MergeEventRecord] = Field(max_length=MAX_ITEMS)
+    merged_into: dict[Id, Id] = Field(default_factory=dict)
 
 
 class ExportDocument(_Strict):
     format: Literal["agentic-memory-bank"]
     version: Literal[1]
-    embedding_model: str
-    insight_doc: InsightDoc
+    embedding_model: Name
+    insight_doc: InsightDocRecord
     query_graph: QueryGraphRecord
-    conflicts: list[ConflictRecord]
+    conflicts: list[ConflictRecord] = Field(max_length=MAX_ITEMS)
     interaction_tree: InteractionTreeRecord
-    attachments: list[AttachmentRecord]
-    run_log: list[dict[str, Any]]
-    usage: dict[str, dict[str, float]]
-    settings: dict[str, Any]
+    attachments: list[AttachmentRecord] = Field(max_length=MAX_ITEMS)
+    run_log: list[JsonObject] = Field(max_length=MAX_ITEMS)
+    usage: dict[Name, dict[Name, Count]]
+    settings: JsonObject
 
 
 def _sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
@@ -145,7 +184,8 @@ def export_memory(memory: Memory, settings: Settings, usage_per_agent: dict[str,
                for e in memory.tree.entries.values()]
     attachments = list({a.id: a for e in entries for a in e.attachments}.values())
     doc = ExportDocument(
-        format=FORMAT, version=VERSION, embedding_model=embedding_model, insight_doc=memory.insight_doc,
+        format=FORMAT, version=VERSION, embedding_model=embedding_model,
+        insight_doc=InsightDocRecord.model_validate(memory.insight_doc.model_dump()),
         query_graph=QueryGraphRecord(nodes=nodes, edges=[EdgeRecord(a=a, b=b) for a, b in memory.graph.edges()]),
         conflicts=[ConflictRecord(**c.__dict__) for c in memory.conflicts.values()],
         interaction_tree=InteractionTreeRecord(
@@ -158,49 +198,90 @@ def export_memory(memory: Memory, settings: Settings, usage_per_agent: dict[str,
     return doc.model_dump(mode="json")
 
 
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+DROPPED_NOTE = "[file not imported: the export named a path outside the bank's storage]"
+
+
 def _parse(data: dict[str, Any] | str | bytes) -> ExportDocument:
     if isinstance(data, (str, bytes)):
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ImportFormatError(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB")
         try:
             data = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, and integers of 4,300+ digits
             raise ImportFormatError(f"not a JSON file: {exc}") from exc
+        except RecursionError as exc:
+            raise ImportFormatError("not a usable JSON file: it is nested too deeply") from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportFormatError("not a memory bank export (the 'format' field is missing or different)")
     if data.get("version") != VERSION:
-        raise ImportFormatError(f"unsupported export version {data.get('version')!r}; this app reads {VERSION}")
+        raise ImportFormatError(f"unsupported export version {str(data.get('version'))[:20]!r}; "
+                                f"this app reads {VERSION}")
     try:
         return ExportDocument.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ImportFormatError(f"invalid export at {where}: {first['msg']} ({exc.error_count()} problem(s))") from exc
+    except RecursionError as exc:
+        raise ImportFormatError("invalid export: it is nested too deeply") from exc
 
 
-def _check_references(doc: ExportDocument) -> None:
-    node_ids = {n.id for n in doc.query_graph.nodes}
-    if len(node_ids) != len(doc.query_graph.nodes):
-        raise ImportFormatError("invalid export: duplicate node ids")
-    dims = {len(n.embedding) for n in doc.query_graph.nodes if n.embedding is not None}
-    if len(dims) > 1:
-        raise ImportFormatError(f"invalid export: embeddings of different sizes {sorted(dims)}")
-    for e in doc.query_graph.edges:
+def _unique(values: list[str], where: str) -> set[str]:
+    seen: set[str] = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            raise ImportFormatError(f"invalid export at {where.format(i)}: duplicate id {value!r}")
+        seen.add(value)
+    return seen
+
+
+def _check_references(doc: ExportDocument, embedding_dim: int | None) -> None:
+    nodes = doc.query_graph.nodes
+    node_ids = _unique([n.id for n in nodes], "query_graph.nodes.{}.id")
+    entry_ids = _unique([e.entry_id for e in doc.interaction_tree.entries], "interaction_tree.entries.{}.entry_id")
+    conflict_ids = _unique([c.id for c in doc.conflicts], "conflicts.{}.id")
+    _unique([m.event_id for m in doc.interaction_tree.merge_events], "interaction_tree.merge_events.{}.event_id")
+    expected = embedding_dim or next((len(n.embedding) for n in nodes if n.embedding is not None), None)
+    for i, n in enumerate(nodes):
+        if n.embedding is not None and len(n.embedding) != expected:
+            raise ImportFormatError(f"invalid export at query_graph.nodes.{i}.embedding: {len(n.embedding)} values, "
+                                    f"the embedding model makes {expected}")
+    for i, e in enumerate(doc.query_graph.edges):
         if e.a not in node_ids or e.b not in node_ids or e.a == e.b:
-            raise ImportFormatError(f"invalid export: edge {e.a}-{e.b} names a missing node or is a self loop")
-    entry_ids = {e.entry_id for e in doc.interaction_tree.entries}
+            raise ImportFormatError(f"invalid export at query_graph.edges.{i}: edge {e.a}-{e.b} names a missing "
+                                    "node or is a self loop")
     for node_id, ids in doc.interaction_tree.node_to_entries.items():
         missing = [i for i in ids if i not in entry_ids]
         if missing:
-            raise ImportFormatError(f"invalid export: node {node_id} links missing entries {missing[:3]}")
-    for c in doc.conflicts:
+            raise ImportFormatError(f"invalid export at interaction_tree.node_to_entries.{node_id}: "
+                                    f"links missing entries {missing[:3]}")
+    for i, c in enumerate(doc.conflicts):
         if c.status == "pending" and (c.node_a not in node_ids or c.node_b not in node_ids):
-            raise ImportFormatError(f"invalid export: pending conflict {c.id} names a missing node")
+            raise ImportFormatError(f"invalid export at conflicts.{i}: pending conflict {c.id} names a missing node")
+    for task in doc.insight_doc.pending_tasks:
+        if task.type is TaskType.CROSS_VALIDATE and task.conflict_id not in conflict_ids:
+            raise ImportFormatError("invalid export at insight_doc.pending_tasks.0.conflict_id: "
+                                    "a cross-validation of a conflict that is not in the export")
+
+
+def _attachment(record: AttachmentRecord) -> Attachment:
+    """An imported attachment keeps its path only when it names a file inside the bank's storage; any other path
+    (absolute, `..`, a symlink's target) is dropped with a note, so deep retrieval never reads it."""
+    if record.path:
+        try:
+            relative_parts(record.path)
+        except FileRejected:
+            description = f"{record.description} {DROPPED_NOTE}".strip()
+            return Attachment(record.id, record.type, "", description, record.mime)
+    return Attachment(record.id, record.type, record.path, record.description, record.mime)
 
 
 def _tree(doc: ExportDocument) -> InteractionTree:
     tree = InteractionTree()
     for e in doc.interaction_tree.entries:
         tree.add_entry(InteractionEntry(e.entry_id, e.text, e.timestamp, dict(e.metadata),
-                                        tuple(Attachment(**a.model_dump()) for a in e.attachments)))
+                                        tuple(_attachment(a) for a in e.attachments)))
     for node_id, ids in doc.interaction_tree.node_to_entries.items():
         for entry_id in ids:
             tree.link(node_id, entry_id)
@@ -209,10 +290,12 @@ def _tree(doc: ExportDocument) -> InteractionTree:
     return tree
 
 
-def import_memory(data: dict[str, Any] | str | bytes) -> Memory:
+def import_memory(data: dict[str, Any] | str | bytes, embedding_dim: int | None = None) -> Memory:
+    """Validate an export and rebuild its memory; every problem is an `ImportFormatError` naming the field.
+    `embedding_dim`: the size the bank's embedding model makes; embeddings of any other size are refused."""
     doc = _parse(data)
-    _check_references(doc)
-    memory = Memory(insight_doc=doc.insight_doc, tree=_tree(doc),
+    _check_references(doc, embedding_dim)
+    memory = Memory(insight_doc=InsightDoc.model_validate(doc.insight_doc.model_dump()), tree=_tree(doc),
                     merged_into=dict(doc.interaction_tree.merged_into), prior_log=list(doc.run_log),
                     prior_usage={k: dict(v) for k, v in doc.usage.items()})
     for n in doc.query_graph.nodes:

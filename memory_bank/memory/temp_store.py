@@ -1,8 +1,10 @@
-"""Per-task temporary store for uploaded images (DESIGN §4).
+"""Per-task temporary store for uploaded images, and the bank's file storage (DESIGN §4).
 
 An uploaded image waits here until an IMAGE_RECOGNITION task has described it; then it moves to the task's
-storage folder and becomes an interaction entry with an image attachment. Everything goes when the task ends.
-The store guards itself: the UI thread adds images while a run's worker takes them.
+storage folder and becomes an interaction entry with an image attachment, which names it by its path inside the
+storage (see `bank_files`). Everything the store created goes when the task ends, and nothing else: a folder the
+caller handed in keeps its other files. The store guards itself: the UI thread adds images while a run's worker
+takes them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bank_files import STORAGE, BankFiles
 from .interaction_tree import new_id
 
 
@@ -24,18 +27,23 @@ class TempImage:
 
 
 class TempStore:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, owned: bool = False) -> None:
+        """`owned`: the bank made `root` itself (a fresh temp folder), so it goes too when the task ends."""
         self.root = root
         self.temp = root / "temp"
-        self.storage = root / "storage"
+        self.storage = root / STORAGE
+        self.files = BankFiles(root)
+        if owned:
+            self.files.track(root)
         self._pending: dict[str, TempImage] = {}
         self._lock = threading.Lock()
 
     def add_image(self, source: Path, name: str, metadata: dict) -> TempImage:
-        self.temp.mkdir(parents=True, exist_ok=True)
+        self.files.mkdirs(self.temp)
         image_id = new_id()
         target = self.temp / f"{image_id}{source.suffix.lower()}"
         shutil.copyfile(source, target)
+        self.files.track(target)
         image = TempImage(image_id, name, target, dict(metadata))
         with self._lock:
             self._pending[image_id] = image
@@ -52,14 +60,16 @@ class TempStore:
             raise KeyError(f"no pending image {image_id!r}")
         return image
 
-    def promote(self, image_id: str) -> Path:
-        """Move a described image from temp to storage; the attachment will point at the returned path."""
+    def promote(self, image_id: str) -> str:
+        """Move a described image from temp to storage; returns the storage path its attachment names."""
         with self._lock:
             image = self._pending.pop(image_id)
-        self.storage.mkdir(parents=True, exist_ok=True)
+        relative = f"{STORAGE}/{image.path.name}"
+        self.files.mkdirs(self.storage)
         target = self.storage / image.path.name
         shutil.move(str(image.path), target)
-        return target
+        self.files.track(target)
+        return relative
 
     def discard(self, image_id: str) -> None:
         with self._lock:
@@ -70,5 +80,4 @@ class TempStore:
     def clear(self) -> None:
         with self._lock:
             self._pending.clear()
-        if self.root.exists():
-            shutil.rmtree(self.root)
+        self.files.clear()

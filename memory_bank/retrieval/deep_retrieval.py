@@ -2,7 +2,9 @@
 
 Returns the node, its neighbours, its raw entries by time with their attachments' content (images as base64 data
 URIs, documents and code as text) and its merge history. Attachment content is read on demand through a reader
-passed in, so this module knows nothing about file formats.
+passed in, so this module knows nothing about file formats. Every attachment is read from the bank's own storage
+only (`bank_files`): an imported path that points anywhere else, or at anything but a regular file, is shown as
+unreadable, and every read is capped in bytes.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..memory.bank_files import BankFiles, FileRejected
 from ..memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, MergeEvent
 from ..memory.query_graph import Node
 from ..memory.store import Memory
 
 MAX_IMAGE_BYTES = 4_000_000
 MAX_TEXT_CHARS = 40_000
+MAX_CODE_BYTES = 4 * MAX_TEXT_CHARS  # UTF-8: at most four bytes a character
 REJECTED_MARK = "[rejected by cross-validation] "
 
 DocumentReader = Callable[[str, int | None, int | None], str]  # (path, page_start, page_end) -> text
@@ -59,31 +63,35 @@ class DeepRetrieval:
         return "\n\n".join((REJECTED_MARK if e.rejected else "") + e.entry.text for e in self.entries)
 
 
-def image_data_uri(path: Path) -> str:
-    size = path.stat().st_size
-    if size > MAX_IMAGE_BYTES:
-        raise ValueError(f"image is {size // 1024} KB, over the {MAX_IMAGE_BYTES // 1024} KB inline limit")
-    mime = mimetypes.guess_type(path.name)[0] or "image/png"
-    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"
+def image_data_uri(data: bytes, name: str) -> str:
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ValueError(f"image is over the {MAX_IMAGE_BYTES // 1024} KB inline limit")
+    mime = mimetypes.guess_type(name)[0] or "image/png"
+    return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
 
 class DeepRetriever:
-    def __init__(self, memory: Memory, read_document: DocumentReader) -> None:
+    def __init__(self, memory: Memory, read_document: DocumentReader, files: BankFiles | None = None) -> None:
         self.memory = memory
         self.read_document = read_document
+        self.files = files
 
     def _content(self, attachment: Attachment, entry: InteractionEntry) -> AttachmentContent:
+        name = Path(attachment.path).name or attachment.id
         try:
+            if self.files is None:
+                raise FileRejected("this memory has no file storage")
             if attachment.type is AttachmentType.IMAGE:
-                return AttachmentContent(attachment, image_data_uri(Path(attachment.path)))
+                data = self.files.read(attachment.path, MAX_IMAGE_BYTES + 1)
+                return AttachmentContent(attachment, image_data_uri(data, name))
             if attachment.type is AttachmentType.DOCUMENT:
-                text = self.read_document(attachment.path, entry.metadata.get("page_start"),
+                text = self.read_document(str(self.files.path_of(attachment.path)), entry.metadata.get("page_start"),
                                           entry.metadata.get("page_end"))
             else:
-                text = Path(attachment.path).read_text(encoding="utf-8", errors="replace")
+                text = self.files.read(attachment.path, MAX_CODE_BYTES).decode("utf-8", errors="replace")
             return AttachmentContent(attachment, text[:MAX_TEXT_CHARS])
         except (OSError, ValueError) as exc:
-            return AttachmentContent(attachment, f"[cannot read {attachment.path}: {exc}]", ok=False)
+            return AttachmentContent(attachment, f"[cannot read {name}: {exc}]", ok=False)
 
     def run(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
         node = self.memory.graph.get(node_id)

@@ -18,7 +18,7 @@ from .memory_block import MemoryBlockBuilder
 def format_node(index: int, node: Node) -> str:
     """A whole node (topic, keywords, summary): the old per-node view, kept for diagnostics."""
     sources = "; ".join(s.label() for s in node.sources) or "unknown source"
-    return (f"Memory {index} [node:{node.id}] ({escape_tags(sources)})\n"
+    return (f"Memory {index} [node:{escape_tags(node.id)}] ({escape_tags(sources)})\n"
             f"Topic: {escape_tags(node.context)}\n"
             f"Keywords: {escape_tags(', '.join(node.keywords))}\n"
             f"Summary: {escape_tags(node.summary)}")
