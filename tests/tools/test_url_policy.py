@@ -228,3 +228,43 @@ def test_a_drip_feeding_server_cannot_hold_visit_past_its_deadline(prefix: bytes
     assert not worker.is_alive(), "visit hung past its deadline"
     assert len(outcome) == 1 and isinstance(outcome[0], ToolError)
     assert "0.5 s" in str(outcome[0])
+
+
+def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_path) -> None:  # noqa: ANN001
+    """A TLS server on 127.0.0.1 with a self-signed certificate for public.example: the client reaches it by the
+    pinned address, names public.example in SNI, and refuses the untrusted certificate."""
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=public.example", "-addext", "subjectAltName=DNS:public.example",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    names: list[str | None] = []
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda sock, name, ctx: names.append(name)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        client, _ = listener.accept()
+        with client:
+            try:
+                context.wrap_socket(client, server_side=True).recv(1)
+            except (ssl.SSLError, OSError):
+                pass  # the client refuses the certificate: the handshake ends here
+
+    threading.Thread(target=serve, daemon=True).start()
+    port = listener.getsockname()[1]
+    resolve, calls = counting_resolver(["127.0.0.1"])
+    policy = UrlPolicy(allow_private=False, resolver=resolve, public=as_public("127.0.0.1"))
+    tool = VisitTool(timeout=5.0, max_bytes=10_000, allow_private=False, extractor=None, policy=policy)
+    with pytest.raises(ToolError, match="certificate"):
+        tool.call({"url": f"https://public.example:{port}/", "goal": "x"})
+    listener.close()
+    assert calls == ["public.example"] and names == ["public.example"]

@@ -120,6 +120,7 @@ class OpenAIClient:
         self._model = settings.llm_model
         self._vision_model = settings.llm_vision_model or settings.llm_model
         self._key = settings.secret("llm_api_key")
+        self._secrets = settings.secret_values()  # redacted from every message built from what the server said
         self._calls = threading.local()  # the watchdog of the call this thread is making
         self._cancel = cancel
         self._breaker = breaker
@@ -290,7 +291,7 @@ class OpenAIClient:
         return f". Models this server offers: {', '.join(names[:20]) or 'none'}"
 
     def _redact(self, text: str) -> str:
-        return redact(text, (self._key,))
+        return redact(text, self._secrets)
 
     @staticmethod
     def _for(agent: str) -> str:
