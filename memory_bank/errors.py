@@ -50,3 +50,7 @@ class ToolError(MemoryBankError):
 
 class ConfigError(MemoryBankError):
     """Settings are inconsistent (for example the LLM engine without a model name)."""
+
+
+class LongTermStoreError(MemoryBankError):
+    """The long-term memory's files cannot be read (a corrupt index: a backup is kept) or the user id is bad."""

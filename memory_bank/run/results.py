@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..engines.models import Citation
+from ..long_term.models import LongTermUse
 from ..memory.insight_doc import InsightDoc
 
 
@@ -18,3 +19,4 @@ class RunResult(BaseModel):
     seconds: float = 0.0
     errors: list[str] = Field(default_factory=list)
     new_node_ids: list[str] = Field(default_factory=list)
+    long_term: LongTermUse | None = Field(default=None, description="what long-term memory gave and learned")

@@ -118,38 +118,43 @@ class SafeFetcher:
     def check(self, url: str) -> None:
         check_url(url, allow_private=self.allow_private, resolver=self.resolver)
 
-    def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True) -> Fetched:
-        """Fetch `url`; `guard=False` skips the address check for a configured, trusted endpoint."""
-        deadline = time.monotonic() + self.timeout
+    def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True,
+            timeout: float | None = None) -> Fetched:
+        """Fetch `url`; `guard=False` skips the address check for a configured, trusted endpoint; `timeout`
+        replaces the default deadline for this call."""
+        timeout = timeout or self.timeout
+        deadline = time.monotonic() + timeout
         current = url
         for _ in range(self.max_redirects + 1):
             if guard:
                 self.check(current)
             else:
                 web_url_parts(current)
-            with closing(self._request(current, headers, deadline)) as response:
+            with closing(self._request(current, headers, deadline, timeout)) as response:
                 if not response.is_redirect:
-                    return self._read(current, response, deadline)
+                    return self._read(current, response, deadline, timeout)
                 current = urljoin(current, response.headers["Location"])
         raise ToolError(f"too many redirects (more than {self.max_redirects}) starting at {url}")
 
-    def _request(self, url: str, headers: dict[str, str] | None, deadline: float) -> requests.Response:
+    def _request(self, url: str, headers: dict[str, str] | None, deadline: float,
+                 timeout: float) -> requests.Response:
         try:
             return self.session.get(
-                url, headers=headers, stream=True, allow_redirects=False, timeout=self._remaining(url, deadline)
+                url, headers=headers, stream=True, allow_redirects=False,
+                timeout=self._remaining(url, deadline, timeout)
             )
         except requests.Timeout as error:
-            raise ToolError(f"{url} did not answer within {self.timeout:g} s") from error
+            raise ToolError(f"{url} did not answer within {timeout:g} s (timeout)") from error
         except requests.RequestException as error:
             raise ToolError(f"could not fetch {url}: {error}") from error
 
-    def _remaining(self, url: str, deadline: float) -> float:
+    def _remaining(self, url: str, deadline: float, timeout: float) -> float:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise ToolError(f"{url} took longer than {self.timeout:g} s")
+            raise ToolError(f"{url} took longer than {timeout:g} s (timeout)")
         return remaining
 
-    def _read(self, url: str, response: requests.Response, deadline: float) -> Fetched:
+    def _read(self, url: str, response: requests.Response, deadline: float, timeout: float) -> Fetched:
         if response.status_code >= 400:
             raise ToolError(f"{url} answered HTTP {response.status_code} {response.reason or ''}".rstrip())
         header = response.headers.get("Content-Type", "")
@@ -160,16 +165,16 @@ class SafeFetcher:
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             raise ToolError(f"{url} is too large ({int(declared):,} bytes; the limit is {self.max_bytes:,})")
-        return Fetched(url, content_type, charset, self._body(url, response, deadline))
+        return Fetched(url, content_type, charset, self._body(url, response, deadline, timeout))
 
-    def _body(self, url: str, response: requests.Response, deadline: float) -> bytes:
+    def _body(self, url: str, response: requests.Response, deadline: float, timeout: float) -> bytes:
         body = bytearray()
         try:
             for chunk in response.iter_content(CHUNK_BYTES):
                 body.extend(chunk)
                 if len(body) > self.max_bytes:
                     raise ToolError(f"{url} is larger than the limit of {self.max_bytes:,} bytes")
-                self._remaining(url, deadline)
+                self._remaining(url, deadline, timeout)
         except requests.RequestException as error:
             raise ToolError(f"reading {url} failed: {error}") from error
         return bytes(body)
