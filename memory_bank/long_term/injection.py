@@ -17,6 +17,7 @@ OPEN, CLOSE = "<long_term>", "</long_term>"
 HEADER = "What earlier tasks taught about this user and this kind of work (use when it applies):"
 HIGH_REWARD = 0.25
 ITEM_CHARS = 600
+MIN_SUMMARY_CHARS = 60
 
 
 def tier(record: MemoryRecord) -> int:
@@ -50,7 +51,7 @@ def build_injection(query: str, analysis: QueryAnalysis, hits: list[Scored], sum
     ordered = sorted(hits, key=lambda h: (tier(h.record), -h.score))
     lines: list[str] = []
     items: list[InjectedItem] = []
-    dropped: list[Scored] = []
+    dropped: list[tuple[str, Category]] = []
     for hit in ordered:
         line = _line(hit.record)
         if estimate_tokens(_render([*lines, line])) <= budget_tokens:
@@ -58,23 +59,43 @@ def build_injection(query: str, analysis: QueryAnalysis, hits: list[Scored], sum
             items.append(InjectedItem(memory_id=hit.record.memory_id, category=hit.record.category,
                                       tier=tier(hit.record), score=hit.score, text=line, why=_why(hit)))
         else:
-            dropped.append(hit)
-    for category in dict.fromkeys(h.record.category for h in dropped):
+            dropped.append((hit.record.memory_id, hit.record.category))
+    for category in dict.fromkeys(c for _, c in dropped):
         summary = summaries.get(category)
-        if summary is None:
-            continue
-        room = chars_for_tokens(budget_tokens) - len(_render(lines)) - 1
-        line = _line(summary)
-        if room < 80:
-            break
-        if len(line) > room:
-            line = _line(summary, summary.content[: max(0, room - (len(line) - len(summary.content)) - 1)])
-        if estimate_tokens(_render([*lines, line])) <= budget_tokens:
-            lines.append(line)
-            n = sum(1 for h in dropped if h.record.category is category)
-            items.append(InjectedItem(memory_id=summary.memory_id, category=category, tier=3, score=0.0,
-                                      text=line, as_summary=True,
-                                      why=f"L3 summary standing in for {n} {category.value} record(s) over budget"))
+        if summary is not None:
+            _summarise(summary, lines, items, dropped, budget_tokens)
     block = _render(lines) if lines else ""
     return Injection(query=query, analysis=analysis, budget_tokens=budget_tokens, tokens=estimate_tokens(block),
-                     block=block, items=items, dropped=[h.record.memory_id for h in dropped])
+                     block=block, items=items, dropped=[memory_id for memory_id, _ in dropped])
+
+
+def _summarise(summary: MemoryRecord, lines: list[str], items: list[InjectedItem],
+               dropped: list[tuple[str, Category]], budget_tokens: int) -> None:
+    """Put the category's L3 summary in for its records that did not fit, dropping the category's
+    lowest-weight experience items to make room; when it cannot fit even then, nothing changes."""
+    category = summary.category
+    removable = [i for i, item in enumerate(items) if item.category is category and item.tier == 3]
+    removed: list[int] = []
+
+    def fits(line: str) -> bool:
+        return estimate_tokens(_render([x for j, x in enumerate(lines) if j not in removed] + [line])) <= budget_tokens
+
+    line = _line(summary)
+    while not fits(line) and removable:
+        removed.append(removable.pop())  # within a tier the lowest score comes last
+    if not fits(line):  # still too long: the summary's opening, as much as fits
+        over = estimate_tokens(_render([x for j, x in enumerate(lines) if j not in removed] + [line])) - budget_tokens
+        keep = len(summary.content) - chars_for_tokens(over) - 1
+        if keep < MIN_SUMMARY_CHARS:
+            return
+        line = _line(summary, summary.content[:keep] + "…")
+        if not fits(line):
+            return
+    for j in sorted(removed, reverse=True):
+        dropped.append((items.pop(j).memory_id, category))
+        lines.pop(j)
+    n = sum(1 for _, c in dropped if c is category)
+    lines.append(line)
+    items.append(InjectedItem(memory_id=summary.memory_id, category=category, tier=3, score=0.0, text=line,
+                              as_summary=True,
+                              why=f"L3 summary standing in for {n} {category.value} record(s) over budget"))

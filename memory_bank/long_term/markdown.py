@@ -15,6 +15,7 @@ from .models import Category, MemoryRecord, RecoveryMetadata
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~])")
 STRATEGY_TITLE = "Tool execution error recovery experience"
+DIGEST_ITEMS, DIGEST_ITEM_CHARS = 3, 120
 
 
 def md_escape(text: str) -> str:
@@ -112,8 +113,15 @@ def category_reflection(category: Category, records: list[MemoryRecord]) -> tupl
     revise = [r for r in ranked if r.needs_revision]
     if revise:
         lines += ["", "## Needs revision", "", *[f"- {md_escape(r.content)}" for r in revise]]
-    digest = f"{category.value}: " + "; ".join(r.content for r in ranked if not r.needs_revision)
+    holding = [r for r in ranked if not r.needs_revision]
+    strongest = "; ".join(_short(r.content, DIGEST_ITEM_CHARS) for r in holding[:DIGEST_ITEMS]) or "nothing settled"
+    digest = f"{category.value}, {len(records)} record(s), strongest: {strongest}"
     return "\n".join(lines) + "\n", digest
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _fix_words(meta: RecoveryMetadata) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..text.tokens import stem, tokenize
 from .models import Category, Intent, QueryAnalysis
 
-_REFLECT = {"reflect", "reflection", "lesson", "learn", "learned", "learnt", "review", "retrospective",
-            "mistake", "wrong", "improve", "experience", "summarise", "summarize"}
+_REFLECT = {"reflect", "reflection", "lesson", "learn", "learned", "learnt", "retrospective",
+            "mistake", "wrong", "improve", "experience", "summarise", "summarize", "retro"}
 _DECIDE = {"should", "choose", "decide", "decision", "recommend", "best", "better", "prefer", "option",
            "which", "whether", "pick", "versus", "vs", "tradeoff", "trade-off"}
 _CATEGORY_WORDS: dict[Category, set[str]] = {
