@@ -13,7 +13,7 @@ from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
 from ..events import ConflictResolved, ErrorRaised, Event, EventBus, LongTermInjected, LongTermLearned, ToolCalled
 from ..long_term.distill import DigestCall, DigestTask, Distiller, TaskDigest
 from ..long_term.memory import LongTermMemory
-from ..long_term.models import Injection, LongTermUse, Source
+from ..long_term.models import Category, Injection, LongTermUse, MemoryRecord, Source
 from ..long_term.recovery import RecoveringToolBox
 from .adapter import Adapter
 from .results import RunResult
@@ -69,8 +69,18 @@ class LongTermHook:
             return []
         ids = []
         for lesson in lessons.lessons:
+            same = self._same(lesson.category, lesson.content)
+            if same is not None:  # learnt again: more confident, not a second copy
+                self.ltm.update(same.memory_id, confidence=min(1.0, same.confidence + 0.1 * (1 - same.confidence)),
+                                needs_revision=same.needs_revision)
+                ids.append(same.memory_id)
+                continue
             record = self.ltm.add(lesson.content, lesson.category, subcategory=lesson.subcategory,
                                   tags=lesson.tags, confidence=lesson.confidence, source=Source.TASK_RESULT,
                                   title=f"Lesson from the task: {result.question[:120]}")
             ids.append(record.memory_id)
         return ids
+
+    def _same(self, category: Category, content: str) -> MemoryRecord | None:
+        key = " ".join(content.split()).lower()
+        return next((r for r in self.ltm.records(category) if r.content.lower() == key), None)
