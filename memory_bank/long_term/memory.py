@@ -38,6 +38,7 @@ from .store import FileStore
 
 DEFAULT_USER = "local"
 MAX_ANSWERS = 2_000
+_INDEXED = ("content", "category", "subcategory", "tags")  # what the search index reads besides the numbers
 EDITABLE = frozenset({"content", "category", "subcategory", "tags", "confidence", "reward", "needs_revision"})
 
 
@@ -54,8 +55,7 @@ class LongTermMemory:
         self._lock = threading.RLock()
         self._index = SearchIndex(embedder, half_life_days)
         with self.store.locked():
-            self._data = self.store.load()
-        self._index.rebuild(self._data.records)
+            self._reload()
 
     @classmethod
     def from_settings(cls, settings: Settings, user_id: str = DEFAULT_USER,
@@ -109,7 +109,7 @@ class LongTermMemory:
         analysis = analyse_query(query)
         with self._lock:
             hits = self._index.search(query, analysis.categories, self.clock())
-            summaries = {r.category: r for r in self._data.records if r.subcategory == REFLECTION}
+            summaries = self._summaries
         return build_injection(query, analysis, hits, summaries, budget_tokens or self.budget_tokens)
 
     def mark_used(self, memory_ids: Iterable[str]) -> None:
@@ -124,7 +124,7 @@ class LongTermMemory:
                     r.access_count += 1
                     r.last_used_at = now
 
-        self._mutate(use, rebuild=False)
+        self._mutate(use, mode="numbers")
 
     # -- writing ------------------------------------------------------------------------------------------
 
@@ -144,7 +144,7 @@ class LongTermMemory:
             self.store.write_reflection(memory_id, markdown)
         elif title is not None:
             self.store.write_reflection(memory_id, record_markdown(record, title))
-        self._mutate(lambda data: data.records.append(record))
+        self._mutate(lambda data: data.records.append(record), mode="append")
         return record.model_copy(deep=True)
 
     def update(self, memory_id: str, **changes: Any) -> MemoryRecord:
@@ -175,7 +175,9 @@ class LongTermMemory:
                     return
             raise MemoryBankError(f"no long-term record {record.memory_id}")
 
-        self._mutate(put)
+        current = self.get(record.memory_id)
+        same_text = all(getattr(current, f) == getattr(record, f) for f in _INDEXED)
+        self._mutate(put, mode="numbers" if same_text else "full")
 
     def delete(self, memory_id: str) -> None:
         def drop(data: IndexFile) -> None:
@@ -187,11 +189,12 @@ class LongTermMemory:
     def cleanup(self) -> list[str]:
         """Forget strategies whose confidence, decayed since their last use, fell below the minimum."""
         now = self.clock()
+        self._sync()
+        if not any(self._forgettable(r, now) for r in self._data.records):
+            return []
 
         def sweep(data: IndexFile) -> list[str]:
-            gone = [r.memory_id for r in data.records if r.category is Category.STRATEGY
-                    and r.subcategory != REFLECTION
-                    and r.confidence * decay(now - r.last_touched, self.half_life_days) < self.min_confidence]
+            gone = [r.memory_id for r in data.records if self._forgettable(r, now)]
             data.records = [r for r in data.records if r.memory_id not in gone]
             return gone
 
@@ -199,6 +202,10 @@ class LongTermMemory:
         for memory_id in removed:
             self.store.delete_reflection(memory_id)
         return removed
+
+    def _forgettable(self, record: MemoryRecord, now: float) -> bool:
+        return (record.category is Category.STRATEGY and record.subcategory != REFLECTION
+                and record.confidence * decay(now - record.last_touched, self.half_life_days) < self.min_confidence)
 
     # -- answers and feedback -----------------------------------------------------------------------------
 
@@ -211,7 +218,7 @@ class LongTermMemory:
             data.answers.append(use)
             del data.answers[: max(0, len(data.answers) - MAX_ANSWERS)]
 
-        self._mutate(keep, rebuild=False)
+        self._mutate(keep, mode="numbers")
         return answer_id
 
     def feedback(self, answer_id: str, rating: fb.Rating, reason: str = "") -> list[MemoryRecord]:
@@ -232,7 +239,7 @@ class LongTermMemory:
                     changed.append(r.model_copy(deep=True))
             return changed, use.model_copy()
 
-        changed, use = self._mutate(rate, rebuild=False)
+        changed, use = self._mutate(rate, mode="numbers")
         if stars >= 4:
             self.add(f"Confirmed by the user: {use.question[:300]} -> {use.answer[:600]}", Category.WORK,
                      subcategory="confirmed_fact", tags=["confirmed"], confidence=0.8, reward=0.5,
@@ -306,7 +313,7 @@ class LongTermMemory:
             index.answers.extend(a for a in incoming.answers if a.answer_id not in known)
             return new
 
-        new = self._mutate(merge)
+        new = self._mutate(merge, mode="append")
         for r in new:
             text = reflections.get(r.memory_id)
             if r.summary_md_ref and isinstance(text, str):
@@ -326,24 +333,40 @@ class LongTermMemory:
         """Pick up another process's writes."""
         if self.store.changed_on_disk():
             with self._lock, self.store.locked():
-                self._data = self.store.load()
-                self._index.rebuild(self._data.records)
+                self._reload()
 
-    def _mutate(self, change: Callable[[IndexFile], Any], rebuild: bool = True) -> Any:
+    def _reload(self) -> None:
+        self._data = self.store.load()
+        self._index.rebuild(self._data.records)
+        self._summaries = _summaries(self._data)
+
+    def _mutate(self, change: Callable[[IndexFile], Any], mode: str = "full") -> Any:
+        """Apply `change` to the records and save them, under the lock. `mode` says what the index must redo:
+        "append" (records were only added at the end), "numbers" (only weights and counts changed) or "full".
+        The file on disk is the truth: a change that cannot be saved is undone by reading it back."""
         with self._lock, self.store.locked():
             if self.store.changed_on_disk():
-                self._data = self.store.load()
-                rebuild = True
-            work = self._data.model_copy(deep=True)
-            result = change(work)
-            IndexFile.model_validate(work.model_dump())  # a change that breaks the schema is never written
-            self.store.save(work)
-            self._data = work
-            if rebuild:
-                self._index.rebuild(work.records)
+                self._reload()
+            before = len(self._data.records)
+            try:
+                result = change(self._data)
+                self.store.save(self._data)
+            except BaseException:
+                self._reload()
+                raise
+            if mode == "append" and all(r.subcategory != REFLECTION for r in self._data.records[before:]):
+                self._index.append(self._data.records[before:])
+            elif mode == "numbers":
+                self._index.refresh(self._data.records)
             else:
-                self._index.refresh(work.records)
+                self._index.rebuild(self._data.records)
+            self._summaries = _summaries(self._data)
         return result
+
+
+def _summaries(data: IndexFile) -> dict[Category, MemoryRecord]:
+    """Each category's reflection record: what stands in for its records over budget."""
+    return {r.category: r for r in data.records if r.subcategory == REFLECTION}
 
 
 def reflection_body(markdown: str) -> str:

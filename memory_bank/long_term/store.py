@@ -135,7 +135,7 @@ class FileStore:
                     tmp.unlink()
 
     def save(self, index: IndexFile) -> None:
-        atomic_write(self.index_path, json.dumps(index.model_dump(mode="json"), ensure_ascii=False, indent=1))
+        atomic_write(self.index_path, index.model_dump_json(indent=1))
         self._seen = self._stamp()
 
     # -- L3 reflections -----------------------------------------------------------------------------------
