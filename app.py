@@ -32,6 +32,7 @@ navigation = st.navigation({
         st.Page("pages/graph.py", title="Query Graph", icon=":material/hub:"),
         st.Page("pages/timeline.py", title="Merges & conflicts", icon=":material/call_merge:"),
         st.Page("pages/export_import.py", title="Export / import", icon=":material/download:"),
+        st.Page("pages/long_term.py", title="Long-term memory", icon=":material/psychology:"),
     ],
     "Configure": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
 })

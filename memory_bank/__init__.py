@@ -27,11 +27,16 @@ _EXPORTS: dict[str, str] = {
     **{name: ".events" for name in (
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
-        "SubscriberFailed", "Subscriber")},
+        "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned")},
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
-        "RunCancelled", "ToolError", "ConfigError")},
+        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError")},
+    # long-term memory across tasks (seed 004)
+    "LongTermMemory": ".long_term.memory",
+    **{name: ".long_term.models" for name in (
+        "MemoryRecord", "Category", "Injection", "InjectedItem", "LongTermUse", "AnswerUse", "RecoveryMetadata")},
+    "reflection_body": ".long_term.memory",
     # read-only views of the memory
     "BankSnapshot": ".memory.snapshot",
     "NodeView": ".memory.snapshot",
@@ -50,13 +55,15 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
-    "AgentOutputError", "AnswerReady", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken",
-    "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
-    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage",
-    "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
-    "RunCancelled", "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned",
-    "ToolCalled", "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
-    "supported_suffixes",
+    "AgentOutputError", "AnswerReady", "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded",
+    "CancelToken", "Category", "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval",
+    "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection",
+    "InputError", "InsightDoc", "LLMError", "LLMUsage", "LongTermInjected", "LongTermLearned", "LongTermMemory",
+    "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError", "MemoryRecord", "NodeAdded",
+    "NodeUpdated", "NodeView", "NodesMerged", "Progress", "RecoveryMetadata", "RunCancelled", "RunResult",
+    "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned", "ToolCalled", "ToolError",
+    "ToolRecovered", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
+    "reflection_body", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -71,6 +78,7 @@ if TYPE_CHECKING:
         ImportFormatError,
         InputError,
         LLMError,
+        LongTermStoreError,
         MemoryBankError,
         RunCancelled,
         ToolError,
@@ -83,6 +91,8 @@ if TYPE_CHECKING:
         ErrorRaised,
         Event,
         LLMUsage,
+        LongTermInjected,
+        LongTermLearned,
         NodeAdded,
         NodesMerged,
         NodeUpdated,
@@ -92,8 +102,19 @@ if TYPE_CHECKING:
         TaskCompleted,
         TaskPlanned,
         ToolCalled,
+        ToolRecovered,
     )
     from .loaders import supported_suffixes
+    from .long_term.memory import LongTermMemory, reflection_body
+    from .long_term.models import (
+        AnswerUse,
+        Category,
+        InjectedItem,
+        Injection,
+        LongTermUse,
+        MemoryRecord,
+        RecoveryMetadata,
+    )
     from .memory.insight_doc import InsightDoc
     from .memory.snapshot import BankSnapshot, NodeView
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import wiring
 from .control import Cancellation, CancelToken
@@ -30,13 +30,19 @@ from .retrieval.embedding import Embedder, load_embedder
 from .retrieval.view import Passage
 from .run.results import RunResult
 from .run.runner import tool_called
+
+if TYPE_CHECKING:
+    from .long_term.memory import LongTermMemory
+    from .run.long_term import LongTermHook
 from .settings import Settings
 
 
 class MemoryBank:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
                  llm_client: LLMClient | None = None, engine: Engine | None = None,
-                 workdir: str | Path | None = None, _memory: Memory | None = None) -> None:
+                 workdir: str | Path | None = None, long_term: LongTermMemory | None = None,
+                 _memory: Memory | None = None) -> None:
+        """`long_term`: the user's memory across tasks (seed 004); without it the bank is the task memory alone."""
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
@@ -50,11 +56,17 @@ class MemoryBank:
         self.memory = self._core.memory
         self.view = self._core.reader
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
+        self.long_term = long_term
+        self.tools = wiring.build_tools(self.settings, self.view, self.llm)
+        if long_term is not None:
+            self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
-                                                    llm=self.llm,
+                                                    llm=self.llm, toolbox=self.tools,
                                                     on_tool_call=lambda call: self.events.publish(tool_called(call)))
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
+        self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,
+                                                 self.events, self.tools) if long_term is not None else None)
         self.reports: list[IngestReport] = []
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
@@ -186,9 +198,41 @@ class MemoryBank:
             new_ids, errors = [], ["cancelled while ingesting"]
         except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
             new_ids, errors = [], [f"LLM endpoint: {exc}"]
-        result = self._loop.runner.run(question, token, new_ids)
+        if self._long_term is None:
+            result = self._loop.runner.run(question, token, new_ids)
+        else:
+            result = self._run_with_long_term(self._long_term, question, token, new_ids)
         result.errors[:0] = [e for e in errors if e not in result.errors]
         return result
+
+    def _run_with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,
+                            new_ids: list[str]) -> RunResult:
+        """The run with the user's long-term memory injected, then distilled into it (seed 004 §6.3, §7)."""
+        injection = hook.before(question)
+        seen: list[Event] = []
+        unsubscribe = self.events.subscribe(seen.append)
+        try:
+            result = self._loop.runner.run(question, token, new_ids)
+        finally:
+            unsubscribe()
+            self._loop.adapter.long_term_block = ""
+        result.long_term = hook.after(result, seen, injection)
+        return result
+
+    def call_tool(self, name: str, arguments: dict[str, Any], goal: str = "") -> str:
+        """Call one of the agent's tools (search, visit, deep_retrieval) as an outer agent would: with long-term
+        memory, a failing call is recovered first (seed 004 §8). Returns what the agent reads; a failure that
+        could not be recovered raises `ToolError`."""
+        from .engines.models import ToolCallRecord
+
+        try:
+            result = self.tools.call(name, arguments, goal=goal)
+        except MemoryBankError as exc:
+            self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, ok=False,
+                                                           response=str(exc))))
+            raise
+        self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, response=result.text)))
+        return result.text
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:

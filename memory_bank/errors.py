@@ -69,3 +69,7 @@ STOPS_THE_RUN: tuple[type[MemoryBankError], ...] = (BudgetExceeded, RunCancelled
 
 class ConfigError(MemoryBankError):
     """Settings are inconsistent (for example the LLM engine without a model name)."""
+
+
+class LongTermStoreError(MemoryBankError):
+    """The long-term memory's files cannot be read (a corrupt index: a backup is kept) or the user id is bad."""

@@ -131,6 +131,38 @@ class ErrorRaised(Event):
 
 
 @dataclass(frozen=True)
+class LongTermInjected(Event):
+    """The long-term records put into this run's prompts (seed 004 §7)."""
+
+    kind: ClassVar[str] = "long_term_injected"
+    memory_ids: tuple[str, ...]
+    tokens: int
+    budget_tokens: int
+
+
+@dataclass(frozen=True)
+class ToolRecovered(Event):
+    """A failed tool call and how it was recovered (seed 004 §8): from a remembered strategy, a built-in rule or
+    the LLM's analysis; `ok` is False when every fix failed too."""
+
+    kind: ClassVar[str] = "tool_recovered"
+    tool: str
+    error_type: str
+    fix_source: str
+    ok: bool
+    retries: int
+    memory_id: str | None = None
+
+
+@dataclass(frozen=True)
+class LongTermLearned(Event):
+    """Records the finished task left in long-term memory (seed 004 §6.3)."""
+
+    kind: ClassVar[str] = "long_term_learned"
+    memory_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class SubscriberFailed(Event):
     kind: ClassVar[str] = "subscriber_failed"
     message: str

@@ -62,7 +62,17 @@ ENV_FIELDS: dict[str, str] = {
     "VISIT_ALLOW_PRIVATE": "visit_allow_private",
     "EMBEDDING_MODEL_PATH": "embedding_model_path",
     "MEMORY_BANK_TEMP_DIR": "temp_dir",
+    "MEMORY_BANK_DATA_DIR": "data_dir",
+    "LONG_TERM_BUDGET_TOKENS": "long_term_budget_tokens",
+    "LONG_TERM_HALF_LIFE_DAYS": "long_term_half_life_days",
+    "LONG_TERM_MIN_CONFIDENCE": "long_term_min_confidence",
 }
+
+
+def default_data_dir() -> Path:
+    """Where the app keeps what outlives a process (task store, local model, long-term memory): the user's XDG
+    data folder, never the working directory, so a checkout stays clean and a restart finds its data."""
+    return Path.home() / ".local" / "share" / "agentic-memory-bank"
 
 
 class Settings(BaseModel):
@@ -113,6 +123,11 @@ class Settings(BaseModel):
     temp_dir: str | None = None
     max_file_mb: int = Field(default=200, ge=1)
     max_image_pixels: int = Field(default=40_000_000, ge=10_000)
+    data_dir: Path = Field(default_factory=default_data_dir)
+    # long-term memory (seed 004): the <long_term> block's budget, time decay and the cleanup threshold
+    long_term_budget_tokens: int = Field(default=400, ge=16)
+    long_term_half_life_days: float = Field(default=30.0, gt=0)
+    long_term_min_confidence: float = Field(default=0.2, ge=0.0, le=1.0)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import requests
 
@@ -39,6 +40,11 @@ from .settings import Settings
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
 from .tools.local_search import LocalSearchTool
+
+if TYPE_CHECKING:
+    from .long_term.memory import LongTermMemory
+    from .long_term.recovery import RecoveringToolBox
+    from .run.long_term import LongTermHook
 
 
 @dataclass
@@ -114,9 +120,47 @@ def build_toolbox(settings: Settings, view: MemoryView, session: requests.Sessio
     return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(view.deep_retrieve)])
 
 
+def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None) -> ToolBox:
+    """The agent's tools; `visit` keeps what serves the goal with the LLM when the LLM engine runs, else with
+    keyword extraction."""
+    extractor = None
+    if settings.engine == "llm" and llm is not None:
+        from .engines.llm.visit_extractor import LLMExtractor
+
+        extractor = LLMExtractor(llm, settings)
+    return build_toolbox(settings, view, requests.Session(), extractor)
+
+
+def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, llm: LLMClient | None,
+                     events: EventBus) -> RecoveringToolBox:
+    """The tools with long-term error recovery: the LLM engine analyses a new error with its prompt, the offline
+    engine with the built-in rules."""
+    from .long_term.recovery import RecoveringToolBox, RuleAnalyst
+
+    if settings.engine == "llm" and llm is not None:
+        from .long_term.llm_agents import LLMErrorAnalyst
+
+        return RecoveringToolBox(tools, ltm, LLMErrorAnalyst(llm, settings), events.publish)
+    return RecoveringToolBox(tools, ltm, RuleAnalyst(settings.visit_timeout), events.publish)
+
+
+def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm: LLMClient | None, loop: Loop,
+                   events: EventBus, tools: RecoveringToolBox) -> LongTermHook:
+    from .long_term.distill import RuleDistiller
+    from .run.long_term import LongTermHook
+
+    if engine.uses_llm and llm is not None:
+        from .long_term.llm_agents import LLMDistiller
+
+        return LongTermHook(ltm, LLMDistiller(llm, settings), loop.adapter, events, tools)
+    return LongTermHook(ltm, RuleDistiller(), loop.adapter, events, tools)
+
+
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
-                 on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
-    """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
+                 on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                 toolbox: ToolBox | None = None) -> Engine:
+    """The engine the settings select; the LLM engine gets the metered client and the toolbox (the full one
+    built here unless one is given)."""
     if settings.engine == "offline":
         from .engines.offline.engine import build_offline_engine
 
@@ -125,10 +169,8 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
     if llm is None:
         raise ValueError("the LLM engine needs an LLM client")
     from .engines.llm.engine import build_llm_engine
-    from .engines.llm.visit_extractor import LLMExtractor
 
-    toolbox = build_toolbox(settings, view, requests.Session(), LLMExtractor(llm, settings))
-    return build_llm_engine(settings, llm, toolbox, on_tool_call)
+    return build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm), on_tool_call)
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,

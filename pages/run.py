@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.format import md_escape
 from ui.graph_panel import graph_block
+from ui.long_term import long_term_answer
 from ui.panels import (
     answer_view,
     deep_retrieval_panel,
@@ -64,6 +65,7 @@ def live() -> None:
         st.subheader("Answers")
         for i, handle in enumerate(task.runs):
             answer_view(task, handle.monitor.view(), key=f"answer-{i}")
+            long_term_answer(handle.monitor.view(), task.bank.long_term, key=f"long-term-{i}")
         follow_up_form()
     with events:
         st.subheader("Event log")

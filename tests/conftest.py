@@ -8,7 +8,9 @@ are deliberately not set: the embedder must load with no network on its own, as 
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,16 @@ def embedder() -> CachedEmbedder:
     if loaded.warning:
         pytest.skip(f"the MiniLM model is not available here: {loaded.warning}")
     return loaded
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _data_dir_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Whatever reads the settings from the environment (the app, the CLI) keeps its data in a temp folder, never
+    in the home folder; a test that needs its own passes `data_dir` or sets the variable itself."""
+    previous = os.environ.get("MEMORY_BANK_DATA_DIR")
+    os.environ["MEMORY_BANK_DATA_DIR"] = str(tmp_path_factory.mktemp("data_dir"))
+    yield
+    if previous is None:
+        os.environ.pop("MEMORY_BANK_DATA_DIR", None)
+    else:
+        os.environ["MEMORY_BANK_DATA_DIR"] = previous

@@ -24,6 +24,7 @@ import streamlit as st
 
 from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, describe_engine, load_embedder
 
+from .long_term import long_term_for
 from .worker import RunHandle, start_run
 
 log = logging.getLogger(__name__)
@@ -154,11 +155,12 @@ def make_bank(task: TaskSession, settings: Settings | None = None, export: Any =
     settings = (settings or task.settings).model_copy(update={"temp_dir": str(task.workdir)})
     embedder = shared_embedder(settings.embedding_model_path)
     folder = Path(tempfile.mkdtemp(prefix="bank-", dir=task.workdir))
+    long_term = long_term_for(settings)
     try:
         if export is not None:
             return MemoryBank.from_export(export, settings, embedder=embedder, workdir=folder,
-                                          files_from=files_from), folder
-        return MemoryBank(settings, embedder=embedder, workdir=folder), folder
+                                          files_from=files_from, long_term=long_term), folder
+        return MemoryBank(settings, embedder=embedder, workdir=folder, long_term=long_term), folder
     except BaseException:
         _remove(folder)
         raise

@@ -1,7 +1,8 @@
 """The adapter: the only boundary to the outer agent framework (DESIGN §4).
 
 Prompt enhancement wraps the Insight Doc in <task>...</task> and the memory retrieved for the pending task in
-<memory>...</memory>, each within its token budget. Every piece of text that came from documents or the web goes
+<memory>...</memory>, each within its token budget; a run with long-term memory puts its <long_term> block (built
+and escaped by `long_term/injection.py`) between them. Every piece of text that came from documents or the web goes
 through `escape_tags`, so a document cannot close these blocks or forge a tool call.
 """
 
@@ -71,6 +72,7 @@ class Adapter:
         self.blocks = MemoryBlockBuilder(view)
         self.memory_budget = memory_budget_tokens
         self.task_budget = task_budget_tokens
+        self.long_term_block = ""  # set for the length of a run by the long-term hook (run/long_term.py)
 
     def memory_block(self, query: str, budget_tokens: int | None = None) -> tuple[str, list[Node]]:
         """The <memory> block for `query` within `budget_tokens` (the settings' budget by default)."""
@@ -81,4 +83,5 @@ class Adapter:
         task = task or doc.next_task
         memory, nodes = self.memory_block(task_query(doc, task))
         task_block = format_task_block(doc, self.task_budget - estimate_tokens("<task>\n\n</task>"))
-        return f"<task>\n{task_block}\n</task>\n\n{memory}", nodes
+        long_term = f"{self.long_term_block}\n\n" if self.long_term_block else ""
+        return f"<task>\n{task_block}\n</task>\n\n{long_term}{memory}", nodes

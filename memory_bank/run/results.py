@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..engines.models import Citation
+from ..long_term.models import LongTermUse
 from ..memory.insight_doc import InsightDoc
 
 
@@ -19,3 +20,4 @@ class RunResult(BaseModel):
     errors: list[str] = Field(default_factory=list)
     stop_reason: str = ""  # when the run ended early on an error (budget, endpoint down): that error's message
     new_node_ids: list[str] = Field(default_factory=list)
+    long_term: LongTermUse | None = Field(default=None, description="what long-term memory gave and learned")

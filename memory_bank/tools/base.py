@@ -74,7 +74,8 @@ class ToolBox:
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
-    def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+    def call(self, name: str, arguments: dict[str, Any], goal: str = "") -> ToolResult:  # noqa: ARG002
+        """`goal` (the task's) is for a box that recovers failed calls; the tools themselves never see it."""
         tool = self._tools.get(name)
         if tool is None:
             raise ToolError(f"unknown tool {name!r}; available: {', '.join(self._tools)}")

@@ -72,9 +72,11 @@ class SafeFetcher:
     def check(self, url: str) -> None:
         self.policy.check(url)
 
-    def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True) -> Fetched:
-        """Fetch `url`; `guard=False` skips the address rule (not the parsing) for a configured endpoint."""
-        with Watchdog(self.timeout) as watch:
+    def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True,
+            timeout: float | None = None) -> Fetched:
+        """Fetch `url`; `guard=False` skips the address rule (not the parsing) for a configured endpoint;
+        `timeout` replaces the default deadline for this call (a recovery retries with a longer one)."""
+        with Watchdog(timeout or self.timeout) as watch:
             current = url
             for _ in range(self.max_redirects + 1):
                 target = self.policy.target(current, trusted=not guard)
@@ -118,13 +120,13 @@ class SafeFetcher:
 
     def _failure(self, url: str, error: Exception, watch: Watchdog) -> ToolError:
         if watch.fired or isinstance(error, (TimeoutError, Urllib3Timeout)):
-            return ToolError(f"{url} did not answer within {self.timeout:g} s")
+            return ToolError(f"{url} did not answer within {watch.seconds:g} s (timeout)")
         return ToolError(f"could not fetch {url}: {error}")
 
     def _remaining(self, url: str, watch: Watchdog) -> float:
         remaining = watch.remaining()
         if remaining <= 0 or watch.fired:
-            raise ToolError(f"{url} took longer than {self.timeout:g} s")
+            raise ToolError(f"{url} took longer than {watch.seconds:g} s (timeout)")
         return remaining
 
     def _read(self, target: Target, response: BaseHTTPResponse, watch: Watchdog) -> Fetched:

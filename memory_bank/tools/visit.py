@@ -31,6 +31,7 @@ USER_AGENT = "Mozilla/5.0 (compatible; AgenticMemoryBank/1.0)"
 _SUFFIXES = (("ies", "y"), ("ations", ""), ("ation", ""), ("ings", ""), ("ing", ""), ("ions", ""), ("ion", ""),
              ("es", ""), ("ed", ""), ("ly", ""), ("s", ""))
 
+MAX_TIMEOUT = 120.0
 SPEC = ToolSpec(
     name="visit",
     description=("Open web pages and return the parts of their text that serve your goal. "
@@ -41,6 +42,7 @@ SPEC = ToolSpec(
             "url": {"type": ["string", "array"], "items": {"type": "string"},
                     "description": f"an http(s) URL, or a list of up to {MAX_URLS}"},
             "goal": {"type": "string", "description": "what information you need from the page(s)"},
+            "timeout": {"type": "number", "description": f"seconds to wait for a page (at most {MAX_TIMEOUT:g})"},
         },
         "required": ["url", "goal"],
     },
@@ -114,6 +116,15 @@ def _decode(body: bytes, charset: str | None) -> str:
 NO_MATCH = "Nothing on this page matches the goal"
 
 
+def _timeout(value: object) -> float | None:
+    """A per-call deadline the agent (or a recovery strategy) asked for, bounded."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= MAX_TIMEOUT:
+        raise ToolError(f"'timeout' is a number of seconds, above 0 and at most {MAX_TIMEOUT:g}")
+    return float(value)
+
+
 class VisitTool:
     spec = SPEC
 
@@ -140,17 +151,18 @@ class VisitTool:
         goal = arguments.get("goal")
         if not isinstance(goal, str) or not goal.strip():
             raise ToolError("'goal' is required: say what you are looking for on the page(s)")
+        timeout = _timeout(arguments.get("timeout"))
         if len(urls) == 1:
-            return self.visit(urls[0], goal.strip())
-        return self._visit_many(urls, goal.strip())
+            return self.visit(urls[0], goal.strip(), timeout)
+        return self._visit_many(urls, goal.strip(), timeout)
 
-    def _visit_many(self, urls: list[str], goal: str) -> ToolResult:
+    def _visit_many(self, urls: list[str], goal: str, timeout: float | None) -> ToolResult:
         """Each page in turn; a page that fails is reported in place, and only if all fail is it an error."""
         visited: list[ToolResult] = []
         errors: list[str] = []
         for url in urls:
             try:
-                visited.append(self.visit(url, goal))
+                visited.append(self.visit(url, goal, timeout))
             except ToolError as error:
                 errors.append(str(error))
         if not visited:
@@ -160,9 +172,9 @@ class VisitTool:
             sections.append("Pages that could not be visited: " + "; ".join(errors))
         return ToolResult("\n\n".join(sections), pages=tuple(p for v in visited for p in v.pages))
 
-    def visit(self, url: str, goal: str) -> ToolResult:
+    def visit(self, url: str, goal: str, timeout: float | None = None) -> ToolResult:
         """One page; it is a typed page only when it carried evidence (a page with no match is no content)."""
-        final_url, title, text = self._read(url)
+        final_url, title, text = self._read(url, timeout)
         if not text:
             raise ToolError(f"{url} has no readable text")
         evidence = self.extractor(goal, text).strip()
@@ -172,20 +184,20 @@ class VisitTool:
         page = VisitedPage(url=final_url, title=title, evidence=evidence)
         return ToolResult(f"{header}\n\n{evidence}", pages=(page,))
 
-    def _read(self, url: str) -> tuple[str, str | None, str]:
+    def _read(self, url: str, timeout: float | None = None) -> tuple[str, str | None, str]:
         """(final URL, title, readable text) of a page."""
         if self._jina_api_key is not None:
-            return self._read_with_jina(url)
+            return self._read_with_jina(url, timeout)
         headers = {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1"}
-        fetched = self.fetcher.get(url, headers=headers)
+        fetched = self.fetcher.get(url, headers=headers, timeout=timeout)
         title, text = page_text(fetched)
         return fetched.url, title, text
 
-    def _read_with_jina(self, url: str) -> tuple[str, str | None, str]:
+    def _read_with_jina(self, url: str, timeout: float | None = None) -> tuple[str, str | None, str]:
         """Jina Reader renders the page remotely; its JSON answer carries the title and the text as Markdown."""
         self.fetcher.check(url)  # the same rule whoever fetches: no private hosts handed to a third party either
         headers = {"Authorization": f"Bearer {self._jina_api_key}", "Accept": "application/json"}
-        fetched = self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False)
+        fetched = self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False, timeout=timeout)
         try:
             data = json.loads(_decode(fetched.body, fetched.charset))["data"]
             content, title = data["content"], data.get("title")

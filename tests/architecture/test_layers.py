@@ -18,6 +18,7 @@ LAYERS = [
     {"retrieval"},
     {"tools"},
     {"engines"},
+    {"long_term"},
     {"ingest"},
     {"run"},
     {"wiring", "bank", "cli", "__main__"},

@@ -33,6 +33,7 @@ MIN_OBSERVATION_CHARS = 1_000
 @dataclass
 class _Run:
     messages: list[Message]
+    goal: str = ""
     calls: list[ToolCallRecord] = field(default_factory=list)
     llm_calls: int = 0
     told_to_answer: bool = False
@@ -68,7 +69,8 @@ class ReactAgent:
     def run(self, inp: ExecutionInput) -> ExecutionResult:
         state = _Run(self._prompt.render(
             tools=describe_tools(self._toolbox.specs()), max_calls=self._settings.react_max_calls,
-            prompt=inp.prompt, task_type=inp.task.type.value, task_description=inp.task.description))
+            prompt=inp.prompt, task_type=inp.task.type.value, task_description=inp.task.description),
+            goal=inp.task_goal)
         try:
             answer = self._loop(state)
         except STOPS_THE_RUN:
@@ -124,7 +126,7 @@ class ReactAgent:
             return (f"Error: the tool call could not be read: {exc}. Write it as "
                     '{"name": "tool name", "arguments": {...}} inside <tool_call>...</tool_call>.')
         try:
-            output = self._toolbox.call(call.name, call.arguments)
+            output = self._toolbox.call(call.name, call.arguments, goal=state.goal)
         except STOPS_THE_RUN:
             raise
         except ToolError as exc:

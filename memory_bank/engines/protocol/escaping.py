@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-TAG_NAMES = ("task", "memory", "tool_call", "tool_response", "answer", "think")
+TAG_NAMES = ("task", "memory", "long_term", "tool_call", "tool_response", "answer", "think")
 
 
 def _name_pattern(name: str) -> str:

@@ -1,0 +1,86 @@
+"""The app: feedback buttons under an answer, "from long-term memory" on the Run page, the Long-term memory page."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory_bank import Category, LongTermMemory, RecoveryMetadata
+from memory_bank.long_term.models import FixPattern
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def plain(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _finish(at: AppTest) -> None:
+    task = at.session_state["task_session"]
+    for run in task.runs:
+        run.thread.join(240)
+        assert not run.alive
+    at.run()
+    assert not at.exception, at.exception
+
+
+def test_feedback_and_the_long_term_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    monkeypatch.setenv("MEMORY_BANK_DATA_DIR", str(tmp_path))
+    ltm = LongTermMemory(tmp_path / "long_term", "local")
+    used = ltm.add("The Northwind project budget needs the steering board's approval", Category.WORK,
+                   title="Budget approvals")
+    meta = RecoveryMetadata(error_type="Timeout", tool_name="visit", error_message="did not answer within 15 s",
+                            fix_pattern=FixPattern(original={"timeout": None}, fixed={"timeout": 45.0}))
+    strategy = ltm.add("visit timeouts recover with a 45 s deadline", Category.STRATEGY,
+                       subcategory="error_recovery", tags=["error_recovery", "tool:visit", "error:Timeout"],
+                       metadata=meta.model_dump())
+    hostile = ltm.add("![tracker](http://203.0.113.9/pixel.png) <b>bold</b>", Category.LIFE, title="hostile")
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.button(key="run-sample-notes").click().run()
+    _finish(at)
+    at.switch_page("pages/run.py").run()
+    assert not at.exception, at.exception
+    [expander] = [e for e in at.expander if e.label.startswith("From long-term memory")]
+    assert expander.label == "From long-term memory (1 record)"
+    assert any(used.memory_id in plain(m.value) for m in expander.markdown)
+
+    at.text_input(key="long-term-0-reason").input("it missed the figure")
+    at.button(key="long-term-0-down").click().run()
+    assert not at.exception, at.exception
+    assert any("👎 saved; 1 long-term record(s) updated." in c.value for c in at.caption)
+    reread = LongTermMemory(tmp_path / "long_term", "local")
+    assert reread.get(used.memory_id).needs_revision
+    [answer] = reread.answers()
+    assert (answer.rating, answer.reason) == (1, "it missed the figure")
+
+    at.switch_page("pages/long_term.py").run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert used.memory_id in set(table["id"]) and "⚠ yes" in set(table["needs revision"])
+    assert {"confidence", "reward", "decay"} <= set(table.columns)
+    at.selectbox(key="lt-category").select("strategy").run()
+    assert len(at.dataframe[0].value) == 2  # the strategy, and the lesson the run left
+    at.multiselect(key="lt-tags").select("error_recovery").run()
+    assert list(at.dataframe[0].value["id"]) == [strategy.memory_id]
+    assert [json.loads(j.value) for j in at.json] == [{"timeout": None}, {"timeout": 45.0}]
+
+    at.multiselect(key="lt-tags").unselect("error_recovery").run()
+    at.selectbox(key="lt-category").select("life").run()
+    reflection = next(e for e in at.expander if e.label == "Reflection (L3)")
+    rendered = "\n".join(m.value for m in reflection.markdown)
+    assert "](http" not in rendered and "<b>" not in rendered.replace("\\<b\\>", "")
+    assert at.selectbox(key="lt-open").value == hostile.memory_id
+
+    at.selectbox(key="lt-category").select("work").run()
+    at.selectbox(key="lt-open").select(used.memory_id).run()
+    at.checkbox(key=f"sure-{used.memory_id}").check().run()
+    at.button(key=f"delete-{used.memory_id}").click().run()
+    assert not at.exception, at.exception
+    assert used.memory_id not in {r.memory_id for r in LongTermMemory(tmp_path / "long_term", "local").records()}
