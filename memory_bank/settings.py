@@ -61,6 +61,7 @@ ENV_FIELDS: dict[str, str] = {
     "VISIT_ALLOW_PRIVATE": "visit_allow_private",
     "EMBEDDING_MODEL_PATH": "embedding_model_path",
     "MEMORY_BANK_TEMP_DIR": "temp_dir",
+    "INGEST_TIME_BUDGET": "ingest_time_budget",
 }
 
 
@@ -110,6 +111,8 @@ class Settings(BaseModel):
     temp_dir: str | None = None
     max_file_mb: int = Field(default=200, ge=1)
     max_image_pixels: int = Field(default=40_000_000, ge=10_000)
+    # seconds one document's ingestion may take; then it stops between chunks and keeps what it built
+    ingest_time_budget: float = Field(default=1_800.0, gt=0)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod
