@@ -245,8 +245,10 @@ class MemoryBank:
         new_ids: list[str] = []
         errors: list[str] = []
         for name, ingest in inputs:
+            done = len(self.reports)
             try:
                 new_ids.extend(ingest())
+                errors.extend(r.stopped for r in self.reports[done:] if r.stopped)  # stopped early, kept, said
             except (RunCancelled, EndpointDown):
                 raise
             except MemoryBankError as exc:

@@ -66,6 +66,7 @@ ENV_FIELDS: dict[str, str] = {
     "LONG_TERM_BUDGET_TOKENS": "long_term_budget_tokens",
     "LONG_TERM_HALF_LIFE_DAYS": "long_term_half_life_days",
     "LONG_TERM_MIN_CONFIDENCE": "long_term_min_confidence",
+    "INGEST_TIME_BUDGET": "ingest_time_budget",
 }
 
 
@@ -128,6 +129,8 @@ class Settings(BaseModel):
     long_term_budget_tokens: int = Field(default=400, ge=16)
     long_term_half_life_days: float = Field(default=30.0, gt=0)
     long_term_min_confidence: float = Field(default=0.2, ge=0.0, le=1.0)
+    # seconds one document's ingestion may take; then it stops between chunks and keeps what it built
+    ingest_time_budget: float = Field(default=1_800.0, gt=0)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod

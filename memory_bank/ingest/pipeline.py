@@ -36,6 +36,7 @@ class IngestReport:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    stopped: str | None = None  # why the ingestion stopped before the end of the document (what was built stays)
 
 
 def node_kind(doc: Document) -> str:
@@ -82,10 +83,21 @@ class IngestPipeline:
         size = self.settings.llm_concurrency if self.engine.uses_llm else 1
         progress = _WaveProgress(self.events, doc.name, len(chunks))
         furniture = FurnitureDetector(doc.page_texts)
+        budget = self.settings.ingest_time_budget
         for first in range(0, len(chunks), size):
+            self.check_cancel()
+            if first and time.perf_counter() - start > budget:  # checked between waves: the first always runs
+                self._stop(report, f"{doc.name}: stopped after {budget:g} s, the ingestion time budget "
+                                   f"(INGEST_TIME_BUDGET); {first} of {len(chunks)} chunks were read and kept")
+                break
             self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress, furniture)
         report.seconds = time.perf_counter() - start
         return report
+
+    def _stop(self, report: IngestReport, reason: str) -> None:
+        report.stopped = reason
+        report.failures.append(reason)
+        self.events.publish(ErrorRaised(where="ingestion time budget", message=reason))
 
     def _wave(self, doc: Document, attachments: tuple[Attachment, ...], chunks: list[Chunk], offset: int,
               goal: str, report: IngestReport, progress: _WaveProgress, furniture: FurnitureDetector) -> None:

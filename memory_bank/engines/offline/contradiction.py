@@ -5,12 +5,19 @@ number, date or name inside it ("built in 1875, it is one of" / "built in 1920, 
 different things of the same name differ in many slots at once (year, country and director of two films called
 "Cry, the Beloved Country"), so a conflict needs few distinct substitutions inside a long shared context, while
 a duplicate needs a long shared context and no substitution of a value at all.
+
+The alignment is bounded work whatever the text: `SequenceMatcher` without its heuristic junk is quadratic in the
+pairs of equal words, and a repetitive text (60 kB of one repeated word) took minutes that nothing could cancel.
+So each side is cut to `MAX_ALIGN_TOKENS`, and when the pairs of equal words exceed `MAX_PAIRS` the texts are
+aligned on their unique shared shingles instead (`word_opcodes`). Ordinary prose stays far below both bounds and
+aligns exactly as before.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -19,6 +26,8 @@ from .nlp import MONTHS, sentence_spans
 
 _ALIGN_TOKEN = re.compile(r"\d[\d,.]*\d|\d|[^\W\d_]+")
 _MONTHS = frozenset(MONTHS)
+MAX_ALIGN_TOKENS = 10_000
+MAX_PAIRS = 300_000
 
 
 @dataclass(frozen=True)
@@ -89,8 +98,8 @@ def align(a: list[Token], b: list[Token], *, context: int = 3, max_slot: int = 6
     counts as a substitution when it changes a value; in an edited copy (coverage ≥ `copy_coverage`) a change
     of plain content words counts too ("purple" to "green"), since nothing else in the text moved.
     """
-    matcher = SequenceMatcher(None, [t.key for t in a], [t.key for t in b], autojunk=False)
-    ops = matcher.get_opcodes()
+    a, b = a[:MAX_ALIGN_TOKENS], b[:MAX_ALIGN_TOKENS]
+    ops = word_opcodes([t.key for t in a], [t.key for t in b])
     shared = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal" and i2 - i1 >= context)
     coverage = shared / max(1, min(len(a), len(b)))
     subs: list[Substitution] = []
@@ -109,6 +118,93 @@ def align(a: list[Token], b: list[Token], *, context: int = 3, max_slot: int = 6
             other_values += _values_differ(a[i1:i2], b[j1:j2])
     return Alignment(coverage=coverage, substitutions=tuple(subs), shared_tokens=shared, other_slots=other,
                      other_value_slots=other_values)
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def word_opcodes(a: list[str], b: list[str], max_pairs: int = MAX_PAIRS) -> list[Opcode]:
+    """`SequenceMatcher` opcodes of two word lists, in bounded work: when the pairs of equal words exceed
+    `max_pairs` (a repetitive text), the texts are aligned on their shared 4-word shingles that occur once in
+    each instead (patience-style, O(n log n)), which keeps the long shared runs an edited copy has."""
+    count_b = Counter(b)
+    if sum(count_b[k] for k in a) <= max_pairs:
+        return SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return _opcodes(_anchored_blocks(a, b), len(a), len(b))
+
+
+def _anchored_blocks(a: list[str], b: list[str], k: int = 4) -> list[tuple[int, int, int]]:
+    """Matching blocks (i, j, size) grown from shingles unique to both sides, in increasing order of both."""
+    def unique(seq: list[str]) -> dict[tuple[str, ...], int]:
+        seen: dict[tuple[str, ...], int] = {}
+        for i in range(len(seq) - k + 1):
+            key = tuple(seq[i:i + k])
+            seen[key] = -1 if key in seen else i
+        return {key: i for key, i in seen.items() if i >= 0}
+
+    ua, ub = unique(a), unique(b)
+    anchors = sorted((ua[key], ub[key]) for key in ua.keys() & ub.keys())
+    blocks: list[tuple[int, int, int]] = []
+    for i, j in _increasing_chain(anchors):
+        if blocks:
+            bi, bj, size = blocks[-1]
+            if i < bi + size or j < bj + size:
+                if i - j == bi - bj:  # the same diagonal: the block grows
+                    blocks[-1] = (bi, bj, max(size, i + k - bi))
+                continue
+        blocks.append((i, j, k))
+    grown: list[tuple[int, int, int]] = []
+    for n, (i, j, size) in enumerate(blocks):
+        end_a, end_b = (blocks[n + 1][0], blocks[n + 1][1]) if n + 1 < len(blocks) else (len(a), len(b))
+        while i + size < end_a and j + size < end_b and a[i + size] == b[j + size]:
+            size += 1
+        start_a, start_b = (grown[-1][0] + grown[-1][2], grown[-1][1] + grown[-1][2]) if grown else (0, 0)
+        while i > start_a and j > start_b and a[i - 1] == b[j - 1]:
+            i, j, size = i - 1, j - 1, size + 1
+        if grown and grown[-1][0] + grown[-1][2] == i and grown[-1][1] + grown[-1][2] == j:
+            gi, gj, gsize = grown.pop()
+            i, j, size = gi, gj, gsize + size
+        grown.append((i, j, size))
+    return grown
+
+
+def _increasing_chain(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest chain of pairs increasing in both coordinates (pairs sorted by the first), O(n log n)."""
+    from bisect import bisect_left
+
+    tails: list[int] = []  # tails[length - 1]: the smallest second coordinate ending a chain of that length
+    tail_index: list[int] = []
+    parent = [-1] * len(pairs)
+    for n, (_, j) in enumerate(pairs):
+        pos = bisect_left(tails, j)
+        if pos == len(tails):
+            tails.append(j)
+            tail_index.append(n)
+        else:
+            tails[pos], tail_index[pos] = j, n
+        parent[n] = tail_index[pos - 1] if pos else -1
+    chain: list[tuple[int, int]] = []
+    n = tail_index[-1] if tail_index else -1
+    while n >= 0:
+        chain.append(pairs[n])
+        n = parent[n]
+    return chain[::-1]
+
+
+def _opcodes(blocks: list[tuple[int, int, int]], len_a: int, len_b: int) -> list[Opcode]:
+    ops: list[Opcode] = []
+    i = j = 0
+    for bi, bj, size in [*blocks, (len_a, len_b, 0)]:
+        if i < bi and j < bj:
+            ops.append(("replace", i, bi, j, bj))
+        elif i < bi:
+            ops.append(("delete", i, bi, j, j))
+        elif j < bj:
+            ops.append(("insert", i, i, j, bj))
+        if size:
+            ops.append(("equal", bi, bi + size, bj, bj + size))
+        i, j = bi + size, bj + size
+    return ops
 
 
 def _slots(ops: list[tuple[str, int, int, int, int]], context: int) -> list[tuple[int, int, int, int, bool]]:
