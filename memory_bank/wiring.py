@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import requests
-
 from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.breaker import EndpointBreaker
@@ -90,24 +88,24 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     return Loop(linker, pipeline, adapter, runner)
 
 
-def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
+def web_tools(settings: Settings, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
     """The web search backend named by the settings (or none) and the visit tool."""
     from .tools.visit import VisitTool
     from .tools.web_search import SearxngSearch, SerperSearch
 
     web: Tool | None = None
     if settings.serper_api_key is not None:
-        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout, session=session)
+        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout)
     elif settings.searxng_url:
-        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, session=session)
+        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout)
     visit = VisitTool(timeout=settings.visit_timeout, max_bytes=settings.visit_max_bytes,
                       allow_private=settings.visit_allow_private, extractor=extractor,
                       jina_api_key=settings.secret("jina_api_key"))
     return web, visit
 
 
-def build_toolbox(settings: Settings, view: MemoryView, session: requests.Session, extractor) -> ToolBox:  # noqa: ANN001
-    web, visit = web_tools(settings, session, extractor)
+def build_toolbox(settings: Settings, view: MemoryView, extractor) -> ToolBox:  # noqa: ANN001
+    web, visit = web_tools(settings, extractor)
     return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(view.deep_retrieve)])
 
 
@@ -124,7 +122,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
     from .engines.llm.engine import build_llm_engine
     from .engines.llm.visit_extractor import LLMExtractor
 
-    toolbox = build_toolbox(settings, view, requests.Session(), LLMExtractor(llm, settings))
+    toolbox = build_toolbox(settings, view, LLMExtractor(llm, settings))
     return build_llm_engine(settings, llm, toolbox, on_tool_call)
 
 

@@ -15,6 +15,7 @@ import pytest
 from memory_bank.errors import ToolError
 from memory_bank.tools.urlpolicy import UrlPolicy, is_public
 from memory_bank.tools.visit import VisitTool
+from memory_bank.tools.web_search import SearxngSearch
 
 from .local_server import LocalServer, Reply
 from .test_netguard import resolver_for
@@ -206,6 +207,23 @@ class DripServer:
         self.sock.close()
 
 
+def outcome_within_guard(work) -> BaseException | object:  # noqa: ANN001
+    """Run `work` in a thread joined with a guard far above its deadline: a hang fails, it does not hang."""
+    outcome: list[object] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+            outcome.append(exc)
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive(), "the fetch hung past its deadline"
+    return outcome[0]
+
+
 @pytest.mark.parametrize("prefix", [
     b"",  # the status line itself drips
     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n",  # the body drips, one byte every 20 ms
@@ -213,21 +231,17 @@ class DripServer:
 def test_a_drip_feeding_server_cannot_hold_visit_past_its_deadline(prefix: bytes) -> None:
     server = DripServer(prefix)
     tool = VisitTool(timeout=0.5, max_bytes=1_000_000, allow_private=True, extractor=None)
-    outcome: list[BaseException] = []
-
-    def visit() -> None:
-        try:
-            tool.call({"url": server.url, "goal": "x"})
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            outcome.append(exc)
-
-    worker = threading.Thread(target=visit, daemon=True)
-    worker.start()
-    worker.join(10)
+    raised = outcome_within_guard(lambda: tool.call({"url": server.url, "goal": "x"}))
     server.stop()
-    assert not worker.is_alive(), "visit hung past its deadline"
-    assert len(outcome) == 1 and isinstance(outcome[0], ToolError)
-    assert "0.5 s" in str(outcome[0])
+    assert isinstance(raised, ToolError) and "0.5 s" in str(raised)
+
+
+def test_a_drip_feeding_search_api_cannot_hold_the_agent_past_its_deadline() -> None:
+    server = DripServer(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n")
+    search = SearxngSearch(server.url, timeout=0.5)
+    raised = outcome_within_guard(lambda: search.call({"query": "x"}))
+    server.stop()
+    assert isinstance(raised, ToolError) and "SearXNG took longer than 0.5 s" in str(raised)
 
 
 def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_path) -> None:  # noqa: ANN001
