@@ -16,6 +16,7 @@ from memory_bank.errors import ToolError
 from memory_bank.tools.urlpolicy import UrlPolicy, is_public
 from memory_bank.tools.visit import VisitTool
 from memory_bank.tools.web_search import SearxngSearch
+from tests.support.guard import outcome_within
 
 from .local_server import LocalServer, Reply
 from .test_netguard import resolver_for
@@ -207,23 +208,6 @@ class DripServer:
         self.sock.close()
 
 
-def outcome_within_guard(work) -> BaseException | object:  # noqa: ANN001
-    """Run `work` in a thread joined with a guard far above its deadline: a hang fails, it does not hang."""
-    outcome: list[object] = []
-
-    def target() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            outcome.append(exc)
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(10)
-    assert not worker.is_alive(), "the fetch hung past its deadline"
-    return outcome[0]
-
-
 @pytest.mark.parametrize("prefix", [
     b"",  # the status line itself drips
     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n",  # the body drips, one byte every 20 ms
@@ -231,7 +215,7 @@ def outcome_within_guard(work) -> BaseException | object:  # noqa: ANN001
 def test_a_drip_feeding_server_cannot_hold_visit_past_its_deadline(prefix: bytes) -> None:
     server = DripServer(prefix)
     tool = VisitTool(timeout=0.5, max_bytes=1_000_000, allow_private=True, extractor=None)
-    raised = outcome_within_guard(lambda: tool.call({"url": server.url, "goal": "x"}))
+    raised = outcome_within(lambda: tool.call({"url": server.url, "goal": "x"}), 10)
     server.stop()
     assert isinstance(raised, ToolError) and "0.5 s" in str(raised)
 
@@ -239,7 +223,7 @@ def test_a_drip_feeding_server_cannot_hold_visit_past_its_deadline(prefix: bytes
 def test_a_drip_feeding_search_api_cannot_hold_the_agent_past_its_deadline() -> None:
     server = DripServer(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n")
     search = SearxngSearch(server.url, timeout=0.5)
-    raised = outcome_within_guard(lambda: search.call({"query": "x"}))
+    raised = outcome_within(lambda: search.call({"query": "x"}), 10)
     server.stop()
     assert isinstance(raised, ToolError) and "SearXNG took longer than 0.5 s" in str(raised)
 
