@@ -50,7 +50,8 @@ class MemoryBank:
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm,
-                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)))
+                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)),
+                                                    cancel=self.cancellation)
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self.reports: list[IngestReport] = []

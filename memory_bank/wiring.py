@@ -36,6 +36,7 @@ from .settings import Settings
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
 from .tools.local_search import LocalSearchTool
+from .watchdog import Cancellable
 
 
 @dataclass
@@ -88,29 +89,32 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     return Loop(linker, pipeline, adapter, runner)
 
 
-def web_tools(settings: Settings, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
-    """The web search backend named by the settings (or none) and the visit tool."""
+def web_tools(settings: Settings, extractor, cancel: Cancellable | None = None) -> tuple[Tool | None, Tool]:  # noqa: ANN001
+    """The web search backend named by the settings (or none) and the visit tool; a cancel of the run ends a
+    fetch in flight."""
     from .tools.visit import VisitTool
     from .tools.web_search import SearxngSearch, SerperSearch
 
     web: Tool | None = None
     if settings.serper_api_key is not None:
-        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout)
+        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout, cancel=cancel)
     elif settings.searxng_url:
-        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout)
+        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, cancel=cancel)
     visit = VisitTool(timeout=settings.visit_timeout, max_bytes=settings.visit_max_bytes,
                       allow_private=settings.visit_allow_private, extractor=extractor,
-                      jina_api_key=settings.secret("jina_api_key"))
+                      jina_api_key=settings.secret("jina_api_key"), cancel=cancel)
     return web, visit
 
 
-def build_toolbox(settings: Settings, view: MemoryView, extractor) -> ToolBox:  # noqa: ANN001
-    web, visit = web_tools(settings, extractor)
+def build_toolbox(settings: Settings, view: MemoryView, extractor,  # noqa: ANN001
+                  cancel: Cancellable | None = None) -> ToolBox:
+    web, visit = web_tools(settings, extractor, cancel)
     return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(view.deep_retrieve)])
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
-                 on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+                 on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                 cancel: Cancellable | None = None) -> Engine:
     """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
     if settings.engine == "offline":
         from .engines.offline.engine import build_offline_engine
@@ -122,7 +126,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
     from .engines.llm.engine import build_llm_engine
     from .engines.llm.visit_extractor import LLMExtractor
 
-    toolbox = build_toolbox(settings, view, LLMExtractor(llm, settings))
+    toolbox = build_toolbox(settings, view, LLMExtractor(llm, settings), cancel)
     return build_llm_engine(settings, llm, toolbox, on_tool_call)
 
 

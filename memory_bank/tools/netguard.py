@@ -22,8 +22,8 @@ from urllib3.exceptions import HTTPError, NewConnectionError
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
 from urllib3.response import BaseHTTPResponse
 
-from ..errors import ToolError
-from ..watchdog import Watchdog
+from ..errors import MemoryBankError, RunCancelled, ToolError
+from ..watchdog import Cancellable, Watchdog
 from .urlpolicy import Resolver, Target, UrlPolicy, check_url, is_public
 
 __all__ = ["Answer", "Fetched", "Resolver", "SafeFetcher", "check_url", "is_public", "media_type"]
@@ -71,8 +71,10 @@ class SafeFetcher:
         resolver: Resolver | None = None,
         max_redirects: int = 5,
         policy: UrlPolicy | None = None,
+        cancel: Cancellable | None = None,
     ) -> None:
         self.timeout = timeout
+        self.cancel = cancel
         self.max_bytes = max_bytes
         self.policy = policy or UrlPolicy(allow_private=allow_private, resolver=resolver)
         self.content_types = content_types
@@ -83,7 +85,7 @@ class SafeFetcher:
 
     def get(self, url: str, *, headers: dict[str, str] | None = None, guard: bool = True) -> Fetched:
         """Fetch `url`; `guard=False` skips the address rule (not the parsing) for a configured endpoint."""
-        with Watchdog(self.timeout) as watch:
+        with Watchdog(self.timeout, self.cancel) as watch:
             current = url
             for _ in range(self.max_redirects + 1):
                 target = self.policy.target(current, trusted=not guard)
@@ -102,7 +104,7 @@ class SafeFetcher:
                  body: bytes | None = None) -> Answer:
         """One request to a configured API endpoint (no address rule, no redirects followed), its body read
         whatever the status, under the same cap and deadline; failures are ToolErrors naming `service`."""
-        with Watchdog(self.timeout) as watch:
+        with Watchdog(self.timeout, self.cancel) as watch:
             target = self.policy.target(url, trusted=True)
             connection = self._connect(target, service, watch)
             try:
@@ -139,13 +141,17 @@ class SafeFetcher:
         self._remaining(label, watch)  # headers cut short by the watchdog parse as a (broken) response
         return response
 
-    def _failure(self, label: str, error: Exception, watch: Watchdog) -> ToolError:
+    def _failure(self, label: str, error: Exception, watch: Watchdog) -> MemoryBankError:
+        if watch.fired == "cancel":
+            return RunCancelled("the run was cancelled")
         timed_out = isinstance(error, (TimeoutError, Urllib3Timeout)) and not isinstance(error, NewConnectionError)
         if watch.fired or timed_out:  # urllib3's NewConnectionError (refused, unreachable) is a timeout subclass
             return ToolError(f"{label} did not answer within {self.timeout:g} s")
         return ToolError(f"request to {label} failed: {error}")
 
     def _remaining(self, label: str, watch: Watchdog) -> float:
+        if watch.fired == "cancel":
+            raise RunCancelled("the run was cancelled")
         remaining = watch.remaining()
         if remaining <= 0 or watch.fired:
             raise ToolError(f"{label} took longer than {self.timeout:g} s")

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..errors import ConfigError, ToolError
+from ..watchdog import Cancellable
 from .base import SearchHit, ToolResult, ToolSpec
 from .netguard import SafeFetcher
 
@@ -88,9 +89,10 @@ def request_json(fetcher: SafeFetcher, service: str, refused_hint: str, method: 
         raise ToolError(f"{service} returned a response that is not JSON: {detail}") from error
 
 
-def api_fetcher(timeout: float) -> SafeFetcher:
+def api_fetcher(timeout: float, cancel: Cancellable | None) -> SafeFetcher:
     """For a configured search endpoint: trusted (no address rule), but the same deadline and a byte cap."""
-    return SafeFetcher(timeout=timeout, max_bytes=MAX_API_BYTES, allow_private=True, content_types=frozenset())
+    return SafeFetcher(timeout=timeout, max_bytes=MAX_API_BYTES, allow_private=True, content_types=frozenset(),
+                       cancel=cancel)
 
 
 def _results_list(data: Any, key: str, service: str) -> list[dict]:
@@ -114,11 +116,12 @@ class SerperSearch:
         timeout: float,
         endpoint: str = "https://google.serper.dev/search",
         max_results: int = 8,
+        cancel: Cancellable | None = None,
     ) -> None:
         if not api_key.strip():
             raise ConfigError("Serper search needs an API key (SERPER_API_KEY)")
         self._api_key = api_key
-        self.fetcher = api_fetcher(timeout)
+        self.fetcher = api_fetcher(timeout, cancel)
         self.endpoint = endpoint
         self.max_results = max_results
 
@@ -148,11 +151,12 @@ class SearxngSearch:
 
     spec = SPEC
 
-    def __init__(self, base_url: str, *, timeout: float, max_results: int = 8) -> None:
+    def __init__(self, base_url: str, *, timeout: float, max_results: int = 8,
+                 cancel: Cancellable | None = None) -> None:
         if not base_url.strip():
             raise ConfigError("SearXNG search needs the instance URL (SEARXNG_URL)")
         self.endpoint = base_url.strip().rstrip("/") + "/search"
-        self.fetcher = api_fetcher(timeout)
+        self.fetcher = api_fetcher(timeout, cancel)
         self.max_results = max_results
 
     def call(self, arguments: dict[str, Any]) -> ToolResult:

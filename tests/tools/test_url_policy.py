@@ -266,3 +266,15 @@ def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_pat
         tool.call({"url": f"https://public.example:{port}/", "goal": "x"})
     listener.close()
     assert calls == ["public.example"] and names == ["public.example"]
+
+
+def test_cancel_ends_a_fetch_in_flight(site: LocalServer) -> None:
+    from memory_bank.control import CancelToken
+    from memory_bank.errors import RunCancelled
+
+    site.routes["/slow"] = lambda r: Reply(200, b"late", {"Content-Type": "text/plain"}, delay=30)
+    token = CancelToken()
+    tool = VisitTool(timeout=60.0, max_bytes=10_000, allow_private=True, extractor=None, cancel=token)
+    threading.Timer(0.3, token.cancel).start()
+    raised = outcome_within(lambda: tool.call({"url": site.url + "/slow", "goal": "x"}), 10)
+    assert isinstance(raised, RunCancelled)
