@@ -39,7 +39,6 @@ class Answer:
     """An API's reply, whatever its status: the caller knows what a 403 from that service means."""
 
     status: int
-    content_type: str
     body: bytes
 
 
@@ -109,8 +108,7 @@ class SafeFetcher:
             connection = self._connect(target, service, watch)
             try:
                 response = self._request(connection, target, service, watch, method, headers or {}, body)
-                content_type = media_type(response.headers.get("Content-Type", ""))[0]
-                return Answer(response.status, content_type, self._body(service, response, watch))
+                return Answer(response.status, self._body(service, response, watch))
             finally:
                 connection.close()
 
