@@ -57,12 +57,13 @@ class MemoryBank:
         self.view = self._core.reader
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
         self.long_term = long_term
-        self.tools = wiring.build_tools(self.settings, self.view, self.llm)
+        self.tools = wiring.build_tools(self.settings, self.view, self.llm, self.cancellation)
         if long_term is not None:
             self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm, toolbox=self.tools,
-                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)))
+                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)),
+                                                    cancel=self.cancellation)
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,

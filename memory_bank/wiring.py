@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import requests
-
 from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.breaker import EndpointBreaker
@@ -40,6 +38,7 @@ from .settings import Settings
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
 from .tools.local_search import LocalSearchTool
+from .watchdog import Cancellable
 
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
@@ -99,28 +98,31 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     return Loop(linker, pipeline, adapter, runner)
 
 
-def web_tools(settings: Settings, session: requests.Session, extractor) -> tuple[Tool | None, Tool]:  # noqa: ANN001
-    """The web search backend named by the settings (or none) and the visit tool."""
+def web_tools(settings: Settings, extractor, cancel: Cancellable | None = None) -> tuple[Tool | None, Tool]:  # noqa: ANN001
+    """The web search backend named by the settings (or none) and the visit tool; a cancel of the run ends a
+    fetch in flight."""
     from .tools.visit import VisitTool
     from .tools.web_search import SearxngSearch, SerperSearch
 
     web: Tool | None = None
     if settings.serper_api_key is not None:
-        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout, session=session)
+        web = SerperSearch(settings.secret("serper_api_key") or "", timeout=settings.visit_timeout, cancel=cancel)
     elif settings.searxng_url:
-        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, session=session)
+        web = SearxngSearch(settings.searxng_url, timeout=settings.visit_timeout, cancel=cancel)
     visit = VisitTool(timeout=settings.visit_timeout, max_bytes=settings.visit_max_bytes,
                       allow_private=settings.visit_allow_private, extractor=extractor,
-                      jina_api_key=settings.secret("jina_api_key"))
+                      jina_api_key=settings.secret("jina_api_key"), cancel=cancel)
     return web, visit
 
 
-def build_toolbox(settings: Settings, view: MemoryView, session: requests.Session, extractor) -> ToolBox:  # noqa: ANN001
-    web, visit = web_tools(settings, session, extractor)
+def build_toolbox(settings: Settings, view: MemoryView, extractor,  # noqa: ANN001
+                  cancel: Cancellable | None = None) -> ToolBox:
+    web, visit = web_tools(settings, extractor, cancel)
     return ToolBox([LocalSearchTool(view, web, k=settings.retrieval_k), visit, DeepRetrievalTool(view.deep_retrieve)])
 
 
-def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None) -> ToolBox:
+def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None,
+                cancel: Cancellable | None = None) -> ToolBox:
     """The agent's tools; `visit` keeps what serves the goal with the LLM when the LLM engine runs, else with
     keyword extraction."""
     extractor = None
@@ -128,7 +130,7 @@ def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None) -> 
         from .engines.llm.visit_extractor import LLMExtractor
 
         extractor = LLMExtractor(llm, settings)
-    return build_toolbox(settings, view, requests.Session(), extractor)
+    return build_toolbox(settings, view, extractor, cancel)
 
 
 def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, llm: LLMClient | None,
@@ -158,7 +160,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
                  on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                 toolbox: ToolBox | None = None) -> Engine:
+                 toolbox: ToolBox | None = None, cancel: Cancellable | None = None) -> Engine:
     """The engine the settings select; the LLM engine gets the metered client and the toolbox (the full one
     built here unless one is given)."""
     if settings.engine == "offline":
@@ -170,7 +172,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
         raise ValueError("the LLM engine needs an LLM client")
     from .engines.llm.engine import build_llm_engine
 
-    return build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm), on_tool_call)
+    return build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call)
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,

@@ -18,20 +18,28 @@ from urllib.parse import urljoin
 
 import certifi
 from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.exceptions import HTTPError
+from urllib3.exceptions import HTTPError, NewConnectionError
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
 from urllib3.response import BaseHTTPResponse
 
-from ..errors import ToolError
-from ..watchdog import Watchdog
+from ..errors import MemoryBankError, RunCancelled, ToolError
+from ..watchdog import Cancellable, Watchdog
 from .urlpolicy import Resolver, Target, UrlPolicy, check_url, is_public
 
-__all__ = ["Fetched", "Resolver", "SafeFetcher", "check_url", "is_public", "media_type"]
+__all__ = ["Answer", "Fetched", "Resolver", "SafeFetcher", "check_url", "is_public", "media_type"]
 
 CHUNK_BYTES = 8 * 1024
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHARSET = re.compile(r"charset\s*=\s*\"?([\w.:-]+)", re.IGNORECASE)
 _NETWORK_ERRORS = (HTTPError, OSError, http.client.HTTPException)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An API's reply, whatever its status: the caller knows what a 403 from that service means."""
+
+    status: int
+    body: bytes
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,10 @@ class SafeFetcher:
         resolver: Resolver | None = None,
         max_redirects: int = 5,
         policy: UrlPolicy | None = None,
+        cancel: Cancellable | None = None,
     ) -> None:
         self.timeout = timeout
+        self.cancel = cancel
         self.max_bytes = max_bytes
         self.policy = policy or UrlPolicy(allow_private=allow_private, resolver=resolver)
         self.content_types = content_types
@@ -76,13 +86,13 @@ class SafeFetcher:
             timeout: float | None = None) -> Fetched:
         """Fetch `url`; `guard=False` skips the address rule (not the parsing) for a configured endpoint;
         `timeout` replaces the default deadline for this call (a recovery retries with a longer one)."""
-        with Watchdog(timeout or self.timeout) as watch:
+        with Watchdog(timeout or self.timeout, self.cancel) as watch:
             current = url
             for _ in range(self.max_redirects + 1):
                 target = self.policy.target(current, trusted=not guard)
-                connection = self._connect(target, watch)
+                connection = self._connect(target, target.url, watch)
                 try:
-                    response = self._request(connection, target, headers or {}, watch)
+                    response = self._request(connection, target, target.url, watch, "GET", headers or {}, None)
                     location = response.headers.get("Location")
                     if response.status not in REDIRECTS or not location:
                         return self._read(target, response, watch)
@@ -91,8 +101,21 @@ class SafeFetcher:
                 current = urljoin(current, location)
         raise ToolError(f"too many redirects (more than {self.max_redirects}) starting at {url}")
 
-    def _connect(self, target: Target, watch: Watchdog) -> HTTPConnection:
-        timeout = self._remaining(target.url, watch)
+    def call_api(self, service: str, method: str, url: str, *, headers: dict[str, str] | None = None,
+                 body: bytes | None = None) -> Answer:
+        """One request to a configured API endpoint (no address rule, no redirects followed), its body read
+        whatever the status, under the same cap and deadline; failures are ToolErrors naming `service`."""
+        with Watchdog(self.timeout, self.cancel) as watch:
+            target = self.policy.target(url, trusted=True)
+            connection = self._connect(target, service, watch)
+            try:
+                response = self._request(connection, target, service, watch, method, headers or {}, body)
+                return Answer(response.status, self._body(service, response, watch))
+            finally:
+                connection.close()
+
+    def _connect(self, target: Target, label: str, watch: Watchdog) -> HTTPConnection:
+        timeout = self._remaining(label, watch)
         if target.scheme == "https":
             connection: HTTPConnection = HTTPSConnection(
                 str(target.address), target.port, timeout=timeout, server_hostname=target.host,
@@ -103,30 +126,35 @@ class SafeFetcher:
             connection.connect()
         except _NETWORK_ERRORS as error:
             connection.close()
-            raise self._failure(target.url, error, watch) from error
+            raise self._failure(label, error, watch) from error
         watch.watch(connection.sock)
         return connection
 
-    def _request(self, connection: HTTPConnection, target: Target, headers: dict[str, str],
-                 watch: Watchdog) -> BaseHTTPResponse:
+    def _request(self, connection: HTTPConnection, target: Target, label: str, watch: Watchdog, method: str,
+                 headers: dict[str, str], body: bytes | None) -> BaseHTTPResponse:
         sent = {"Accept-Encoding": "gzip, deflate", **headers, "Host": target.host_header}
         try:
-            connection.request("GET", target.path, headers=sent, preload_content=False)
+            connection.request(method, target.path, body=body, headers=sent, preload_content=False)
             response = connection.getresponse()
         except _NETWORK_ERRORS as error:
-            raise self._failure(target.url, error, watch) from error
-        self._remaining(target.url, watch)  # headers cut short by the watchdog parse as a (broken) response
+            raise self._failure(label, error, watch) from error
+        self._remaining(label, watch)  # headers cut short by the watchdog parse as a (broken) response
         return response
 
-    def _failure(self, url: str, error: Exception, watch: Watchdog) -> ToolError:
-        if watch.fired or isinstance(error, (TimeoutError, Urllib3Timeout)):
-            return ToolError(f"{url} did not answer within {watch.seconds:g} s (timeout)")
-        return ToolError(f"could not fetch {url}: {error}")
+    def _failure(self, label: str, error: Exception, watch: Watchdog) -> MemoryBankError:
+        if watch.fired == "cancel":
+            return RunCancelled("the run was cancelled")
+        timed_out = isinstance(error, (TimeoutError, Urllib3Timeout)) and not isinstance(error, NewConnectionError)
+        if watch.fired or timed_out:  # urllib3's NewConnectionError (refused, unreachable) is a timeout subclass
+            return ToolError(f"{label} did not answer within {watch.seconds:g} s (timeout)")
+        return ToolError(f"request to {label} failed: {error}")
 
-    def _remaining(self, url: str, watch: Watchdog) -> float:
+    def _remaining(self, label: str, watch: Watchdog) -> float:
+        if watch.fired == "cancel":
+            raise RunCancelled("the run was cancelled")
         remaining = watch.remaining()
         if remaining <= 0 or watch.fired:
-            raise ToolError(f"{url} took longer than {watch.seconds:g} s (timeout)")
+            raise ToolError(f"{label} took longer than {watch.seconds:g} s (timeout)")
         return remaining
 
     def _read(self, target: Target, response: BaseHTTPResponse, watch: Watchdog) -> Fetched:

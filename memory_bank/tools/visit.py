@@ -19,6 +19,7 @@ from ..errors import ToolError
 from ..loaders.html import html_to_text
 from ..text.split import split_paragraphs, split_sentences
 from ..text.tokens import tokenize
+from ..watchdog import Cancellable
 from .base import ToolResult, ToolSpec, VisitedPage
 from .netguard import Fetched, Resolver, SafeFetcher
 from .urlpolicy import UrlPolicy
@@ -139,9 +140,10 @@ class VisitTool:
         jina_endpoint: str = "https://r.jina.ai/",
         resolver: Resolver | None = None,
         policy: UrlPolicy | None = None,
+        cancel: Cancellable | None = None,
     ) -> None:
         self.fetcher = SafeFetcher(timeout=timeout, max_bytes=max_bytes, allow_private=allow_private,
-                                   content_types=PAGE_TYPES, resolver=resolver, policy=policy)
+                                   content_types=PAGE_TYPES, resolver=resolver, policy=policy, cancel=cancel)
         self.extractor = extractor or keyword_extract
         self._jina_api_key = jina_api_key or None
         self.jina_endpoint = jina_endpoint

@@ -1,20 +1,24 @@
 """Web search backends for the `search` tool: Serper (Google results, needs a key) and a SearXNG instance.
 
 Both return the same readable list (title, URL, snippet) so the agent sees one format whichever backend the
-settings name. Endpoints are parameters so tests and self-hosted setups can point elsewhere.
+settings name. Endpoints are parameters so tests and self-hosted setups can point elsewhere. Calls go through
+`SafeFetcher.call_api`: one wall-clock deadline however slowly the service answers, and a byte cap.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
-
-import requests
+from urllib.parse import urlencode
 
 from ..errors import ConfigError, ToolError
+from ..watchdog import Cancellable
 from .base import SearchHit, ToolResult, ToolSpec
+from .netguard import SafeFetcher
 
 MAX_QUERIES = 5
+MAX_API_BYTES = 2_000_000
 SPEC = ToolSpec(
     name="search",
     description="Search the web. Returns the top results (title, URL, snippet) for each query.",
@@ -69,24 +73,26 @@ def _clean(value: Any) -> str:
     return " ".join(str(value or "").split())
 
 
-def request_json(session: requests.Session, service: str, timeout: float, refused_hint: str, **request: Any) -> Any:
-    """One HTTP call to a search API, every failure turned into a ToolError naming the service; a 401/403
-    gets `refused_hint`, the usual fix for that backend."""
+def request_json(fetcher: SafeFetcher, service: str, refused_hint: str, method: str, url: str, *,
+                 headers: dict[str, str] | None = None, body: bytes | None = None) -> Any:
+    """One call to a search API under the fetcher's deadline and byte cap, every failure a ToolError naming the
+    service; a 401/403 gets `refused_hint`, the usual fix for that backend."""
+    answer = fetcher.call_api(service, method, url, headers=headers, body=body)
+    detail = _clean(answer.body.decode("utf-8", errors="replace"))[:200]
+    if answer.status in (401, 403):
+        raise ToolError(f"{service} refused the request (HTTP {answer.status}; {refused_hint}): {detail}")
+    if answer.status >= 400:
+        raise ToolError(f"{service} answered HTTP {answer.status}: {detail}")
     try:
-        response = session.request(timeout=timeout, **request)
-    except requests.Timeout as error:
-        raise ToolError(f"{service} did not answer within {timeout:g} s") from error
-    except requests.RequestException as error:
-        raise ToolError(f"{service} request failed: {error}") from error
-    detail = _clean(response.text)[:200]
-    if response.status_code in (401, 403):
-        raise ToolError(f"{service} refused the request (HTTP {response.status_code}; {refused_hint}): {detail}")
-    if response.status_code >= 400:
-        raise ToolError(f"{service} answered HTTP {response.status_code}: {detail}")
-    try:
-        return response.json()
+        return json.loads(answer.body)
     except ValueError as error:
         raise ToolError(f"{service} returned a response that is not JSON: {detail}") from error
+
+
+def api_fetcher(timeout: float, cancel: Cancellable | None) -> SafeFetcher:
+    """For a configured search endpoint: trusted (no address rule), but the same deadline and a byte cap."""
+    return SafeFetcher(timeout=timeout, max_bytes=MAX_API_BYTES, allow_private=True, content_types=frozenset(),
+                       cancel=cancel)
 
 
 def _results_list(data: Any, key: str, service: str) -> list[dict]:
@@ -108,15 +114,14 @@ class SerperSearch:
         api_key: str,
         *,
         timeout: float,
-        session: requests.Session,
         endpoint: str = "https://google.serper.dev/search",
         max_results: int = 8,
+        cancel: Cancellable | None = None,
     ) -> None:
         if not api_key.strip():
             raise ConfigError("Serper search needs an API key (SERPER_API_KEY)")
         self._api_key = api_key
-        self.timeout = timeout
-        self.session = session
+        self.fetcher = api_fetcher(timeout, cancel)
         self.endpoint = endpoint
         self.max_results = max_results
 
@@ -125,8 +130,8 @@ class SerperSearch:
 
     def search(self, query: str) -> ToolResult:
         data = request_json(
-            self.session, "Serper", self.timeout, "check SERPER_API_KEY", method="POST", url=self.endpoint,
-            json={"q": query, "num": self.max_results},
+            self.fetcher, "Serper", "check SERPER_API_KEY", "POST", self.endpoint,
+            body=json.dumps({"q": query, "num": self.max_results}).encode(),
             headers={"X-API-KEY": self._api_key, "Content-Type": "application/json"},
         )
         organic = _results_list(data, "organic", "Serper")[: self.max_results]
@@ -146,12 +151,12 @@ class SearxngSearch:
 
     spec = SPEC
 
-    def __init__(self, base_url: str, *, timeout: float, session: requests.Session, max_results: int = 8) -> None:
+    def __init__(self, base_url: str, *, timeout: float, max_results: int = 8,
+                 cancel: Cancellable | None = None) -> None:
         if not base_url.strip():
             raise ConfigError("SearXNG search needs the instance URL (SEARXNG_URL)")
         self.endpoint = base_url.strip().rstrip("/") + "/search"
-        self.timeout = timeout
-        self.session = session
+        self.fetcher = api_fetcher(timeout, cancel)
         self.max_results = max_results
 
     def call(self, arguments: dict[str, Any]) -> ToolResult:
@@ -159,8 +164,8 @@ class SearxngSearch:
 
     def search(self, query: str) -> ToolResult:
         data = request_json(
-            self.session, "SearXNG", self.timeout, "the instance must enable the json format under search.formats",
-            method="GET", url=self.endpoint, params={"q": query, "format": "json"},
+            self.fetcher, "SearXNG", "the instance must enable the json format under search.formats", "GET",
+            f"{self.endpoint}?{urlencode({'q': query, 'format': 'json'})}",
         )
         results = _results_list(data, "results", "SearXNG")[: self.max_results]
         hits = [SearchHit(_clean(r.get("title")), _clean(r.get("url")), _clean(r.get("content"))) for r in results]

@@ -16,24 +16,13 @@ from memory_bank.errors import EndpointDown, LLMRejected, LLMUnavailable, RunCan
 from memory_bank.events import EventBus
 from memory_bank.settings import Settings
 from tests.support.fake_openai import FakeOpenAI, drip, error, ok, slow
+from tests.support.guard import outcome_within
 
 USER = [{"role": "user", "content": "hello"}]
 
 
-def call_in_thread(work: Any, guard: float = 30.0) -> Any:
-    outcome: list[Any] = []
-
-    def target() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            outcome.append(exc)
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(guard)
-    assert not worker.is_alive(), "the call hung"
-    return outcome[0]
+def call_in_thread(work: Any) -> Any:
+    return outcome_within(work, 30.0)
 
 
 def test_a_dripping_answer_is_cut_at_the_deadline_of_the_attempt() -> None:

@@ -34,6 +34,7 @@ from tests.support.fake_openai import (
     ok,
     slow,
 )
+from tests.support.guard import outcome_within
 from tests.support.scripted_llm import ScriptedLLM
 
 SECRET = "sk-fault-corpus-5ecret-key-000111"
@@ -103,20 +104,7 @@ def case(tmp_path: Any, caplog: pytest.LogCaptureFixture) -> Iterator[Case]:
 
 
 def guarded(work: Callable[[], Any]) -> Any:
-    """Run `work` in a thread; a hang fails the test instead of hanging it. Returns the result or the error."""
-    outcome: list[Any] = []
-
-    def target() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            outcome.append(exc)
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(GUARD)
-    assert not worker.is_alive(), f"the call hung for more than {GUARD:.0f} s"
-    return outcome[0]
+    return outcome_within(work, GUARD)
 
 
 def assert_intact(case: Case, caplog: pytest.LogCaptureFixture, *extra: Any) -> None:

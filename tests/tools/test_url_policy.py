@@ -15,6 +15,8 @@ import pytest
 from memory_bank.errors import ToolError
 from memory_bank.tools.urlpolicy import UrlPolicy, is_public
 from memory_bank.tools.visit import VisitTool
+from memory_bank.tools.web_search import SearxngSearch
+from tests.support.guard import outcome_within
 
 from .local_server import LocalServer, Reply
 from .test_netguard import resolver_for
@@ -213,21 +215,17 @@ class DripServer:
 def test_a_drip_feeding_server_cannot_hold_visit_past_its_deadline(prefix: bytes) -> None:
     server = DripServer(prefix)
     tool = VisitTool(timeout=0.5, max_bytes=1_000_000, allow_private=True, extractor=None)
-    outcome: list[BaseException] = []
-
-    def visit() -> None:
-        try:
-            tool.call({"url": server.url, "goal": "x"})
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            outcome.append(exc)
-
-    worker = threading.Thread(target=visit, daemon=True)
-    worker.start()
-    worker.join(10)
+    raised = outcome_within(lambda: tool.call({"url": server.url, "goal": "x"}), 10)
     server.stop()
-    assert not worker.is_alive(), "visit hung past its deadline"
-    assert len(outcome) == 1 and isinstance(outcome[0], ToolError)
-    assert "0.5 s" in str(outcome[0])
+    assert isinstance(raised, ToolError) and "0.5 s" in str(raised)
+
+
+def test_a_drip_feeding_search_api_cannot_hold_the_agent_past_its_deadline() -> None:
+    server = DripServer(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n")
+    search = SearxngSearch(server.url, timeout=0.5)
+    raised = outcome_within(lambda: search.call({"query": "x"}), 10)
+    server.stop()
+    assert isinstance(raised, ToolError) and "SearXNG took longer than 0.5 s" in str(raised)
 
 
 def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_path) -> None:  # noqa: ANN001
@@ -268,3 +266,15 @@ def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_pat
         tool.call({"url": f"https://public.example:{port}/", "goal": "x"})
     listener.close()
     assert calls == ["public.example"] and names == ["public.example"]
+
+
+def test_cancel_ends_a_fetch_in_flight(site: LocalServer) -> None:
+    from memory_bank.control import CancelToken
+    from memory_bank.errors import RunCancelled
+
+    site.routes["/slow"] = lambda r: Reply(200, b"late", {"Content-Type": "text/plain"}, delay=30)
+    token = CancelToken()
+    tool = VisitTool(timeout=60.0, max_bytes=10_000, allow_private=True, extractor=None, cancel=token)
+    threading.Timer(0.3, token.cancel).start()
+    raised = outcome_within(lambda: tool.call({"url": site.url + "/slow", "goal": "x"}), 10)
+    assert isinstance(raised, RunCancelled)

@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 
 import pytest
-import requests
 
 from memory_bank.errors import ConfigError, ToolError
 from memory_bank.tools.web_search import SearxngSearch, SerperSearch
@@ -41,9 +40,9 @@ def searxng_api(request: Request) -> Reply:
 
 
 @pytest.fixture()
-def serper(server: LocalServer, session: requests.Session) -> SerperSearch:
+def serper(server: LocalServer) -> SerperSearch:
     server.routes["/search"] = serper_api
-    return SerperSearch(KEY, timeout=2, session=session, endpoint=server.url + "/search", max_results=3)
+    return SerperSearch(KEY, timeout=2, endpoint=server.url + "/search", max_results=3)
 
 
 def test_serper_returns_titles_urls_and_snippets(serper: SerperSearch) -> None:
@@ -73,9 +72,9 @@ def test_serper_answer_box_and_several_queries(serper: SerperSearch) -> None:
     assert [hit.title for hit in result.hits][2:4] == ["the answer result 3", "second result 1"]
 
 
-def test_serper_with_a_wrong_key_is_a_tool_error(server: LocalServer, session: requests.Session) -> None:
+def test_serper_with_a_wrong_key_is_a_tool_error(server: LocalServer) -> None:
     server.routes["/search"] = serper_api
-    search = SerperSearch("wrong", timeout=2, session=session, endpoint=server.url + "/search")
+    search = SerperSearch("wrong", timeout=2, endpoint=server.url + "/search")
     with pytest.raises(ToolError, match=r"Serper refused the request \(HTTP 403; check SERPER_API_KEY\)"):
         search.call({"query": "x"})
 
@@ -90,24 +89,24 @@ def test_serper_with_a_wrong_key_is_a_tool_error(server: LocalServer, session: r
     ],
 )
 def test_serper_bad_answers_are_tool_errors(
-    server: LocalServer, session: requests.Session, reply: Reply, message: str
+    server: LocalServer, reply: Reply, message: str
 ) -> None:
     server.routes["/search"] = lambda request: reply
-    search = SerperSearch(KEY, timeout=2, session=session, endpoint=server.url + "/search")
+    search = SerperSearch(KEY, timeout=2, endpoint=server.url + "/search")
     with pytest.raises(ToolError, match=message):
         search.call({"query": "x"})
 
 
-def test_serper_timeout_is_a_tool_error(server: LocalServer, session: requests.Session) -> None:
+def test_serper_timeout_is_a_tool_error(server: LocalServer) -> None:
     server.routes["/search"] = lambda request: Reply(200, b"{}", delay=1.0)
-    search = SerperSearch(KEY, timeout=0.2, session=session, endpoint=server.url + "/search")
+    search = SerperSearch(KEY, timeout=0.2, endpoint=server.url + "/search")
     with pytest.raises(ToolError, match=r"Serper did not answer within 0\.2 s"):
         search.call({"query": "x"})
 
 
-def test_no_results_is_said_plainly(server: LocalServer, session: requests.Session) -> None:
+def test_no_results_is_said_plainly(server: LocalServer) -> None:
     server.routes["/search"] = lambda request: Reply(200, b'{"organic": []}', {"Content-Type": "application/json"})
-    search = SerperSearch(KEY, timeout=2, session=session, endpoint=server.url + "/search")
+    search = SerperSearch(KEY, timeout=2, endpoint=server.url + "/search")
     assert search.call({"query": "nothing"}).text == 'Results for "nothing":\nNo results.'
 
 
@@ -117,14 +116,14 @@ def test_bad_queries_are_tool_errors(serper: SerperSearch, arguments: dict) -> N
         serper.call(arguments)
 
 
-def test_serper_needs_a_key(session: requests.Session) -> None:
+def test_serper_needs_a_key() -> None:
     with pytest.raises(ConfigError, match="SERPER_API_KEY"):
-        SerperSearch(" ", timeout=1, session=session)
+        SerperSearch(" ", timeout=1)
 
 
-def test_searxng_results(server: LocalServer, session: requests.Session) -> None:
+def test_searxng_results(server: LocalServer) -> None:
     server.routes["/searx/search"] = searxng_api
-    search = SearxngSearch(server.url + "/searx/", timeout=2, session=session)
+    search = SearxngSearch(server.url + "/searx/", timeout=2)
     assert search.spec.name == "search"
     assert search.call({"query": "zero trust"}).text == (
         'Results for "zero trust":\nAnswer: an answer\n'
@@ -133,16 +132,16 @@ def test_searxng_results(server: LocalServer, session: requests.Session) -> None
     assert server.requests[-1].query == {"q": ["zero trust"], "format": ["json"]}
 
 
-def test_searxng_without_json_format_explains_the_fix(server: LocalServer, session: requests.Session) -> None:
+def test_searxng_without_json_format_explains_the_fix(server: LocalServer) -> None:
     server.routes["/search"] = lambda request: Reply(403, b"Forbidden")
-    search = SearxngSearch(server.url, timeout=2, session=session)
+    search = SearxngSearch(server.url, timeout=2)
     with pytest.raises(ToolError, match=r"HTTP 403; the instance must enable the json format"):
         search.call({"query": "x"})
 
 
-def test_searxng_unreachable_is_a_tool_error(server: LocalServer, session: requests.Session) -> None:
+def test_searxng_unreachable_is_a_tool_error(server: LocalServer) -> None:
     url = server.url
     server.stop()
-    search = SearxngSearch(url, timeout=2, session=session)
-    with pytest.raises(ToolError, match="SearXNG request failed"):
+    search = SearxngSearch(url, timeout=2)
+    with pytest.raises(ToolError, match="request to SearXNG failed"):
         search.call({"query": "x"})

@@ -213,7 +213,7 @@ class OpenAIClient:
             self._calls.watch = watch
             try:
                 response = create()
-            except openai.APIError as exc:
+            except (openai.APIError, ValueError) as exc:  # a body cut by the watchdog may fail to decode
                 self._raise_if_fired(watch, exc)
                 raise
             finally:
@@ -222,7 +222,7 @@ class OpenAIClient:
         return response
 
     @staticmethod
-    def _raise_if_fired(watch: Watchdog, exc: openai.APIError | None) -> None:
+    def _raise_if_fired(watch: Watchdog, exc: Exception | None) -> None:
         if watch.fired == "cancel":
             raise RunCancelled("the run was cancelled") from exc
         if watch.fired == "deadline":
