@@ -20,7 +20,7 @@ from ..settings import Settings
 from . import feedback as fb
 from .index import Scored, SearchIndex, decay
 from .injection import build_injection
-from .markdown import category_reflection, record_markdown, split_front_matter, strategy_reflection
+from .markdown import category_reflection, front_matter, record_markdown, split_front_matter, strategy_reflection
 from .models import (
     ERROR_RECOVERY,
     REFLECTION,
@@ -272,8 +272,6 @@ class LongTermMemory:
                               confidence=0.7, source=Source.REFLECTION, title="reflection")
         else:
             record = existing.model_copy(update={"content": digest[:2_000], "updated_at": self.clock()})
-        from .markdown import front_matter
-
         self.replace(record, front_matter(record) + body)
         return self.get(record.memory_id)
 
