@@ -227,20 +227,21 @@ class LongTermMemory:
         stars = fb.as_stars(rating)
         now = self.clock()
 
-        def rate(data: IndexFile) -> tuple[list[MemoryRecord], AnswerUse]:
+        def rate(data: IndexFile) -> tuple[list[MemoryRecord], AnswerUse, bool]:
             use = next((a for a in data.answers if a.answer_id == answer_id), None)
             if use is None:
                 raise MemoryBankError(f"no answer {answer_id} in long-term memory")
+            newly_liked = stars >= 4 and (use.rating is None or use.rating < 4)
             use.rating, use.reason = stars, reason[:2_000]
             changed = []
             for r in data.records:
                 if r.memory_id in use.memory_ids:
                     fb.apply_rating(r, stars, now)
                     changed.append(r.model_copy(deep=True))
-            return changed, use.model_copy()
+            return changed, use.model_copy(), newly_liked
 
-        changed, use = self._mutate(rate, mode="numbers")
-        if stars >= 4:
+        changed, use, newly_liked = self._mutate(rate, mode="numbers")
+        if newly_liked:
             self.add(f"Confirmed by the user: {use.question[:300]} -> {use.answer[:600]}", Category.WORK,
                      subcategory="confirmed_fact", tags=["confirmed"], confidence=0.8, reward=0.5,
                      source=Source.USER_FEEDBACK, title="Fact the user confirmed")

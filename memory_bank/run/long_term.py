@@ -42,11 +42,13 @@ def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
 
 class LongTermHook:
     def __init__(self, ltm: LongTermMemory, distiller: Distiller, adapter: Adapter, events: EventBus,
-                 tools: RecoveringToolBox | None = None) -> None:
+                 budget_tokens: int, tools: RecoveringToolBox | None = None) -> None:
         self.ltm, self.distiller, self.adapter, self.events, self.tools = ltm, distiller, adapter, events, tools
+        self.budget_tokens = budget_tokens
 
     def before(self, question: str) -> Injection:
-        injection = self.ltm.search(question)
+        """The block for this run, within the bank's `long_term_budget_tokens` (a bank sizes its own prompt)."""
+        injection = self.ltm.search(question, self.budget_tokens)
         self.adapter.long_term_block = injection.block
         self.ltm.mark_used(injection.memory_ids)
         self.events.publish(LongTermInjected(memory_ids=tuple(injection.memory_ids), tokens=injection.tokens,
