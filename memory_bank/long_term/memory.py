@@ -35,6 +35,7 @@ from .models import (
 )
 from .routing import analyse_query
 from .store import FileStore
+from .vectors import VectorFile
 
 DEFAULT_USER = "local"
 MAX_ANSWERS = 2_000
@@ -53,7 +54,8 @@ class LongTermMemory:
         self.budget_tokens = budget_tokens
         self.clock = clock
         self._lock = threading.RLock()
-        self._index = SearchIndex(embedder, half_life_days)
+        vectors = VectorFile(self.store.root / ".vectors", embedder.name, embedder.dim) if embedder else None
+        self._index = SearchIndex(embedder, half_life_days, vectors)
         with self.store.locked():
             self._reload()
 
