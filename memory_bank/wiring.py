@@ -148,14 +148,17 @@ def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, ll
 
 def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm: LLMClient | None, loop: Loop,
                    events: EventBus, tools: RecoveringToolBox) -> LongTermHook:
-    from .long_term.distill import RuleDistiller
+    from .long_term.distill import Distiller, RuleDistiller
     from .run.long_term import LongTermHook
 
+    distiller: Distiller
     if engine.uses_llm and llm is not None:
         from .long_term.llm_agents import LLMDistiller
 
-        return LongTermHook(ltm, LLMDistiller(llm, settings), loop.adapter, events, tools)
-    return LongTermHook(ltm, RuleDistiller(), loop.adapter, events, tools)
+        distiller = LLMDistiller(llm, settings)
+    else:
+        distiller = RuleDistiller()
+    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools)
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,

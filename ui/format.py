@@ -11,12 +11,15 @@ from memory_bank import (
     ConflictResolved,
     ErrorRaised,
     Event,
+    LongTermInjected,
+    LongTermLearned,
     NodeAdded,
     NodesMerged,
     SubscriberFailed,
     TaskCompleted,
     TaskPlanned,
     ToolCalled,
+    ToolRecovered,
 )
 
 STAGE_TITLES = {
@@ -69,6 +72,14 @@ def describe(event: Event) -> tuple[str, str] | None:
             return "error", f"{event.where}: {event.message}"
         case SubscriberFailed():
             return "error", f"UI event handler failed: {event.message}"
+        case LongTermInjected():
+            return "info", f"Long-term memory: {len(event.memory_ids)} record(s), {event.tokens} tokens injected"
+        case ToolRecovered():
+            how = f"{event.fix_source} fix after {event.retries} retr{'y' if event.retries == 1 else 'ies'}"
+            return ("tool" if event.ok else "error",
+                    f"Tool {event.tool} {event.error_type}: {'recovered' if event.ok else 'not recovered'} ({how})")
+        case LongTermLearned():
+            return "info", f"Long-term memory learnt {len(event.memory_ids)} record(s) from this task"
         case _:
             return None
 

@@ -17,6 +17,7 @@ from threadpoolctl import ThreadpoolController
 from ..retrieval.embedding import Embedder
 from ..text.tokens import stems
 from .models import REFLECTION, Category, MemoryRecord
+from .vectors import VectorFile, text_key
 
 DAY = 86_400.0
 K1, B = 1.2, 0.75
@@ -51,10 +52,12 @@ class SearchIndex:
     rebuilds them (both are rare, and made by a person). BM25 length normalisation is computed at query time
     from raw term counts, so an append never invalidates earlier rows."""
 
-    def __init__(self, embedder: Embedder | None = None, half_life_days: float = 30.0) -> None:
+    def __init__(self, embedder: Embedder | None = None, half_life_days: float = 30.0,
+                 vector_file: VectorFile | None = None) -> None:
         self.embedder = embedder
         self.half_life_days = half_life_days
-        self._vector_cache: dict[str, np.ndarray] = {}
+        self.vector_file = vector_file
+        self._vector_cache: dict[str, np.ndarray] | None = None  # sha1 of the text -> vector
         self._blas: ThreadpoolController | None = None
         self.rebuild([])
 
@@ -89,13 +92,19 @@ class SearchIndex:
         self.refresh()
 
     def _embed(self, records: list[MemoryRecord]) -> np.ndarray:
+        """Vectors from the cache (memory, then disk); only texts never seen are embedded, and kept."""
         assert self.embedder is not None
-        texts = [record_text(r) for r in records]
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vector_cache]
+        if self._vector_cache is None:
+            self._vector_cache = self.vector_file.load() if self.vector_file is not None else {}
+        cache = self._vector_cache
+        keys = [text_key(record_text(r)) for r in records]
+        missing = {k: record_text(r) for k, r in zip(keys, records) if k not in cache}
         if missing:
-            for text, vector in zip(missing, self.embedder.embed(missing)):
-                self._vector_cache[text] = vector
-        return np.stack([self._vector_cache[t] for t in texts]).astype(np.float32, copy=False)
+            vectors = self.embedder.embed(list(missing.values()))
+            cache.update(zip(missing, vectors))
+            if self.vector_file is not None:
+                self.vector_file.append(list(missing), vectors)
+        return np.stack([cache[k] for k in keys]).astype(np.float32, copy=False)
 
     def refresh(self, records: list[MemoryRecord] | None = None) -> None:
         """Re-read the numeric columns; `records` (the same records, in the same order, with only their numbers

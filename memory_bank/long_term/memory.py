@@ -20,7 +20,7 @@ from ..settings import Settings
 from . import feedback as fb
 from .index import Scored, SearchIndex, decay
 from .injection import build_injection
-from .markdown import category_reflection, record_markdown, split_front_matter, strategy_reflection
+from .markdown import category_reflection, front_matter, record_markdown, split_front_matter, strategy_reflection
 from .models import (
     ERROR_RECOVERY,
     REFLECTION,
@@ -35,6 +35,7 @@ from .models import (
 )
 from .routing import analyse_query
 from .store import FileStore
+from .vectors import VectorFile
 
 DEFAULT_USER = "local"
 MAX_ANSWERS = 2_000
@@ -53,7 +54,8 @@ class LongTermMemory:
         self.budget_tokens = budget_tokens
         self.clock = clock
         self._lock = threading.RLock()
-        self._index = SearchIndex(embedder, half_life_days)
+        vectors = VectorFile(self.store.root / ".vectors", embedder.name, embedder.dim) if embedder else None
+        self._index = SearchIndex(embedder, half_life_days, vectors)
         with self.store.locked():
             self._reload()
 
@@ -227,20 +229,21 @@ class LongTermMemory:
         stars = fb.as_stars(rating)
         now = self.clock()
 
-        def rate(data: IndexFile) -> tuple[list[MemoryRecord], AnswerUse]:
+        def rate(data: IndexFile) -> tuple[list[MemoryRecord], AnswerUse, bool]:
             use = next((a for a in data.answers if a.answer_id == answer_id), None)
             if use is None:
                 raise MemoryBankError(f"no answer {answer_id} in long-term memory")
+            newly_liked = stars >= 4 and (use.rating is None or use.rating < 4)
             use.rating, use.reason = stars, reason[:2_000]
             changed = []
             for r in data.records:
                 if r.memory_id in use.memory_ids:
                     fb.apply_rating(r, stars, now)
                     changed.append(r.model_copy(deep=True))
-            return changed, use.model_copy()
+            return changed, use.model_copy(), newly_liked
 
-        changed, use = self._mutate(rate, mode="numbers")
-        if stars >= 4:
+        changed, use, newly_liked = self._mutate(rate, mode="numbers")
+        if newly_liked:
             self.add(f"Confirmed by the user: {use.question[:300]} -> {use.answer[:600]}", Category.WORK,
                      subcategory="confirmed_fact", tags=["confirmed"], confidence=0.8, reward=0.5,
                      source=Source.USER_FEEDBACK, title="Fact the user confirmed")
@@ -272,8 +275,6 @@ class LongTermMemory:
                               confidence=0.7, source=Source.REFLECTION, title="reflection")
         else:
             record = existing.model_copy(update={"content": digest[:2_000], "updated_at": self.clock()})
-        from .markdown import front_matter
-
         self.replace(record, front_matter(record) + body)
         return self.get(record.memory_id)
 

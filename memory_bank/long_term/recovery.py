@@ -33,6 +33,7 @@ HIGH_SCORE = 0.8  # error type and tool both match
 MAX_FIXES = 3
 TIMEOUT_FACTOR = 3.0
 START_CONFIDENCE = 0.7
+MAX_PATTERN_CHARS = 4_000
 _NUMBERS = re.compile(r"\d+(\.\d+)?")
 _URLS = re.compile(r"https?://\S+")
 
@@ -136,8 +137,9 @@ class RuleAnalyst:
         return []
 
 
-def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: str) -> MemoryRecord:
-    """A fix worked: a remembered strategy grows more confident, a new one is written (L2 + L3)."""
+def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: str) -> MemoryRecord | None:
+    """A fix worked: a remembered strategy grows more confident, a new one is written (L2 + L3). A fix too large
+    to keep as a pattern (a model may rewrite a whole argument list) is used once and not remembered: None."""
     now = ltm.clock()
     if fix.memory_id is not None:
         record = ltm.get(fix.memory_id)
@@ -150,6 +152,8 @@ def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: st
         ltm.replace(record, recovery_markdown(record, meta))
         return record
     pattern = pattern_of(failure.arguments, fix.arguments, goal)
+    if len(pattern.model_dump_json()) > MAX_PATTERN_CHARS:
+        return None
     meta = RecoveryMetadata(error_type=failure.error_type, tool_name=failure.tool,
                             error_message=failure.message[:500], fix_pattern=pattern)
     changed = ", ".join(pattern.fixed) or "the same call again"
@@ -228,7 +232,8 @@ class RecoveringToolBox(ToolBox):
             if fix.memory_id is not None:
                 self.applied.append(fix.memory_id)
             self.publish(ToolRecovered(tool=failure.tool, error_type=failure.error_type, fix_source=fix.source,
-                                       ok=True, retries=retries, memory_id=record.memory_id))
+                                       ok=True, retries=retries,
+                                       memory_id=record.memory_id if record is not None else None))
             note = f"(The first call failed: {failure.message}. Recovered: {fix.reason}.)\n"
             return replace(result, text=note + result.text)
         self.publish(ToolRecovered(tool=failure.tool, error_type=failure.error_type,

@@ -10,10 +10,19 @@ up, and the answer is registered with the records it used, so feedback on it rea
 from __future__ import annotations
 
 from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
-from ..events import ConflictResolved, ErrorRaised, Event, EventBus, LongTermInjected, LongTermLearned, ToolCalled
+from ..events import (
+    ConflictResolved,
+    ErrorRaised,
+    Event,
+    EventBus,
+    LongTermInjected,
+    LongTermLearned,
+    ToolCalled,
+    ToolRecovered,
+)
 from ..long_term.distill import DigestCall, DigestTask, Distiller, TaskDigest
 from ..long_term.memory import LongTermMemory
-from ..long_term.models import Category, Injection, LongTermUse, MemoryRecord, Source
+from ..long_term.models import REFLECTION, Category, Injection, LongTermUse, MemoryRecord, Source
 from ..long_term.recovery import RecoveringToolBox
 from .adapter import Adapter
 from .results import RunResult
@@ -33,11 +42,13 @@ def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
 
 class LongTermHook:
     def __init__(self, ltm: LongTermMemory, distiller: Distiller, adapter: Adapter, events: EventBus,
-                 tools: RecoveringToolBox | None = None) -> None:
+                 budget_tokens: int, tools: RecoveringToolBox | None = None) -> None:
         self.ltm, self.distiller, self.adapter, self.events, self.tools = ltm, distiller, adapter, events, tools
+        self.budget_tokens = budget_tokens
 
     def before(self, question: str) -> Injection:
-        injection = self.ltm.search(question)
+        """The block for this run, within the bank's `long_term_budget_tokens` (a bank sizes its own prompt)."""
+        injection = self.ltm.search(question, self.budget_tokens)
         self.adapter.long_term_block = injection.block
         self.ltm.mark_used(injection.memory_ids)
         self.events.publish(LongTermInjected(memory_ids=tuple(injection.memory_ids), tokens=injection.tokens,
@@ -49,6 +60,7 @@ class LongTermHook:
         applied = self.tools.take_applied() if self.tools is not None else []
         distilled = self._distil(result, events)
         self.ltm.cleanup()
+        self._refresh_reflections(distilled, events)
         answer_id = self.ltm.record_answer(result.question, result.answer, [*injection.memory_ids, *applied])
         if distilled:
             self.events.publish(LongTermLearned(memory_ids=tuple(distilled)))
@@ -80,6 +92,15 @@ class LongTermHook:
                                   title=f"Lesson from the task: {result.question[:120]}")
             ids.append(record.memory_id)
         return ids
+
+    def _refresh_reflections(self, distilled: list[str], events: list[Event]) -> None:
+        """A category that has an L3 summary gets it rewritten when the task added to it (seed §6.3)."""
+        touched = {self.ltm.get(i).category for i in distilled}
+        if any(isinstance(e, ToolRecovered) and e.ok for e in events):
+            touched.add(Category.STRATEGY)
+        have = {r.category for r in self.ltm.records(tags=[REFLECTION]) if r.subcategory == REFLECTION}
+        for category in sorted(touched & have):
+            self.ltm.reflect(category)
 
     def _same(self, category: Category, content: str) -> MemoryRecord | None:
         key = " ".join(content.split()).lower()

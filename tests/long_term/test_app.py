@@ -84,3 +84,29 @@ def test_feedback_and_the_long_term_page(monkeypatch: pytest.MonkeyPatch, tmp_pa
     at.button(key=f"delete-{used.memory_id}").click().run()
     assert not at.exception, at.exception
     assert used.memory_id not in {r.memory_id for r in LongTermMemory(tmp_path / "long_term", "local").records()}
+
+
+def test_a_corrupt_index_is_named_on_the_page_and_tasks_run_without_it(monkeypatch: pytest.MonkeyPatch,
+                                                                        tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    monkeypatch.setenv("MEMORY_BANK_DATA_DIR", str(tmp_path))
+    folder = tmp_path / "long_term" / "local"
+    folder.mkdir(parents=True)
+    (folder / "memory.json").write_text("{truncated", encoding="utf-8")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/long_term.py").run()
+    assert not at.exception, at.exception
+    message = " ".join(e.value for e in at.error)
+    assert "cannot be read" in message and "memory.json.corrupt-" in message
+    assert (folder / "memory.json").read_text(encoding="utf-8") == "{truncated"
+
+
+def test_an_empty_long_term_memory_says_where_records_come_from(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMORY_BANK_DATA_DIR", str(tmp_path))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/long_term.py").run()
+    assert not at.exception, at.exception
+    assert any("No records yet" in i.value for i in at.info)

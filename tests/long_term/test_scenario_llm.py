@@ -63,6 +63,8 @@ def test_llm_engine_remembers_a_recovery_and_a_lesson(tmp_path: Path, embedder: 
         assert meta.fix_pattern.original == {"query": ""} and meta.fix_pattern.fixed == {"query": "{task_goal}"}
         [lesson] = [ltm.get(i) for i in first.long_term.distilled]
         assert lesson.content == LESSON and (ltm.reflection(lesson.memory_id) or "").startswith("---\n")
+        summary = ltm.reflect("strategy")
+        assert summary is not None and "1 success(es)" in (ltm.reflection(summary.memory_id) or "")
 
         bank2 = MemoryBank(settings, embedder=embedder, workdir=tmp_path / "t2",
                            long_term=LongTermMemory(storage, "alice", embedder=embedder, clock=Clock()))
@@ -77,6 +79,8 @@ def test_llm_engine_remembers_a_recovery_and_a_lesson(tmp_path: Path, embedder: 
         react = [r for r in fake.chat_requests[start:] if r.agent == "react"][0]
         block = react.text().split("<long_term>", 1)[1].split("</long_term>", 1)[0]
         assert LESSON in block
+        # the strategy's L3 summary was rewritten at the end of task 2, with the second success
+        assert "2 success(es)" in (bank2.long_term.reflection(summary.memory_id) or "")
         again = [r for r in bank2.long_term.records(Category.WORK) if r.content == LESSON]
         assert len(again) == 1 and again[0].confidence > lesson.confidence  # learnt again: reinforced, not copied
         observation = [r for r in fake.chat_requests[start:] if r.agent == "react"][-1].messages[-1]["content"]

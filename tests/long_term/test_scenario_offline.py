@@ -29,9 +29,10 @@ from tests.tools.local_server import LocalServer
 QUESTION = "When was the Northwind budget approved?"
 
 
-def _bank(tmp_path: Path, name: str, embedder: CachedEmbedder, ltm: LongTermMemory) -> MemoryBank:
+def _bank(tmp_path: Path, name: str, embedder: CachedEmbedder, ltm: LongTermMemory,
+          budget: int = 120) -> MemoryBank:
     settings = Settings(engine="offline", visit_timeout=VISIT_TIMEOUT, visit_allow_private=True,
-                        data_dir=tmp_path / "data", long_term_budget_tokens=120)
+                        data_dir=tmp_path / "data", long_term_budget_tokens=budget)
     return MemoryBank(settings, embedder=embedder, workdir=tmp_path / name, long_term=ltm)
 
 
@@ -95,10 +96,10 @@ def test_empty_search_takes_the_task_goal(tmp_path: Path, embedder: CachedEmbedd
 
 def test_feedback_demotes_the_records_an_answer_used(tmp_path: Path, embedder: CachedEmbedder, storage: Path,
                                                      clock: Clock, northwind_text: str) -> None:
-    ltm = LongTermMemory(storage, "alice", embedder=embedder, clock=clock, budget_tokens=70)
+    ltm = LongTermMemory(storage, "alice", embedder=embedder, clock=clock)
     used = ltm.add("The Northwind budget figures are in the board minutes", Category.WORK, confidence=0.8)
     other = ltm.add("The Northwind budget was discussed in the finance review", Category.WORK, confidence=0.7)
-    bank = _bank(tmp_path, "task1", embedder, ltm)
+    bank = _bank(tmp_path, "task1", embedder, ltm, budget=70)
     bank.ingest_text(northwind_text, source="northwind")
     seen = []
     bank.subscribe(seen.append)

@@ -111,3 +111,37 @@ def test_export_import_round_trip(ltm: LongTermMemory, storage: Path, clock: Clo
     with pytest.raises(ImportFormatError, match="confidence"):
         other.import_data(bad)
     assert len(other.records()) == 1
+
+
+class CountingEmbedder:
+    """The hashing embedder, counting the texts it is asked to embed."""
+
+    def __init__(self) -> None:
+        from memory_bank.retrieval.embedding import HashingEmbedder
+
+        self.inner = HashingEmbedder()
+        self.name, self.dim, self.texts = "counting", self.inner.dim, 0
+
+    def embed(self, texts: list[str]):  # noqa: ANN201
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_record_vectors_are_not_embedded_again_on_open(storage: Path, clock: Clock) -> None:
+    first = CountingEmbedder()
+    ltm = LongTermMemory(storage, "alice", embedder=first, clock=clock)
+    for i in range(5):
+        ltm.add(f"budget note {i}", Category.WORK)
+    assert first.texts == 5
+    again = CountingEmbedder()
+    reopened = LongTermMemory(storage, "alice", embedder=again, clock=clock)
+    assert again.texts == 0 and len(reopened.ranked("budget note 3")) == 5
+    rows = storage / "alice" / ".vectors" / "counting-384.f32"
+    with open(rows, "ab") as handle:  # a crash after the rows, before their keys: ignored, never misread
+        handle.write(b"\0" * 4 * 384)
+    third = CountingEmbedder()
+    LongTermMemory(storage, "alice", embedder=third, clock=clock).add("budget note 5", Category.WORK)
+    assert third.texts == 1
+    fourth = CountingEmbedder()
+    assert len(LongTermMemory(storage, "alice", embedder=fourth, clock=clock).ranked("budget note")) == 6
+    assert fourth.texts == 1  # the query; every record's vector came from the file
