@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import wiring
 from .control import Cancellation, CancelToken
@@ -32,11 +33,18 @@ from .run.results import RunResult
 from .run.runner import tool_called
 from .settings import Settings
 
+if TYPE_CHECKING:
+    from .store.base import RunRecord, TaskStore
+    from .store.binding import TaskBinding
+
 
 class MemoryBank:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
                  llm_client: LLMClient | None = None, engine: Engine | None = None,
-                 workdir: str | Path | None = None, _memory: Memory | None = None) -> None:
+                 workdir: str | Path | None = None, store: TaskStore | None = None, task_name: str = "",
+                 _memory: Memory | None = None, _stored: tuple[str, dict[str, int]] | None = None) -> None:
+        """With a `store`, the bank is a stored task (a new one, or the one `open` loaded): every change is
+        written there within about a second. Without one it lives in memory only."""
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
@@ -56,6 +64,64 @@ class MemoryBank:
         self.reports: list[IngestReport] = []
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
+        self._task: TaskBinding | None = None
+        if store is not None:
+            self._bind(store, task_name, _stored)
+
+    def _bind(self, store: TaskStore, name: str, stored: tuple[str, dict[str, int]] | None) -> None:
+        from .store.binding import TaskBinding
+
+        if stored is None:
+            task_id = store.create_task(name, "", self.embedder.name)
+            stored = task_id, {}
+        task_id, seqs = stored
+        self._task = TaskBinding(store, task_id, self.memory, self.events, self._stored_usage,
+                                 {**dict.fromkeys(("nodes", "edges", "entries", "links", "conflicts", "merge_events",
+                                                   "merged_into", "events"), 0), **seqs}, loaded=bool(seqs))
+
+    @classmethod
+    def open(cls, task_id: str, store: TaskStore, settings: Settings | None = None, *,
+             stale_seconds: float | None = None, **kwargs: Any) -> MemoryBank:
+        """Reopen a stored task: memory, run log and usage as they were last written. A run left 'running' by
+        a process that died (no heartbeat for `stale_seconds`) is marked 'interrupted' (see `resume`).
+        `TaskNotFound` for an unknown id, `StoreError` for a damaged or newer database or bad stored data."""
+        from .errors import ImportFormatError, StoreError
+        from .memory.export import import_memory
+        from .store.binding import STALE_SECONDS
+
+        store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
+        stored = store.load(task_id)
+        try:
+            memory = import_memory(stored.export)
+        except ImportFormatError as exc:
+            raise StoreError(f"task {task_id} in the store is damaged: {exc}") from exc
+        bank = cls(settings, _memory=memory, store=store, _stored=(task_id, stored.seqs), **kwargs)
+        bank._core.ops.reindex_all()
+        return bank
+
+    @property
+    def task_id(self) -> str | None:
+        """The stored task's id (its link), or None for a bank kept in memory only."""
+        return self._task.task_id if self._task else None
+
+    def _stored_usage(self) -> dict[str, Any]:
+        from .memory.export import sum_usage
+
+        return sum_usage(self.memory.prior_usage, self.meter.snapshot())
+
+    def stored_runs(self) -> list[RunRecord]:
+        """Every run of the stored task, oldest first, with its answer once it finished ([] without a store)."""
+        return self._task.runs() if self._task else []
+
+    def flush(self) -> None:
+        """Write pending changes to the store now (it happens by itself within about a second)."""
+        if self._task:
+            self._task.persistence.flush()
+
+    def close(self) -> None:
+        """Stop writing to the store after a final flush; the bank is not to be used afterwards."""
+        if self._task:
+            self._task.close()
 
     # -- events and state ---------------------------------------------------------------------------------
 
@@ -93,9 +159,12 @@ class MemoryBank:
         if doc.kind == "image":
             image = self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata)
             return [] if defer_images else self._ingest_image(image, goal)
-        attachment = Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path or "",
-                                mime=str(doc.metadata.get("mime", "")))
-        return self._ingest(doc, goal, (attachment,))
+        return self._ingest(doc, goal, (self._document_attachment(doc),))
+
+    @staticmethod
+    def _document_attachment(doc: Document) -> Attachment:
+        return Attachment(id=f"doc-{doc.name}", type=AttachmentType.DOCUMENT, path=doc.path or "",
+                          mime=str(doc.metadata.get("mime", "")))
 
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
@@ -171,6 +240,11 @@ class MemoryBank:
         to its own cancel token: `cancel` if given (the UI keeps it), a fresh one otherwise."""
         token = self.cancellation.begin(cancel)
         self.meter.begin_run()
+        named = self._task.store_files(files) if self._task else [(Path(f), Path(f).name) for f in files]
+        run_id = self._task.begin_run(question, named, text) if self._task else None
+        return self._recorded(run_id, lambda: self._run(question, named, text, token))
+
+    def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
         try:
             new_ids, errors = self._ingest_inputs(files, text, question)
         except RunCancelled:
@@ -179,18 +253,58 @@ class MemoryBank:
         result.errors[:0] = errors
         return result
 
-    def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
+    def _recorded(self, run_id: str | None, work: Callable[[], RunResult]) -> RunResult:
+        """Run `work`; with a store its outcome (answer, citations, termination, errors, usage) is recorded."""
+        if self._task is None or run_id is None:
+            return work()
+        try:
+            result = work()
+        except BaseException as exc:
+            self._task.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        status = "cancelled" if result.termination == "cancelled" else "done"
+        self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
+        return result
+
+    def resume(self, cancel: CancelToken | None = None) -> RunResult:
+        """Continue the stored task's interrupted run: the inputs not yet fully ingested from the chunk where
+        they stopped (what a crash left half stored is not stored twice), then the loop for its question."""
+        if self._task is None:
+            raise MemoryBankError("only a stored task can be resumed")
+        plan = self._task.resume_plan()
+        token = self.cancellation.begin(cancel)
+        self.meter.begin_run()
+        self._task.resume_run(plan.run_id)
+        with self.memory.read():
+            known = {(str(e.metadata.get("source")), e.text) for e in self.memory.tree.entries.values()}
+
+        def work() -> RunResult:
+            new_ids: list[str] = []
+            try:
+                for item in plan.inputs:
+                    doc = (self._load(item.path, item.name) if item.path is not None
+                           else Document.from_text(item.text or "", item.name))
+                    attachments = (self._document_attachment(doc),) if item.path is not None else ()
+                    report = self._loop.pipeline.run(doc, plan.question, attachments, item.start_chunk, known)
+                    new_ids.extend(self._checked(report) if report.node_ids else [])
+            except RunCancelled:
+                pass
+            return self._loop.runner.run(plan.question, token, new_ids)
+
+        return self._recorded(plan.run_id, work)
+
+    def _ingest_inputs(self, files: Sequence[tuple[Path, str]], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:
         new_ids: list[str] = []
         errors: list[str] = []
-        for f in files:
+        for path, name in files:
             try:
-                new_ids.extend(self._ingest_file(f, goal=goal, defer_images=True))
+                new_ids.extend(self._ingest_file(path, name=name, goal=goal, defer_images=True))
             except RunCancelled:
                 raise
             except MemoryBankError as exc:
                 errors.append(str(exc))
-                self.events.publish(ErrorRaised(where=f"ingest {Path(f).name}", message=str(exc)))
+                self.events.publish(ErrorRaised(where=f"ingest {name}", message=str(exc)))
         if text and text.strip():
             new_ids.extend(self._ingest(Document.from_text(text, "pasted text"), goal))
         return new_ids, errors
@@ -201,9 +315,12 @@ class MemoryBank:
 
     def clear(self) -> None:
         """End the task: memory and temp files go."""
-        with self.memory.write():
-            self.temp.clear()
-            self._core.clear()
+        with self._task.persistence.paused() if self._task else nullcontext():
+            with self.memory.write():
+                self.temp.clear()
+                self._core.clear()
+            if self._task:
+                self._task.clear()
 
     # -- export -------------------------------------------------------------------------------------------
 
@@ -220,6 +337,6 @@ class MemoryBank:
         from .memory.export import import_memory
 
         memory = import_memory(data)
-        bank = cls(settings, _memory=memory, **kwargs)
+        bank = cls(settings, _memory=memory, **kwargs)  # with store=: a new stored task holding all of it
         bank._core.ops.reindex_all()
         return bank

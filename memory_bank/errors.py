@@ -50,3 +50,11 @@ class ToolError(MemoryBankError):
 
 class ConfigError(MemoryBankError):
     """Settings are inconsistent (for example the LLM engine without a model name)."""
+
+
+class StoreError(MemoryBankError):
+    """The task store cannot be used: a corrupt database, one written by a newer version, or unreachable."""
+
+
+class TaskNotFound(StoreError):
+    """No task has this id (never created, or deleted)."""

@@ -174,3 +174,13 @@ class EventBus:
     def log(self) -> list[Event]:
         with self._lock:
             return list(self._log)
+
+
+@dataclass(frozen=True)
+class ChunksStored(Event):
+    """A document's first `done` of `total` chunks are stored and linked: where a resumed ingestion starts."""
+
+    kind: ClassVar[str] = "chunks_stored"
+    source: str
+    done: int
+    total: int

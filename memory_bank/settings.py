@@ -35,7 +35,8 @@ DEFAULT_SAMPLING: dict[str, Sampling] = {
     "react": Sampling(temperature=0.6, top_p=0.95),
 }
 
-SECRET_FIELDS = frozenset({"llm_api_key", "serper_api_key", "jina_api_key"})
+# a database URL may carry a password: it is a secret like the keys
+SECRET_FIELDS = frozenset({"llm_api_key", "serper_api_key", "jina_api_key", "database_url"})
 
 # env var -> field name; only these are read, so a stray variable cannot change behaviour.
 ENV_FIELDS: dict[str, str] = {
@@ -61,7 +62,17 @@ ENV_FIELDS: dict[str, str] = {
     "VISIT_ALLOW_PRIVATE": "visit_allow_private",
     "EMBEDDING_MODEL_PATH": "embedding_model_path",
     "MEMORY_BANK_TEMP_DIR": "temp_dir",
+    "MEMORY_BANK_DATA_DIR": "data_dir",
+    "DATABASE_URL": "database_url",
+    "MEMORY_BANK_RETENTION_DAYS": "retention_days",
+    "MEMORY_BANK_SHARED": "shared",
 }
+
+
+def default_data_dir() -> Path:
+    """Where tasks, their files and local models live: the user's data folder, so they outlive a checkout and
+    a reinstall (never the temp folder, which the OS may empty)."""
+    return Path.home() / ".local" / "share" / "agentic-memory-bank"
 
 
 class Settings(BaseModel):
@@ -110,6 +121,11 @@ class Settings(BaseModel):
     temp_dir: str | None = None
     max_file_mb: int = Field(default=200, ge=1)
     max_image_pixels: int = Field(default=40_000_000, ge=10_000)
+    data_dir: Path = Field(default_factory=default_data_dir)
+    # the task store: SQLite in data_dir by default, or any SQLAlchemy URL (postgresql+psycopg://...)
+    database_url: SecretStr | None = None
+    retention_days: int | None = Field(default=None, ge=1)  # tasks untouched this long are deleted
+    shared: bool = False  # one server, many people: each browser lists only the tasks it created
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod
