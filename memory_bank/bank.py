@@ -145,6 +145,8 @@ class MemoryBank:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
         `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
         self.cancellation.begin()
+        if self._task:  # a stored task keeps its own copy: the entries must outlive the caller's file
+            path, name = self._task.store_files([path], [name])[0]
         return self._ingest_file(path, name, goal)
 
     def _load(self, path: str | Path, name: str | None = None) -> Document:

@@ -44,11 +44,12 @@ class TaskBinding:
         self.store, self.task_id = store, task_id
         self.persistence = Persistence(store, task_id, memory, events, usage, seqs, loaded)
 
-    def store_files(self, files: Sequence[str | Path]) -> list[tuple[Path, str]]:
-        """Copy the run's files into the store (content-addressed); returns (stored path, original name)."""
+    def store_files(self, files: Sequence[str | Path],
+                    names: Sequence[str | None] = ()) -> list[tuple[Path, str]]:
+        """Copy files into the store (content-addressed); returns (stored path, the name it goes by)."""
         out = []
-        for f in files:
-            name = Path(f).name
+        for i, f in enumerate(files):
+            name = (names[i] if i < len(names) else None) or Path(f).name
             _, stored = self.store.put_file(self.task_id, Path(f), name)
             out.append((stored, name))
         return out
