@@ -27,11 +27,13 @@ _EXPORTS: dict[str, str] = {
     **{name: ".events" for name in (
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
-        "SubscriberFailed", "Subscriber")},
+        "SubscriberFailed", "Subscriber", "ChunksStored", "event_from_dict")},
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
-        "RunCancelled", "ToolError", "ConfigError")},
+        "RunCancelled", "ToolError", "ConfigError", "StoreError", "TaskNotFound")},
+    # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
+    **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord")},
     # read-only views of the memory
     "BankSnapshot": ".memory.snapshot",
     "NodeView": ".memory.snapshot",
@@ -51,12 +53,14 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
     "AgentOutputError", "AnswerReady", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken",
-    "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
+    "ChunksStored", "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded",
+    "Embedder",
     "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage",
     "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
-    "RunCancelled", "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned",
-    "ToolCalled", "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
-    "supported_suffixes",
+    "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
+    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
+    "ToolError", "check_connection", "describe_engine", "event_from_dict", "load_embedder", "page_span",
+    "pages_label", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -73,10 +77,13 @@ if TYPE_CHECKING:
         LLMError,
         MemoryBankError,
         RunCancelled,
+        StoreError,
+        TaskNotFound,
         ToolError,
     )
     from .events import (
         AnswerReady,
+        ChunksStored,
         ConflictFlagged,
         ConflictResolved,
         EdgeAdded,
@@ -92,6 +99,7 @@ if TYPE_CHECKING:
         TaskCompleted,
         TaskPlanned,
         ToolCalled,
+        event_from_dict,
     )
     from .loaders import supported_suffixes
     from .memory.insight_doc import InsightDoc
@@ -100,6 +108,7 @@ if TYPE_CHECKING:
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
     from .settings import Settings
+    from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
     from .text.pages import page_span, pages_label
 
 

@@ -341,4 +341,12 @@ class MemoryBank:
         memory = import_memory(data)
         bank = cls(settings, _memory=memory, **kwargs)  # with store=: a new stored task holding all of it
         bank._core.ops.reindex_all()
+        if bank._task:
+            bank._task.record_imported_runs(memory.prior_log)
         return bank
+
+    def event_log(self) -> list[dict[str, Any]]:
+        """The task's whole run log as plain records: what an import or the store brought, then this session's."""
+        with self.memory.read():
+            prior = list(self.memory.prior_log)
+        return prior + [e.to_dict() for e in self.events.log()]

@@ -66,6 +66,23 @@ class TaskBinding:
         self.persistence.flush()
         self.store.finish_run(self.task_id, run_id, status, result)
 
+    def record_imported_runs(self, run_log: list[dict[str, Any]]) -> None:
+        """An import's questions and answers become the new task's runs (the export keeps them as answer events),
+        so the imported session shows its answers like one that ran here."""
+        started: float | None = None
+        for event in run_log:
+            ts = float(event.get("ts") or 0.0)
+            started = ts if started is None else started
+            if event.get("kind") != "answer":
+                continue
+            question = str(event.get("question", ""))
+            result = {"question": question, "answer": str(event.get("answer", "")),
+                      "citations": list(event.get("citations") or []), "termination": "done",
+                      "insight_doc": {"task_goal": question}, "imported": True}
+            self.store.add_run(self.task_id, question, {"files": [], "imported": True}, status="done",
+                               started=started, finished=ts, result=result)
+            started = None
+
     def runs(self) -> list[RunRecord]:
         return self.store.runs(self.task_id)
 

@@ -328,12 +328,19 @@ class SqlTaskStore:
     # -- runs -----------------------------------------------------------------------------------------------
 
     def start_run(self, task_id: str, question: str, inputs: dict[str, Any]) -> str:
+        return self.add_run(task_id, question, inputs)
+
+    def add_run(self, task_id: str, question: str, inputs: dict[str, Any], status: str = "running",
+                started: float | None = None, finished: float | None = None,
+                result: dict[str, Any] | None = None) -> str:
+        """A new run: one starting now, or (with `result`) one that already happened, as an import brings."""
         run_id, now = new_task_id()[:12], time.time()
         with self._guard("recording a run"), self._session() as s, s.begin():
             self._task(s, task_id)
             seq = s.scalar(select(func.coalesce(func.max(RunRow.seq), -1)).where(RunRow.task_id == task_id)) + 1
-            s.add(RunRow(task_id=task_id, run_id=run_id, seq=seq, question=question, status="running",
-                         started=now, heartbeat=now, inputs=json.dumps(inputs)))
+            s.add(RunRow(task_id=task_id, run_id=run_id, seq=seq, question=question, status=status,
+                         started=started or now, finished=finished, heartbeat=now, inputs=json.dumps(inputs),
+                         result=None if result is None else json.dumps(result)))
         return run_id
 
     def finish_run(self, task_id: str, run_id: str, status: str, result: dict[str, Any] | None) -> None:

@@ -20,6 +20,7 @@ LAYERS = [
     {"engines"},
     {"ingest"},
     {"run"},
+    {"store"},
     {"wiring", "bank", "cli", "__main__"},
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
