@@ -8,7 +8,9 @@ are deliberately not set: the embedder must load with no network on its own, as 
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,17 @@ def embedder() -> CachedEmbedder:
     if loaded.warning:
         pytest.skip(f"the MiniLM model is not available here: {loaded.warning}")
     return loaded
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The app keeps its tasks in MEMORY_BANK_DATA_DIR: the tests' (and the servers they start) is a temp
+    folder, never the home folder."""
+    before = os.environ.get("MEMORY_BANK_DATA_DIR")
+    folder = tmp_path_factory.mktemp("data-dir")
+    os.environ["MEMORY_BANK_DATA_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("MEMORY_BANK_DATA_DIR", None)
+    else:
+        os.environ["MEMORY_BANK_DATA_DIR"] = before

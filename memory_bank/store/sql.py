@@ -159,10 +159,11 @@ class SqlTaskStore:
             self.files.delete(sha)
         return len(orphans)
 
-    def delete_untouched(self, days: float) -> list[str]:
+    def delete_untouched(self, days: float, keep: set[str] | frozenset[str] = frozenset()) -> list[str]:
+        """Retention: delete the tasks not changed for `days` (except `keep`, open somewhere); returns their ids."""
         cutoff = time.time() - days * 86400
         with self._guard("listing old tasks"), self._session() as s:
-            old = list(s.scalars(select(TaskRow.id).where(TaskRow.updated < cutoff)))
+            old = [t for t in s.scalars(select(TaskRow.id).where(TaskRow.updated < cutoff)) if t not in keep]
         for task_id in old:
             self.delete_task(task_id)
         return old
