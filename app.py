@@ -10,7 +10,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.session import get_task
+from components.task_ids import browser_task_ids
+from memory_bank import StoreError
+from ui.session import get_task, sync_with_url
 from ui.style import apply_style, sidebar
 
 LOGO = Path(__file__).resolve().parent / "ui" / "logo.svg"
@@ -23,10 +25,19 @@ task = get_task()
 if task.settings_error:
     st.warning(f"{task.settings_error}. The app runs with the default settings (offline engine) until the "
                "variable is fixed and the app restarted.", icon=":material/warning:")
+try:
+    if problem := sync_with_url(task):
+        st.warning(problem, icon=":material/link_off:")
+except StoreError as exc:  # a damaged or newer database: said once, plainly, instead of a traceback per page
+    st.error(f"{exc}", icon=":material/database:")
+    st.stop()
+if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
+    task.browser_ids = browser_task_ids(add=sorted(task.created_here))
 navigation = st.navigation({
     "Task": [
         st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),
         st.Page("pages/run.py", title="Run", icon=":material/play_circle:"),
+        st.Page("pages/tasks.py", title="Tasks", icon=":material/list:"),
     ],
     "Memory": [
         st.Page("pages/graph.py", title="Query Graph", icon=":material/hub:"),

@@ -27,11 +27,14 @@ _EXPORTS: dict[str, str] = {
     **{name: ".events" for name in (
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
-        "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned")},
+        "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
+        "event_from_dict")},
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
-        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError")},
+        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound")},
+    # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
+    **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord")},
     # long-term memory across tasks (seed 004)
     "LongTermMemory": ".long_term.memory",
     **{name: ".long_term.models" for name in (
@@ -56,14 +59,15 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
     "AgentOutputError", "AnswerReady", "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded",
-    "CancelToken", "Category", "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval",
-    "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection",
-    "InputError", "InsightDoc", "LLMError", "LLMUsage", "LongTermInjected", "LongTermLearned", "LongTermMemory",
-    "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError", "MemoryRecord", "NodeAdded",
-    "NodeUpdated", "NodeView", "NodesMerged", "Progress", "RecoveryMetadata", "RunCancelled", "RunResult",
-    "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned", "ToolCalled", "ToolError",
-    "ToolRecovered", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
-    "reflection_body", "supported_suffixes",
+    "CancelToken", "Category", "ChunksStored", "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved",
+    "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError",
+    "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LongTermInjected",
+    "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError",
+    "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress", "RecoveryMetadata",
+    "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
+    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
+    "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "load_embedder",
+    "page_span", "pages_label", "reflection_body", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -81,10 +85,13 @@ if TYPE_CHECKING:
         LongTermStoreError,
         MemoryBankError,
         RunCancelled,
+        StoreError,
+        TaskNotFound,
         ToolError,
     )
     from .events import (
         AnswerReady,
+        ChunksStored,
         ConflictFlagged,
         ConflictResolved,
         EdgeAdded,
@@ -103,6 +110,7 @@ if TYPE_CHECKING:
         TaskPlanned,
         ToolCalled,
         ToolRecovered,
+        event_from_dict,
     )
     from .loaders import supported_suffixes
     from .long_term.memory import LongTermMemory, reflection_body
@@ -121,6 +129,7 @@ if TYPE_CHECKING:
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
     from .settings import Settings
+    from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
     from .text.pages import page_span, pages_label
 
 

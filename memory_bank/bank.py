@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,19 +37,34 @@ if TYPE_CHECKING:
     from .run.long_term import LongTermHook
 from .settings import Settings
 
+if TYPE_CHECKING:
+    from .store.base import RunRecord, TaskStore
+    from .store.binding import TaskBinding
+
 
 class MemoryBank:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
                  llm_client: LLMClient | None = None, engine: Engine | None = None,
                  workdir: str | Path | None = None, long_term: LongTermMemory | None = None,
-                 _memory: Memory | None = None) -> None:
-        """`long_term`: the user's memory across tasks (seed 004); without it the bank is the task memory alone."""
+                 store: TaskStore | None = None, task_name: str = "",
+                 _memory: Memory | None = None, _stored: tuple[str, dict[str, int]] | None = None) -> None:
+        """`long_term`: the user's memory across tasks (seed 004); without it the bank is the task memory alone.
+        With a `store`, the bank is a stored task (a new one, or the one `open` loaded): every change is written
+        there within about a second, and its files live in the task's folder of the store. Without one it lives
+        in memory only."""
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
         self.cancellation = Cancellation()
         self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
-        owned = workdir is None
+        if store is not None and _stored is None:
+            _stored = store.create_task(task_name, "", self.embedder.name), {}
+        if store is not None and _stored is not None and workdir is None:
+            workdir = store.task_folder(_stored[0])  # the task's files outlive the process, as its rows do
+            Path(workdir).mkdir(parents=True, exist_ok=True)
+            owned = True  # ending the task removes them
+        else:
+            owned = workdir is None
         root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
         self.workdir = root  # the bank's folder: its temp images and its file storage; clear() removes its own
         self.temp = TempStore(root, owned=owned)
@@ -71,6 +87,61 @@ class MemoryBank:
         self.reports: list[IngestReport] = []
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
+        self._task: TaskBinding | None = None
+        if store is not None and _stored is not None:
+            self._bind(store, _stored)
+
+    def _bind(self, store: TaskStore, stored: tuple[str, dict[str, int]]) -> None:
+        from .store.binding import TaskBinding
+
+        task_id, seqs = stored
+        self._task = TaskBinding(store, task_id, self.memory, self.events, self._stored_usage,
+                                 {**dict.fromkeys(("nodes", "edges", "entries", "links", "conflicts", "merge_events",
+                                                   "merged_into", "events"), 0), **seqs}, loaded=bool(seqs))
+
+    @classmethod
+    def open(cls, task_id: str, store: TaskStore, settings: Settings | None = None, *,
+             stale_seconds: float | None = None, **kwargs: Any) -> MemoryBank:
+        """Reopen a stored task: memory, run log and usage as they were last written. A run left 'running' by
+        a process that died (no heartbeat for `stale_seconds`) is marked 'interrupted' (see `resume`).
+        `TaskNotFound` for an unknown id, `StoreError` for a damaged or newer database or bad stored data."""
+        from .errors import ImportFormatError, StoreError
+        from .memory.export import import_memory
+        from .store.binding import STALE_SECONDS
+
+        store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
+        stored = store.load(task_id)
+        try:
+            memory = import_memory(stored.export)
+        except ImportFormatError as exc:
+            raise StoreError(f"task {task_id} in the store is damaged: {exc}") from exc
+        bank = cls(settings, _memory=memory, store=store, _stored=(task_id, stored.seqs), **kwargs)
+        bank._core.ops.reindex_all()
+        return bank
+
+    @property
+    def task_id(self) -> str | None:
+        """The stored task's id (its link), or None for a bank kept in memory only."""
+        return self._task.task_id if self._task else None
+
+    def _stored_usage(self) -> dict[str, Any]:
+        from .memory.export import sum_usage
+
+        return sum_usage(self.memory.prior_usage, self.meter.snapshot())
+
+    def stored_runs(self) -> list[RunRecord]:
+        """Every run of the stored task, oldest first, with its answer once it finished ([] without a store)."""
+        return self._task.runs() if self._task else []
+
+    def flush(self) -> None:
+        """Write pending changes to the store now (it happens by itself within about a second)."""
+        if self._task:
+            self._task.persistence.flush()
+
+    def close(self) -> None:
+        """Stop writing to the store after a final flush; the bank is not to be used afterwards."""
+        if self._task:
+            self._task.close()
 
     # -- events and state ---------------------------------------------------------------------------------
 
@@ -94,6 +165,8 @@ class MemoryBank:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
         `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
         self._begin_ingestion()
+        if self._task:  # a stored task keeps its own copy: the entries must outlive the caller's file
+            path, name = self._task.store_files([path], [name])[0]
         return self._ingest_file(path, name, goal)
 
     def _begin_ingestion(self) -> None:
@@ -113,11 +186,14 @@ class MemoryBank:
         if doc.kind == "image":
             image = self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata)
             return [] if defer_images else self._ingest_image(image, goal)
-        file_id = new_id()  # the document is copied into the bank's storage: the attachment names that copy
+        return self._ingest(doc, goal, (self._document_attachment(doc),))
+
+    def _document_attachment(self, doc: Document) -> Attachment:
+        """The document copied into the bank's storage (a link where it can be): the attachment names that copy."""
+        file_id = new_id()
         stored = self.temp.files.adopt(Path(doc.path or ""), file_id, doc.name)
-        attachment = Attachment(id=f"doc-{file_id}", type=AttachmentType.DOCUMENT, path=stored,
-                                mime=str(doc.metadata.get("mime", "")))
-        return self._ingest(doc, goal, (attachment,))
+        return Attachment(id=f"doc-{file_id}", type=AttachmentType.DOCUMENT, path=stored,
+                          mime=str(doc.metadata.get("mime", "")))
 
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
         if not text.strip():
@@ -193,6 +269,11 @@ class MemoryBank:
         to its own cancel token: `cancel` if given (the UI keeps it), a fresh one otherwise."""
         token = self.cancellation.begin(cancel)
         self.meter.begin_run()
+        named = self._task.store_files(files) if self._task else [(Path(f), Path(f).name) for f in files]
+        run_id = self._task.begin_run(question, named, text) if self._task else None
+        return self._recorded(run_id, lambda: self._run(question, named, text, token))
+
+    def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
         try:
             new_ids, errors = self._ingest_inputs(files, text, question)
         except RunCancelled:
@@ -235,12 +316,53 @@ class MemoryBank:
         self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, response=result.text)))
         return result.text
 
-    def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,
+    def _recorded(self, run_id: str | None, work: Callable[[], RunResult]) -> RunResult:
+        """Run `work`; with a store its outcome (answer, citations, termination, errors, usage) is recorded."""
+        if self._task is None or run_id is None:
+            return work()
+        try:
+            result = work()
+        except BaseException as exc:
+            self._task.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        status = "cancelled" if result.termination == "cancelled" else "done"
+        self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
+        return result
+
+    def resume(self, cancel: CancelToken | None = None) -> RunResult:
+        """Continue the stored task's interrupted run: the inputs not yet fully ingested from the chunk where
+        they stopped (what a crash left half stored is not stored twice), then the loop for its question."""
+        if self._task is None:
+            raise MemoryBankError("only a stored task can be resumed")
+        plan = self._task.resume_plan()
+        token = self.cancellation.begin(cancel)
+        self.meter.begin_run()
+        self._task.resume_run(plan.run_id)
+        with self.memory.read():
+            known = {(str(e.metadata.get("source")), e.text) for e in self.memory.tree.entries.values()}
+
+        def work() -> RunResult:
+            new_ids: list[str] = []
+            try:
+                for item in plan.inputs:
+                    doc = (self._load(item.path, item.name) if item.path is not None
+                           else Document.from_text(item.text or "", item.name))
+                    attachments = (self._document_attachment(doc),) if item.path is not None else ()
+                    report = self._loop.pipeline.run(doc, plan.question, attachments, item.start_chunk, known)
+                    new_ids.extend(self._checked(report) if report.node_ids else [])
+            except RunCancelled:
+                pass
+            return self._loop.runner.run(plan.question, token, new_ids)
+
+        return self._recorded(plan.run_id, work)
+
+    def _ingest_inputs(self, files: Sequence[tuple[Path, str]], text: str | None,
                        goal: str) -> tuple[list[str], list[str]]:
         """Ingest the run's files and pasted text; one that fails is recorded (error event, `result.errors`)
         and the others go on, whatever the kind of input."""
         inputs: list[tuple[str, Callable[[], list[str]]]] = [
-            (Path(f).name, lambda f=f: self._ingest_file(f, goal=goal, defer_images=True)) for f in files]
+            (name, lambda f=f, name=name: self._ingest_file(f, name=name, goal=goal, defer_images=True))
+            for f, name in files]
         if text and text.strip():
             inputs.append(("pasted text", lambda: self._ingest(Document.from_text(text, "pasted text"), goal)))
         new_ids: list[str] = []
@@ -263,9 +385,12 @@ class MemoryBank:
 
     def clear(self) -> None:
         """End the task: memory and temp files go."""
-        with self.memory.write():
-            self.temp.clear()
-            self._core.clear()
+        with self._task.persistence.paused() if self._task else nullcontext():
+            with self.memory.write():
+                self.temp.clear()
+                self._core.clear()
+            if self._task:
+                self._task.clear()
 
     # -- export -------------------------------------------------------------------------------------------
 
@@ -288,10 +413,19 @@ class MemoryBank:
         settings = settings or Settings.from_env()
         embedder = kwargs.pop("embedder", None) or load_embedder(settings.embedding_model_path)
         memory = import_memory(data, embedding_dim=embedder.dim)
+        # with store=: a new stored task holding all of it
         bank = cls(settings, _memory=memory, embedder=embedder, **kwargs)
         if files_from is not None:
             paths = {a.path for e in memory.tree.entries.values() for a in e.attachments if a.path}
             for path in sorted(paths):
                 bank.temp.files.copy_from(Path(files_from), path)
         bank._core.ops.reindex_all()
+        if bank._task:
+            bank._task.record_imported_runs(memory.prior_log)
         return bank
+
+    def event_log(self) -> list[dict[str, Any]]:
+        """The task's whole run log as plain records: what an import or the store brought, then this session's."""
+        with self.memory.read():
+            prior = list(self.memory.prior_log)
+        return prior + [e.to_dict() for e in self.events.log()]

@@ -73,3 +73,11 @@ class ConfigError(MemoryBankError):
 
 class LongTermStoreError(MemoryBankError):
     """The long-term memory's files cannot be read (a corrupt index: a backup is kept) or the user id is bad."""
+
+
+class StoreError(MemoryBankError):
+    """The task store cannot be used: a corrupt database, one written by a newer version, or unreachable."""
+
+
+class TaskNotFound(StoreError):
+    """No task has this id (never created, or deleted)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -206,3 +206,35 @@ class EventBus:
     def log(self) -> list[Event]:
         with self._lock:
             return list(self._log)
+
+
+@dataclass(frozen=True)
+class ChunksStored(Event):
+    """A document's first `done` of `total` chunks are stored and linked: where a resumed ingestion starts."""
+
+    kind: ClassVar[str] = "chunks_stored"
+    source: str
+    done: int
+    total: int
+
+
+def event_from_dict(data: dict[str, Any]) -> Event | None:
+    """A stored event (`Event.to_dict()`, through JSON) as its typed event again, for a reopened task's run log;
+    None for a kind this version does not know or a record that does not fit it."""
+    kinds = {cls.kind: cls for cls in _subclasses(Event)}
+    cls = kinds.get(str(data.get("kind")))
+    if cls is None:
+        return None
+    names = {f.name for f in fields(cls)}
+    values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in names}
+    try:
+        return cls(**values)
+    except TypeError:
+        return None
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found.extend([sub, *_subclasses(sub)])
+    return found

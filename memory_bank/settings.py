@@ -35,7 +35,8 @@ DEFAULT_SAMPLING: dict[str, Sampling] = {
     "react": Sampling(temperature=0.6, top_p=0.95),
 }
 
-SECRET_FIELDS = frozenset({"llm_api_key", "serper_api_key", "jina_api_key"})
+# a database URL may carry a password: it is a secret like the keys
+SECRET_FIELDS = frozenset({"llm_api_key", "serper_api_key", "jina_api_key", "database_url"})
 
 # env var -> field name; only these are read, so a stray variable cannot change behaviour.
 ENV_FIELDS: dict[str, str] = {
@@ -67,6 +68,9 @@ ENV_FIELDS: dict[str, str] = {
     "LONG_TERM_HALF_LIFE_DAYS": "long_term_half_life_days",
     "LONG_TERM_MIN_CONFIDENCE": "long_term_min_confidence",
     "INGEST_TIME_BUDGET": "ingest_time_budget",
+    "DATABASE_URL": "database_url",
+    "MEMORY_BANK_RETENTION_DAYS": "retention_days",
+    "MEMORY_BANK_SHARED": "shared",
 }
 
 
@@ -131,6 +135,10 @@ class Settings(BaseModel):
     long_term_min_confidence: float = Field(default=0.2, ge=0.0, le=1.0)
     # seconds one document's ingestion may take; then it stops between chunks and keeps what it built
     ingest_time_budget: float = Field(default=1_800.0, gt=0)
+    # the task store: SQLite in data_dir by default, or any SQLAlchemy URL (postgresql+psycopg://...)
+    database_url: SecretStr | None = None
+    retention_days: int | None = Field(default=None, ge=1)  # tasks untouched this long are deleted
+    shared: bool = False  # one server, many people: each browser lists only the tasks it created
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod

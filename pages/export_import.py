@@ -33,7 +33,8 @@ with left, st.container(border=True):
 
 with right, st.container(border=True):
     st.subheader("Restore from an export")
-    st.caption("Replaces this session's memory; explore it on the Graph page without running anything.")
+    st.caption("Becomes a new task (the current one stays on the Tasks page): graph, answers with citations, "
+               "Insight Doc and event log, without running anything.")
     upload = st.file_uploader("Memory export (.json)", type=["json"], key="import-file")
     if st.button("Import", icon=":material/upload:", disabled=upload is None or task.running, key="import-button"):
         try:

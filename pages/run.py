@@ -17,7 +17,7 @@ from ui.panels import (
     progress_view,
     stop_unless,
 )
-from ui.session import get_task, launch
+from ui.session import get_task, launch, resume
 from ui.style import status_pill
 
 task = get_task()
@@ -42,6 +42,11 @@ def live() -> None:
         st.toast("Cancelling — the memory built so far is kept.")
     if view.cancel_requested and view.running:
         st.caption("Cancelling at the next safe point…")
+    if view.status == "interrupted" and action.button(
+            "Resume", icon=":material/resume:", type="primary", key="resume-run",
+            help="Continues the run from where it stopped: the pages and files not yet read, then the loop."):
+        resume(task)
+        st.rerun()
     metrics_row(snapshot, view)
     errors_view(view)
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Set up and run the whole test suite: Debian packages (Chromium for the browser tests, Tesseract for OCR),
+# Set up and run the whole test suite: Debian packages (Chromium for the browser tests, Tesseract for OCR,
+# PostgreSQL for the task store's tests),
 # Python packages, lint, then pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
+# a real PostgreSQL for the task store's contract tests (they start a throwaway cluster of their own)
+compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq

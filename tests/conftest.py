@@ -82,13 +82,14 @@ def embedder() -> CachedEmbedder:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _data_dir_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Whatever reads the settings from the environment (the app, the CLI) keeps its data in a temp folder, never
-    in the home folder; a test that needs its own passes `data_dir` or sets the variable itself."""
-    previous = os.environ.get("MEMORY_BANK_DATA_DIR")
-    os.environ["MEMORY_BANK_DATA_DIR"] = str(tmp_path_factory.mktemp("data_dir"))
-    yield
-    if previous is None:
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The app keeps its tasks in MEMORY_BANK_DATA_DIR: the tests' (and the servers they start) is a temp
+    folder, never the home folder."""
+    before = os.environ.get("MEMORY_BANK_DATA_DIR")
+    folder = tmp_path_factory.mktemp("data-dir")
+    os.environ["MEMORY_BANK_DATA_DIR"] = str(folder)
+    yield folder
+    if before is None:
         os.environ.pop("MEMORY_BANK_DATA_DIR", None)
     else:
-        os.environ["MEMORY_BANK_DATA_DIR"] = previous
+        os.environ["MEMORY_BANK_DATA_DIR"] = before

@@ -200,6 +200,8 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
     if result is None:
         if view.error:
             st.error(f"The run failed: {view.error}")
+        elif view.status == "interrupted":
+            st.warning("Interrupted: the server stopped during this run. Resume continues it.")
         else:
             st.caption("Working on it…")
         return

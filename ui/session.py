@@ -1,10 +1,12 @@
-"""Per-browser-session task state.
+"""Per-browser-session state, and which stored task the session shows.
 
 Streamlit shares imported modules between all users, so everything that belongs to one browser session lives in
 one `TaskSession` inside `st.session_state`: its settings (an API key typed in the UI stays here and nowhere
-else), its memory bank, its temp folder, its runs and its selection. Only the embedding model, read-only and
-thread-safe, is shared, through `st.cache_resource`. The temp folder goes when the task ends (New task) or when
-Streamlit drops the session: the object is garbage-collected and its `weakref.finalize` runs (also at exit).
+else), its upload folder and its selection. The task itself (bank and runs) belongs to the process-wide registry
+(`ui.tasks`), found again by the `?task=` id in the URL: a reload, a second tab or the link shows the same task,
+and its run goes on while no page watches it. Shared through `st.cache_resource` too: the embedding model,
+read-only and thread-safe. The upload folder goes when Streamlit drops the session (its `weakref.finalize`,
+also at exit); the task's files were copied into the store when its run started.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, describe_engine, load_embedder
+from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, TaskNotFound, describe_engine, load_embedder
 
-from .long_term import long_term_for
+from .tasks import LiveTask, registry_for
 from .worker import RunHandle, start_run
 
 log = logging.getLogger(__name__)
@@ -91,9 +93,8 @@ def _remove(path: Path) -> None:
             log.warning("could not remove temp file %s: %s", path, exc)
 
 
-def _cleanup(workdir: Path, tokens: list[CancelToken]) -> None:
-    for token in tokens:
-        token.cancel()
+def _cleanup(workdir: Path) -> None:
+    """A dropped session takes its upload folder along, never its task's run: that goes on in the registry."""
     _remove(workdir)
 
 
@@ -101,6 +102,7 @@ def _cleanup(workdir: Path, tokens: list[CancelToken]) -> None:
 class TaskSession:
     settings: Settings
     workdir: Path
+    task_id: str | None = None  # the stored task shown (None: none yet; the next Start creates one)
     bank: MemoryBank | None = None
     runs: list[RunHandle] = field(default_factory=list)
     graph_id: str = field(default_factory=lambda: uuid.uuid4().hex[:10])
@@ -110,6 +112,8 @@ class TaskSession:
     origin: str = ""  # "run" or "import: <file name>"
     tokens: list[CancelToken] = field(default_factory=list)
     settings_error: str | None = None  # a bad variable in the environment or .env: the defaults run instead
+    created_here: set[str] = field(default_factory=set)  # shared mode: ids this browser is to remember
+    browser_ids: list[str] | None = None  # shared mode: what the browser remembers (None until it says)
 
     @property
     def current_run(self) -> RunHandle | None:
@@ -139,56 +143,77 @@ def get_task() -> TaskSession:
         except ConfigError as exc:  # the page says so and runs on the defaults rather than failing on every view
             settings, error = Settings(), str(exc)
         task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error)
-        weakref.finalize(task, _cleanup, task.workdir, task.tokens)
+        weakref.finalize(task, _cleanup, task.workdir)
         st.session_state[KEY] = task
         warm_up_embedder(task.settings.embedding_model_path)
     return task
 
 
-def make_bank(task: TaskSession, settings: Settings | None = None, export: Any = None,
-              files_from: Path | None = None) -> tuple[MemoryBank, Path]:
-    """A bank whose temp files live in its own folder inside the session's; from an export when one is given
-    (`files_from`: the folder of this session's earlier bank, whose stored files come along).
-
-    Returns the bank and its folder. A failed import leaves no folder behind and raises as the core does.
-    """
-    settings = (settings or task.settings).model_copy(update={"temp_dir": str(task.workdir)})
-    embedder = shared_embedder(settings.embedding_model_path)
-    folder = Path(tempfile.mkdtemp(prefix="bank-", dir=task.workdir))
-    long_term = long_term_for(settings)
-    try:
-        if export is not None:
-            return MemoryBank.from_export(export, settings, embedder=embedder, workdir=folder,
-                                          files_from=files_from, long_term=long_term), folder
-        return MemoryBank(settings, embedder=embedder, workdir=folder, long_term=long_term), folder
-    except BaseException:
-        _remove(folder)
-        raise
+def attach(task: TaskSession, live: LiveTask) -> None:
+    """Show `live` in this session (and put its id in the URL): its bank, and its runs list itself, so a run
+    started from another tab appears here too."""
+    task.task_id, task.bank, task.runs = live.task_id, live.bank, live.runs
+    task.origin = live.origin or "run"
+    task.selected, task.highlight, task.graph_id = None, [], uuid.uuid4().hex[:10]
+    st.query_params["task"] = live.task_id
 
 
-def end_task(task: TaskSession, keep: Path | None = None) -> None:
-    """Stop any run, drop the memory and every temp file of the session (except the folder `keep`)."""
-    for run in task.runs:
-        run.cancel()
-    for run in task.runs:
-        run.thread.join(timeout=10)
-    if task.bank is not None:
-        task.bank.clear()
-    task.workdir.mkdir(parents=True, exist_ok=True)
-    for child in task.workdir.iterdir():
-        if child != keep:
-            _remove(child)
-    task.bank, task.runs, task.selected, task.highlight, task.origin = None, [], None, [], ""
-    task.tokens.clear()
+def detach(task: TaskSession) -> None:
+    """Show no task (the stored one stays as it is); the next Start creates a new one."""
+    task.task_id, task.bank, task.runs, task.selected, task.highlight, task.origin = None, None, [], None, [], ""
     task.graph_id = uuid.uuid4().hex[:10]
+    st.query_params.pop("task", None)
+
+
+def open_task(task: TaskSession, task_id: str) -> LiveTask:
+    """Show a stored task by id: the live one if this server has it open, else loaded from the store
+    (`TaskNotFound` for an unknown id)."""
+    live = registry_for(task.settings).open(task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+    attach(task, live)
+    return live
+
+
+def sync_with_url(task: TaskSession) -> str | None:
+    """Every page view: open the task the URL names, or name the session's task in the URL (navigation drops
+    it). Returns a message when the URL names no task that exists."""
+    wanted = st.query_params.get("task")
+    if wanted and wanted != task.task_id:
+        try:
+            open_task(task, wanted)
+        except TaskNotFound:
+            detach(task)
+            return "That task link is not valid any more (the task was deleted, or the link is incomplete)."
+    elif task.task_id and wanted != task.task_id:
+        st.query_params["task"] = task.task_id
+    return None
+
+
+def end_task(task: TaskSession) -> None:
+    """End the task (the seeds' end of a task): stop its run and clear its memory, in the store too, and drop
+    this session's uploads."""
+    if task.task_id is not None:
+        registry = registry_for(task.settings)
+        live = registry.open(task.task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+        for run in live.runs:
+            run.cancel()
+        for run in live.runs:
+            run.join(timeout=10)
+        live.bank.clear()
+        live.runs.clear()
+        registry.close(task.task_id)
+    for child in task.workdir.iterdir() if task.workdir.is_dir() else ():
+        _remove(child)  # this session's uploads (the task's runs copied them into the store)
+    detach(task)
 
 
 def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
-    """Replace the session's task by an export; on a bad file (ImportFormatError) the current task stays."""
-    bank, folder = make_bank(task, export=data)
-    end_task(task, keep=folder)
-    task.bank, task.origin = bank, f"import: {name}"
-    return bank
+    """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
+    (ImportFormatError) nothing is created and the current task stays."""
+    live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings.embedding_model_path),
+                                              f"import: {name}", export=data)
+    task.created_here.add(live.task_id)
+    attach(task, live)
+    return live.bank
 
 
 def safe_name(name: str) -> str:
@@ -206,24 +231,34 @@ def save_upload(task: TaskSession, name: str, data: bytes) -> Path:
 
 
 def launch(task: TaskSession, question: str, files: list[Path], text: str | None) -> RunHandle:
-    """Start a run on the session's bank (built on first use). Follow-ups reuse the memory as it is."""
+    """Start a run on the session's task (a new stored task on first use). Follow-ups reuse the memory."""
+    registry = registry_for(task.settings)
     follow_up = task.bank is not None
-    if task.bank is None:
-        task.bank, _ = make_bank(task)
-        task.origin = "run"
+    if task.task_id is None:
+        live = registry.create(task.settings, shared_embedder(task.settings.embedding_model_path), question[:80])
+        task.created_here.add(live.task_id)
+        attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
     task.tokens.append(handle.cancel_token)
     task.runs.append(handle)
     return handle
 
 
+def resume(task: TaskSession) -> RunHandle:
+    """Continue the task's interrupted run (see `MemoryBank.resume`)."""
+    live = registry_for(task.settings).open(task.task_id or "", task.settings,
+                                            shared_embedder(task.settings.embedding_model_path))
+    return registry_for(task.settings).resume(live)
+
+
 def apply_settings(task: TaskSession, settings: Settings) -> None:
-    """New settings for this session; an existing memory is carried over into a bank built with them."""
+    """New settings for this session; an open task is reopened on them (its memory as stored)."""
     if task.running:
         raise RuntimeError("a run is in progress: cancel it or wait for it before changing the engine")
-    if task.bank is not None:
-        task.bank, _ = make_bank(task, settings, export=task.bank.export(), files_from=task.bank.workdir)
     task.settings = settings
+    if task.task_id is not None:
+        attach(task, registry_for(settings).reopen(task.task_id, settings,
+                                                   shared_embedder(settings.embedding_model_path)))
 
 
 def engine_label(task: TaskSession) -> str:

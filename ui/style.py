@@ -35,7 +35,8 @@ section[data-testid="stSidebar"] { background: #f7f8fc; }
 """
 
 STATUS = {"running": ("Running", "amb-running"), "done": ("Done", "amb-done"),
-          "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed")}
+          "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed"),
+          "interrupted": ("Interrupted", "amb-cancelled")}
 
 
 def apply_style() -> None:

@@ -11,11 +11,12 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunResult
+from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunRecord, RunResult
 
 from .format import describe
 
@@ -46,7 +47,7 @@ class RunView:
 
     question: str
     files: tuple[str, ...]
-    status: str  # running | done | cancelled | failed
+    status: str  # running | done | cancelled | failed | interrupted (the server stopped during it: resumable)
     started: float
     finished: float | None
     stages: tuple[Stage, ...]
@@ -131,6 +132,17 @@ class RunMonitor:
             self._finished = time.time()
             self._log.append(LogLine(time.time(), "error", f"The run stopped: {self._error}"))
 
+    def interrupt(self) -> None:
+        """The run died with a previous server process; `Resume` continues it."""
+        with self._lock:
+            self._status = "interrupted"
+            self._log.append(LogLine(time.time(), "error", "The run was interrupted: the server stopped while it "
+                                                            "ran. Resume continues it where it stopped."))
+
+    def restore(self, started: float, finished: float | None) -> None:
+        with self._lock:
+            self.started, self._finished = started, finished
+
     def view(self) -> RunView:
         with self._lock:
             now = time.time()
@@ -146,7 +158,7 @@ class RunHandle:
 
     monitor: RunMonitor
     cancel_token: CancelToken
-    thread: threading.Thread
+    thread: threading.Thread | None  # None for a run restored from the store (it ran in an earlier page or process)
     follow_up: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -156,7 +168,11 @@ class RunHandle:
 
     @property
     def alive(self) -> bool:
-        return self.thread.is_alive()
+        return self.thread is not None and self.thread.is_alive()
+
+    def join(self, timeout: float) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout=timeout)
 
 
 def start_run(bank: Any, question: str, files: list[Path] | None = None, text: str | None = None, *,
@@ -164,14 +180,23 @@ def start_run(bank: Any, question: str, files: list[Path] | None = None, text: s
     """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
     paths = list(files or [])
     monitor = RunMonitor(question, tuple(p.name for p in paths))
+    return _start(bank, monitor, lambda token: bank.run(question, files=paths, text=text, cancel=token), follow_up)
+
+
+def start_resume(bank: Any, question: str) -> RunHandle:
+    """Continue the stored task's interrupted run (`bank.resume`) in a daemon thread, like `start_run`."""
+    return _start(bank, RunMonitor(question), lambda token: bank.resume(cancel=token), follow_up=True)
+
+
+def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResult], follow_up: bool) -> RunHandle:
     token = CancelToken()
     unsubscribe = bank.subscribe(monitor.on_event)
 
     def work() -> None:
         try:
-            monitor.finish(bank.run(question, files=paths, text=text, cancel=token))
+            monitor.finish(run(token))
         except Exception as exc:  # noqa: BLE001 - recorded in the monitor, shown by the page with st.error
-            log.exception("run failed: %s", question)
+            log.exception("run failed: %s", monitor.question)
             monitor.fail(exc)
         finally:
             unsubscribe()
@@ -180,3 +205,22 @@ def start_run(bank: Any, question: str, files: list[Path] | None = None, text: s
     handle = RunHandle(monitor, token, thread, follow_up)
     thread.start()
     return handle
+
+
+def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunHandle:
+    """A run from the store as the page shows a live one: its events replayed into a monitor, then its outcome
+    (answer and citations, a failure, or 'interrupted')."""
+    files = tuple(f.get("name", "") for f in record.inputs.get("files", []))
+    monitor = RunMonitor(record.question, files)
+    for event in events:
+        monitor.on_event(event)
+    result = record.result or {}
+    if record.status in ("done", "cancelled") and "answer" in result:
+        monitor.finish(RunResult.model_validate({k: v for k, v in result.items()
+                                                 if k in RunResult.model_fields}))
+    elif record.status == "failed":
+        monitor.fail(RuntimeError(str(result.get("error", "the run failed"))))
+    else:  # 'interrupted', or 'running' in a process that is gone
+        monitor.interrupt()
+    monitor.restore(record.started, record.finished)
+    return RunHandle(monitor, CancelToken(), None, follow_up)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..engines.base import Engine
 from ..engines.models import ClassificationInput, Cluster, StructureInput
 from ..errors import MemoryBankError
-from ..events import ErrorRaised, EventBus, Progress
+from ..events import ChunksStored, ErrorRaised, EventBus, Progress
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, Source
@@ -73,10 +73,15 @@ class IngestPipeline:
         self.embedder, self.settings, self.events = embedder, settings, events
         self.check_cancel = check_cancel
 
-    def run(self, doc: Document, task_goal: str = "", attachments: tuple[Attachment, ...] = ()) -> IngestReport:
+    def run(self, doc: Document, task_goal: str = "", attachments: tuple[Attachment, ...] = (),
+            start_chunk: int = 0, known: set[tuple[str, str]] | None = None) -> IngestReport:
         """Read the document in waves of chunks, each wave stored and linked before the next is read, so nodes
         appear while a long document is still being read. A wave is as many chunks as run concurrently.
-        `attachments` go on every entry made from the document (the file itself, or an image)."""
+        `attachments` go on every entry made from the document (the file itself, or an image).
+
+        After each wave a `ChunksStored` event says how far it got. Resuming an interrupted ingestion starts at
+        `start_chunk` and skips the clusters whose raw text is already an entry of this source (`known`: pairs
+        of source name and entry text), so a wave half stored before a crash is not stored twice."""
         report = IngestReport(source=doc.name)
         start = time.perf_counter()
         chunks = self._chunks(doc)
@@ -84,13 +89,16 @@ class IngestPipeline:
         progress = _WaveProgress(self.events, doc.name, len(chunks))
         furniture = FurnitureDetector(doc.page_texts)
         budget = self.settings.ingest_time_budget
-        for first in range(0, len(chunks), size):
+        for first in range(start_chunk, len(chunks), size):
             self.check_cancel()
-            if first and time.perf_counter() - start > budget:  # checked between waves: the first always runs
+            if first > start_chunk and time.perf_counter() - start > budget:  # between waves: the first runs
                 self._stop(report, f"{doc.name}: stopped after {budget:g} s, the ingestion time budget "
                                    f"(INGEST_TIME_BUDGET); {first} of {len(chunks)} chunks were read and kept")
                 break
-            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress, furniture)
+            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress, furniture,
+                       known)
+            self.events.publish(ChunksStored(source=doc.name, done=min(first + size, len(chunks)),
+                                             total=len(chunks)))
         report.seconds = time.perf_counter() - start
         return report
 
@@ -100,9 +108,12 @@ class IngestPipeline:
         self.events.publish(ErrorRaised(where="ingestion time budget", message=reason))
 
     def _wave(self, doc: Document, attachments: tuple[Attachment, ...], chunks: list[Chunk], offset: int,
-              goal: str, report: IngestReport, progress: _WaveProgress, furniture: FurnitureDetector) -> None:
+              goal: str, report: IngestReport, progress: _WaveProgress, furniture: FurnitureDetector,
+              known: set[tuple[str, str]] | None = None) -> None:
         clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
                                                                           progress))
+        if known:
+            clusters = [(c, chunk) for c, chunk in clusters if (doc.name, c.content) not in known]
         summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
         nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries, furniture))
         built = sum(n is not None for n in nodes)

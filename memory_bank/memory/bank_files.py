@@ -101,7 +101,10 @@ class BankFiles:
         relative = f"{STORAGE}/{file_id}/{safe_name(name)}"
         target = self.root.joinpath(*relative_parts(relative))
         self.mkdirs(target.parent)
-        shutil.copyfile(source, target)
+        try:  # a stored task's input is already in the store: a hard link keeps one copy on disk
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
         self.track(target)
         return relative
 

@@ -163,7 +163,7 @@ class ExportDocument(_Strict):
     settings: JsonObject
 
 
-def _sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+def sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
     out = {k: dict(v) for k, v in a.items()}
     for agent, stats in b.items():
         mine = out.setdefault(agent, {})
@@ -172,34 +172,54 @@ def _sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -
     return out
 
 
+# One record per memory item: the export is made of them, and the task store keeps one row per record.
+
+def node_record(n: Node, with_embedding: bool = True) -> NodeRecord:
+    embedding = None if n.embedding is None or not with_embedding else n.embedding.astype(np.float32).tolist()
+    return NodeRecord(id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords), embedding=embedding,
+                      timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids)})
+                                                      for s in n.sources],
+                      merged_from=list(n.merged_from), kind=n.kind, role=n.role)
+
+
+def entry_record(e: InteractionEntry) -> EntryRecord:
+    return EntryRecord(entry_id=e.entry_id, text=e.text, timestamp=e.timestamp, metadata=dict(e.metadata),
+                       attachments=[AttachmentRecord(**a.__dict__) for a in e.attachments])
+
+
+def conflict_record(c: PendingConflict) -> ConflictRecord:
+    return ConflictRecord(**c.__dict__)
+
+
+def merge_event_record(m: MergeEvent) -> MergeEventRecord:
+    return MergeEventRecord(**{**m.__dict__, "merged_node_ids": list(m.merged_node_ids)})
+
+
 def export_memory(memory: Memory, settings: Settings, usage_per_agent: dict[str, dict[str, float]],
                   embedding_model: str, run_log: list[dict[str, Any]]) -> dict[str, Any]:
-    nodes = [NodeRecord(id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords),
-                        embedding=None if n.embedding is None else n.embedding.astype(np.float32).tolist(),
-                        timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids)})
-                                                        for s in n.sources],
-                        merged_from=list(n.merged_from), kind=n.kind, role=n.role) for n in memory.graph.nodes()]
-    entries = [EntryRecord(entry_id=e.entry_id, text=e.text, timestamp=e.timestamp, metadata=dict(e.metadata),
-                           attachments=[AttachmentRecord(**a.__dict__) for a in e.attachments])
-               for e in memory.tree.entries.values()]
-    attachments = list({a.id: a for e in entries for a in e.attachments}.values())
+    entries = [entry_record(e) for e in memory.tree.entries.values()]
     doc = ExportDocument(
         format=FORMAT, version=VERSION, embedding_model=embedding_model,
         insight_doc=InsightDocRecord.model_validate(memory.insight_doc.model_dump()),
-        query_graph=QueryGraphRecord(nodes=nodes, edges=[EdgeRecord(a=a, b=b) for a, b in memory.graph.edges()]),
-        conflicts=[ConflictRecord(**c.__dict__) for c in memory.conflicts.values()],
+        query_graph=QueryGraphRecord(nodes=[node_record(n) for n in memory.graph.nodes()],
+                                     edges=[EdgeRecord(a=a, b=b) for a, b in memory.graph.edges()]),
+        conflicts=[conflict_record(c) for c in memory.conflicts.values()],
         interaction_tree=InteractionTreeRecord(
             entries=entries, node_to_entries={k: list(v) for k, v in memory.tree.node_to_entries.items()},
-            merge_events=[MergeEventRecord(**{**m.__dict__, "merged_node_ids": list(m.merged_node_ids)})
-                          for m in memory.tree.merge_events],
+            merge_events=[merge_event_record(m) for m in memory.tree.merge_events],
             merged_into=dict(memory.merged_into)),
-        attachments=attachments, run_log=memory.prior_log + run_log,
-        usage=_sum_usage(memory.prior_usage, usage_per_agent), settings=settings.public_dict())
+        attachments=attachments_of(entries), run_log=memory.prior_log + run_log,
+        usage=sum_usage(memory.prior_usage, usage_per_agent), settings=settings.public_dict())
     return doc.model_dump(mode="json")
 
 
 MAX_IMPORT_BYTES = 512 * 1024 * 1024
 DROPPED_NOTE = "[file not imported: the export named a path outside the bank's storage]"
+
+
+def attachments_of(entries: list[EntryRecord]) -> list[AttachmentRecord]:
+    """Every attachment once (by id), in the order entries name them."""
+    return list({a.id: a for e in entries for a in e.attachments}.values())
 
 
 def _parse(data: dict[str, Any] | str | bytes) -> ExportDocument:

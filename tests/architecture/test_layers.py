@@ -21,6 +21,7 @@ LAYERS = [
     {"long_term"},
     {"ingest"},
     {"run"},
+    {"store"},
     {"wiring", "bank", "cli", "__main__"},
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

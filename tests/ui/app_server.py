@@ -24,6 +24,14 @@ def free_port() -> int:
 @contextlib.contextmanager
 def running_app(log_path: Path, env: dict[str, str] | None = None, timeout: float = 90.0) -> Iterator[str]:
     """Yield the app's URL once its health endpoint answers; stop the server (only it) afterwards."""
+    with app_process(log_path, env, timeout) as (url, _proc):
+        yield url
+
+
+@contextlib.contextmanager
+def app_process(log_path: Path, env: dict[str, str] | None = None,
+                timeout: float = 90.0) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`running_app`, also handing out the server process (a test may kill it hard, as a crash would)."""
     port = free_port()
     environment = {**os.environ, "MEMORY_BANK_ENGINE": "offline", **(env or {})}
     log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -35,9 +43,10 @@ def running_app(log_path: Path, env: dict[str, str] | None = None, timeout: floa
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_healthy(url, proc, timeout, log_path)
-            yield url
+            yield url, proc
         finally:
-            proc.terminate()
+            if proc.poll() is None:
+                proc.terminate()
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:

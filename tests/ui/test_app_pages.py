@@ -45,7 +45,7 @@ def task_of(at: AppTest):  # noqa: ANN201 - ui.session.TaskSession
 
 def finish_runs(at: AppTest) -> None:
     for run in task_of(at).runs:
-        run.thread.join(240)
+        run.join(240)
         assert not run.alive, "the run did not finish in time"
     at.run()
     assert not at.exception, at.exception
@@ -177,7 +177,9 @@ def test_export_is_json_that_imports_back(sample_app: AppTest, downloads: dict[s
     at.run()
     at.button(key="import-button").click().run()
     assert not at.error and any("Imported saved.json" in plain(s.value) for s in at.success)
-    assert task.origin == "import: saved.json" and not task.runs
+    answers = [e["answer"] for e in data["run_log"] if e["kind"] == "answer"]
+    assert task.origin == "import: saved.json" and len(answers) == 2  # the sample's question and the follow-up
+    assert [r.monitor.view().result.answer for r in task.runs] == answers, "import restores the answers"
     assert task.bank.snapshot().counts == restored.snapshot().counts
     at.switch_page("pages/graph.py").run()
     node = task.bank.snapshot().nodes[0]

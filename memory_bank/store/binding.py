@@ -1,0 +1,117 @@
+"""One bank bound to one stored task: its runs recorded, its input files stored, its resume plan.
+
+`MemoryBank` holds one `TaskBinding` when it was given a store, none otherwise (in memory, as before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import MemoryBankError
+from ..events import EventBus
+from ..memory.store import Memory
+from .base import RunRecord, TaskStore
+from .persist import HEARTBEAT_SECONDS, Persistence
+
+# A run whose heartbeat is older than this is taken as dead with its process (the writer beats every 5 s)
+STALE_SECONDS = 3 * HEARTBEAT_SECONDS
+RESUMABLE = "interrupted"
+
+
+@dataclass(frozen=True)
+class ResumeInput:
+    """One input of an interrupted run still to ingest: the stored file (or text) and where to start."""
+
+    name: str
+    path: Path | None
+    text: str | None
+    start_chunk: int
+
+
+@dataclass(frozen=True)
+class ResumePlan:
+    run_id: str
+    question: str
+    inputs: tuple[ResumeInput, ...]
+
+
+class TaskBinding:
+    def __init__(self, store: TaskStore, task_id: str, memory: Memory, events: EventBus,
+                 usage: Callable[[], dict[str, Any]], seqs: dict[str, int], loaded: bool) -> None:
+        self.store, self.task_id = store, task_id
+        self.persistence = Persistence(store, task_id, memory, events, usage, seqs, loaded)
+
+    def store_files(self, files: Sequence[str | Path],
+                    names: Sequence[str | None] = ()) -> list[tuple[Path, str]]:
+        """Copy files into the store (content-addressed); returns (stored path, the name it goes by)."""
+        out = []
+        for i, f in enumerate(files):
+            name = (names[i] if i < len(names) else None) or Path(f).name
+            _, stored = self.store.put_file(self.task_id, Path(f), name)
+            out.append((stored, name))
+        return out
+
+    def begin_run(self, question: str, files: list[tuple[Path, str]], text: str | None) -> str:
+        inputs = {"files": [{"name": name, "sha256": path.name} for path, name in files], "text": text}
+        run_id = self.store.start_run(self.task_id, question, inputs)
+        self.persistence.set_run(run_id)
+        return run_id
+
+    def end_run(self, run_id: str, status: str, result: dict[str, Any] | None) -> None:
+        """Flush the memory first, then the run's outcome: a finished run never points at unsaved nodes."""
+        self.persistence.set_run(None)
+        self.persistence.flush()
+        self.store.finish_run(self.task_id, run_id, status, result)
+
+    def record_imported_runs(self, run_log: list[dict[str, Any]]) -> None:
+        """An import's questions and answers become the new task's runs (the export keeps them as answer events),
+        so the imported session shows its answers like one that ran here."""
+        started: float | None = None
+        for event in run_log:
+            ts = float(event.get("ts") or 0.0)
+            started = ts if started is None else started
+            if event.get("kind") != "answer":
+                continue
+            question = str(event.get("question", ""))
+            result = {"question": question, "answer": str(event.get("answer", "")),
+                      "citations": list(event.get("citations") or []), "termination": "done",
+                      "insight_doc": {"task_goal": question}, "imported": True}
+            self.store.add_run(self.task_id, question, {"files": [], "imported": True}, status="done",
+                               started=started, finished=ts, result=result)
+            started = None
+
+    def runs(self) -> list[RunRecord]:
+        return self.store.runs(self.task_id)
+
+    def resume_plan(self) -> ResumePlan:
+        """What the last interrupted run still has to do; `MemoryBankError` when no run is interrupted."""
+        runs = [r for r in self.runs() if r.status == RESUMABLE]
+        if not runs:
+            raise MemoryBankError("no interrupted run to resume in this task")
+        run = runs[-1]
+        progress = self.store.progress(self.task_id, run.run_id)
+        inputs: list[ResumeInput] = []
+        for f in run.inputs.get("files", []):
+            done, total = progress.get(f["name"], (0, 0))
+            if not total or done < total:
+                inputs.append(ResumeInput(f["name"], self.store.file_path(f["sha256"]), None, done))
+        text = run.inputs.get("text")
+        if text and text.strip():
+            done, total = progress.get("pasted text", (0, 0))
+            if not total or done < total:
+                inputs.append(ResumeInput("pasted text", None, text, done))
+        return ResumePlan(run.run_id, run.question, tuple(inputs))
+
+    def resume_run(self, run_id: str) -> None:
+        self.store.set_run_status(self.task_id, run_id, "running")
+        self.persistence.set_run(run_id)
+
+    def clear(self) -> None:
+        self.store.clear_task(self.task_id)
+        self.persistence.cleared()
+
+    def close(self) -> None:
+        self.persistence.close()

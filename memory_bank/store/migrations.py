@@ -1,0 +1,61 @@
+"""Schema versions: a `schema_version` row and ordered migrations, run at open in one transaction each.
+
+A fresh database gets the current tables at once. An older one is migrated step by step; a newer one (written by
+a later release) or something that is not our database is refused with a `StoreError` instead of being touched.
+To change the schema: edit `schema.py`, bump `CURRENT` and append the step that takes version CURRENT-1 there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, Engine, inspect, select, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..errors import StoreError
+from .schema import Base, IngestRow, SchemaVersion
+
+
+def _v2_resume(conn: Connection) -> None:
+    """v1 -> v2: runs get a heartbeat (a crashed run is told from a live one) and inputs their progress."""
+    conn.execute(text("ALTER TABLE runs ADD COLUMN heartbeat FLOAT"))
+    IngestRow.__table__.create(conn)
+
+
+# version reached -> the step that reaches it from the version before
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_resume}
+CURRENT = 2
+
+
+def ensure_schema(engine: Engine, where: str) -> int:
+    """Create or migrate the schema to `CURRENT`; returns the version found before. `where` names the database
+    in errors (never with a password)."""
+    try:
+        with engine.begin() as conn:
+            tables = set(inspect(conn).get_table_names())
+            if not tables:
+                Base.metadata.create_all(conn)
+                conn.execute(SchemaVersion.__table__.insert().values(version=CURRENT))
+                return 0
+            if SchemaVersion.__tablename__ not in tables:
+                raise StoreError(f"{where} is not a memory bank task store (it has other tables and no "
+                                 "schema_version); point MEMORY_BANK_DATA_DIR or DATABASE_URL elsewhere")
+            found = conn.execute(select(SchemaVersion.version)).scalar()
+        if found is None:
+            raise StoreError(f"{where}: the schema_version table is empty; the database is damaged")
+        if found > CURRENT:
+            raise StoreError(f"{where} was written by a newer version of the app (schema {found}; this one reads "
+                             f"up to {CURRENT}): upgrade the app, or point it at another database")
+        for version in range(found + 1, CURRENT + 1):
+            with engine.begin() as conn:
+                MIGRATIONS[version](conn)
+                conn.execute(SchemaVersion.__table__.update().values(version=version))
+        return found
+    except SQLAlchemyError as exc:
+        raise StoreError(f"{where} cannot be opened as a task store: {_reason(exc)}") from exc
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    """The driver's own message (e.g. 'file is not a database'), without SQLAlchemy's SQL and link."""
+    original = getattr(exc, "orig", None)
+    return str(original if original is not None else exc).splitlines()[0]

@@ -1,0 +1,114 @@
+"""Tasks in a real browser (Chromium via Playwright) against `streamlit run app.py` on 127.0.0.1.
+
+One NIST sample run lives through everything a task must survive: a reload while it runs (same task, the run
+goes on and the graph keeps growing), the server killed hard (SIGKILL) mid-run and started again (the task
+reopens, its run 'Interrupted'; Resume completes it without storing an entry twice), and a reload after it
+(answer, graph and event log all there). Then a shared server: an import restores its answers in one browser,
+and a second browser does not see that task in its list (it opens only through its link).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from memory_bank import MemoryBank, Settings, SqlTaskStore
+
+from .app_server import app_process, running_app
+from .test_browser_e2e import _stats, _wait
+
+NOTES = [Path(__file__).resolve().parents[2] / "samples" / "northwind" / n
+         for n in ("project-overview.md", "finance-review.md", "board-minutes.md")]
+
+
+def _task_id(page) -> str:  # noqa: ANN001 - playwright Page
+    return parse_qs(urlparse(page.url).query)["task"][0]
+
+
+def _nav(page, label: str):  # noqa: ANN001, ANN202 - the sidebar's page link (same session, unlike goto)
+    return page.locator('[data-testid="stSidebarNavLink"]').filter(has_text=label).first
+
+
+def _nodes(page) -> int:  # noqa: ANN001
+    stats = _stats(page)
+    return stats["nodes"] if stats else 0
+
+
+def test_reload_mid_run_crash_resume_and_reload_after(browser, artifacts, tmp_path) -> None:  # noqa: ANN001
+    env = {"MEMORY_BANK_DATA_DIR": str(tmp_path / "data")}
+    page = browser.new_page(viewport={"width": 1500, "height": 1100})
+    with app_process(artifacts / "tasks_before_crash.log", env) as (url, proc):
+        page.goto(url)
+        page.get_by_role("button", name="Run the sample").click(timeout=60_000)
+        page.wait_for_url(re.compile(r"/run\?task="), timeout=60_000)
+        task_id = _task_id(page)
+        _wait(lambda: _nodes(page) >= 3, 240, "the first nodes")
+        page.reload()
+        assert _task_id(page) == task_id and "/run" in page.url
+        seen = _wait(lambda: _nodes(page), 60, "the graph after the reload")
+        _wait(lambda: _nodes(page) > seen, 240, "the graph to keep growing after the reload")
+        page.get_by_text("Running", exact=True).wait_for(timeout=10_000)
+        proc.kill()  # a crash: no shutdown, no flush
+        proc.wait(timeout=30)
+    with app_process(artifacts / "tasks_after_crash.log", env) as (url, _):
+        page.goto(f"{url}/run?task={task_id}")
+        page.get_by_text("Interrupted", exact=True).wait_for(timeout=90_000)
+        assert _wait(lambda: _nodes(page), 60, "the stored graph") >= seen
+        page.get_by_role("button", name="Resume").click()
+        page.get_by_text("Done", exact=True).wait_for(timeout=400_000)
+        final = _wait(lambda: _nodes(page), 30, "the final graph")
+        page.reload()
+        page.get_by_text("Done", exact=True).wait_for(timeout=90_000)
+        assert _task_id(page) == task_id
+        _wait(lambda: _nodes(page) == final, 60, "the same graph after the reload")
+        page.get_by_text("Answers", exact=True).wait_for(timeout=10_000)
+        assert page.locator('[data-testid="stDataFrame"]').count() >= 1, "the event log is back"
+        page.screenshot(path=str(artifacts / "tasks_after_resume.png"))
+    page.close()
+
+    store = SqlTaskStore(tmp_path / "data")
+    stored = store.load(task_id)
+    entries = Counter((e["metadata"]["source"], e["text"]) for e in stored.export["interaction_tree"]["entries"])
+    assert entries and max(entries.values()) == 1, "resume stored an entry twice"
+    assert [r.status for r in stored.runs] == ["done"] and stored.runs[0].result["answer"]
+    assert len(stored.export["query_graph"]["nodes"]) == final
+
+
+def test_shared_mode_import_restores_answers_and_browsers_keep_their_own_tasks(browser, artifacts, tmp_path,
+                                                                             embedder) -> None:  # noqa: ANN001
+    bank = MemoryBank(Settings(data_dir=tmp_path / "lib"), embedder=embedder)
+    answer = bank.run("What is the Northwind project budget?", files=NOTES).answer
+    export = tmp_path / "notes-export.json"
+    export.write_text(json.dumps(bank.export()))
+
+    env = {"MEMORY_BANK_DATA_DIR": str(tmp_path / "data"), "MEMORY_BANK_SHARED": "1"}
+    with running_app(artifacts / "tasks_shared.log", env) as url:
+        mine = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = mine.new_page()
+        page.goto(f"{url}/export_import")
+        page.locator('input[type="file"]').set_input_files(str(export))
+        page.get_by_role("button", name="Import").click(timeout=60_000)
+        page.get_by_text("Imported notes-export.json").wait_for(timeout=60_000)
+        task_id = _task_id(page)
+        _nav(page, "Run").click()
+        page.get_by_text(answer[:40]).first.wait_for(timeout=60_000)
+        _nav(page, "Tasks").click()
+        page.get_by_text("import: notes-export.json").wait_for(timeout=60_000)
+
+        theirs = browser.new_context(viewport={"width": 1400, "height": 1000})
+        other = theirs.new_page()
+        other.goto(f"{url}/tasks")
+        other.get_by_text("No task yet").wait_for(timeout=60_000)
+        assert other.get_by_text("import: notes-export.json").count() == 0
+        other.goto(f"{url}/run?task={task_id}")  # the link opens it
+        other.get_by_text(answer[:40]).first.wait_for(timeout=60_000)
+        other.goto(f"{url}/tasks")
+        other.get_by_text("No task yet").wait_for(timeout=60_000)  # opened through a link: not on its list
+
+        page.goto(f"{url}/tasks")  # a new page load in the first browser: its list comes from local storage
+        page.get_by_text("import: notes-export.json").wait_for(timeout=60_000)
+        mine.close()
+        theirs.close()

@@ -1,0 +1,179 @@
+"""Tasks that outlive a browser tab: the store, and the process-wide registry of open tasks and their runs.
+
+A run belongs to its task, not to the page that started it: the registry (one per server process, through
+`st.cache_resource`, never module state) keeps each open task's bank and run handles, so a run goes on while no
+page watches it and any page that opens the task (a reload, a second tab, the link) re-attaches to it. A task not
+open in this process is opened from the store; its past runs are rebuilt from the stored runs and run log, and a
+run that was going when the previous process died shows as 'interrupted', with Resume.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, event_from_dict
+
+from .long_term import long_term_for
+from .worker import RunHandle, restore_run, start_resume
+
+KEEP_OPEN = 16  # open tasks without a live run beyond this are closed (flushed) oldest first
+
+
+@dataclass
+class LiveTask:
+    """One open task: its bank and its runs (the list pages read; a new run is appended to it)."""
+
+    bank: MemoryBank
+    workdir: Path
+    runs: list[RunHandle] = field(default_factory=list)
+    origin: str = ""
+
+    @property
+    def task_id(self) -> str:
+        return self.bank.task_id or ""
+
+    @property
+    def running(self) -> bool:
+        return any(r.alive for r in self.runs)
+
+
+class TaskRegistry:
+    """Open tasks by id, for the whole server process; every method is safe from any session's thread."""
+
+    def __init__(self, store: SqlTaskStore) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._open: OrderedDict[str, LiveTask] = OrderedDict()
+
+    def get(self, task_id: str) -> LiveTask | None:
+        with self._lock:
+            return self._open.get(task_id)
+
+    def open(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+        """The open task, or the stored one opened (`TaskNotFound` for an unknown id). This process holds every
+        live run of a SQLite store, so a 'running' run it does not hold is dead; PostgreSQL may be shared by
+        several servers, which the run's heartbeat tells apart."""
+        with self._lock:
+            live = self._open.get(task_id)
+            if live is not None:
+                self._open.move_to_end(task_id)
+                return live
+            workdir = _workdir(settings)
+            stale = 0.0 if self.store.where.startswith("sqlite") else None
+            try:
+                bank = MemoryBank.open(task_id, self.store, _for(settings, workdir), embedder=embedder,
+                                       stale_seconds=stale, long_term=long_term_for(settings))
+            except BaseException:
+                shutil.rmtree(workdir, ignore_errors=True)
+                raise
+            live = LiveTask(bank, workdir, past_runs(bank, bank.stored_runs()))
+            return self._add(live)
+
+    def create(self, settings: Settings, embedder: Any, name: str, export: Any = None) -> LiveTask:
+        """A new stored task, empty or from an export (`ImportFormatError` leaves nothing behind)."""
+        workdir = _workdir(settings)
+        try:
+            kwargs = {"embedder": embedder, "store": self.store, "task_name": name,
+                      "long_term": long_term_for(settings)}
+            if export is not None:
+                bank = MemoryBank.from_export(export, _for(settings, workdir), **kwargs)
+            else:
+                bank = MemoryBank(_for(settings, workdir), **kwargs)
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        runs = past_runs(bank, bank.stored_runs()) if export is not None else []
+        with self._lock:
+            return self._add(LiveTask(bank, workdir, runs, origin=name))
+
+    def reopen(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+        """The same task on other settings (the Settings page): closed, then opened with them."""
+        self.close(task_id)
+        return self.open(task_id, settings, embedder)
+
+    def resume(self, live: LiveTask) -> RunHandle:
+        with self._lock:
+            if live.running:
+                raise RuntimeError("a run is already going in this task")
+            question = next((r.monitor.question for r in reversed(live.runs) if r.monitor.view().status ==
+                             "interrupted"), "")
+            handle = start_resume(live.bank, question)
+            live.runs.append(handle)
+            return handle
+
+    def close(self, task_id: str) -> None:
+        """Stop the task's run (it stays resumable), flush it and forget it here; the store keeps it."""
+        with self._lock:
+            live = self._open.pop(task_id, None)
+        if live is None:
+            return
+        for run in live.runs:
+            run.cancel()
+        for run in live.runs:
+            run.join(timeout=10)
+        live.bank.close()
+        shutil.rmtree(live.workdir, ignore_errors=True)
+
+    def delete(self, task_id: str) -> None:
+        self.close(task_id)
+        self.store.delete_task(task_id)
+
+    def _add(self, live: LiveTask) -> LiveTask:
+        self._open[live.task_id] = live
+        idle = [i for i, t in self._open.items() if not t.running and i != live.task_id]
+        for task_id in idle[: max(0, len(self._open) - KEEP_OPEN)]:
+            self.close(task_id)
+        return live
+
+
+def _workdir(settings: Settings) -> Path:
+    return Path(tempfile.mkdtemp(prefix="amb-task-", dir=settings.temp_dir))
+
+
+def _for(settings: Settings, workdir: Path) -> Settings:
+    return settings.model_copy(update={"temp_dir": str(workdir)})
+
+
+def past_runs(bank: MemoryBank, records: list[RunRecord]) -> list[RunHandle]:
+    """Stored runs as handles the Run page draws, each with the events logged while it ran."""
+    events = [e for e in (event_from_dict(d) for d in bank.event_log()) if e is not None]
+    handles = []
+    for i, record in enumerate(records):
+        end = records[i + 1].started if i + 1 < len(records) else float("inf")
+        mine = [e for e in events if record.started <= e.ts < end]
+        handles.append(restore_run(record, mine, follow_up=i > 0))
+    return handles
+
+
+@st.cache_resource(show_spinner=False)
+def task_registry(data_dir: str, url_key: str) -> TaskRegistry:
+    """One store and one registry per server process (per data folder and database)."""
+    settings = Settings(data_dir=Path(data_dir), database_url=url_key or None)
+    return TaskRegistry(SqlTaskStore.from_settings(settings))
+
+
+def registry_for(settings: Settings) -> TaskRegistry:
+    registry = task_registry(str(settings.data_dir), settings.secret("database_url") or "")
+    _apply_retention(registry, settings.retention_days)
+    return registry
+
+
+@st.cache_resource(show_spinner=False, ttl=3600)
+def _retention_sweep(_registry: TaskRegistry, days: int) -> list[str]:
+    """At most once an hour: delete the tasks untouched for `days` (none that is open here)."""
+    with _registry._lock:
+        keep = set(_registry._open)
+    return _registry.store.delete_untouched(days, keep=keep)
+
+
+def _apply_retention(registry: TaskRegistry, days: int | None) -> None:
+    if days:
+        _retention_sweep(registry, days)
