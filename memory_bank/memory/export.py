@@ -131,7 +131,7 @@ class CompletedTaskRecord(_Strict):
 
 
 class InsightDocRecord(_Strict):
-    doc_id: Id
+    doc_id: Id = Field(default_factory=lambda: InsightDoc().doc_id)  # an empty (ended) task's doc has none yet
     task_goal: Body = ""
     completed_tasks: list[CompletedTaskRecord] = _items(100_000)
     pending_tasks: list[PendingTaskRecord] = Field(default_factory=list, max_length=1)
