@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag
-from bs4.element import PreformattedString
+from bs4.element import NavigableString, PageElement, PreformattedString
 
 from ..errors import InputError
 from .document import Document, Page
@@ -43,17 +43,31 @@ def main_text(soup: BeautifulSoup) -> str:
     for tag in soup.find_all(DROPPED_TAGS):
         tag.decompose()
     root = soup.find("main") or soup.find("article") or soup.body or soup
-    for tag in root.find_all(BLOCK_TAGS):
-        tag.insert_before(_PARAGRAPH)
-        tag.insert_after(_PARAGRAPH)
-    for tag in root.find_all("br"):
-        tag.replace_with(_BREAK)
-    return _paragraphs(_visible_strings(root))
+    return _paragraphs(_visible_text(root))
 
 
-def _visible_strings(root: Tag) -> str:
-    """Text nodes only: comments, the doctype and CDATA are PreformattedStrings."""
-    return "".join(s for s in root.find_all(string=True) if not isinstance(s, PreformattedString))
+def _visible_text(root: Tag) -> str:
+    """Text nodes in document order (comments, the doctype and CDATA are PreformattedStrings and left out), a
+    paragraph mark around every block element below `root` and a break for each <br>. One iterative walk: a
+    page nested 20,000 deep costs what a flat one does (marking the tree in place was quadratic in the depth)."""
+    out: list[str] = []
+    stack: list[tuple[PageElement, bool]] = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            out.append(_PARAGRAPH)
+        elif isinstance(node, NavigableString):
+            if not isinstance(node, PreformattedString):
+                out.append(str(node))
+        elif isinstance(node, Tag):
+            if node.name == "br" and node is not root:
+                out.append(_BREAK)
+                continue
+            if node.name in BLOCK_TAGS and node is not root:
+                out.append(_PARAGRAPH)
+                stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.contents))
+    return "".join(out)
 
 
 def _paragraphs(raw: str) -> str:

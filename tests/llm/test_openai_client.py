@@ -78,12 +78,12 @@ def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
     assert len(fake.chat_requests) == 1
 
 
-def test_429_retry_after_is_honoured_in_real_time(fake: FakeOpenAI) -> None:
-    client = OpenAIClient(fake.settings(llm_backoff_base=0.01, llm_backoff_max=5.0))
+def test_429_retry_after_is_honoured(fake: FakeOpenAI) -> None:
+    """The wait the server asks for is the wait taken (recorded, not timed: a timing flakes on a shared machine)."""
+    client, sleeps = recording_client(fake, llm_backoff_base=0.01, llm_backoff_max=5.0)
     fake.push(error(429, "slow down", retry_after="1"), ok("after the wait"))
     assert ask(client) == "after the wait"
-    first, second = fake.chat_requests
-    assert second.at - first.at >= 0.95
+    assert sleeps == [1.0] and len(fake.chat_requests) == 2
 
 
 def test_retry_after_is_capped_at_backoff_max(fake: FakeOpenAI) -> None:
