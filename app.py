@@ -31,8 +31,6 @@ try:
 except StoreError as exc:  # a damaged or newer database: said once, plainly, instead of a traceback per page
     st.error(f"{exc}", icon=":material/database:")
     st.stop()
-if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
-    task.browser_ids = browser_task_ids(add=sorted(task.created_here))
 navigation = st.navigation({
     "Task": [
         st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),
@@ -48,4 +46,7 @@ navigation = st.navigation({
     "Configure": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
 })
 sidebar(task)
+if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
+    with st.sidebar:
+        task.browser_ids = browser_task_ids(add=sorted(task.created_here))
 navigation.run()

@@ -134,8 +134,21 @@ def _new_workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="amb-session-"))
 
 
+def _route_through_app() -> None:
+    """Until a server process has run app.py's `st.navigation` once, Streamlit serves a first request for a
+    sub-page URL (a task link `/run?task=…` right after a restart) with its legacy `pages/` folder router: the
+    page file runs alone and app.py (URL -> task, navigation, sidebar) never does. Switch that router off and
+    rerun: the same URL then goes through app.py. Once per process; Streamlit has no public switch for it."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def get_task() -> TaskSession:
     """This browser session's task, created on first use."""
+    _route_through_app()
     task = st.session_state.get(KEY)
     if task is None:
         try:

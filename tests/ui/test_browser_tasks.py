@@ -32,6 +32,10 @@ def _nav(page, label: str):  # noqa: ANN001, ANN202 - the sidebar's page link (s
     return page.locator('[data-testid="stSidebarNavLink"]').filter(has_text=label).first
 
 
+def _main(page):  # noqa: ANN001, ANN202 - the page body (the sidebar names the task too)
+    return page.get_by_test_id("stMainBlockContainer")
+
+
 def _nodes(page) -> int:  # noqa: ANN001
     stats = _stats(page)
     return stats["nodes"] if stats else 0
@@ -96,19 +100,19 @@ def test_shared_mode_import_restores_answers_and_browsers_keep_their_own_tasks(b
         _nav(page, "Run").click()
         page.get_by_text(answer[:40]).first.wait_for(timeout=60_000)
         _nav(page, "Tasks").click()
-        page.get_by_text("import: notes-export.json").wait_for(timeout=60_000)
+        _main(page).get_by_text("import: notes-export.json").wait_for(timeout=60_000)
 
         theirs = browser.new_context(viewport={"width": 1400, "height": 1000})
         other = theirs.new_page()
         other.goto(f"{url}/tasks")
         other.get_by_text("No task yet").wait_for(timeout=60_000)
-        assert other.get_by_text("import: notes-export.json").count() == 0
+        assert _main(other).get_by_text("import: notes-export.json").count() == 0
         other.goto(f"{url}/run?task={task_id}")  # the link opens it
         other.get_by_text(answer[:40]).first.wait_for(timeout=60_000)
         other.goto(f"{url}/tasks")
         other.get_by_text("No task yet").wait_for(timeout=60_000)  # opened through a link: not on its list
 
         page.goto(f"{url}/tasks")  # a new page load in the first browser: its list comes from local storage
-        page.get_by_text("import: notes-export.json").wait_for(timeout=60_000)
+        _main(page).get_by_text("import: notes-export.json").wait_for(timeout=60_000)
         mine.close()
         theirs.close()
