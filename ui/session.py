@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import sys
 import tempfile
 import threading
 import uuid
@@ -32,6 +33,7 @@ from .worker import RunHandle, start_run
 log = logging.getLogger(__name__)
 KEY = "task_session"
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples"
+APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
 @dataclass(frozen=True)
@@ -141,16 +143,26 @@ def _route_through_app() -> None:
     rerun: the same URL then goes through app.py. Once per process; Streamlit has no public switch for it."""
     from streamlit.runtime.pages_manager import PagesManager
 
-    if PagesManager.uses_pages_directory:
+    if PagesManager.uses_pages_directory and not _inside(APP):
         PagesManager.uses_pages_directory = False
         st.rerun()
 
 
+def _inside(script: Path) -> bool:
+    """Whether `script` is running further up this call stack (app.py runs every page through `st.navigation`)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if Path(frame.f_code.co_filename).resolve() == script:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def get_task() -> TaskSession:
     """This browser session's task, created on first use."""
-    _route_through_app()
     task = st.session_state.get(KEY)
     if task is None:
+        _route_through_app()  # a session's first run: no click or input to lose by a rerun
         try:
             settings, error = Settings.from_env(), None
         except ConfigError as exc:  # the page says so and runs on the defaults rather than failing on every view
