@@ -279,12 +279,12 @@ class MemoryBank:
         except RunCancelled:
             new_ids, errors = [], ["cancelled while ingesting"]
         except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
-            new_ids, errors = [], [f"LLM endpoint: {exc}"]
+            new_ids, errors = [], [str(exc)]
         if self._long_term is None:
             result = self._loop.runner.run(question, token, new_ids)
         else:
             result = self._run_with_long_term(self._long_term, question, token, new_ids)
-        result.errors[:0] = [e for e in errors if e not in result.errors]
+        result.errors[:0] = [e for e in errors if not any(e in said for said in result.errors)]  # said once
         return result
 
     def _run_with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,

@@ -81,7 +81,8 @@ def live() -> None:
 
 def follow_up_form() -> None:
     with st.form("follow-up", clear_on_submit=True, border=True):
-        question = st.text_input("Ask a follow-up on the same memory (nothing is re-ingested)")
+        question = st.text_input("Ask a follow-up on the same memory (nothing is re-ingested)",
+                                 key="follow-up-question")
         asked = st.form_submit_button("Ask", icon=":material/send:", disabled=task.running)
     if asked and question.strip():
         launch(task, question.strip(), [], None)

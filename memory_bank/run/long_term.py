@@ -68,7 +68,7 @@ class LongTermHook:
                            distilled=distilled)
 
     def _distil(self, result: RunResult, events: list[Event]) -> list[str]:
-        if result.termination == "cancelled":
+        if result.termination in ("cancelled", "endpoint_down"):  # nothing to learn; the endpoint is known down
             return []
         try:
             lessons = self.distiller.run(task_digest(result, events))

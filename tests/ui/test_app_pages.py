@@ -132,7 +132,7 @@ def test_citation_opens_its_node(sample_app: AppTest) -> None:
 def test_follow_up_reuses_the_memory(sample_app: AppTest) -> None:
     at, task = sample_app, task_of(sample_app)
     before = task.bank.snapshot().counts["entries"]
-    at.text_input[0].set_value("What is a policy enforcement point?")
+    at.text_input(key="follow-up-question").set_value("What is a policy enforcement point?")
     at.button(key="FormSubmitter:follow-up-Ask").click().run()
     finish_runs(at)
     assert len(task.runs) == 2 and task.runs[1].follow_up
@@ -308,7 +308,7 @@ def test_a_run_against_a_dead_endpoint_ends_with_one_plain_message(monkeypatch: 
     finish_runs(at)
     result = task_of(at).current_run.monitor.view().result
     assert result.termination == "endpoint_down"
-    assert sum("LLM endpoint is not usable" in e for e in result.errors) == 1, result.errors
+    assert sum("LLM endpoint is not usable" in e for e in result.errors) == 1, "\n".join(result.errors)
     shown = [plain(e.value) for e in at.error]  # the answer panel, and the run log's line for the same event
     assert any(e.startswith("The LLM endpoint is not usable") and "Connection refused" in e for e in shown), shown
 
