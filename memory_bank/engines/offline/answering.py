@@ -218,9 +218,13 @@ def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
     return out
 
 
+def answerable(sentence: str) -> bool:
+    """Contents lines and headings are no evidence: they name a topic and answer nothing."""
+    return not is_leader_line(sentence) and not is_heading(sentence)
+
+
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
                    role: Role = Role.BODY, printed: Mapping[int, str] | None = None) -> list[Evidence]:
-    """Every sentence but contents lines and headings: they name a topic and answer nothing."""
+    """Every answerable sentence of a text."""
     known = tuple(sorted((printed or {}).items()))
-    return [Evidence(s, node_id, source, pages, prior, role, known) for s in sentences(text)
-            if not is_leader_line(s) and not is_heading(s)]
+    return [Evidence(s, node_id, source, pages, prior, role, known) for s in sentences(text) if answerable(s)]
