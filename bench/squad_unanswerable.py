@@ -88,8 +88,8 @@ def main() -> None:
         bank.ingest_text(book, source="squad-book")
         if args.cache is not None:
             args.cache.write_text(json.dumps(bank.export()), encoding="utf-8")
-    print(f"book without {len(gone)} paragraphs: {len(book.split())} words, ready in "
-          f"{time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
+    print(f"book without {args.questions} paragraphs (asking {len(gone)} + {len(kept)}): {len(book.split())} words, "
+          f"ready in {time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
     not_found = sum(bank.run(q["question"]).answer.strip() == NOT_FOUND for q in gone)
     answered = false_not_found = 0
     for q in kept:
