@@ -32,6 +32,11 @@ _NAME_Q = re.compile(r"\b(who|whom|whose|where|which company|which team|what com
 _WORD = re.compile(r"\S+")
 PHRASE_WINDOW = 3  # content words at most this far apart form a pair of a phrase
 _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
+# "What are the core components of X?" asks for several things: a sentence that announces or holds a list
+# (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
+_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) the\b[^?]*?\b[a-z]{3,}s\b", re.IGNORECASE)
+_ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
+_LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s", re.IGNORECASE)
 _NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "that", "which", "when", "where", "why",
                          "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
 
@@ -114,6 +119,8 @@ def expected_type(question: str) -> str:
         return "number"
     if _NAME_Q.search(q):
         return "name"
+    if _LIST_Q.search(q):
+        return "list"
     return ""
 
 
@@ -143,6 +150,8 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     if kind == "name":
         caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
         return any(stem(c.lower()) not in question_stems for c in caps if c)
+    if kind == "list":
+        return _LISTS.search(sentence) is not None
     return False
 
 
@@ -198,7 +207,7 @@ class Answerer:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
         size = len(first.text.split())
-        announced = _following(pool, order[0]) if first.text.rstrip().endswith(":") else []
+        announced = _following(pool, order[0]) if announces_list(first.text) else []
         for i in announced + [i for i in order[1:4] if i not in announced]:
             room = limit - size
             extra = len(pool[i].text.split())
@@ -211,6 +220,11 @@ class Answerer:
                 parts.append(window(pool[i].text, question, room))
                 break
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def announces_list(sentence: str) -> bool:
+    """Does the sentence open a list its next sentences hold ("... the following tenets:")?"""
+    return _ANNOUNCES.search(sentence) is not None
 
 
 def ordered_pairs(seq: list[str], window: int = PHRASE_WINDOW) -> set[tuple[str, str]]:

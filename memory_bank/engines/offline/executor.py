@@ -16,13 +16,14 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.pages import pages_label
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.memory_block import MemoryBlockBuilder
-from .answering import Answer, AnswerConfig, Answerer, Evidence, answerable
+from ..protocol.memory_block import MemoryBlockBuilder, Selected, Sentence
+from .answering import Answer, AnswerConfig, Answerer, Evidence, announces_list, answerable
 from .crossval import CrossValidator
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
 PART_WORDS = 35  # words per part of a multi-part answer
+LIST_ITEMS = 6  # sentences read after one that announces a list
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,20 @@ class OfflineExecutor:
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed)
-                            for s in chosen.shown if answerable(s.text))
+                            for s in _with_lists(chosen) if answerable(s.text))
         return evidence
+
+
+def _with_lists(chosen: Selected) -> list[Sentence]:
+    """The node's shown sentences in document order; one that announces a list brings the items after it (the
+    block shows what covers the question, and list items rarely repeat the question's words)."""
+    out: list[Sentence] = []
+    for shown in chosen.shown:
+        out.append(shown)
+        if announces_list(shown.text):
+            items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
+            out.extend(sorted(items, key=lambda s: s.position))
+    return out
 
 
 def _where(ev: Evidence) -> str:
