@@ -115,7 +115,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--no-answers", action="store_true", help="skip bank.run (context hits only)")
     parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
+    parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
     args = parser.parse_args()
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
     if not args.data.is_file():
         sys.exit(f"SQuAD data not found: {args.data}")
 

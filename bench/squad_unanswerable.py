@@ -9,6 +9,7 @@ questions (from paragraphs that stayed) are asked and scored as in `squad_longdo
     python bench/squad_unanswerable.py                 # 100 removed + 100 answerable, seed 13
     python bench/squad_unanswerable.py --questions 60 --seed 7
     python bench/squad_unanswerable.py --cache /tmp/gone13.json    # ingest once, reuse the export later
+    python bench/squad_unanswerable.py --cache /tmp/gone13.json --ask 60 --threads 1   # a quicker look
 """
 
 from __future__ import annotations
@@ -68,10 +69,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
+    parser.add_argument("--ask", type=int, help="ask only the first N questions of each set (same book)")
+    parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
     args = parser.parse_args()
     if not args.data.is_file():
         sys.exit(f"SQuAD data not found: {args.data}")
     book, gone, kept = split_sample(load(args.data), args.questions, args.seed)
+    gone, kept = gone[: args.ask], kept[: args.ask]
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
     settings, embedder = Settings(engine="offline"), load_embedder()
     t0 = time.perf_counter()
     if args.cache is not None and args.cache.is_file():
@@ -81,8 +88,8 @@ def main() -> None:
         bank.ingest_text(book, source="squad-book")
         if args.cache is not None:
             args.cache.write_text(json.dumps(bank.export()), encoding="utf-8")
-    print(f"book without {len(gone)} paragraphs: {len(book.split())} words, ready in "
-          f"{time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
+    print(f"book without {args.questions} paragraphs (asking {len(gone)} + {len(kept)}): {len(book.split())} words, "
+          f"ready in {time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
     not_found = sum(bank.run(q["question"]).answer.strip() == NOT_FOUND for q in gone)
     answered = false_not_found = 0
     for q in kept:

@@ -9,11 +9,11 @@ through `escape_tags`, so a document cannot close these blocks or forge a tool c
 from __future__ import annotations
 
 from ..engines.protocol.escaping import escape_tags
+from ..engines.protocol.memory_block import MemoryBlockBuilder
 from ..memory.insight_doc import InsightDoc, PendingTask
 from ..memory.query_graph import Node
 from ..retrieval.view import MemoryView
 from ..text.tokens import chars_for_tokens, estimate_tokens
-from .memory_block import MemoryBlockBuilder
 
 
 def format_node(index: int, node: Node) -> str:

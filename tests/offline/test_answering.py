@@ -49,3 +49,13 @@ def test_table_of_contents_lines_are_no_evidence() -> None:
             "The trust algorithm weighs every request.")
     assert [e.text for e in split_evidence(text, "n1", "nist.pdf", (7,), 1.0)] == [
         "The trust algorithm weighs every request."]
+
+
+def test_what_are_the_things_prefers_the_sentence_that_lists_them(embedder) -> None:  # noqa: ANN001
+    evidence = [
+        Evidence("An enterprise adopts zero trust as its core strategy and plans a zero trust architecture.", "n1"),
+        Evidence("Core zero trust logical components: • Policy engine (PE): this component decides on access. "
+                 "• Policy administrator (PA): it opens and closes the communication path.", "n2"),
+    ]
+    answer = Answerer(embedder).answer("What are the core components of a zero trust architecture?", evidence)
+    assert answer.text.startswith("Core zero trust logical components: • Policy engine (PE)")

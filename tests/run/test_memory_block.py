@@ -11,10 +11,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.protocol.memory_block import MIN_BUDGET
 from memory_bank.memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.run.adapter import format_task_block
-from memory_bank.run.memory_block import MIN_BUDGET
 from memory_bank.text.tokens import estimate_tokens
 
 PARAGRAPHS = [

@@ -1,7 +1,7 @@
 """Offline executor: carries out a pending task by reading memory directly (no LLM, no ReAct loop).
 
-A NORMAL task is answered extractively from the best sentences of the top-ranked nodes' raw entries and of a
-local search over the task's documents, with citations; weak evidence gives an honest "not found". A
+A NORMAL task is answered extractively, with citations, from the evidence the memory block for the question is
+made of (the typed selection, not the block's text); weak evidence gives an honest "not found". A
 CROSS_VALIDATE task checks both sides of a conflict against the task's documents (`crossval.py`). What the
 executor reads is recorded as the tool calls an agent would have made (search, deep_retrieval), with their real
 outputs, so the run log shows the same trail as with the LLM engine.
@@ -16,29 +16,32 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.pages import pages_label
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from .answering import Answer, AnswerConfig, Answerer, Evidence, split_evidence
+from ..protocol.memory_block import MemoryBlockBuilder, Selected, Sentence
+from .answering import Answer, AnswerConfig, Answerer, Evidence, announces_list, answerable
 from .crossval import CrossValidator
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
 PART_WORDS = 35  # words per part of a multi-part answer
+LIST_ITEMS = 6  # sentences read after one that announces a list
 
 
 @dataclass(frozen=True)
 class ExecutorConfig:
-    """`nodes`: ranked nodes read in full; `passages`: local-search hits read besides them."""
+    """`budget_tokens`: the memory block's budget; the answer is drawn from the evidence a block of that size
+    shows (the same selection an agent is handed, so both engines answer from the same evidence)."""
 
-    nodes: int = 5
-    passages: int = 5
+    budget_tokens: int = 2000
     response_chars: int = 1500
 
 
 class OfflineExecutor:
     name = "executor"
 
-    def __init__(self, embedder: Embedder, view: MemoryView, config: ExecutorConfig | None = None,
-                 answer_config: AnswerConfig | None = None) -> None:
+    def __init__(self, embedder: Embedder, view: MemoryView, blocks: MemoryBlockBuilder,
+                 config: ExecutorConfig | None = None, answer_config: AnswerConfig | None = None) -> None:
         self.view = view
+        self.blocks = blocks
         self.config = config or ExecutorConfig()
         self.answerer = Answerer(embedder, answer_config)
         # each part of a multi-part question gets a shorter answer, so the list stays readable
@@ -57,11 +60,10 @@ class OfflineExecutor:
 
     def _answer(self, question: str) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        rejected = self.view.rejected_entries()  # claims that lost a cross-validation are no evidence
         parts = question_parts(question)
         if len(parts) > 1:
-            return self._answer_parts(parts, calls, rejected)
-        answer = self.answerer.answer(question, self._evidence(question, calls, rejected))
+            return self._answer_parts(parts, calls)
+        answer = self.answerer.answer(question, self._selected_evidence(question, calls))
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -70,13 +72,10 @@ class OfflineExecutor:
         return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
 
-    def _evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
-        return self._node_evidence(question, calls, rejected) + self._passage_evidence(question, calls, rejected)
-
-    def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord], rejected: set[str]) -> ExecutionResult:
+    def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
-        answers = [self.part_answerer.answer(part, self._evidence(part, calls, rejected)) for part in parts]
+        answers = [self.part_answerer.answer(part, self._selected_evidence(part, calls)) for part in parts]
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
@@ -87,39 +86,36 @@ class OfflineExecutor:
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
 
-    def _node_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
-        ranked = self.view.ranked(question, self.config.nodes)
-        top = max((s for _, s in ranked), default=0.0) or 1.0
-        evidence: list[Evidence] = []
-        for node, score in ranked:
-            entries = [e for e in self.view.entries_for(node.id) if e.entry_id not in rejected]
-            text = "\n\n".join(e.text for e in entries) or node.summary
-            calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
-                                        response=_clip(text, self.config.response_chars)))
-            prior = max(0.0, score / top)
-            if not entries:
-                source = "; ".join(dict.fromkeys(s.name for s in node.sources))
-                evidence.extend(split_evidence(node.summary, node.id, source, tuple(node.pages()), prior,
-                                               node.role, node.printed_pages()))
-            for entry in entries:  # each sentence cites the file and pages it was read from, even in a merged node
-                evidence.extend(split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")),
-                                               entry.pages, prior, node.role, entry.printed_pages))
-        return evidence
-
-    def _passage_evidence(self, question: str, calls: list[ToolCallRecord], rejected: set[str]) -> list[Evidence]:
-        passages = self.view.search_passages(question, self.config.passages)
+    def _selected_evidence(self, question: str, calls: list[ToolCallRecord]) -> list[Evidence]:
+        """The sentences the memory block for this question is made of, node by node in relevance order (a
+        node's sentences in document order). Recorded as the calls an agent would have made: the local search
+        the block ran, and a deep retrieval of each node shown."""
+        selection = self.blocks.select(question, self.config.budget_tokens)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
-                                                       for p in passages) or "no passage found"))
-        top = max((p.score for p in passages), default=0.0) or 1.0
+                                                       for p in selection.passages) or "no passage found"))
         evidence: list[Evidence] = []
-        for p in passages:
-            if not p.node_ids or p.entry_id in rejected:
-                continue  # an entry whose nodes are gone cannot be cited; a rejected claim is no evidence
-            role = self.view.node(p.node_ids[0]).role  # the node it is cited as
-            evidence.extend(split_evidence(p.text, p.node_ids[0], p.source, p.pages, p.score / top, role,
-                                           p.printed_pages))
+        for chosen in selection.nodes:
+            node = chosen.node
+            calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
+                                        response=_clip(self.view.deep_retrieve(node.id, with_attachments=False)
+                                                       .text(), self.config.response_chars)))
+            prior = 1.0 / (1.0 + chosen.rank)
+            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed)
+                            for s in _with_lists(chosen) if answerable(s.text))
         return evidence
+
+
+def _with_lists(chosen: Selected) -> list[Sentence]:
+    """The node's shown sentences in document order; one that announces a list brings the items after it (the
+    block shows what covers the question, and list items rarely repeat the question's words)."""
+    out: list[Sentence] = []
+    for shown in chosen.shown:
+        out.append(shown)
+        if announces_list(shown.text):
+            items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
+            out.extend(sorted(items, key=lambda s: s.position))
+    return out
 
 
 def _where(ev: Evidence) -> str:

@@ -1,0 +1,208 @@
+"""The `<memory>` block, built for one question within a token budget (DESIGN §4).
+
+What an agent reads of memory is cut to a budget, so the block spends it on evidence, not on whole summaries:
+nodes in relevance order, each as a one-line header (topic, file, pages) followed by the sentences of its raw
+entries and summary that bear most on the question, then neighbours as one-line pointers to deep-retrieve.
+
+It fills the budget sentence by sentence in order of (share of the question the sentence covers) x (how high its
+node ranks), so the top node's second sentence comes before the tenth node's best one when both cover the
+question about as well; a node's header is paid with its first sentence; neighbour pointers use what is left.
+(Filling in rounds, every node's best sentence first, lost at 500 words on SQuAD: the low-ranked nodes ate the
+budget.) The whole string, tags and hint included, is measured with the project's one token estimate and never
+exceeds the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ...memory.query_graph import Node
+from ...retrieval.view import MemoryView, Passage
+from ...text.coverage import coverage, idf_weights
+from ...text.pages import pages_label
+from ...text.split import split_sentences
+from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
+from .escaping import escape_tags
+
+OPEN, CLOSE = "<memory>", "</memory>"
+NO_MEMORY = "(no related memory yet)"
+HINT = "To read a memory's full source text, call deep_retrieval with its node id."
+MIN_BUDGET = 16  # tokens: the tags and a "nothing found" line
+COVER_FLOOR = 0.02  # a sentence without a question word still beats nothing, the top node's first
+
+
+@dataclass(frozen=True)
+class BlockConfig:
+    """`nodes`: ranked nodes considered; `passages`: local-search hits whose nodes join them; `max_sentences`:
+    sentences shown per node at most; `max_pointers`: neighbour pointers at the end; `rank_decay`: how fast a
+    sentence's priority falls with its node's rank (priority = coverage / (1 + decay x rank))."""
+
+    nodes: int = 8
+    passages: int = 8
+    max_sentences: int = 6
+    max_pointers: int = 6
+    rank_decay: float = 0.5
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of evidence and where it was read: the unit the block shows and the offline answerer weighs."""
+
+    text: str
+    position: int  # its place among the node's sentences (document order)
+    cover: float  # the share of the question it covers, in [0, 1]
+    source: str = ""
+    pages: tuple[int, ...] = ()  # PDF pages
+    printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
+
+    def where(self) -> str:
+        """'file, p. 5 (PDF p. 14)' (or the file alone)."""
+        return f"{self.source}, {pages_label(self.pages, dict(self.printed))}" if self.pages else self.source
+
+
+@dataclass
+class Selected:
+    """A node of the selection, in relevance order, with the sentences of it chosen for the question."""
+
+    node: Node
+    rank: int
+    sentences: list[Sentence]  # every scored sentence, best first
+    shown: list[Sentence] = field(default_factory=list)  # those the budget took, in document order once chosen
+
+
+@dataclass
+class Selection:
+    """What the block is made of: the typed evidence, shared with the offline answerer (never re-parsed from
+    the block's text)."""
+
+    question: str
+    nodes: list[Selected]
+    room: int  # characters of the block's body the selection may use
+    passages: list[Passage] = field(default_factory=list)  # the local-search hits that brought nodes in
+
+
+class MemoryBlockBuilder:
+    def __init__(self, view: MemoryView, config: BlockConfig | None = None) -> None:
+        self.view = view
+        self.config = config or BlockConfig()
+
+    def build(self, question: str, budget_tokens: int) -> tuple[str, list[Node]]:
+        """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
+        return self.render(self.select(question, budget_tokens))
+
+    def select(self, question: str, budget_tokens: int) -> Selection:
+        """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
+        if budget_tokens < MIN_BUDGET:
+            raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
+        passages = self.view.search_passages(question, self.config.passages) if question.strip() else []
+        candidates = self._candidates(question, passages) if question.strip() else []
+        room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
+        return Selection(question, self._fill(candidates, room - len(HINT) - 2), room, passages)
+
+    def render(self, selection: Selection) -> tuple[str, list[Node]]:
+        chosen = selection.nodes
+        if not chosen:
+            return f"{OPEN}\n{NO_MEMORY}\n{CLOSE}", []
+        lines = [line for c in chosen for line in self._render(c)]
+        shown = [c.node for c in chosen]
+        used = sum(len(line) + 1 for line in lines) + len(HINT) + 1
+        pointers = self._pointers(chosen, selection.room - used)
+        lines += [text for _, text in pointers]
+        block = f"{OPEN}\n" + "\n".join(lines) + f"\n\n{HINT}\n{CLOSE}"
+        budget = tokens_for_chars(selection.room + len(OPEN) + len(CLOSE) + 2)
+        if estimate_tokens(block) > budget:  # the arithmetic above makes this impossible; never hand it on
+            raise RuntimeError(f"memory block of {estimate_tokens(block)} tokens over its {budget} budget")
+        return block, shown + [node for node, _ in pointers]
+
+    # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
+
+    def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
+        ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
+        seen = {n.id for n in ranked}
+        for passage in passages:
+            for node_id in passage.node_ids[:1]:
+                if node_id not in seen:
+                    seen.add(node_id)
+                    ranked.append(self.view.node(node_id))
+        rejected = self.view.rejected_entries()
+        texts = [self._sentences(node, rejected) for node in ranked]
+        stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
+        weights = idf_weights(stems(question), stemmed)
+        candidates = []
+        for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
+            scored = [replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)]
+            scored.sort(key=lambda s: (-s.cover, s.position))
+            candidates.append(Selected(node, rank, scored))
+        return candidates
+
+    def _sentences(self, node: Node, rejected: set[str]) -> list[Sentence]:
+        """The sentences of the node's raw entries, oldest first, each with the file and pages it was read
+        from; the summary's when it has none. A claim that lost a cross-validation is not shown as evidence."""
+        out: list[Sentence] = []
+        for entry in self.view.entries_for(node.id):
+            if entry.entry_id in rejected:
+                continue
+            source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
+            base = len(out)
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed)
+                       for i, s in enumerate(split_sentences(entry.text)))
+        if not out:
+            source = "; ".join(dict.fromkeys(s.name for s in node.sources))
+            pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
+            out = [Sentence(s, i, 0.0, source, pages, printed) for i, s in enumerate(split_sentences(node.summary))]
+        return out
+
+    # -- filling the budget -------------------------------------------------------------------------------------
+
+    def _fill(self, candidates: list[Selected], room: int) -> list[Selected]:
+        """Sentences in order of (how much of the question they cover) x (how high their node ranks), each taken
+        while it fits; a node's header is paid with its first sentence. The top node's second sentence beats
+        the tenth node's best one when it covers the question about as well."""
+        ranked = sorted((((s.cover + COVER_FLOOR) / (1.0 + self.config.rank_decay * c.rank), c.rank, depth)
+                         for c in candidates
+                         for depth, s in enumerate(c.sentences[: self.config.max_sentences])),
+                        key=lambda item: (-item[0], item[1], item[2]))
+        used = 0
+        for _, rank, depth in ranked:
+            c = candidates[rank]
+            sentence = c.sentences[depth]
+            cost = self._cost(c, sentence, new=not c.shown)
+            if used + cost <= room:
+                c.shown.append(sentence)
+                used += cost
+        for c in candidates:
+            c.shown.sort(key=lambda s: s.position)  # they read as the source reads
+        return [c for c in candidates if c.shown]
+
+    def _cost(self, c: Selected, sentence: Sentence, new: bool) -> int:
+        line = len(self._evidence_line(sentence)) + 1
+        return line + (len(self._header(c.node)) + 1 if new else 0)
+
+    @staticmethod
+    def _header(node: Node) -> str:
+        return f"[node:{escape_tags(node.id)}] {escape_tags(node.context)}"
+
+    @staticmethod
+    def _evidence_line(sentence: Sentence) -> str:
+        where = sentence.where()
+        text = escape_tags(sentence.text)
+        return f"- {text} ({escape_tags(where)})" if where else f"- {text}"
+
+    def _render(self, c: Selected) -> list[str]:
+        """The header, then the chosen sentences in document order."""
+        return [self._header(c.node)] + [self._evidence_line(s) for s in c.shown]
+
+    def _pointers(self, chosen: list[Selected], room: int) -> list[tuple[Node, str]]:
+        shown = {c.node.id for c in chosen}
+        out: list[tuple[Node, str]] = []
+        for c in chosen:
+            for neighbour in self.view.neighbors(c.node.id):
+                if neighbour.id in shown or len(out) >= self.config.max_pointers:
+                    continue
+                line = f"Related: [node:{escape_tags(neighbour.id)}] {escape_tags(neighbour.context)}"
+                if len(line) + 1 > room:
+                    continue
+                shown.add(neighbour.id)
+                out.append((neighbour, line))
+                room -= len(line) + 1
+        return out
