@@ -35,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     # read-only views of the memory
     "BankSnapshot": ".memory.snapshot",
     "NodeView": ".memory.snapshot",
+    "Community": ".memory.communities",
+    "find_communities": ".memory.communities",
     "DeepRetrieval": ".retrieval.deep_retrieval",
     "EntryView": ".retrieval.deep_retrieval",
     "AttachmentContent": ".retrieval.deep_retrieval",
@@ -51,12 +53,12 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
     "AgentOutputError", "AnswerReady", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken",
-    "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
-    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage",
-    "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
+    "Citation", "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded",
+    "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError",
+    "LLMUsage", "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
     "RunCancelled", "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned",
-    "ToolCalled", "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
-    "supported_suffixes",
+    "ToolCalled", "ToolError", "check_connection", "describe_engine", "find_communities", "load_embedder",
+    "page_span", "pages_label", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -94,6 +96,7 @@ if TYPE_CHECKING:
         ToolCalled,
     )
     from .loaders import supported_suffixes
+    from .memory.communities import Community, find_communities
     from .memory.insight_doc import InsightDoc
     from .memory.snapshot import BankSnapshot, NodeView
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView

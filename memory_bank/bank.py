@@ -62,6 +62,13 @@ class MemoryBank:
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
 
+    def history(self) -> list[dict[str, Any]]:
+        """The run log as plain dicts, oldest first: an imported memory's log, then this bank's own events (what
+        the export's `run_log` holds; the UI replays the memory's growth from it)."""
+        with self.memory.read():
+            prior = list(self.memory.prior_log)
+        return prior + [e.to_dict() for e in self.events.log()]
+
     def snapshot(self) -> BankSnapshot:
         with self.memory.read():
             return take_snapshot(self.memory, self.usage())

@@ -95,7 +95,7 @@ def test_growth_keeps_positions_and_flashes_new_nodes(harness) -> None:
     # a node that reappears with a changed context is updated in place, not re-added elsewhere
     changed = [n if n.id != nodes[3].id else type(n)(**{**asdict(n), "context": "Rewritten context"}) for n in nodes]
     _render(page, _args(build_graph(changed, edges)), 3)
-    assert frame.evaluate("id => window.__graphDebug.node(id).label", nodes[3].id) == "Rewritten context"
+    assert frame.evaluate("id => window.__graphDebug.label(id)", nodes[3].id) == "Rewritten context"
     assert frame.evaluate("id => window.__graphDebug.canvasPosition(id)", nodes[3].id) == after[nodes[3].id]
     _render(page, _args(build_graph(nodes[:100], [e for e in edges if e[1] < "n00100"])), 4)
     assert frame.evaluate("() => window.__graphStats.nodes") == 100
