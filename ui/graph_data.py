@@ -84,13 +84,17 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
 HUB_SHARE = 0.06  # the best-connected share of body nodes whose labels are always drawn (at least 4, at most 40)
 
 
-def _hubs(degree: dict[str, int], nodes: Sequence[NodeView]) -> set[str]:
-    """The most important body nodes by degree: their labels are drawn at every zoom (others when zoomed in,
-    space permitting; the component never lets two labels overlap)."""
+def _hubs(degree: dict[str, int], nodes: Sequence[NodeView], group_of: dict[str, str]) -> set[str]:
+    """The most important body nodes by degree, and the best-connected node of every group: their labels are
+    drawn at every zoom (others when zoomed in, space permitting; the component never lets labels overlap)."""
     body = [n.id for n in nodes if not is_furniture(n)]
     count = max(4, min(40, round(len(body) * HUB_SHARE)))
     ranked = sorted(body, key=lambda n: (-degree.get(n, 0), n))
-    return {n for n in ranked[:count] if degree.get(n, 0) > 0 or len(body) <= count}
+    hubs = {n for n in ranked[:count] if degree.get(n, 0) > 0 or len(body) <= count}
+    best: dict[str, str] = {}
+    for n in ranked:
+        best.setdefault(group_of.get(n, ""), n)
+    return hubs | set(best.values())
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,7 @@ def coloring(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]]) -> Col
 
 def _add_nodes(net: Network, nodes: Sequence[NodeView], paint: Coloring, degree: dict[str, int],
                conflicted: set[str]) -> None:
-    hubs = _hubs(degree, nodes)
+    hubs = _hubs(degree, nodes, paint.group_of)
     top = max([degree.get(n.id, 0) for n in nodes if not is_furniture(n)] + [1])
     for node in nodes:
         source = primary_source(node)

@@ -10,53 +10,17 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.graph_view import FRONTEND, VENDOR_FILES, build_dir
-from components.graph_view.harness import serve_frontend, synthetic_memory
+from components.graph_view.harness import synthetic_memory
+from tests.ui.graph_helpers import args as _args
+from tests.ui.graph_helpers import click as _click
+from tests.ui.graph_helpers import render as _render
 from ui.graph_data import build_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
-READY = """() => { const f = document.getElementById('frame').contentWindow;
-  return f.__graphStats && f.__graphStats.renders >= %d && f.__graphStats.lastDrawnAt !== null; }"""
-
-
-def _args(data, **extra) -> dict:
-    return {**asdict(data), "graph_id": "test", "height": 560, **extra}
-
-
-@pytest.fixture
-def harness(browser, request_log):
-    with serve_frontend() as url:
-        page = browser.new_page(viewport={"width": 1240, "height": 820})
-        page.on("request", request_log)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(url)
-        page.wait_for_function("() => window.__ready === true")
-        yield page, page.frames[1]
-        assert errors == [], f"JavaScript errors in the component: {errors}"
-        assert request_log.outside_loopback() == []
-        page.close()
-
-
-def _render(page, args, renders: int) -> None:
-    page.evaluate("a => window.renderGraph(a)", args)
-    page.wait_for_function(READY % renders, timeout=20_000)
-
-
-def _click(page, frame, node_id: str) -> tuple[str, str]:
-    """Click where `node_id` is drawn; returns (the id the component sent, the id vis found under the mouse)."""
-    pos = frame.evaluate("id => window.__graphDebug.position(id)", node_id)
-    box = page.locator("#frame").bounding_box()
-    expected = frame.evaluate("p => window.__graphDebug.nodeAt(p.x, p.y)", pos)
-    before = page.evaluate("() => window.__values.length")
-    page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
-    page.wait_for_function(f"() => window.__values.length > {before}")
-    value = page.evaluate("() => window.__values[window.__values.length - 1].value")
-    return value["node_id"], expected
 
 
 def test_click_returns_node_and_text_is_never_html(harness, artifacts) -> None:
