@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.session import get_task
-from ui.style import apply_style, sidebar
+from ui.style import apply_style, nav_links, sidebar
 
 LOGO = Path(__file__).resolve().parent / "ui" / "logo.svg"
 LOGO_ICON = LOGO.with_name("icon.svg")
@@ -23,7 +23,7 @@ task = get_task()
 if task.settings_error:
     st.warning(f"{task.settings_error}. The app runs with the default settings (offline engine) until the "
                "variable is fixed and the app restarted.", icon=":material/warning:")
-navigation = st.navigation({
+pages = {
     "Task": [
         st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),
         st.Page("pages/run.py", title="Run", icon=":material/play_circle:"),
@@ -34,6 +34,8 @@ navigation = st.navigation({
         st.Page("pages/export_import.py", title="Export / import", icon=":material/download:"),
     ],
     "Configure": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
-})
+}
+navigation = st.navigation(pages)
+nav_links(pages)
 sidebar(task)
 navigation.run()

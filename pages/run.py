@@ -6,16 +6,8 @@ import streamlit as st
 
 from ui.format import md_escape
 from ui.graph_panel import graph_block
-from ui.panels import (
-    answer_view,
-    deep_retrieval_panel,
-    errors_view,
-    insight_doc_view,
-    log_view,
-    metrics_row,
-    progress_view,
-    stop_unless,
-)
+from ui.panels import answer_view, deep_retrieval_panel, errors_view, insight_doc_view, stop_unless
+from ui.run_view import log_view, metrics_row, progress_view, scroll_to_deep_retrieval
 from ui.session import get_task, launch
 from ui.style import status_pill
 
@@ -41,7 +33,9 @@ def live() -> None:
         st.toast("Cancelling — the memory built so far is kept.")
     if view.cancel_requested and view.running:
         st.caption("Cancelling at the next safe point…")
-    metrics_row(snapshot, view)
+    elif view.status == "cancelled":
+        st.caption("Cancelled — everything built before the cancel stays in memory.")
+    metrics_row(snapshot, view, uses_llm=task.bank.engine.uses_llm)
     errors_view(view)
 
     graph_col, side = st.columns([3, 2], gap="medium")
@@ -54,6 +48,7 @@ def live() -> None:
                     task.selected = None
                     st.rerun(scope="fragment")
                 deep_retrieval_panel(task, task.selected, key="run")
+            scroll_to_deep_retrieval()
         st.markdown("**Progress**")
         progress_view(view)
         st.markdown("**Insight Doc**")

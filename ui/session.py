@@ -212,6 +212,13 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
     return handle
 
 
+def start_sample(task: TaskSession, sample: Sample) -> RunHandle:
+    """A sample is a task of its own: it never adds its documents to the memory already in the session."""
+    if task.bank is not None:
+        end_task(task)
+    return launch(task, sample.question, list(sample.files), None)
+
+
 def apply_settings(task: TaskSession, settings: Settings) -> None:
     """New settings for this session; an existing memory is carried over into a bank built with them."""
     if task.running:

@@ -18,6 +18,7 @@ from typing import Any
 from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunResult
 
 from .format import describe
+from .run_status import finished_status
 
 log = logging.getLogger(__name__)
 FRESH_SECONDS = 6.0
@@ -46,7 +47,7 @@ class RunView:
 
     question: str
     files: tuple[str, ...]
-    status: str  # running | done | cancelled | failed
+    status: str  # running | done | cancelled | failed | partly failed (ui/run_status.py)
     started: float
     finished: float | None
     stages: tuple[Stage, ...]
@@ -74,10 +75,11 @@ class RunView:
 class RunMonitor:
     """Written by the worker thread (event callback), read by the page through `view()`."""
 
-    def __init__(self, question: str, files: tuple[str, ...] = ()) -> None:
+    def __init__(self, question: str, files: tuple[str, ...] = (), inputs: int | None = None) -> None:
         self._lock = threading.Lock()
         self.question = question
         self.files = files
+        self.inputs = len(files) if inputs is None else inputs
         self.started = time.time()
         self._finished: float | None = None
         self._status = "running"
@@ -121,7 +123,7 @@ class RunMonitor:
     def finish(self, result: RunResult) -> None:
         with self._lock:
             self._result = result
-            self._status = "cancelled" if result.termination == "cancelled" else "done"
+            self._status = finished_status(result, inputs=self.inputs, cancel_requested=self._cancel_requested)
             self._finished = time.time()
 
     def fail(self, exc: BaseException) -> None:
@@ -163,7 +165,7 @@ def start_run(bank: Any, question: str, files: list[Path] | None = None, text: s
               follow_up: bool = False) -> RunHandle:
     """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
     paths = list(files or [])
-    monitor = RunMonitor(question, tuple(p.name for p in paths))
+    monitor = RunMonitor(question, tuple(p.name for p in paths), len(paths) + bool(text and text.strip()))
     token = CancelToken()
     unsubscribe = bank.subscribe(monitor.on_event)
 
