@@ -41,7 +41,7 @@ def live() -> None:
     graph_col, side = st.columns([3, 2], gap="medium")
     with graph_col:
         graph_block(task, snapshot, key="run-graph", height=540)
-    with side, st.container(height=600, border=False):
+    with side, st.container(height=720, border=False):
         if task.selected:
             with st.container(border=True):
                 if st.button("Close", key="run-close-node", icon=":material/close:", type="tertiary"):
@@ -52,7 +52,7 @@ def live() -> None:
         st.markdown("**Progress**")
         progress_view(view)
         st.markdown("**Insight Doc**")
-        insight_doc_view(snapshot.insight_doc)
+        insight_doc_view(snapshot.insight_doc, view.status)
 
     answers, events = st.columns([3, 2], gap="medium")
     with answers:

@@ -136,17 +136,27 @@ def _merge_history(deep: DeepRetrieval) -> None:
                  hide_index=True)
 
 
-def insight_doc_view(doc: dict) -> None:
+def insight_doc_view(doc: dict, run_status: str = "") -> None:
+    """The goal, the tasks done and the next one. In a run whose inputs all failed, a task that "succeeded" did so
+    on nothing: it is shown as such, not with a green tick."""
     st.markdown(f"**Goal** — {md_escape(doc.get('task_goal') or '(none yet)')}")
     done = doc.get("completed_tasks") or []
     if done:
-        st.dataframe(pd.DataFrame([{"type": t["type"], "status": ("✓ " if t["status"] == "success" else "✗ ")
-                                    + t["status"], "task": t["description"], "learned": t.get("context", "")}
-                                   for t in done]), hide_index=True)
+        nothing_read = run_status == "failed"
+
+        def status(t: dict) -> str:
+            if t["status"] == "success":
+                return "✗ nothing was read" if nothing_read else "✓ success"
+            return "✗ " + t["status"]
+
+        st.dataframe(pd.DataFrame([{"type": t["type"], "status": status(t), "task": t["description"],
+                                    "learned": t.get("context", "")} for t in done]), hide_index=True)
     pending = doc.get("pending_tasks") or []
     if pending:
         st.info(f"**Next:** {md_escape(pending[0]['type'])} — {md_escape(pending[0]['description'])}",
                 icon=":material/pending_actions:")
+    elif done and run_status == "failed":
+        st.error("The run failed: none of its inputs could be read.", icon=":material/error:")
     elif done:
         st.success("No pending task.", icon=":material/task_alt:")
 

@@ -63,10 +63,6 @@ def metrics_row(snapshot: BankSnapshot, view: RunView | None, *, uses_llm: bool)
                    help="pages read per second of ingestion in this run (offline engine: no LLM calls to count)")
 
 
-def _stage_seconds(stage: Stage, running: bool) -> float:
-    return max(0.0, (stage.updated if stage.done >= stage.total or not running else time.time()) - stage.started)
-
-
 def progress_view(view: RunView) -> None:
     """Per document: its stages with counts and seconds, or in red why it was not read; then the loop's counters."""
     errors = [line.text for line in view.errors]
@@ -96,7 +92,7 @@ def progress_view(view: RunView) -> None:
         for stage in sorted(stages, key=lambda s: order.index(s.name) if s.name in order else 99):
             frac = stage.done / stage.total if stage.total else 1.0
             text = f"{STAGE_TITLES.get(stage.name, stage.name)} — {stage.done}/{stage.total} · " \
-                   f"{duration(_stage_seconds(stage, view.running))}"
+                   f"{duration(stage.busy)}"
             if stage.done < stage.total and not view.running:
                 st.markdown(f":red[✗ {md_escape(text)} — stopped]")
             else:
@@ -121,14 +117,15 @@ def middle(text: str, limit: int = NAME_CHARS) -> str:
 
 def citations_view(task: TaskSession, result: RunResult, *, key: str) -> None:
     """Each citation as a button naming its file and printed pages in full (a long name shortened in the middle,
-    the whole of it on hover); a click opens the node and brings the deep-retrieval panel into view."""
+    the whole of it on hover), its quote beneath; a click opens the node and brings deep retrieval into view."""
     for i, cite in enumerate(result.citations, start=1):
-        left, right = st.columns([2, 5], vertical_alignment="center")
         where = pages_label(cite.pages, cite.printed_pages)
         label = md_escape(f"[{i}] {middle(cite.source)}" + (f", {where}" if where else ""))
-        left.button(label, key=f"{key}-cite-{i}", help=md_escape(f"Open this source: {cite.source}, {where}"),
-                    width="stretch", on_click=_open, args=(task, cite.node_id))
-        right.text(short(cite.quote, 260) if cite.quote else "")
+        st.button(label, key=f"{key}-cite-{i}", help=md_escape(f"Open this source: {cite.source}, {where}"),
+                  icon=":material/description:", on_click=_open, args=(task, cite.node_id))
+        if cite.quote:
+            st.caption(md_escape(short(cite.quote, 300)))
+    scroll_to_deep_retrieval()
 
 
 def _open(task: TaskSession, node_id: str) -> None:
@@ -138,13 +135,18 @@ def _open(task: TaskSession, node_id: str) -> None:
 
 
 def scroll_to_deep_retrieval() -> None:
-    """After a citation click, bring the panel into view once (it may be above the fold, beside the graph)."""
+    """After a citation click, bring the deep-retrieval panel into view once. Drawn where the click was (an
+    iframe out of view may never load), it looks for the panel's title for up to two seconds."""
     if not st.session_state.pop(SCROLL_KEY, False):
         return
     components.html("""<script>
-      const doc = window.parent.document;
-      const target = doc.querySelector('.amb-node-title');
-      if (target) target.scrollIntoView({behavior: 'smooth', block: 'center'});
+      let tries = 0;
+      const find = () => {
+        const target = window.parent.document.querySelector('.amb-node-title');
+        if (target) { target.scrollIntoView({behavior: 'smooth', block: 'start'}); return; }
+        if (++tries < 20) setTimeout(find, 100);
+      };
+      find();
     </script>""", height=0)
 
 

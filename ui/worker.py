@@ -32,6 +32,7 @@ class Stage:
     message: str
     started: float
     updated: float
+    busy: float = 0.0  # seconds spent on this stage: the gaps before its progress events (waves interleave)
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,10 @@ class RunMonitor:
                 key = (event.message, event.stage)  # the pipeline names the document in `message`
                 old = self._stages.get(key)
                 # a stage's first event already reports work done: it began when this run last moved
-                began = old.started if old else max([s.updated for s in self._stages.values()] + [self.started])
-                self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts)
+                last = max([s.updated for s in self._stages.values()] + [self.started])
+                began = old.started if old else last
+                busy = (old.busy if old else 0.0) + max(0.0, event.ts - last)
+                self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts, busy)
             elif isinstance(event, LLMUsage):
                 self._llm["calls"] += 1
                 self._llm["prompt_tokens"] += event.prompt_tokens

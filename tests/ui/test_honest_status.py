@@ -42,6 +42,8 @@ def test_a_bad_upload_is_a_failed_run_in_the_app(monkeypatch: pytest.MonkeyPatch
     shown = " ".join(plain(m.value) for m in at.markdown)
     assert "broken.pdf** — not read" in shown and "follow-up" not in shown
     assert any("broken.pdf" in plain(e.value) for e in at.error)
+    tasks = next(d.value for d in at.dataframe if "status" in d.value.columns)
+    assert not any(str(v).startswith("✓") for v in tasks["status"]), "no green tick on a run that read nothing"
 
     # a good file beside the bad one: partly failed
     at.switch_page("pages/new_task.py").run()

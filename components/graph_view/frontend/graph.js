@@ -271,9 +271,9 @@
     if (key === S.focusKey) return;
     S.focusKey = key;
     S.focus = new Set(ids);
-    S.focusOn = ids.length > 0;  // a new question's nodes: shown in focus at once
-    if (applyFocus() && S.renders > 0) {
-      S.network.fit({ nodes: ids, animation: { duration: 450 }, maxZoomLevel: 1.2 });
+    S.focusOn = ids.length > 0;  // a new question's nodes: shown in focus at once, framed
+    if (applyFocus()) {
+      S.network.fit({ nodes: ids, animation: S.renders > 0 ? { duration: 450 } : false, maxZoomLevel: 1.1 });
       S.userMoved = true;
     }
   }

@@ -71,7 +71,7 @@ window.GraphLabels = (function () {
       ctx.font = (n.hub || chosen ? "600 " : "") + px + "px " + FONT;
       const w = ctx.measureText(n.label).width;
       const box = { id: id, x: p.x - w / 2, y: p.y + n.size * view.scale + 2, w: w, h: px + 2 };
-      if (box.x + box.w < 0 || box.x > view.width || box.y > view.height || box.y + box.h < 0) continue;
+      if (box.x < 0 || box.x + box.w > view.width || box.y < 0 || box.y + box.h > view.height) continue;
       if (boxes.hits(box)) continue;
       boxes.add(box);
       ctx.lineWidth = 4;
