@@ -129,21 +129,26 @@ def test_replay_shows_the_conflict_pending_before_it_is_settled(harness, artifac
 
     frame.evaluate("k => window.__graphReplay.seek(k)", flagged + 1)
     drawn = frame.evaluate("id => window.__graphDebug.edge(id)", edge)
-    assert drawn and drawn["hidden"] is False and drawn["dashes"], "the pending conflict is not drawn"
+    assert drawn and drawn["dashes"], "no pending conflict link"
+    assert edge in frame.evaluate("() => window.__graphDebug.drawnEdges()"), "the pending conflict is not drawn"
     assert drawn["color"]["color"] == "#e03131"
     assert "conflict flagged" in frame.locator("#rp-status").inner_text()
     page.screenshot(path=str(artifacts / "replay_pending_conflict.png"))
-    visible = "() => window.__graphDebug.nodeIds().filter(id => !window.__graphDebug.node(id).hidden).length"
+    visible = "() => window.__graphDebug.drawnNodes().length"
     assert frame.evaluate("k => window.__graphReplay.seek(k)", 0) is None
     assert frame.evaluate(visible) == 0  # the start: an empty memory
 
     frame.evaluate("k => window.__graphReplay.seek(k)", settled + 1)
-    assert frame.evaluate("id => window.__graphDebug.edge(id).hidden", edge) is True
+    assert edge not in frame.evaluate("() => window.__graphDebug.drawnEdges()")
 
     frame.evaluate("() => { window.__graphReplay.setSpeed(240); window.__graphReplay.play(); }")
     frame.wait_for_function("() => !window.__graphReplay.state().playing", timeout=10_000)
     state = frame.evaluate("() => window.__graphReplay.state()")
     assert state["step"] == state["total"] == len(events)
+    shown = "() => [window.__graphDebug.drawnNodes().sort(), window.__graphDebug.drawnEdges().sort()]"
+    played = frame.evaluate(shown)  # reached step by step ...
+    frame.evaluate("k => { window.__graphReplay.seek(0); window.__graphReplay.seek(k); }", len(events))
+    assert frame.evaluate(shown) == played  # ... is what a jump to the end shows
     frame.locator("#rp-exit").click()
     assert frame.evaluate(visible) == len(graph_from_snapshot(snapshot).nodes)
     assert frame.evaluate("() => window.__graphDebug.edgeIds().filter(i => i.startsWith('replay:')).length") == 0

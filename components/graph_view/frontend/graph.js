@@ -39,7 +39,7 @@
     sig: new Map(), edgeSig: new Map(), raw: new Map(), edgeRaw: new Map(),
     graphId: "", height: 0, renders: 0, clickSeq: 0,
     lastSelected: null, lastClicked: null, lastHighlight: "", renderStart: null, edgeList: [], legendKey: "",
-    bigGraph: false, userMoved: false, labelOrder: [], labelBoxes: [],
+    bigGraph: false, userMoved: false, labelOrder: [], hubOrder: [], labelBoxes: [],
     focus: new Set(), focusKey: "", focusOn: false, settled: false,
     hits: [], hitIndex: -1, flashTimers: new Map(), saveTimer: null, replay: null,
   };
@@ -174,7 +174,10 @@
       (old === undefined ? added : changed).push(raw);
     }
     if (changed.length) S.nodes.update(changed.map(visItem));
-    if (removed.length || added.length || changed.length) S.labelOrder = GraphLabels.order(Array.from(S.raw.values()));
+    if (removed.length || added.length || changed.length) {
+      S.labelOrder = GraphLabels.order(Array.from(S.raw.values()));
+      S.hubOrder = S.labelOrder.filter((id) => S.raw.get(id).hub);  // all that is tried when zoomed out
+    }
     if (!added.length) return removed.length + changed.length > 0;
     const positions = stored(POS_PREFIX, "{}");
     const firstBatch = S.nodes.length === 0;
@@ -296,7 +299,8 @@
                    ratio: (S.network.canvas && S.network.canvas.pixelRatio) || window.devicePixelRatio || 1,
                    toDOM: (x, y) => S.network.canvasToDOM({ x: x, y: y }) };
     const replayLabel = S.replay ? S.replay.label : null;
-    S.labelBoxes = GraphLabels.draw(ctx, view, S.labelOrder.concat(S.replay ? S.replay.extraIds() : []), (id) => {
+    const order = scale >= GraphLabels.ZOOMED_IN || focusing ? S.labelOrder : S.hubOrder;
+    S.labelBoxes = GraphLabels.draw(ctx, view, S.replay ? order.concat(S.replay.extraIds()) : order, (id) => {
       const n = body[id], raw = S.raw.get(id);
       if (!n || n.options.hidden) return null;
       const label = (raw && raw.label) || (replayLabel && replayLabel(id));
@@ -456,6 +460,18 @@
       label: (id) => (S.raw.get(id) || {}).label || null,
       edge: (id) => S.edges.get(id),
       edgeIds: () => S.edges.getIds(),
+      redrawMs: (n) => {  // the cost of one full draw (vis and labels), for the benchmark
+        const t = performance.now();
+        for (let i = 0; i < n; i++) S.network.redraw();
+        return (performance.now() - t) / n;
+      },
+      labelMs: (n) => {
+        const ctx = el("graph").querySelector("canvas").getContext("2d"), t = performance.now();
+        for (let i = 0; i < n; i++) drawLabels(ctx);
+        return (performance.now() - t) / n;
+      },
+      drawnNodes: () => S.network.body.nodeIndices.slice(),  // what vis draws now (the replay hides the rest)
+      drawnEdges: () => S.network.body.edgeIndices.slice(),
       doc: (id) => (S.raw.get(id) || {}).doc || null,
       group: (id) => (S.raw.get(id) || {}).group_key || null,
       selected: () => S.network.getSelectedNodes(),

@@ -3,8 +3,10 @@
  * Events are [t, kind, a, b, text]: "n" node a added (text: its label), "e" related edge a–b, "c" conflict a
  * flagged between the nodes in b, "r" conflict a settled, "m" nodes b merged into a. The state at step k is
  * rebuilt from the events (forward steps apply one event each; scrubbing back replays from the start, O(k)), and
- * only the difference from what is on screen goes to the DataSets: each frame hides or shows a handful of items,
- * so playback never round-trips through Streamlit and keeps up at 2,000 nodes. Nodes keep their final places,
+ * only the difference from what is on screen is applied. Showing and hiding goes straight to vis-network's own
+ * `hidden` flags and visible-index lists (what its `_updateVisibleIndices` computes), not through the DataSets:
+ * a DataSet update makes vis re-derive its clustering state for the whole graph, about 50 ms at 2,000 nodes,
+ * too slow for one frame. Playback never round-trips through Streamlit. Nodes keep their final places,
  * so a moment looks like the graph did then; a node merged away since (absent from the final graph) is drawn
  * for its lifetime beside the node it went into, and a conflict settled since is drawn as the red dashed link it
  * was while it waited.
@@ -16,7 +18,8 @@ window.GraphReplay = (function () {
   let C = null;  // graph.js context: S, el, make, visItem, applyFocus
   const R = { events: [], key: "", active: false, playing: false, step: 0, speed: 60, state: null, stateStep: 0,
               shownNodes: new Set(), shownEdges: new Set(), styled: new Set(), temp: new Set(), frames: [],
-              successor: new Map(), lastFrame: 0, carry: 0, initial: [] };
+              successor: new Map(), lastFrame: 0, carry: 0, initial: [], edgesAt: new Map(),
+              conflictEdge: new Map() };
 
   function fresh() {
     const visible = new Set(R.initial);
@@ -78,6 +81,11 @@ window.GraphReplay = (function () {
     return did;
   }
 
+  function link(nodeId, edgeId) {
+    if (!R.edgesAt.has(nodeId)) R.edgesAt.set(nodeId, []);
+    R.edgesAt.get(nodeId).push(edgeId);
+  }
+
   function ensureTempEdge(did, a, b, conflict) {
     if (R.temp.has(did)) return;
     const item = { id: did, from: a, to: b, hidden: true };
@@ -85,51 +93,117 @@ window.GraphReplay = (function () {
                                         dashes: [8, 6], width: 2.4 });
     C.S.edges.add(item);
     R.temp.add(did);
+    link(a, did);
+    link(b, did);
   }
 
+  /* Bring the DataSets to step k. Forward by a few events (playback) only the nodes and edges those events
+   * touch are looked at; a jump (scrubbing) compares everything, which is O(nodes + edges) of Set work. */
   function show(k) {
-    const S = C.S, st = stateAt(k);
+    const S = C.S;
+    const forward = R.state && k >= R.stateStep && k - R.stateStep <= 400;
+    const touched = forward ? new Set() : null;
+    if (forward) {
+      for (let i = R.stateStep; i < k; i++) {
+        const ev = R.events[i];
+        touched.add(ev[2]);
+        if (Array.isArray(ev[3])) ev[3].forEach((id) => touched.add(id)); else if (ev[3]) touched.add(ev[3]);
+      }
+    }
+    const st = stateAt(k);
+    const hasEdge = (id) => S.edgeSig.has(id) || R.temp.has(id);
     const wantNodes = new Set(), wantEdges = new Set();
-    st.visible.forEach((id) => {
+    const considerNode = (id) => {
+      if (!st.visible.has(id)) return;
       const did = S.raw.has(id) ? id : ensureTempNode(id, st.labels.get(id));
       if (did) wantNodes.add(did);
-    });
-    st.edges.forEach((pair) => {
+    };
+    const considerEdge = (pair) => {
       const a = dataId(pair[0]), b = dataId(pair[1]);
-      if (!wantNodes.has(a) || !wantNodes.has(b)) return;
+      if (!st.visible.has(pair[0]) || !st.visible.has(pair[1])) return;
+      if (!(S.raw.has(a) || R.temp.has(a)) || !(S.raw.has(b) || R.temp.has(b))) return;
       let did = "related:" + a + "|" + b;
-      if (!S.edges.get(did)) did = "related:" + b + "|" + a;
-      if (!S.edges.get(did)) { did = TEMP + "e:" + edgeKey(a, b); ensureTempEdge(did, a, b, false); }
+      if (!hasEdge(did)) did = "related:" + b + "|" + a;
+      if (!hasEdge(did)) { did = TEMP + "e:" + edgeKey(a, b); ensureTempEdge(did, a, b, false); }
       wantEdges.add(did);
-    });
-    st.conflicts.forEach((pair, cid) => {
+    };
+    const considerConflict = (pair, cid) => {
+      if (!st.visible.has(pair[0]) || !st.visible.has(pair[1])) return;
       const a = dataId(pair[0]), b = dataId(pair[1]);
-      if (!wantNodes.has(a) || !wantNodes.has(b)) return;
       let did = "conflict:" + cid;
-      if (!S.edges.get(did)) { did = TEMP + "c:" + cid; ensureTempEdge(did, a, b, true); }
+      if (!hasEdge(did)) { did = TEMP + "c:" + cid; ensureTempEdge(did, a, b, true); }
+      R.conflictEdge.set(cid, did);
       wantEdges.add(did);
-    });
-    const nodeUpdates = [], edgeUpdates = [];
+    };
+    let staleNodes, staleEdges;
+    if (forward) {
+      // start from what is shown; re-judge only what the new events touched (and edges at touched nodes)
+      R.shownNodes.forEach((id) => wantNodes.add(id));
+      R.shownEdges.forEach((id) => wantEdges.add(id));
+      staleNodes = new Set();
+      staleEdges = new Set();
+      touched.forEach((id) => {
+        const did = dataId(id);
+        if (wantNodes.delete(did)) staleNodes.add(did);
+        (R.edgesAt.get(did) || []).forEach((eid) => { if (wantEdges.delete(eid)) staleEdges.add(eid); });
+        if (st.conflicts.has(id) || R.conflictEdge.has(id)) {
+          const eid = R.conflictEdge.get(id);
+          if (eid && wantEdges.delete(eid)) staleEdges.add(eid);
+        }
+      });
+      touched.forEach(considerNode);
+      st.edges.forEach((pair) => { if (touched.has(pair[0]) || touched.has(pair[1])) considerEdge(pair); });
+      st.conflicts.forEach((pair, cid) => {
+        if (touched.has(cid) || touched.has(pair[0]) || touched.has(pair[1])) considerConflict(pair, cid);
+      });
+    } else {
+      st.visible.forEach(considerNode);
+      st.edges.forEach(considerEdge);
+      st.conflicts.forEach(considerConflict);
+    }
+    const body = S.network.body, restyle = [];
     wantNodes.forEach((id) => {
       if (R.shownNodes.has(id)) return;
+      if (body.nodes[id]) body.nodes[id].options.hidden = false;
       const raw = S.raw.get(id);
-      const item = { id: id, hidden: false };
-      if (raw && raw.ghost) {  // not merged yet at this moment: drawn as the node it was
+      if (raw && raw.ghost && !R.styled.has(id)) {  // not merged yet at this moment: drawn as the node it was
         const into = S.raw.get(raw.target) || {};
-        Object.assign(item, { size: 10, color: into.color, shapeProperties: { borderDashes: false } });
+        restyle.push({ id: id, size: 10, color: into.color, shapeProperties: { borderDashes: false } });
         R.styled.add(id);
       }
-      nodeUpdates.push(item);
     });
-    R.shownNodes.forEach((id) => { if (!wantNodes.has(id)) nodeUpdates.push({ id: id, hidden: true }); });
-    wantEdges.forEach((id) => { if (!R.shownEdges.has(id)) edgeUpdates.push({ id: id, hidden: false }); });
-    R.shownEdges.forEach((id) => { if (!wantEdges.has(id)) edgeUpdates.push({ id: id, hidden: true }); });
-    if (nodeUpdates.length) S.nodes.update(nodeUpdates);
-    if (edgeUpdates.length) S.edges.update(edgeUpdates);
+    (forward ? staleNodes : R.shownNodes).forEach((id) => {
+      if (!wantNodes.has(id) && body.nodes[id]) body.nodes[id].options.hidden = true;
+    });
+    wantEdges.forEach((id) => { if (body.edges[id]) body.edges[id].options.hidden = false; });
+    (forward ? staleEdges : R.shownEdges).forEach((id) => {
+      if (!wantEdges.has(id) && body.edges[id]) body.edges[id].options.hidden = true;
+    });
+    if (restyle.length) S.nodes.update(restyle);
+    reindex();
     R.shownNodes = wantNodes;
     R.shownEdges = wantEdges;
     R.step = k;
     status();
+  }
+
+  /* vis-network's visible-index lists, from the hidden flags (as its _updateVisibleIndices does, no clusters). */
+  function reindex() {
+    const body = C.S.network.body, nodes = body.nodes, edges = body.edges;
+    const nodeIndices = [], edgeIndices = [];
+    for (const id in nodes) if (!nodes[id].options.hidden) nodeIndices.push(nodes[id].id);
+    for (const id in edges) {
+      const e = edges[id], a = nodes[e.fromId], b = nodes[e.toId];
+      if (!e.options.hidden && a && b && !a.options.hidden && !b.options.hidden) edgeIndices.push(e.id);
+    }
+    body.nodeIndices = nodeIndices;
+    body.edgeIndices = edgeIndices;
+    C.S.network.redraw();
+  }
+  function hideAll(hidden) {
+    const body = C.S.network.body;
+    for (const id in body.nodes) body.nodes[id].options.hidden = hidden;
+    for (const id in body.edges) body.edges[id].options.hidden = hidden;
   }
 
   // ---- entering and leaving -------------------------------------------------------------------------------
@@ -139,8 +213,9 @@ window.GraphReplay = (function () {
     R.active = true;
     S.replay = { label: (id) => shorten(R.state && R.state.labels.get(id.startsWith(TEMP) ? id.slice(TEMP.length) : id)),
                  extraIds: () => Array.from(R.temp).filter((id) => S.nodes.get(id) && !S.edges.get(id)) };
-    S.nodes.update(S.nodes.getIds().map((id) => ({ id: id, hidden: true, opacity: 1 })));
-    S.edges.update(S.edges.getIds().map((id) => ({ id: id, hidden: true })));
+    C.applyFocus();  // off while replaying: everything at full opacity
+    hideAll(true);
+    reindex();
     R.shownNodes = new Set(); R.shownEdges = new Set(); R.state = null;
     C.el("timeline").classList.add("active");
     C.el("rp-exit").hidden = false;
@@ -156,12 +231,14 @@ window.GraphReplay = (function () {
     S.edges.remove(temps.filter((id) => S.edges.get(id)));
     S.nodes.remove(temps.filter((id) => S.nodes.get(id)));
     R.temp.clear();
-    S.nodes.update(S.nodes.getIds().map((id) => {
-      const raw = S.raw.get(id);
-      return R.styled.has(id) && raw ? Object.assign(C.visItem(raw), { hidden: false }) : { id: id, hidden: false };
-    }));
-    S.edges.update(S.edges.getIds().map((id) => ({ id: id, hidden: false })));
+    R.conflictEdge.clear();
+    R.edgesAt = new Map();
+    S.edgeList.forEach((e) => { link(e.from, e.id); link(e.to, e.id); });
+    hideAll(false);
+    const restore = Array.from(R.styled).filter((id) => S.raw.has(id)).map((id) => C.visItem(S.raw.get(id)));
+    if (restore.length) S.nodes.update(restore);
     R.styled.clear();
+    reindex();
     R.step = R.events.length;
     C.applyFocus();
     C.el("timeline").classList.remove("active");
@@ -259,6 +336,9 @@ window.GraphReplay = (function () {
     // nodes the log does not cover (an import without its log, a log cut short) are there from the start
     R.initial = Array.from(C.S.raw.values()).filter((r) => !r.ghost && !seen.has(r.id)).map((r) => r.id);
     R.state = null;
+    R.edgesAt = new Map();
+    C.S.edgeList.forEach((e) => { link(e.from, e.id); link(e.to, e.id); });
+    R.temp.forEach((id) => { const e = C.S.edges.get(id); if (e && e.from) { link(e.from, id); link(e.to, id); } });
     C.el("timeline").hidden = events.length === 0;
     const range = C.el("rp-range");
     range.max = String(events.length);
