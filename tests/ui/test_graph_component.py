@@ -88,7 +88,9 @@ def test_selection_from_python_and_conflict_edges(harness) -> None:
     assert sorted(selected) == sorted([conflicts[0]["node_a"], conflicts[0]["node_b"]])
     # a merged-away ghost opens the node it was merged into
     frame.locator("#btn-fit").click()
-    page.wait_for_timeout(700)  # the fit animation lasts 400 ms
+    page.wait_for_timeout(700)  # the fit animation lasts 400 ms; on a loaded machine, wait until the view is still
+    frame.wait_for_function("""() => { const s = window.__graphDebug.scale(), was = window.__lastScale;
+      window.__lastScale = s; return was === s; }""", polling=200, timeout=10_000)
     ghost = merges[0]["merged_node_ids"][0]
     assert _click(page, frame, ghost) == (merges[0]["new_node_id"], ghost)
 
