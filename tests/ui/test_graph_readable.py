@@ -171,3 +171,16 @@ def test_search_finds_a_phrase_of_a_summary_and_opens_it(harness, notes_bank) ->
     assert "steering board" in next(n for n in snapshot.nodes if n.id == opened).summary.lower()
     page.wait_for_timeout(800)  # the focus animation lasts 450 ms
     assert frame.evaluate("() => window.__graphDebug.scale()") > 0.95  # a readable zoom
+
+
+def test_a_graph_grown_live_is_laid_out_into_topics_once_settled(harness) -> None:
+    page, frame = harness
+    nodes, edges = planted(per_group=40)
+    first = {n.id for n in nodes[:12]}
+    render(page, args(build_graph(nodes[:12], [e for e in edges if e[0] in first and e[1] in first])), 1)
+    render(page, args(build_graph(nodes, edges)), 2)  # grown while the run goes on: nothing already drawn moves
+    assert frame.evaluate("() => window.__graphStats.layoutRuns") == 0
+    render(page, args(build_graph(nodes, edges), settled=True), 3)  # the run ended
+    assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1
+    render(page, args(build_graph(nodes, edges), settled=True), 4)
+    assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1  # once

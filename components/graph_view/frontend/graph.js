@@ -19,7 +19,6 @@
                           "font"]);
   const POS_PREFIX = "amb-graph-pos:";
   const LAID_PREFIX = "amb-graph-laid:";
-  const FADED = 0.13;  // opacity of what focus mode sets aside
 
   const OPTIONS = {
     autoResize: true,
@@ -244,51 +243,6 @@
     });
   }
 
-  // ---- focus: the question's nodes and their neighbourhood, the rest faded -----------------------------
-  function applyFocus() {
-    const on = S.focusOn && S.focus.size > 0 && !S.replay;
-    el("btn-focus").setAttribute("aria-pressed", on ? "true" : "false");
-    el("btn-focus").disabled = S.focus.size === 0;
-    const nodeUpdates = [], edgeUpdates = [];
-    S.nodes.getIds().forEach((id) => {
-      const want = on && !S.focus.has(id) ? FADED : 1;
-      const cur = S.nodes.get(id).opacity;
-      if ((cur === undefined ? 1 : cur) !== want) nodeUpdates.push({ id: id, opacity: want });
-    });
-    S.edges.forEach((e) => {
-      const raw = S.edgeRaw.get(e.id);
-      if (!raw) return;
-      const inside = S.focus.has(e.from) && S.focus.has(e.to);
-      const want = on && !inside ? FADED : 1;
-      const cur = e.color && e.color.opacity !== undefined ? e.color.opacity : 1;
-      if (cur !== want) edgeUpdates.push({ id: e.id, color: Object.assign({}, OPTIONS.edges.color, raw.color || {},
-                                                                         { opacity: want }) });
-    });
-    if (nodeUpdates.length) S.nodes.update(nodeUpdates);
-    if (edgeUpdates.length) S.edges.update(edgeUpdates);
-    return on;
-  }
-  function setFocus(args) {
-    const ids = (args.focus || []).filter((id) => S.raw.has(id));
-    const key = JSON.stringify(ids);
-    if (key === S.focusKey) return;
-    S.focusKey = key;
-    S.focus = new Set(ids);
-    S.focusOn = ids.length > 0;  // a new question's nodes: shown in focus at once, framed
-    if (applyFocus()) {
-      S.network.fit({ nodes: ids, animation: S.renders > 0 ? { duration: 450 } : false, maxZoomLevel: 1.1 });
-      S.userMoved = true;
-    }
-  }
-  function toggleFocus() {
-    S.focusOn = !S.focusOn;
-    if (applyFocus()) {
-      S.network.fit({ nodes: Array.from(S.focus), animation: { duration: 400 }, maxZoomLevel: 1.2 });
-      S.userMoved = true;
-    }
-    S.network.redraw();
-  }
-
   // ---- labels -------------------------------------------------------------------------------------------
   function drawLabels(ctx) {
     const body = S.network.body.nodes, scale = S.network.getScale();
@@ -321,51 +275,6 @@
     el("counts").textContent = (S.raw.size - ghosts) + " nodes · " + related + " related · " +
       conflicts + " conflicts";
     el("empty").hidden = S.nodes.length > 0;
-  }
-
-  function chip(swatchClass, name, title) {
-    const c = make("span", "chip");
-    c.appendChild(make("span", swatchClass));
-    c.appendChild(make("span", "name", name));
-    if (title) c.title = title;
-    return c;
-  }
-
-  function renderLegend(legend) {
-    const box = el("legend");
-    box.replaceChildren();
-    const groups = legend.groups || [];
-    if (groups.length) box.appendChild(make("span", "legend-head", legend.by === "community" ? "Topics" : "Sources"));
-    groups.slice(0, 12).forEach((g) => {
-      const c = make("button", "chip group");
-      c.type = "button";
-      const sw = make("span", "swatch");
-      sw.style.background = g.color;
-      c.appendChild(sw);
-      c.appendChild(make("span", "name", g.name));
-      if (g.count) c.appendChild(make("span", "count", g.count));
-      c.title = g.name + (g.count ? " — " + g.count + " nodes; click to show them" : "");
-      c.addEventListener("click", () => {
-        const ids = (g.members || Array.from(S.raw.values()).filter((r) => r.doc === g.name).map((r) => r.id))
-          .filter((id) => S.nodes.get(id));
-        if (!ids.length) return;
-        S.userMoved = true;
-        S.network.selectNodes(ids);
-        S.network.fit({ nodes: ids, animation: { duration: 450 }, maxZoomLevel: 1.2 });
-      });
-      box.appendChild(c);
-    });
-    if (groups.length > 12) box.appendChild(make("span", "chip", "+" + (groups.length - 12) + " more"));
-    if (groups.length) box.appendChild(make("span", "sep"));
-    [["line", "related"], ["line conflict", "pending conflict"], ["swatch merged", "merged node"],
-     ["swatch ghost", "merged away"], ["line lineage", "lineage"], ["swatch new", "new"]].forEach((pair) => {
-      box.appendChild(chip(pair[0], pair[1]));
-    });
-    const furniture = legend.furniture || [];
-    if (furniture.length) {  // small faded dots: contents, notices, acronym lists ... ranked below body text
-      box.appendChild(chip("swatch furniture", "furniture: " + furniture.join(", "),
-                           "document furniture: kept and searchable, ranked below body text as evidence"));
-    }
   }
 
   function search(query) {
@@ -410,7 +319,7 @@
       S.network.fit({ animation: { duration: 400 } });
     });
     el("btn-relayout").addEventListener("click", () => relayout(true));
-    el("btn-focus").addEventListener("click", toggleFocus);
+    el("btn-focus").addEventListener("click", GraphFocus.toggle);
   }
 
   // ---- network lifecycle --------------------------------------------------------------------------------
@@ -440,8 +349,10 @@
       S.renderStart = null;
     });
     wireToolbar();
+    GraphFocus.init({ S: S, el: el, edgeColor: OPTIONS.edges.color });
+    GraphLegend.init({ S: S, el: el, make: make });
     S.replay = null;
-    GraphReplay.init({ S: S, el: el, make: make, visItem: visItem, applyFocus: applyFocus });
+    GraphReplay.init({ S: S, el: el, make: make, visItem: visItem, applyFocus: () => GraphFocus.apply() });
     // Read-only hooks for the browser tests: where a node is drawn (iframe viewport pixels), which ids exist.
     window.__graphDebug = {
       position: (id) => {
@@ -524,6 +435,7 @@
     if (!S.network) createNetwork(args);
     const nodes = args.nodes || [], edges = args.edges || [];
     S.edgeList = edges;
+    const justSettled = !!args.settled && !S.settled;
     S.settled = !!args.settled;
     // Streamlit re-sends everything about once a second during a run; when nothing changed, nothing is redrawn
     let changed = applyNodes(nodes, edges) | applyEdges(edges) | S.renders === 0;
@@ -532,12 +444,13 @@
       S.network.setOptions({ interaction: { hideEdgesOnDrag: true, hideEdgesOnZoom: true } });
     }
     const legendKey = JSON.stringify(args.legend || {});
-    if (legendKey !== S.legendKey) { S.legendKey = legendKey; renderLegend(args.legend || {}); }
-    if (changed) { updateCounts(); layoutWhenSettled(); }
+    if (legendKey !== S.legendKey) { S.legendKey = legendKey; GraphLegend.render(args.legend || {}); }
+    if (changed) updateCounts();
+    if (changed || justSettled) layoutWhenSettled();
     applySelection(args);
     const focusKey = S.focusKey;
-    setFocus(args);
-    if (changed && focusKey === S.focusKey) applyFocus();
+    GraphFocus.set(args);
+    if (changed && focusKey === S.focusKey) GraphFocus.apply();
     changed = GraphReplay.update(args.replay || null) || changed || focusKey !== S.focusKey;
     S.renders += 1;
     Object.assign(window.__graphStats, { renders: S.renders, nodes: S.nodes.length, edges: S.edges.length });
