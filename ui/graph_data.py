@@ -27,6 +27,7 @@ LABEL_CHARS = 34
 FURNITURE_FADE = 0.65  # share of white mixed into a furniture node's source colour
 FURNITURE_FONT = "#8a94a3"
 OTHER_TOPICS = "#9aa5b1"  # the pool of small topic groups and lone nodes
+DOMINANT_SOURCE = 0.8  # a source with this share of the body nodes is coloured by topic, not as one blot
 FIND_SUMMARY_CHARS = 1200  # the summary text searched in the browser, per node
 
 
@@ -107,9 +108,19 @@ class Coloring:
     legend: list[dict[str, Any]]
 
 
+def by_source(nodes: Sequence[NodeView]) -> bool:
+    """Several sources that each matter: colour by source. One source, or one that holds nearly all the body
+    nodes (a long PDF beside a short note), is coloured by topic: one colour for 95 % of the graph says nothing."""
+    counts: dict[str, int] = {}
+    for node in nodes:
+        if not is_furniture(node):
+            counts[primary_source(node)] = counts.get(primary_source(node), 0) + 1
+    return len(counts) > 1 and max(counts.values()) < DOMINANT_SOURCE * sum(counts.values())
+
+
 def coloring(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]]) -> Coloring:
     colors = source_colors(nodes)
-    if len(colors) > 1:
+    if by_source(nodes):
         return Coloring("source", {n.id: colors[primary_source(n)] for n in nodes},
                         {n.id: "doc:" + primary_source(n) for n in nodes},
                         [{"name": name, "color": color} for name, color in colors.items()])

@@ -53,3 +53,9 @@ def test_one_source_is_coloured_by_topic_several_by_source() -> None:
     several = build_graph(*planted(sources=3))
     assert several.legend["by"] == "source"
     assert [g["name"] for g in several.legend["groups"]] == ["doc0.pdf", "doc1.pdf", "doc2.pdf"]
+
+    # a long document beside a short note: still coloured by topic (one colour for nearly all says nothing)
+    note = NodeView(id="note", context="vendor note", summary="s", keywords=("vendor",), kind="text",
+                    timestamp=999.0, source_names=("note.txt",), source_labels=("note.txt",), pages=(),
+                    merged_from=())
+    assert build_graph([*nodes, note], edges).legend["by"] == "community"
