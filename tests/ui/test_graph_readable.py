@@ -184,3 +184,17 @@ def test_a_graph_grown_live_is_laid_out_into_topics_once_settled(harness) -> Non
     assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1
     render(page, args(build_graph(nodes, edges), settled=True), 4)
     assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1  # once
+
+
+def test_a_phrase_also_finds_the_nodes_that_use_its_acronym(harness) -> None:
+    page, frame = harness
+    nodes, edges = planted(per_group=6)
+    texts = {0: "The policy enforcement point (PEP) enables connections.", 1: "Each PEP forwards requests.",
+             2: "A pepper mill is not a PEP-like thing", 3: "Nothing relevant here."}
+    nodes = [type(n)(**{**n.__dict__, "summary": texts.get(i, n.summary)}) for i, n in enumerate(nodes)]
+    render(page, args(build_graph(nodes, edges)), 1)
+    frame.locator("#search").fill("Policy Enforcement Point")
+    hits = frame.locator("#hits li")
+    found = [hits.nth(i).locator(".hit-snippet").inner_text() for i in range(hits.count())]
+    assert len(found) == 3 and "policy enforcement point" in found[0].lower()  # the phrase itself first
+    assert any("Each PEP forwards" in f for f in found) and not any("Nothing relevant" in f for f in found)

@@ -51,8 +51,10 @@ window.GraphFocus = (function () {
     S.focusOn = !S.focusOn;
     if (apply()) {
       S.network.fit({ nodes: Array.from(S.focus), animation: { duration: 400 }, maxZoomLevel: 1.2 });
-      S.userMoved = true;
+    } else {
+      S.network.fit({ animation: { duration: 400 } });  // focus off: the whole graph again
     }
+    S.userMoved = true;
     S.network.redraw();
   }
 

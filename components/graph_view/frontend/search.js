@@ -1,7 +1,8 @@
 /* Search over the nodes' context, keywords and summaries, with a readable list of results.
  *
  * Every word of the query must start a word (case-insensitive) in a node's searchable text ("42" does not find
- * "142", "enforce" finds "enforcement"); a node whose label holds
+ * "142", "enforce" finds "enforcement"), or a query of several words may stand as its acronym ("Policy
+ * Enforcement Point" also finds nodes that say "PEP", as documents do after the first mention); a node whose label holds
  * the whole phrase ranks first, then the phrase in its keywords or summary, then the words scattered. A result
  * shows the label, a snippet around the match, and the file with its printed pages. Text is only ever set with
  * textContent.
@@ -17,12 +18,14 @@ window.GraphSearch = (function () {
   const cache = new WeakMap();  // raw node -> [label, text] normalised once
 
   /* Score one node for the query: 0 when a word is missing. */
-  function score(raw, phrase, terms) {
+  function score(raw, phrase, terms, acronym) {
     let texts = cache.get(raw);
-    if (!texts) { texts = [norm(raw.label), norm(raw.find)]; cache.set(raw, texts); }
+    if (!texts) { texts = [norm(raw.label) + " ", norm(raw.find) + " "]; cache.set(raw, texts); }
     const label = texts[0], text = texts[1];
-    for (const t of terms) if (label.indexOf(" " + t) < 0 && text.indexOf(" " + t) < 0) return 0;
-    let s = 1;
+    const has = (t) => label.indexOf(" " + t + " ") >= 0 || text.indexOf(" " + t + " ") >= 0;
+    const missing = terms.some((t) => label.indexOf(" " + t) < 0 && text.indexOf(" " + t) < 0);
+    if (missing) return acronym && has(acronym) ? 1 + Math.max(0, raw.rank || 0) : 0;
+    let s = 2;
     if (label.indexOf(" " + phrase) >= 0) s += 6;
     else if (text.indexOf(" " + phrase) >= 0) s += 3;
     return s + Math.max(0, raw.rank || 0);
@@ -32,10 +35,11 @@ window.GraphSearch = (function () {
   function find(raws, query, limit) {
     const terms = words(query), phrase = terms.join(" ");
     if (!terms.length) return [];
+    const acronym = terms.length >= 2 && terms.length <= 6 ? terms.map((t) => t[0]).join("") : "";
     const hits = [];
     for (const raw of raws) {
       if (raw.ghost) continue;
-      const s = score(raw, phrase, terms);
+      const s = score(raw, phrase, terms, acronym);
       if (s > 0) hits.push([s, raw.id]);
     }
     hits.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
@@ -48,6 +52,10 @@ window.GraphSearch = (function () {
     const lower = text.toLowerCase(), terms = query.toLowerCase().split(/\s+/).filter(Boolean);
     let at = lower.indexOf(terms.join(" "));
     if (at < 0) at = terms.length ? lower.indexOf(terms[0]) : -1;
+    if (at < 0 && terms.length >= 2) {  // matched by its acronym
+      const m = new RegExp("\\b" + terms.map((t) => t[0]).join("") + "\\b", "i").exec(text);
+      if (m) at = m.index;
+    }
     if (at < 0) return text.slice(0, 2 * SNIPPET);
     const start = Math.max(0, at - SNIPPET), end = Math.min(text.length, at + terms.join(" ").length + SNIPPET);
     return (start > 0 ? "…" : "") + text.slice(start, end) + (end < text.length ? "…" : "");
