@@ -342,6 +342,7 @@
       S.network.fit({ animation: false, maxZoomLevel: 0.9 });
     });
     S.network.on("afterDrawing", (ctx) => {
+      if (S.replay) S.replay.drawRecent(ctx);
       drawLabels(ctx);
       if (S.renderStart === null) return;
       window.__graphStats.lastRenderMs = performance.now() - S.renderStart;

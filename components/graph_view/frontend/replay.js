@@ -187,6 +187,26 @@ window.GraphReplay = (function () {
     status();
   }
 
+  /* An amber ring around the nodes that arrived (or were merged) in the last few steps: what just happened. */
+  function drawRecent(ctx) {
+    const body = C.S.network.body, rings = [];
+    for (let i = R.step - 1; i >= 0 && rings.length < 6 && i >= R.step - 40; i--) {
+      const ev = R.events[i];
+      if (ev[1] === "n" || ev[1] === "m") rings.push(body.nodes[dataId(ev[2])]);
+    }
+    ctx.save();
+    ctx.strokeStyle = "rgba(250,176,5,0.9)";
+    ctx.lineWidth = 4 / Math.max(0.2, C.S.network.getScale());
+    rings.forEach((n, k) => {
+      if (!n || n.options.hidden) return;
+      ctx.globalAlpha = 1 - k * 0.14;
+      ctx.beginPath();
+      ctx.arc(n.x, n.y, (n.options.size || 10) + 6 / Math.max(0.2, C.S.network.getScale()), 0, 2 * Math.PI);
+      ctx.stroke();
+    });
+    ctx.restore();
+  }
+
   /* vis-network's visible-index lists, from the hidden flags (as its _updateVisibleIndices does, no clusters). */
   function reindex() {
     const body = C.S.network.body, nodes = body.nodes, edges = body.edges;
@@ -212,7 +232,8 @@ window.GraphReplay = (function () {
     const S = C.S;
     R.active = true;
     S.replay = { label: (id) => shorten(R.state && R.state.labels.get(id.startsWith(TEMP) ? id.slice(TEMP.length) : id)),
-                 extraIds: () => Array.from(R.temp).filter((id) => S.nodes.get(id) && !S.edges.get(id)) };
+                 extraIds: () => Array.from(R.temp).filter((id) => S.nodes.get(id) && !S.edges.get(id)),
+                 drawRecent: drawRecent };
     C.applyFocus();  // off while replaying: everything at full opacity
     hideAll(true);
     reindex();
