@@ -442,7 +442,9 @@
     let changed = applyNodes(nodes, edges) | applyEdges(edges) | S.renders === 0;
     if (S.nodes.length > 800 && !S.bigGraph) {
       S.bigGraph = true;
-      S.network.setOptions({ interaction: { hideEdgesOnDrag: true, hideEdgesOnZoom: true } });
+      // no hover highlighting on a big graph: each hover change redrew all of it (60-120 ms on a busy 2-core
+      // machine) just as the click that followed was to be answered; tooltips still show
+      S.network.setOptions({ interaction: { hideEdgesOnDrag: true, hideEdgesOnZoom: true, hover: false } });
     }
     const legendKey = JSON.stringify(args.legend || {});
     if (legendKey !== S.legendKey) { S.legendKey = legendKey; GraphLegend.render(args.legend || {}); }
