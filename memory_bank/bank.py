@@ -62,9 +62,8 @@ class MemoryBank:
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
 
-    def history(self) -> list[dict[str, Any]]:
-        """The run log as plain dicts, oldest first: an imported memory's log, then this bank's own events (what
-        the export's `run_log` holds; the UI replays the memory's growth from it)."""
+    def event_log(self) -> list[dict[str, Any]]:
+        """The task's whole run log as plain records: what an import or the store brought, then this session's."""
         with self.memory.read():
             prior = list(self.memory.prior_log)
         return prior + [e.to_dict() for e in self.events.log()]

@@ -62,7 +62,7 @@ def graph_block(task: TaskSession, snapshot: BankSnapshot, *, key: str, height: 
     data = graph_data(snapshot, show_lineage)
     value = graph_view(data, graph_id=task.graph_id, key=key, height=height, selected=task.selected,
                        highlight=highlight, focus=focus_nodes(task, snapshot),
-                       replay=replay_events(task.bank.history()) if task.bank is not None else (),
+                       replay=replay_events(task.bank.event_log()) if task.bank is not None else (),
                        settled=not task.running)
     if isinstance(value, dict) and value.get("nonce") != task.click_nonce and value.get("node_id"):
         task.click_nonce = value["nonce"]

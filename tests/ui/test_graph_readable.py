@@ -117,7 +117,7 @@ def notes_bank(embedder, tmp_path_factory) -> MemoryBank:  # noqa: ANN001
 
 def test_replay_shows_the_conflict_pending_before_it_is_settled(harness, artifacts, notes_bank) -> None:
     page, frame = harness
-    events = replay_events(notes_bank.history())
+    events = replay_events(notes_bank.event_log())
     flagged = next(i for i, e in enumerate(events) if e[1] == "c")
     settled = next(i for i, e in enumerate(events) if e[1] == "r" and e[2] == events[flagged][2])
     assert flagged < settled

@@ -15,7 +15,7 @@ NOTES = ("Northwind project overview\n\nThe Northwind project budget is 5 millio
 def test_an_imported_memory_replays_its_own_history(embedder, tmp_path) -> None:  # noqa: ANN001
     bank = MemoryBank(Settings(temp_dir=str(tmp_path)), embedder=embedder, workdir=tmp_path / "a")
     bank.ingest_text(NOTES, source="notes.md")
-    live = replay_events(bank.history())
+    live = replay_events(bank.event_log())
     added = [e[2] for e in live if e[1] == "n"]
     assert added and set(added) <= {n.id for n in bank.snapshot().nodes}
     assert all(e[0] > 1e9 for e in live)  # wall-clock seconds, oldest first
@@ -23,7 +23,7 @@ def test_an_imported_memory_replays_its_own_history(embedder, tmp_path) -> None:
 
     imported = MemoryBank.from_export(json.dumps(bank.export()), Settings(temp_dir=str(tmp_path)),
                                       embedder=embedder, workdir=tmp_path / "b")
-    assert replay_events(imported.history()) == live
+    assert replay_events(imported.event_log()) == live
 
 
 def test_a_log_from_outside_is_taken_only_where_it_makes_sense() -> None:
