@@ -70,7 +70,9 @@ class GraphData:
     """What the frontend draws: pyvis node and edge dicts plus the legend.
 
     Node dicts may carry `tip` (tooltip parts, shown as text), `find` (search text), `doc` (source document),
-    `ghost` (a merged-away node) and `target` (the node a click opens); the frontend strips them before vis sees
+    `group_key` (the topic group or document it is laid out with), `rank` and `hub` (label priority; hubs are
+    labelled at every zoom), `where` (file and pages, for search results), `ghost` (a merged-away node) and
+    `target` (the node a click opens); the frontend strips them, and the label it draws itself, before vis sees
     the node.
     """
 
