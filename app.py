@@ -13,7 +13,7 @@ import streamlit as st
 from components.task_ids import browser_task_ids
 from memory_bank import StoreError
 from ui.session import get_task, sync_with_url
-from ui.style import apply_style, sidebar
+from ui.style import apply_style, nav_links, sidebar
 
 LOGO = Path(__file__).resolve().parent / "ui" / "logo.svg"
 LOGO_ICON = LOGO.with_name("icon.svg")
@@ -31,7 +31,7 @@ try:
 except StoreError as exc:  # a damaged or newer database: said once, plainly, instead of a traceback per page
     st.error(f"{exc}", icon=":material/database:")
     st.stop()
-navigation = st.navigation({
+pages = {
     "Task": [
         st.Page("pages/new_task.py", title="New task", icon=":material/add_circle:", default=True),
         st.Page("pages/run.py", title="Run", icon=":material/play_circle:"),
@@ -44,7 +44,9 @@ navigation = st.navigation({
         st.Page("pages/long_term.py", title="Long-term memory", icon=":material/psychology:"),
     ],
     "Configure": [st.Page("pages/settings.py", title="Settings", icon=":material/settings:")],
-})
+}
+navigation = st.navigation(pages)
+nav_links(pages)
 sidebar(task)
 if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
     with st.sidebar:

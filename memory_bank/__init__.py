@@ -43,6 +43,8 @@ _EXPORTS: dict[str, str] = {
     # read-only views of the memory
     "BankSnapshot": ".memory.snapshot",
     "NodeView": ".memory.snapshot",
+    "Community": ".memory.communities",
+    "find_communities": ".memory.communities",
     "DeepRetrieval": ".retrieval.deep_retrieval",
     "EntryView": ".retrieval.deep_retrieval",
     "AttachmentContent": ".retrieval.deep_retrieval",
@@ -59,15 +61,15 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
     "AgentOutputError", "AnswerReady", "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded",
-    "CancelToken", "Category", "ChunksStored", "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved",
-    "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError",
-    "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LongTermInjected",
-    "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError",
-    "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress", "RecoveryMetadata",
-    "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
-    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
-    "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "load_embedder",
-    "page_span", "pages_label", "reflection_body", "supported_suffixes",
+    "CancelToken", "Category", "ChunksStored", "Citation", "Community", "ConfigError", "ConflictFlagged",
+    "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event",
+    "ImportFormatError", "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage",
+    "LongTermInjected", "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank",
+    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
+    "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError",
+    "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary",
+    "ToolCalled", "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict",
+    "find_communities", "load_embedder", "page_span", "pages_label", "reflection_body", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -123,6 +125,7 @@ if TYPE_CHECKING:
         MemoryRecord,
         RecoveryMetadata,
     )
+    from .memory.communities import Community, find_communities
     from .memory.insight_doc import InsightDoc
     from .memory.snapshot import BankSnapshot, NodeView
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView

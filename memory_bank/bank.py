@@ -148,6 +148,12 @@ class MemoryBank:
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
 
+    def event_log(self) -> list[dict[str, Any]]:
+        """The task's whole run log as plain records: what an import or the store brought, then this session's."""
+        with self.memory.read():
+            prior = list(self.memory.prior_log)
+        return prior + [e.to_dict() for e in self.events.log()]
+
     def snapshot(self) -> BankSnapshot:
         with self.memory.read():
             return take_snapshot(self.memory, self.usage())
@@ -423,9 +429,3 @@ class MemoryBank:
         if bank._task:
             bank._task.record_imported_runs(memory.prior_log)
         return bank
-
-    def event_log(self) -> list[dict[str, Any]]:
-        """The task's whole run log as plain records: what an import or the store brought, then this session's."""
-        with self.memory.read():
-            prior = list(self.memory.prior_log)
-        return prior + [e.to_dict() for e in self.events.log()]

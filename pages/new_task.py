@@ -6,7 +6,7 @@ import streamlit as st
 
 from memory_bank import supported_suffixes
 from ui.format import md_escape
-from ui.session import SAMPLES, end_task, engine_label, get_task, launch, save_upload
+from ui.session import SAMPLES, end_task, engine_label, get_task, launch, save_upload, start_sample
 
 ACCEPTED = sorted(supported_suffixes())  # the loaders' own list, so the picker never offers what cannot be read
 
@@ -38,9 +38,12 @@ with samples:
             if missing := sample.missing():
                 st.error(f"A sample file is missing: {missing[0]}")
             elif st.button(sample.button, type="primary", icon=":material/rocket_launch:", disabled=task.running,
-                           key=sample.key):
-                launch(task, sample.question, list(sample.files), None)
+                           key=sample.key, help="Starts a new task: the memory in this session is cleared first"
+                           if task.bank is not None else None):
+                start_sample(task, sample)
                 st.switch_page("pages/run.py")
+            if task.bank is not None:
+                st.caption("Runs as a new task: the current memory is cleared first (export it to keep it).")
 
 with custom, st.form("new-task", border=True):
     st.subheader("Your own task")

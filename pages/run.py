@@ -7,16 +7,8 @@ import streamlit as st
 from ui.format import md_escape
 from ui.graph_panel import graph_block
 from ui.long_term import long_term_answer
-from ui.panels import (
-    answer_view,
-    deep_retrieval_panel,
-    errors_view,
-    insight_doc_view,
-    log_view,
-    metrics_row,
-    progress_view,
-    stop_unless,
-)
+from ui.panels import answer_view, deep_retrieval_panel, errors_view, insight_doc_view, stop_unless
+from ui.run_view import log_view, metrics_row, progress_view, scroll_to_deep_retrieval
 from ui.session import get_task, launch, resume
 from ui.style import status_pill
 
@@ -42,28 +34,31 @@ def live() -> None:
         st.toast("Cancelling — the memory built so far is kept.")
     if view.cancel_requested and view.running:
         st.caption("Cancelling at the next safe point…")
+    elif view.status == "cancelled":
+        st.caption("Cancelled — everything built before the cancel stays in memory.")
     if view.status == "interrupted" and action.button(
             "Resume", icon=":material/resume:", type="primary", key="resume-run",
             help="Continues the run from where it stopped: the pages and files not yet read, then the loop."):
         resume(task)
         st.rerun()
-    metrics_row(snapshot, view)
+    metrics_row(snapshot, view, uses_llm=task.bank.engine.uses_llm)
     errors_view(view)
 
     graph_col, side = st.columns([3, 2], gap="medium")
     with graph_col:
         graph_block(task, snapshot, key="run-graph", height=540)
-    with side, st.container(height=600, border=False):
+    with side, st.container(height=720, border=False):
         if task.selected:
             with st.container(border=True):
                 if st.button("Close", key="run-close-node", icon=":material/close:", type="tertiary"):
                     task.selected = None
                     st.rerun(scope="fragment")
                 deep_retrieval_panel(task, task.selected, key="run")
+            scroll_to_deep_retrieval()
         st.markdown("**Progress**")
         progress_view(view)
         st.markdown("**Insight Doc**")
-        insight_doc_view(snapshot.insight_doc)
+        insight_doc_view(snapshot.insight_doc, view.status)
 
     answers, events = st.columns([3, 2], gap="medium")
     with answers:

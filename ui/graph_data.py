@@ -1,19 +1,22 @@
 """Memory → the graph component's data, through a pyvis `Network`.
 
-Kept apart from the pages so the same drawing rules (colours by source document, conflict and lineage edges,
-merged-node marks, document furniture drawn faded and small) apply on the Run and Graph pages and in the render
-benchmark.
+Kept apart from the pages so the same drawing rules apply on the Run and Graph pages and in the render benchmark:
+colour by topic community when the memory holds one source (communities found by the core, named by their
+keywords in the legend) and by source document when it holds several; size by degree, the best-connected nodes
+marked as hubs whose labels are always drawn; conflict and lineage edges; merged-node marks; document furniture
+faded and small.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pyvis.network import Network
 
 from components.graph_view import GraphData
-from memory_bank import BankSnapshot, NodeView
+from memory_bank import BankSnapshot, NodeView, find_communities
 
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#d4a017", "#9d755d", "#ff9da6",
            "#6f4e7c", "#5fa2ce", "#c85200", "#7b848f")
@@ -23,6 +26,9 @@ GHOST = "#94a3b8"
 LABEL_CHARS = 34
 FURNITURE_FADE = 0.65  # share of white mixed into a furniture node's source colour
 FURNITURE_FONT = "#8a94a3"
+OTHER_TOPICS = "#9aa5b1"  # the pool of small topic groups and lone nodes
+DOMINANT_SOURCE = 0.8  # a source with this share of the body nodes is coloured by topic, not as one blot
+FIND_SUMMARY_CHARS = 1200  # the summary text searched in the browser, per node
 
 
 def shorten(text: str, limit: int) -> str:
@@ -76,36 +82,89 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
     return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
 
 
-BIG_GRAPH = 60  # nodes; above it the fitted graph is zoomed out far enough to hide ordinary labels
+HUB_SHARE = 0.06  # the best-connected share of body nodes whose labels are always drawn (at least 4, at most 40)
 
 
-def _hubs(degree: dict[str, int], count: int) -> set[str]:
-    """The best-connected nodes: their labels are drawn larger, so they stay readable when the graph is zoomed
-    out to fit (vis hides labels below a size on screen)."""
-    ranked = sorted(degree, key=lambda n: (-degree[n], n))
-    return {n for n in ranked[:count] if degree[n] > 1}
+def _hubs(degree: dict[str, int], nodes: Sequence[NodeView], group_of: dict[str, str]) -> set[str]:
+    """The most important body nodes by degree, and the best-connected node of every group: their labels are
+    drawn at every zoom (others when zoomed in, space permitting; the component never lets labels overlap)."""
+    body = [n.id for n in nodes if not is_furniture(n)]
+    count = max(4, min(40, round(len(body) * HUB_SHARE)))
+    ranked = sorted(body, key=lambda n: (-degree.get(n, 0), n))
+    hubs = {n for n in ranked[:count] if degree.get(n, 0) > 0 or len(body) <= count}
+    best: dict[str, str] = {}
+    for n in ranked:
+        best.setdefault(group_of.get(n, ""), n)
+    return hubs | set(best.values())
 
 
-def _add_nodes(net: Network, nodes: Sequence[NodeView], colors: dict[str, str], degree: dict[str, int],
+@dataclass(frozen=True)
+class Coloring:
+    """How nodes are coloured: by topic community (one source) or by source document (several)."""
+
+    by: str  # "community" | "source"
+    color_of: dict[str, str]  # node id -> colour
+    group_of: dict[str, str]  # node id -> layout group (nodes of a group are laid out together)
+    legend: list[dict[str, Any]]
+
+
+def by_source(nodes: Sequence[NodeView]) -> bool:
+    """Several sources that each matter: colour by source. One source, or one that holds nearly all the body
+    nodes (a long PDF beside a short note), is coloured by topic: one colour for 95 % of the graph says nothing."""
+    counts: dict[str, int] = {}
+    for node in nodes:
+        if not is_furniture(node):
+            counts[primary_source(node)] = counts.get(primary_source(node), 0) + 1
+    return len(counts) > 1 and max(counts.values()) < DOMINANT_SOURCE * sum(counts.values())
+
+
+def coloring(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]]) -> Coloring:
+    colors = source_colors(nodes)
+    if by_source(nodes):
+        return Coloring("source", {n.id: colors[primary_source(n)] for n in nodes},
+                        {n.id: "doc:" + primary_source(n) for n in nodes},
+                        [{"name": name, "color": color} for name, color in colors.items()])
+    color_of, group_of, legend = {}, {}, []
+    for community in find_communities(nodes, edges, max_groups=len(PALETTE) - 1):
+        color = PALETTE[community.index] if community.index >= 0 else OTHER_TOPICS
+        legend.append({"name": community.name, "color": color, "count": len(community.members),
+                       "members": list(community.members)})
+        for member in community.members:
+            color_of[member], group_of[member] = color, f"c{community.index}"
+    for node in nodes:  # furniture: its document's colour (faded when drawn), laid out with the others
+        color_of.setdefault(node.id, OTHER_TOPICS)
+        group_of.setdefault(node.id, "furniture")
+    return Coloring("community", color_of, group_of, legend)
+
+
+def _add_nodes(net: Network, nodes: Sequence[NodeView], paint: Coloring, degree: dict[str, int],
                conflicted: set[str]) -> None:
-    # a small graph is drawn zoomed in, where every label is readable and big ones only look out of place
-    hubs = _hubs(degree, max(4, min(10, len(nodes) // 25))) if len(nodes) > BIG_GRAPH else set()
+    hubs = _hubs(degree, nodes, paint.group_of)
+    top = max([degree.get(n.id, 0) for n in nodes if not is_furniture(n)] + [1])
     for node in nodes:
         source = primary_source(node)
         merged = bool(node.merged_from)
         furniture = is_furniture(node)
-        size = 11 + min(11, 2.2 * degree.get(node.id, 0) ** 0.5)
-        size = 7 if furniture else size + (3 if merged else 0)
-        font = {"size": 26 if node.id in hubs and not furniture else 13}
+        weight = (degree.get(node.id, 0) / top) ** 0.5
+        size = 7 if furniture else 9 + 15 * weight + (3 if merged else 0)
+        font = {"size": 14 if node.id in hubs else 12}
         if furniture:
             font["color"] = FURNITURE_FONT
-        find = " ".join([node.context, " ".join(node.keywords), *node.source_names, node.id])
+        color = paint.color_of[node.id]
+        find = " ".join([node.context, " ".join(node.keywords), node.summary[:FIND_SUMMARY_CHARS]])
         net.add_node(node.id, label=shorten(node.context or node.id, LABEL_CHARS),
                      shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
-                     color=_node_color(faded(colors[source]) if furniture else colors[source],
+                     color=_node_color(faded(color) if furniture else color,
                                        MERGED_BORDER if merged else "#ffffff"),
                      size=round(size, 1), borderWidth=3 if merged else 1.5, font=font,
-                     tip=_tip(node, node.id in conflicted), find=find, doc=source)
+                     tip=_tip(node, node.id in conflicted), find=find, doc=source, group_key=paint.group_of[node.id],
+                     rank=round(-1.0 if furniture else weight + (1.0 if node.id in hubs else 0.0), 3),
+                     hub=node.id in hubs, where=_where(node))
+
+
+def _where(node: NodeView) -> str:
+    """File and printed pages, as a search result shows them."""
+    return "; ".join(node.source_labels[:2]) + (" …" if len(node.source_labels) > 2 else "")
 
 
 def _live_target(node_id: str, successor: dict[str, str], live: set[str]) -> str | None:
@@ -116,7 +175,7 @@ def _live_target(node_id: str, successor: dict[str, str], live: set[str]) -> str
     return node_id if node_id in live else None
 
 
-def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str]) -> None:
+def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str], group_of: dict[str, str]) -> None:
     """Merged-away nodes as small grey ghosts, each linked to the node it went into."""
     successor = {old: e["new_node_id"] for e in merges for old in e["merged_node_ids"]}
     drawn = set(live)
@@ -130,7 +189,7 @@ def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str])
                    "lines": [f"Node {old} → {event['new_node_id']}"], "body": shorten(event["description"], 320)}
             net.add_node(old, label=" ", shape="dot", size=6, borderWidth=1.5,
                          color=_node_color("#ffffff", GHOST), shapeProperties={"borderDashes": [3, 3]},
-                         tip=tip, find=old, ghost=True, target=target)
+                         tip=tip, find=old, ghost=True, target=target, group_key=group_of.get(target, ""))
     for event in merges:
         new_id = event["new_node_id"]
         for old in event["merged_node_ids"]:
@@ -151,13 +210,13 @@ def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
     """
     net = Network(directed=True)
     live = {n.id for n in nodes}
-    colors = source_colors(nodes)
+    paint = coloring(nodes, edges)
     degree: dict[str, int] = {}
     for a, b in edges:
         degree[a] = degree.get(a, 0) + 1
         degree[b] = degree.get(b, 0) + 1
     pending = [c for c in conflicts if c["status"] == "pending" and c["node_a"] in live and c["node_b"] in live]
-    _add_nodes(net, nodes, colors, degree, {c[k] for c in pending for k in ("node_a", "node_b")})
+    _add_nodes(net, nodes, paint, degree, {c[k] for c in pending for k in ("node_a", "node_b")})
     for a, b in edges:
         if a in live and b in live:
             net.add_edge(a, b, id=f"related:{a}|{b}", arrows={"to": {"enabled": False}})
@@ -166,8 +225,8 @@ def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
                      color={"color": CONFLICT, "highlight": CONFLICT, "hover": CONFLICT}, dashes=[8, 6], width=2.4,
                      tip={"title": "Pending conflict", "body": shorten(c["description"], 400)})
     if show_lineage:
-        _add_lineage(net, merges, live)
-    legend = {"sources": [{"name": name, "color": color} for name, color in colors.items()],
+        _add_lineage(net, merges, live, paint.group_of)
+    legend = {"by": paint.by, "groups": paint.legend,
               "furniture": sorted({n.role for n in nodes if is_furniture(n)})}
     return GraphData.from_network(net, legend)
 

@@ -1,4 +1,5 @@
-"""Drawing blocks the pages share: deep retrieval, Insight Doc, answers, progress, usage and the run log.
+"""Drawing blocks the pages share: deep retrieval, Insight Doc and answers (meters, progress, citations and the
+run log are in `run_view`).
 
 Document text is shown with `st.text` or in dataframes (never parsed), and wherever Streamlit parses Markdown
 (labels, headers) it goes through `md_escape`, so a document can neither format the page nor make the browser
@@ -9,14 +10,14 @@ from __future__ import annotations
 
 import base64
 import html
-import time
 
 import pandas as pd
 import streamlit as st
 
-from memory_bank import BankSnapshot, DeepRetrieval, EntryView, MemoryBankError, page_span, pages_label
+from memory_bank import DeepRetrieval, EntryView, MemoryBankError, page_span, pages_label
 
-from .format import STAGE_TITLES, clock, duration, md_escape, safe_markdown, short
+from .format import clock, md_escape, safe_markdown
+from .run_view import citations_view
 from .session import TaskSession
 from .worker import RunView
 
@@ -135,62 +136,29 @@ def _merge_history(deep: DeepRetrieval) -> None:
                  hide_index=True)
 
 
-def insight_doc_view(doc: dict) -> None:
+def insight_doc_view(doc: dict, run_status: str = "") -> None:
+    """The goal, the tasks done and the next one. In a run whose inputs all failed, a task that "succeeded" did so
+    on nothing: it is shown as such, not with a green tick."""
     st.markdown(f"**Goal** — {md_escape(doc.get('task_goal') or '(none yet)')}")
     done = doc.get("completed_tasks") or []
     if done:
-        st.dataframe(pd.DataFrame([{"type": t["type"], "status": ("✓ " if t["status"] == "success" else "✗ ")
-                                    + t["status"], "task": t["description"], "learned": t.get("context", "")}
-                                   for t in done]), hide_index=True)
+        nothing_read = run_status == "failed"
+
+        def status(t: dict) -> str:
+            if t["status"] == "success":
+                return "✗ nothing was read" if nothing_read else "✓ success"
+            return "✗ " + t["status"]
+
+        st.dataframe(pd.DataFrame([{"type": t["type"], "status": status(t), "task": t["description"],
+                                    "learned": t.get("context", "")} for t in done]), hide_index=True)
     pending = doc.get("pending_tasks") or []
     if pending:
         st.info(f"**Next:** {md_escape(pending[0]['type'])} — {md_escape(pending[0]['description'])}",
                 icon=":material/pending_actions:")
+    elif done and run_status == "failed":
+        st.error("The run failed: none of its inputs could be read.", icon=":material/error:")
     elif done:
         st.success("No pending task.", icon=":material/task_alt:")
-
-
-def progress_view(view: RunView) -> None:
-    """Ingestion stages per document (bars with counts and time), then the loop's counters."""
-    if not view.stages:
-        st.caption("Reading the inputs…" if view.running else "No ingestion in this run (follow-up on memory).")
-    documents: dict[str, list] = {}
-    for stage in view.stages:
-        documents.setdefault(stage.message, []).append(stage)
-    order = list(STAGE_TITLES)
-    for document, stages in documents.items():
-        began, last = min(s.started for s in stages), max(s.updated for s in stages)
-        finished = all(s.done >= s.total for s in stages) and "link" in {s.name for s in stages}
-        took = (last if finished or not view.running else time.time()) - began
-        st.markdown(f"**{md_escape(document or 'input')}** · {duration(took)}")
-        for stage in sorted(stages, key=lambda s: order.index(s.name) if s.name in order else 99):
-            frac = stage.done / stage.total if stage.total else 1.0
-            title = STAGE_TITLES.get(stage.name, stage.name)
-            st.progress(min(1.0, frac), text=md_escape(f"{title} — {stage.done}/{stage.total}"))
-    tasks = view.counts.get("task_completed", 0)
-    tools = view.counts.get("tool_called", 0)
-    st.caption(f"Loop: {tasks} sub-task(s) done · {tools} tool call(s) · {view.counts.get('node_added', 0)} nodes "
-               f"added · {view.counts.get('nodes_merged', 0)} merges · {view.counts.get('conflict_flagged', 0)} "
-               "conflicts flagged")
-
-
-def metrics_row(snapshot: BankSnapshot, view: RunView | None) -> None:
-    usage, counts = snapshot.usage, snapshot.counts
-    cols = st.columns(6)
-    cols[0].metric("Elapsed", duration(view.elapsed) if view else "—")
-    cols[1].metric("Nodes", counts["nodes"])
-    cols[2].metric("Related edges", counts["edges"])
-    settled = counts["conflicts"] - counts["pending_conflicts"]
-    cols[3].metric("Merges / conflicts", f"{counts['merges']} / {counts['conflicts']}",
-                   delta=f"{counts['pending_conflicts']} pending" if counts["pending_conflicts"] else
-                   (f"{settled} settled" if settled else None), delta_color="off", delta_arrow="off",
-                   help="merge events / conflicts flagged (pending ones wait for cross-validation)")
-    calls, max_calls = usage.get("calls", 0), usage.get("max_llm_calls", 0)
-    tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
-    cols[4].metric("LLM calls", f"{calls:,} / {max_calls:,}", help="used / budget")
-    cols[5].metric("Tokens", f"{tokens:,}", help=f"budget {usage.get('max_tokens', 0):,} tokens")
-    if max_calls:
-        st.progress(min(1.0, calls / max_calls), text=f"LLM call budget used: {calls / max_calls:.0%}")
 
 
 def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
@@ -211,26 +179,7 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
         st.error(md_escape(result.stop_reason))
     elif result.termination != "done":
         st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
-    for i, cite in enumerate(result.citations, start=1):
-        left, right = st.columns([2, 5], vertical_alignment="center")
-        label = md_escape(f"[{i}] {short(cite.source, 40)} {pages_label(cite.pages, cite.printed_pages)}")
-        left.button(label, key=f"{key}-cite-{i}", help="Open this source", width="stretch",
-                    on_click=_select, args=(task, cite.node_id))
-        right.text(short(cite.quote, 260) if cite.quote else "")
-
-
-def _select(task: TaskSession, node_id: str) -> None:
-    """A callback, so the selection is in place before the page draws the deep-retrieval panel."""
-    task.selected = node_id
-
-
-def log_view(view: RunView) -> None:
-    lines = list(view.log)[::-1][:400]
-    if not lines:
-        st.caption("No events yet.")
-        return
-    st.dataframe(pd.DataFrame([{"time": clock(line.ts), "kind": line.level, "event": line.text} for line in lines]),
-                 hide_index=True, height=260)
+    citations_view(task, result, key=key)
 
 
 def errors_view(view: RunView) -> None:

@@ -276,6 +276,14 @@ def resume(task: TaskSession) -> RunHandle:
     return registry_for(task.settings).resume(live)
 
 
+def start_sample(task: TaskSession, sample: Sample) -> RunHandle:
+    """A sample is a task of its own: it never adds its documents to the memory already in the session (that
+    task stays stored, listed on the Tasks page)."""
+    if task.bank is not None:
+        detach(task)
+    return launch(task, sample.question, list(sample.files), None)
+
+
 def apply_settings(task: TaskSession, settings: Settings) -> None:
     """New settings for this session; an open task is reopened on them (its memory as stored)."""
     if task.running:

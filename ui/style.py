@@ -31,12 +31,19 @@ section[data-testid="stSidebar"] { background: #f7f8fc; }
 .amb-done { background: #e6f6ec; color: #15803d; }
 .amb-cancelled { background: #fff4e5; color: #b45309; }
 .amb-failed { background: #fdecec; color: #b91c1c; }
+.amb-partly { background: #fff1e6; color: #c2410c; }
+/* long answers, lists and table cells wrap instead of running off the side */
+div[data-testid="stMarkdownContainer"] { overflow-wrap: anywhere; }
+div[data-testid="stMarkdownContainer"] pre, div[data-testid="stText"] {
+  white-space: pre-wrap; overflow-wrap: anywhere;
+}
 </style>
 """
 
 STATUS = {"running": ("Running", "amb-running"), "done": ("Done", "amb-done"),
           "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed"),
-          "interrupted": ("Interrupted", "amb-cancelled")}
+          "interrupted": ("Interrupted", "amb-cancelled"),
+          "partly failed": ("Partly failed", "amb-partly")}
 
 
 def apply_style() -> None:
@@ -48,11 +55,35 @@ def status_pill(status: str) -> None:
     st.html(f'<span class="amb-pill {css}">{label}</span>')
 
 
+def nav_links(pages: dict[str, list]) -> None:
+    """The page links in the sidebar, drawn by the app itself: Streamlit's own sidebar navigation is off
+    (`client.showSidebarNavigation`), because on a server's first session it first lists the `pages/` folder's
+    file names and only then the titles given to `st.navigation`: a flash of the wrong menu on first paint."""
+    with st.sidebar:
+        for section, entries in pages.items():
+            st.caption(section)
+            for page in entries:
+                st.page_link(page)
+
+
+def _embedder_status(task: TaskSession) -> None:
+    """Polls while the model loads, so "loading" turns into "ready" by itself."""
+    loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
+
+    @st.fragment(run_every=1.0 if loading else None)
+    def status() -> None:
+        still = warm_up_embedder(task.settings.embedding_model_path).is_alive()
+        st.caption("Embedding model: loading in the background…" if still else "Embedding model: ready")
+        if loading and not still:
+            st.rerun()  # once: the full run stops the polling
+
+    status()
+
+
 def sidebar(task: TaskSession) -> None:
     with st.sidebar:
         st.caption(md_escape(engine_label(task)))
-        loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
-        st.caption("Embedding model: loading in the background…" if loading else "Embedding model: ready")
+        _embedder_status(task)
         if task.bank is None:
             st.caption("No task in memory yet.")
             return

@@ -19,6 +19,7 @@ from typing import Any
 from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunRecord, RunResult
 
 from .format import describe
+from .run_status import finished_status
 
 log = logging.getLogger(__name__)
 FRESH_SECONDS = 6.0
@@ -32,6 +33,7 @@ class Stage:
     message: str
     started: float
     updated: float
+    busy: float = 0.0  # seconds spent on this stage: the gaps before its progress events (waves interleave)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,8 @@ class RunView:
 
     question: str
     files: tuple[str, ...]
-    status: str  # running | done | cancelled | failed | interrupted (the server stopped during it: resumable)
+    status: str  # running | done | cancelled | failed | partly failed (ui/run_status.py) | interrupted (the
+    # server stopped during it: resumable)
     started: float
     finished: float | None
     stages: tuple[Stage, ...]
@@ -75,10 +78,11 @@ class RunView:
 class RunMonitor:
     """Written by the worker thread (event callback), read by the page through `view()`."""
 
-    def __init__(self, question: str, files: tuple[str, ...] = ()) -> None:
+    def __init__(self, question: str, files: tuple[str, ...] = (), inputs: int | None = None) -> None:
         self._lock = threading.Lock()
         self.question = question
         self.files = files
+        self.inputs = len(files) if inputs is None else inputs
         self.started = time.time()
         self._finished: float | None = None
         self._status = "running"
@@ -98,8 +102,10 @@ class RunMonitor:
                 key = (event.message, event.stage)  # the pipeline names the document in `message`
                 old = self._stages.get(key)
                 # a stage's first event already reports work done: it began when this run last moved
-                began = old.started if old else max([s.updated for s in self._stages.values()] + [self.started])
-                self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts)
+                last = max([s.updated for s in self._stages.values()] + [self.started])
+                began = old.started if old else last
+                busy = (old.busy if old else 0.0) + max(0.0, event.ts - last)
+                self._stages[key] = Stage(event.stage, event.done, event.total, event.message, began, event.ts, busy)
             elif isinstance(event, LLMUsage):
                 self._llm["calls"] += 1
                 self._llm["prompt_tokens"] += event.prompt_tokens
@@ -122,7 +128,7 @@ class RunMonitor:
     def finish(self, result: RunResult) -> None:
         with self._lock:
             self._result = result
-            self._status = "cancelled" if result.termination == "cancelled" else "done"
+            self._status = finished_status(result, inputs=self.inputs, cancel_requested=self._cancel_requested)
             self._finished = time.time()
 
     def fail(self, exc: BaseException) -> None:
@@ -179,7 +185,7 @@ def start_run(bank: Any, question: str, files: list[Path] | None = None, text: s
               follow_up: bool = False) -> RunHandle:
     """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
     paths = list(files or [])
-    monitor = RunMonitor(question, tuple(p.name for p in paths))
+    monitor = RunMonitor(question, tuple(p.name for p in paths), len(paths) + bool(text and text.strip()))
     return _start(bank, monitor, lambda token: bank.run(question, files=paths, text=text, cancel=token), follow_up)
 
 
@@ -211,7 +217,7 @@ def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunH
     """A run from the store as the page shows a live one: its events replayed into a monitor, then its outcome
     (answer and citations, a failure, or 'interrupted')."""
     files = tuple(f.get("name", "") for f in record.inputs.get("files", []))
-    monitor = RunMonitor(record.question, files)
+    monitor = RunMonitor(record.question, files, len(files) + bool(record.inputs.get("text")))
     for event in events:
         monitor.on_event(event)
     result = record.result or {}

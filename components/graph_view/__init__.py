@@ -70,7 +70,9 @@ class GraphData:
     """What the frontend draws: pyvis node and edge dicts plus the legend.
 
     Node dicts may carry `tip` (tooltip parts, shown as text), `find` (search text), `doc` (source document),
-    `ghost` (a merged-away node) and `target` (the node a click opens); the frontend strips them before vis sees
+    `group_key` (the topic group or document it is laid out with), `rank` and `hub` (label priority; hubs are
+    labelled at every zoom), `where` (file and pages, for search results), `ghost` (a merged-away node) and
+    `target` (the node a click opens); the frontend strips them, and the label it draws itself, before vis sees
     the node.
     """
 
@@ -86,12 +88,18 @@ class GraphData:
 
 
 def graph_view(data: GraphData, *, graph_id: str, key: str, height: int = 600, selected: str | None = None,
-               highlight: Sequence[str] = ()) -> dict[str, str] | None:
+               highlight: Sequence[str] = (), focus: Sequence[str] = (), replay: Sequence[list[Any]] = (),
+               settled: bool = False) -> dict[str, str] | None:
     """Draw the graph; returns the last click as `{"node_id", "nonce"}` (a new nonce per click) or None.
 
     `graph_id` names the memory the graph belongs to: positions are kept per graph id in the browser tab, so the
     Run and Graph pages show the same layout and a new task starts a new one. `selected` and `highlight` move
-    the selection from Python (deep-retrieval neighbours, timeline); they act only when they change.
+    the selection from Python (deep-retrieval neighbours, timeline); they act only when they change. `focus`:
+    the nodes the current question retrieved and their neighbours (focus mode fades the rest). `replay`: the
+    compact event list the timeline plays back (`ui/replay.py`). `settled`: no run is changing the memory, so
+    the component may lay a grown graph out again into topic islands.
     """
     return _component()(nodes=data.nodes, edges=data.edges, legend=data.legend, graph_id=graph_id, height=height,
-                      selected=selected, highlight=list(highlight), key=key, default=None)
+                        selected=selected, highlight=list(highlight), focus=list(focus),
+                        replay={"events": list(replay)} if replay else None, settled=settled, key=key,
+                        default=None)

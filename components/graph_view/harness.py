@@ -127,3 +127,35 @@ def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int 
                      "timestamp": n.timestamp, "description": f"Duplicate passages merged {hostile_text}".strip(),
                      "kind": "merge"} for i, n in enumerate(nodes) if n.merged_from]
     return nodes, sorted(edges), pending, merge_events
+
+
+def synthetic_replay(nodes, edges, conflicts=(), merges=()) -> list[list]:  # noqa: ANN001
+    """A run log for `synthetic_memory`'s graph in the timeline's compact form: each node arrives, then its edges
+    to nodes already there; merged-away nodes arrive before the node they become; each conflict is flagged once
+    both sides exist and settled a little later."""
+    t = 1_700_000_000.0
+    out: list[list] = []
+    present: set[str] = set()
+    by_node: dict[str, list[tuple[str, str]]] = {}
+    for a, b in edges:
+        by_node.setdefault(max(a, b), []).append((a, b))
+    merged_into = {m["new_node_id"]: m for m in merges}
+    flagged = {c["id"]: c for c in conflicts}
+    for node in sorted(nodes, key=lambda n: n.timestamp):
+        t += 0.05
+        merge = merged_into.get(node.id)
+        if merge:
+            for old in merge["merged_node_ids"]:
+                out.append([t, "n", old, "", f"early {old}"])
+            out.append([t, "m", node.id, list(merge["merged_node_ids"]), "duplicates merged"])
+        else:
+            out.append([t, "n", node.id, "", node.context])
+        present.add(node.id)
+        for a, b in by_node.get(node.id, []):
+            if a in present and b in present:
+                out.append([t, "e", a, b])
+        for cid, c in list(flagged.items()):
+            if c["node_a"] in present and c["node_b"] in present:
+                out.append([t, "c", cid, [c["node_a"], c["node_b"]], c["description"]])
+                del flagged[cid]
+    return out

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from components.graph_view.harness import chromium_path, launch_chromium
+from components.graph_view.harness import chromium_path, launch_chromium, serve_frontend
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -57,3 +57,20 @@ class RequestLog:
 @pytest.fixture
 def request_log() -> RequestLog:
     return RequestLog()
+
+
+@pytest.fixture
+def harness(browser, request_log):  # noqa: ANN001, ANN201
+    """The graph component alone in a page of the protocol harness: (page, the component's frame). Fails the test
+    on a JavaScript error or a request outside 127.0.0.1."""
+    with serve_frontend() as url:
+        page = browser.new_page(viewport={"width": 1240, "height": 820})
+        page.on("request", request_log)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        page.wait_for_function("() => window.__ready === true")
+        yield page, page.frames[1]
+        assert errors == [], f"JavaScript errors in the component: {errors}"
+        assert request_log.outside_loopback() == []
+        page.close()

@@ -100,8 +100,10 @@ def test_sample_run_fills_every_part_of_the_run_page(sample_app: AppTest) -> Non
     snapshot = task.bank.snapshot()
     assert snapshot.counts["nodes"] > 50 and snapshot.counts["edges"] > 0
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Nodes"] == str(snapshot.counts["nodes"])
-    assert metrics["LLM calls"].startswith("0 / ")  # the offline engine calls no LLM
+    assert metrics["Nodes"] == f"{snapshot.counts['nodes']:,}"
+    # offline there is no LLM call to count: the meters show the work done
+    assert "LLM calls (run)" not in metrics and int(metrics["Pages read"]) >= 50
+    assert metrics["Reading speed"].endswith("pages/s")
     result = task.current_run.monitor.view().result
     assert result.termination == "done" and result.citations
     assert any(result.answer[:60] in m.value for m in at.markdown)
@@ -286,7 +288,7 @@ def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch)
         assert "1990" in result.answer and result.citations
         agents = {r.agent for r in fake.chat_requests}
         assert {"classification", "structure", "analysis", "planning", "react"} <= agents
-        calls = next(plain(m.value) for m in at.metric if m.label == "LLM calls")
+        calls = next(plain(m.value) for m in at.metric if m.label == "LLM calls (run)")
         assert calls.split(" / ")[0] == f"{len(fake.chat_requests):,}", calls  # counts what the server received
         assert "1990" in texts(at) + " ".join(plain(m.value) for m in at.markdown)
 

@@ -10,53 +10,17 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.graph_view import FRONTEND, VENDOR_FILES, build_dir
-from components.graph_view.harness import serve_frontend, synthetic_memory
+from components.graph_view.harness import synthetic_memory
+from tests.ui.graph_helpers import args as _args
+from tests.ui.graph_helpers import click as _click
+from tests.ui.graph_helpers import render as _render
 from ui.graph_data import build_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
-READY = """() => { const f = document.getElementById('frame').contentWindow;
-  return f.__graphStats && f.__graphStats.renders >= %d && f.__graphStats.lastDrawnAt !== null; }"""
-
-
-def _args(data, **extra) -> dict:
-    return {**asdict(data), "graph_id": "test", "height": 560, **extra}
-
-
-@pytest.fixture
-def harness(browser, request_log):
-    with serve_frontend() as url:
-        page = browser.new_page(viewport={"width": 1240, "height": 820})
-        page.on("request", request_log)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(url)
-        page.wait_for_function("() => window.__ready === true")
-        yield page, page.frames[1]
-        assert errors == [], f"JavaScript errors in the component: {errors}"
-        assert request_log.outside_loopback() == []
-        page.close()
-
-
-def _render(page, args, renders: int) -> None:
-    page.evaluate("a => window.renderGraph(a)", args)
-    page.wait_for_function(READY % renders, timeout=20_000)
-
-
-def _click(page, frame, node_id: str) -> tuple[str, str]:
-    """Click where `node_id` is drawn; returns (the id the component sent, the id vis found under the mouse)."""
-    pos = frame.evaluate("id => window.__graphDebug.position(id)", node_id)
-    box = page.locator("#frame").bounding_box()
-    expected = frame.evaluate("p => window.__graphDebug.nodeAt(p.x, p.y)", pos)
-    before = page.evaluate("() => window.__values.length")
-    page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
-    page.wait_for_function(f"() => window.__values.length > {before}")
-    value = page.evaluate("() => window.__values[window.__values.length - 1].value")
-    return value["node_id"], expected
 
 
 def test_click_returns_node_and_text_is_never_html(harness, artifacts) -> None:
@@ -95,7 +59,7 @@ def test_growth_keeps_positions_and_flashes_new_nodes(harness) -> None:
     # a node that reappears with a changed context is updated in place, not re-added elsewhere
     changed = [n if n.id != nodes[3].id else type(n)(**{**asdict(n), "context": "Rewritten context"}) for n in nodes]
     _render(page, _args(build_graph(changed, edges)), 3)
-    assert frame.evaluate("id => window.__graphDebug.node(id).label", nodes[3].id) == "Rewritten context"
+    assert frame.evaluate("id => window.__graphDebug.label(id)", nodes[3].id) == "Rewritten context"
     assert frame.evaluate("id => window.__graphDebug.canvasPosition(id)", nodes[3].id) == after[nodes[3].id]
     _render(page, _args(build_graph(nodes[:100], [e for e in edges if e[1] < "n00100"])), 4)
     assert frame.evaluate("() => window.__graphStats.nodes") == 100
@@ -124,7 +88,9 @@ def test_selection_from_python_and_conflict_edges(harness) -> None:
     assert sorted(selected) == sorted([conflicts[0]["node_a"], conflicts[0]["node_b"]])
     # a merged-away ghost opens the node it was merged into
     frame.locator("#btn-fit").click()
-    page.wait_for_timeout(700)  # the fit animation lasts 400 ms
+    page.wait_for_timeout(700)  # the fit animation lasts 400 ms; on a loaded machine, wait until the view is still
+    frame.wait_for_function("""() => { const s = window.__graphDebug.scale(), was = window.__lastScale;
+      window.__lastScale = s; return was === s; }""", polling=200, timeout=10_000)
     ghost = merges[0]["merged_node_ids"][0]
     assert _click(page, frame, ghost) == (merges[0]["new_node_id"], ghost)
 

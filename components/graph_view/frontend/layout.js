@@ -3,7 +3,9 @@
  * vis's Barnes-Hut costs about 40 ms per iteration at 2,000 nodes on a two-core machine, so a decent layout
  * would take seconds. This Fruchterman-Reingold variant only repels nodes closer than two ideal edge lengths
  * (found through a grid), attracts along edges and pulls gently to the centre: one iteration is O(nodes + edges).
- * Nodes marked fixed do not move, so new nodes can settle among old ones without disturbing them.
+ * Nodes marked fixed do not move, so new nodes can settle among old ones without disturbing them. With anchors
+ * (one point per node: its topic group's place), each node is pulled to its group's anchor instead of the
+ * centre, so groups settle as separate islands.
  */
 "use strict";
 
@@ -44,7 +46,7 @@ window.GraphLayout = (function () {
   }
 
   /* opts: x, y (Float64Array, changed in place), edges (Int32Array of index pairs), fixed (Uint8Array or null),
-   * iterations, k (ideal edge length), temperature (largest first step). */
+   * iterations, k (ideal edge length), temperature (largest first step), ax/ay (Float64Array anchors, or none). */
   function run(opts) {
     const x = opts.x, y = opts.y, edges = opts.edges, fixed = opts.fixed;
     const n = x.length, k = opts.k || 70, k2 = k * k, cell = 2 * k;
@@ -56,6 +58,7 @@ window.GraphLayout = (function () {
     const cool = Math.pow(1 / temp, 1 / iterations);
     const dx = new Float64Array(n), dy = new Float64Array(n);
     const gravity = opts.gravity === undefined ? 0.012 : opts.gravity;
+    const ax = opts.ax || null, ay = opts.ay || null, pull = gravity * 6;
     for (let it = 0; it < iterations; it++) {
       dx.fill(0); dy.fill(0);
       let cx = 0, cy = 0;
@@ -71,8 +74,13 @@ window.GraphLayout = (function () {
         dx[b] += ddx * f; dy[b] += ddy * f;
       }
       for (const i of free) {
-        dx[i] -= (x[i] - cx) * gravity * k;
-        dy[i] -= (y[i] - cy) * gravity * k;
+        if (ax) {
+          dx[i] -= (x[i] - ax[i]) * pull * k;
+          dy[i] -= (y[i] - ay[i]) * pull * k;
+        } else {
+          dx[i] -= (x[i] - cx) * gravity * k;
+          dy[i] -= (y[i] - cy) * gravity * k;
+        }
         const len = Math.sqrt(dx[i] * dx[i] + dy[i] * dy[i]);
         if (len > 0) {
           const s = Math.min(len, temp) / len;

@@ -2,7 +2,7 @@
  *
  * New nodes are put beside what they connect to and then settled by the force layout (layout.js) with every
  * node already on screen fixed, so the drawing never jumps as the graph grows. A first batch with no stored
- * positions is seeded as one cluster per source document and laid out fully.
+ * positions is seeded as one disc per group (topic community, or source document) and laid out fully.
  */
 "use strict";
 
@@ -44,16 +44,16 @@ window.GraphPlacement = (function () {
     return [cx + r0 * Math.cos(seed * 6.283), cy + r0 * Math.sin(seed * 6.283)];
   }
 
-  /* Positions for `added` (raw nodes with id and doc): stored ones are reused; others go beside their placed
-   * neighbours, else beside their document's nodes, else just outside the drawing. `pos` is not changed. */
-  function placeNear(pos, docOf, added, adjacency, stored) {
+  /* Positions for `added` (raw nodes with id and group_key/doc): stored ones are reused; others go beside their
+   * placed neighbours, else beside their group's nodes, else just outside the drawing. `pos` is not changed. */
+  function placeNear(pos, groupOfId, added, adjacency, stored) {
     const grid = new Grid(), groups = new Map(), placed = Object.assign({}, pos), out = new Map();
     let sx = 0, sy = 0, n = 0, radius = 0;
     Object.keys(pos).forEach((id) => {
       const p = pos[id];
       grid.add(p.x, p.y); sx += p.x; sy += p.y; n++;
-      const acc = groups.get(docOf(id)) || { x: 0, y: 0, n: 0 };
-      acc.x += p.x; acc.y += p.y; acc.n++; groups.set(docOf(id), acc);
+      const acc = groups.get(groupOfId(id)) || { x: 0, y: 0, n: 0 };
+      acc.x += p.x; acc.y += p.y; acc.n++; groups.set(groupOfId(id), acc);
     });
     const cx = n ? sx / n : 0, cy = n ? sy / n : 0;
     Object.keys(pos).forEach((id) => { radius = Math.max(radius, Math.hypot(pos[id].x - cx, pos[id].y - cy)); });
@@ -62,7 +62,7 @@ window.GraphPlacement = (function () {
       if (!xy) {
         const seed = hash(raw.id);
         const near = (adjacency.get(raw.id) || []).map((m) => placed[m]).filter(Boolean);
-        const g = groups.get(raw.doc || "");
+        const g = groups.get(groupOf(raw));
         if (near.length) {
           const mx = near.reduce((s, p) => s + p.x, 0) / near.length;
           const my = near.reduce((s, p) => s + p.y, 0) / near.length;
@@ -80,34 +80,64 @@ window.GraphPlacement = (function () {
     return out;
   }
 
-  /* Seed positions for a first batch: each source document a disc of its own, the discs on a ring. */
-  function seedClusters(added) {
-    const byGroup = new Map(), out = new Map();
+  function groupOf(raw) { return raw.group_key || raw.doc || ""; }
+
+  /* Seed positions for a full layout: each group (topic community, or source document) a disc of its own, the
+   * biggest in the middle and the others on rings around it, discs apart. Returns {places, anchors}: both
+   * Map id -> [x, y]; a node's anchor is its group's centre. `aspect` (width / height of the view) stretches
+   * the rings sideways so the islands use a wide canvas. */
+  function seedClusters(added, aspect) {
+    const stretch = Math.max(1, Math.min(2.2, aspect || 1));
+    const byGroup = new Map(), out = new Map(), anchors = new Map();
     added.forEach((raw) => {
-      const g = raw.doc || "";
+      const g = groupOf(raw);
       if (!byGroup.has(g)) byGroup.set(g, []);
       byGroup.get(g).push(raw);
     });
-    const groups = Array.from(byGroup.keys());
-    const ring = groups.length > 1 ? 90 * Math.sqrt(added.length) : 0;
-    groups.forEach((g, gi) => {
-      const members = byGroup.get(g);
-      const a = (gi / groups.length) * 2 * Math.PI;
-      const gx = ring * Math.cos(a), gy = ring * Math.sin(a), spread = 30 * Math.sqrt(members.length);
+    const groups = Array.from(byGroup.keys()).sort((a, b) => byGroup.get(b).length - byGroup.get(a).length ||
+                                                             (a < b ? -1 : 1));
+    const k = spacing(added.length);
+    const radius = (g) => 0.62 * k * Math.sqrt(byGroup.get(g).length) + k * 0.6;
+    const centres = new Map();
+    centres.set(groups[0], [0, 0]);
+    let ringR = groups.length ? radius(groups[0]) : 0, i = 1;
+    while (i < groups.length) {  // fill rings outwards: each ring as many discs as fit on its circumference
+      const widest = radius(groups[i]);
+      const r = ringR + widest * 1.15;
+      let used = 0;
+      const ring = [];
+      while (i < groups.length && (used + 2 * radius(groups[i]) * 1.1 <= 2 * Math.PI * r || !ring.length)) {
+        used += 2 * radius(groups[i]) * 1.1;
+        ring.push(groups[i]);
+        i++;
+      }
+      let a = 0;
+      ring.forEach((g) => {
+        const share = (2 * radius(g) * 1.1) / Math.max(used, 2 * Math.PI * r);
+        a += Math.PI * share;
+        centres.set(g, [r * Math.cos(a) * stretch, r * Math.sin(a)]);
+        a += Math.PI * share;
+      });
+      ringR = r + widest * 1.15;
+    }
+    groups.forEach((g) => {
+      const members = byGroup.get(g), c = centres.get(g), spread = radius(g) * 0.8;
       members.forEach((raw) => {
         const u = hash(raw.id), v = hash(raw.id + "~");
-        out.set(raw.id, [gx + spread * Math.sqrt(u) * Math.cos(v * 6.283),
-                         gy + spread * Math.sqrt(u) * Math.sin(v * 6.283)]);
+        out.set(raw.id, [c[0] + spread * Math.sqrt(u) * Math.cos(v * 6.283),
+                         c[1] + spread * Math.sqrt(u) * Math.sin(v * 6.283)]);
+        anchors.set(raw.id, c);
       });
     });
-    return out;
+    return { places: out, anchors: anchors };
   }
 
   /* Ideal edge length: roomy while labels are readable at the fitted zoom, tighter for big graphs. */
   function spacing(count) { return count < 150 ? 120 : count < 600 ? 90 : 70; }
 
-  /* Force layout over `pos` (every node, {id: {x, y}}); only ids in `movable` move. Returns their new places. */
-  function settle(pos, movable, edges, iterations, temperature) {
+  /* Force layout over `pos` (every node, {id: {x, y}}); only ids in `movable` move. Returns their new places.
+   * With `anchors` (Map id -> [x, y], every node), nodes are pulled to their anchor instead of the centre. */
+  function settle(pos, movable, edges, iterations, temperature, anchors) {
     const ids = Object.keys(pos);
     const index = new Map(ids.map((id, i) => [id, i]));
     const x = new Float64Array(ids.length), y = new Float64Array(ids.length);
@@ -119,25 +149,17 @@ window.GraphPlacement = (function () {
       if (a !== undefined && b !== undefined && a !== b) pairs.push(a, b);
     });
     const k = spacing(ids.length);
+    let ax = null, ay = null;
+    if (anchors) {
+      ax = new Float64Array(ids.length); ay = new Float64Array(ids.length);
+      ids.forEach((id, i) => { const a = anchors.get(id) || [x[i], y[i]]; ax[i] = a[0]; ay[i] = a[1]; });
+    }
     GraphLayout.run({ x: x, y: y, edges: Int32Array.from(pairs), fixed: fixed, iterations: iterations,
-                      k: k, temperature: temperature * k / 70 });
+                      k: k, temperature: temperature * k / 70, ax: ax, ay: ay });
     const out = new Map();
     ids.forEach((id, i) => { if (!fixed[i]) out.set(id, [x[i], y[i]]); });
     return out;
   }
 
-  /* Hub labels are drawn larger; a hub whose label would overlap a bigger hub's gets the normal size back.
-   * hubs: [{id, label, size, font, x, y}] -> Map id -> font size. */
-  function declutter(hubs) {
-    const kept = [], out = new Map();
-    hubs.slice().sort((a, b) => (b.size || 0) - (a.size || 0)).forEach((h) => {
-      const width = Math.min(34, (h.label || "").length) * h.font * 0.55;
-      const clash = kept.some((k) => Math.abs(k.x - h.x) < (k.w + width) / 2 + 10 && Math.abs(k.y - h.y) < 60);
-      if (clash) out.set(h.id, 13);
-      else { kept.push({ x: h.x, y: h.y, w: width }); out.set(h.id, h.font); }
-    });
-    return out;
-  }
-
-  return { placeNear: placeNear, seedClusters: seedClusters, settle: settle, declutter: declutter };
+  return { placeNear: placeNear, seedClusters: seedClusters, settle: settle };
 })();
