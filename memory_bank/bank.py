@@ -17,7 +17,7 @@ from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
 from .errors import InputError, MemoryBankError, RunCancelled
-from .events import ErrorRaised, Event, EventBus
+from .events import AgentFellBack, ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
 from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry
@@ -50,7 +50,8 @@ class MemoryBank:
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm,
-                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)))
+                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)),
+                                                    events=self.events)
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self.reports: list[IngestReport] = []
@@ -171,12 +172,19 @@ class MemoryBank:
         to its own cancel token: `cancel` if given (the UI keeps it), a fresh one otherwise."""
         token = self.cancellation.begin(cancel)
         self.meter.begin_run()
+        fell_back: list[str] = []
+        stop = self.events.subscribe(lambda e: fell_back.append(f"{e.where}: {e.message}")
+                                     if isinstance(e, AgentFellBack) else None)
         try:
-            new_ids, errors = self._ingest_inputs(files, text, question)
-        except RunCancelled:
-            new_ids, errors = [], ["cancelled while ingesting"]
-        result = self._loop.runner.run(question, token, new_ids)
+            try:
+                new_ids, errors = self._ingest_inputs(files, text, question)
+            except RunCancelled:
+                new_ids, errors = [], ["cancelled while ingesting"]
+            result = self._loop.runner.run(question, token, new_ids)
+        finally:
+            stop()
         result.errors[:0] = errors
+        result.errors.extend(fell_back)  # each agent that fell back to offline on one input, in order
         return result
 
     def _ingest_inputs(self, files: Sequence[str | Path], text: str | None,

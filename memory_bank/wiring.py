@@ -16,6 +16,7 @@ from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import ToolCallRecord
+from .errors import ConfigError
 from .events import EventBus
 from .ingest.graph_ops import GraphOps
 from .ingest.linker import Linker
@@ -111,28 +112,35 @@ def build_toolbox(settings: Settings, view: MemoryView, session: requests.Sessio
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
-                 on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
-    """The engine the settings select; the LLM engine gets the metered client and the full toolbox."""
-    if settings.engine == "offline":
-        from .engines.offline.engine import build_offline_engine
+                 events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+    """The engine the settings select: offline, or each agent slot on the engine chosen for it (LLM slots get
+    the metered client and the full toolbox, and fall back to the offline agent on a failed input)."""
+    from .engines.offline.engine import build_offline_engine
 
-        return build_offline_engine(settings, embedder, view)
+    offline = build_offline_engine(settings, embedder, view)
+    if not settings.needs_llm:
+        return offline
     settings.check_llm()
     if llm is None:
         raise ValueError("the LLM engine needs an LLM client")
+    from .engines.compose import compose_engine
     from .engines.llm.engine import build_llm_engine
     from .engines.llm.visit_extractor import LLMExtractor
 
     toolbox = build_toolbox(settings, view, requests.Session(), LLMExtractor(llm, settings))
-    return build_llm_engine(settings, llm, toolbox, on_tool_call)
+    llm_engine = build_llm_engine(settings, llm, toolbox, on_tool_call)
+    return compose_engine(settings, llm_engine, offline, events.publish)
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,
             meter: UsageMeter) -> MeteredClient | None:
     """Wrap the given client, or build the OpenAI one when the LLM engine is selected. Its retry backoff sleeps
     on the cancellation, so a cancelled run does not wait out a backoff."""
-    if client is None and settings.engine == "llm":
+    if client is None and settings.needs_llm:
         settings.check_llm()
+        if settings.llm_provider == "local" and not settings.llm_base_url:
+            raise ConfigError("The local model runs in a server this process starts: start a LocalModelServer "
+                              "and use its settings_for(settings) (the app and the CLI do this).")
         from .engines.llm.openai_client import OpenAIClient
 
         client = OpenAIClient(settings, sleep=cancellation.wait)
