@@ -121,6 +121,7 @@ class Settings(BaseModel):
     max_tokens: int = Field(default=5_000_000, ge=1_000)
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
+    react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
     # tools
     serper_api_key: SecretStr | None = None
     searxng_url: str | None = None

@@ -25,12 +25,23 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
+    finish_reason: str = ""  # "length": the reply was cut at max_tokens
+
+
+@dataclass(frozen=True)
+class ResponseSchema:
+    """A JSON schema the reply must follow, sent as `response_format` `json_schema` where the endpoint takes it
+    (grammar-constrained decoding on llama.cpp, structured outputs on OpenAI and vLLM)."""
+
+    name: str
+    schema: dict[str, Any]
 
 
 @runtime_checkable
 class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion: ...
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None) -> Completion: ...
 
 
 @dataclass
@@ -112,12 +123,13 @@ class MeteredClient:
         self.cancel.wait(seconds)
 
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None) -> Completion:
         self.cancel.check()
         self.meter.check()
         start = time.perf_counter()
         completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
-                                         max_tokens=max_tokens, json_mode=json_mode)
+                                         max_tokens=max_tokens, json_mode=json_mode, schema=schema)
         seconds = time.perf_counter() - start
         self.meter.record(agent, completion, seconds)
         self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,

@@ -5,7 +5,8 @@ must be ours: exponential backoff on connection errors, timeouts, 5xx and 429 (h
 at `llm_backoff_max`), immediate failure on other 4xx, and a final `LLMError` that names status, endpoint and
 model but never the key. JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a
 JSON-mode request is retried once without it and the server is remembered as not supporting it; the structured
-helper validates the text either way.
+helper validates the text either way. A JSON schema (`response_format` `json_schema`) is tried first where one is
+given: the first request that carries one probes the endpoint, and a rejection is remembered (then JSON mode).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import openai
 from ...errors import ConfigError, LLMError
 from ...settings import Settings
 from ...text.tokens import estimate_tokens, tokens_for_chars
-from .client import Completion, Message
+from .client import Completion, Message, ResponseSchema
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
@@ -107,6 +108,7 @@ class OpenAIClient:
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._json_mode_supported = True
+        self._schema_supported = True
 
     @property
     def endpoint(self) -> str:
@@ -121,8 +123,14 @@ class OpenAIClient:
         with self._lock:
             return self._json_mode_supported
 
+    @property
+    def schema_supported(self) -> bool:
+        with self._lock:
+            return self._schema_supported
+
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None) -> Completion:
         params: dict[str, Any] = {
             "model": self._vision_model if has_image(messages) else self._model,
             "messages": messages, "temperature": temperature, "top_p": top_p,
@@ -130,6 +138,17 @@ class OpenAIClient:
         }
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
+        if schema is not None and self.schema_supported:
+            response_format = {"type": "json_schema",
+                               "json_schema": {"name": schema.name, "schema": schema.schema, "strict": False}}
+            try:
+                return self._with_retries({**params, "response_format": response_format}, agent)
+            except LLMError as exc:
+                if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
+                    raise
+            with self._lock:
+                self._schema_supported = False  # remembered: later calls go straight to JSON mode
+            json_mode = True
         if not (json_mode and self.json_mode_supported):
             return self._with_retries(params, agent)
         try:
@@ -193,12 +212,13 @@ class OpenAIClient:
             raise LLMError(f"{self.endpoint} (model {self._model}{self._for(agent)}) returned {kind}: {sample!r}. "
                            "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         text = choices[0].message.content or ""
+        finish = getattr(choices[0], "finish_reason", "") or ""
         usage = getattr(response, "usage", None)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
-                              getattr(response, "model", "") or "")
+                              getattr(response, "model", "") or "", finish)
         return Completion(text, estimate_message_tokens(messages), estimate_tokens(text),
-                          getattr(response, "model", "") or "")
+                          getattr(response, "model", "") or "", finish)
 
     def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:
         where = f"{self.endpoint} (model {self._model}{self._for(agent)})"

@@ -107,7 +107,7 @@ class ReactAgent:
     def _step(self, state: _Run) -> Step:
         sampling = self._settings.sampling_for(self.name)
         completion = self._client.complete(state.messages, agent=self.name, temperature=sampling.temperature,
-                                           top_p=sampling.top_p)
+                                           top_p=sampling.top_p, max_tokens=self._settings.react_reply_tokens)
         state.llm_calls += 1
         step = Step(completion.text)
         state.add("assistant", step.kept_text)
