@@ -27,7 +27,7 @@ _EXPORTS: dict[str, str] = {
     **{name: ".events" for name in (
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
-        "SubscriberFailed", "Subscriber")},
+        "SubscriberFailed", "Subscriber", "AgentFellBack", "AnswerDelta")},
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
@@ -43,6 +43,10 @@ _EXPORTS: dict[str, str] = {
     # engines, before one is built
     "describe_engine": ".engines.describe",
     "check_connection": ".engines.describe",
+    "AGENT_SLOTS": ".settings",
+    "PRESETS": ".settings",
+    # the local model: its llama.cpp server, one per process (the app shares it between sessions)
+    "LocalModelServer": ".engines.llm.local_server",
     # the embedding model (warmed up once and shared by banks) and the files a bank can read
     "Embedder": ".retrieval.embedding",
     "load_embedder": ".retrieval.embedding",
@@ -50,12 +54,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
-    "AgentOutputError", "AnswerReady", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken",
-    "Citation", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
-    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage",
-    "MemoryBank", "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
-    "RunCancelled", "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned",
-    "ToolCalled", "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
+    "AGENT_SLOTS", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerReady", "AttachmentContent",
+    "BankSnapshot", "BudgetExceeded", "CancelToken", "Citation", "ConfigError", "ConflictFlagged",
+    "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event",
+    "ImportFormatError", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "MemoryBank",
+    "MemoryBankError", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "RunCancelled",
+    "RunResult", "Settings", "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskPlanned", "ToolCalled",
+    "ToolError", "check_connection", "describe_engine", "load_embedder", "page_span", "pages_label",
     "supported_suffixes",
 ]
 
@@ -63,6 +68,7 @@ if TYPE_CHECKING:
     from .bank import MemoryBank
     from .control import CancelToken
     from .engines.describe import check_connection, describe_engine
+    from .engines.llm.local_server import LocalModelServer
     from .engines.models import Citation
     from .errors import (
         AgentOutputError,
@@ -76,6 +82,8 @@ if TYPE_CHECKING:
         ToolError,
     )
     from .events import (
+        AgentFellBack,
+        AnswerDelta,
         AnswerReady,
         ConflictFlagged,
         ConflictResolved,
@@ -99,7 +107,7 @@ if TYPE_CHECKING:
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
-    from .settings import Settings
+    from .settings import AGENT_SLOTS, PRESETS, Settings
     from .text.pages import page_span, pages_label
 
 

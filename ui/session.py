@@ -22,7 +22,15 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, describe_engine, load_embedder
+from memory_bank import (
+    CancelToken,
+    ConfigError,
+    LocalModelServer,
+    MemoryBank,
+    Settings,
+    describe_engine,
+    load_embedder,
+)
 
 from .worker import RunHandle, start_run
 
@@ -74,6 +82,24 @@ def warm_up_embedder(model_path: str | None) -> threading.Thread:
     thread = threading.Thread(target=shared_embedder, args=(model_path,), name="embedder-warm-up", daemon=True)
     thread.start()
     return thread
+
+
+@st.cache_resource(show_spinner="Starting the local model (llama.cpp on this machine)…",
+                   on_release=lambda server: server.stop())
+def shared_local_server(data_dir: str) -> LocalModelServer:
+    """One local model server per app process, shared by every session (the model takes 2 GB of memory); it
+    stops when the app stops or the cache is cleared. A missing model file is a ConfigError saying how to
+    fetch it (scripts/start.sh does)."""
+    server = LocalModelServer.for_data_dir(Path(data_dir))
+    server.start()
+    return server
+
+
+def with_endpoint(settings: Settings) -> Settings:
+    """Settings for a bank: pointed at the shared local server when the local provider is chosen."""
+    if settings.needs_llm and settings.llm_provider == "local" and not settings.llm_base_url:
+        return shared_local_server(str(settings.data_dir)).settings_for(settings)
+    return settings
 
 
 def _remove(path: Path) -> None:
@@ -149,7 +175,7 @@ def make_bank(task: TaskSession, settings: Settings | None = None, export: Any =
 
     Returns the bank and its folder. A failed import leaves no folder behind and raises as the core does.
     """
-    settings = (settings or task.settings).model_copy(update={"temp_dir": str(task.workdir)})
+    settings = with_endpoint(settings or task.settings).model_copy(update={"temp_dir": str(task.workdir)})
     embedder = shared_embedder(settings.embedding_model_path)
     folder = Path(tempfile.mkdtemp(prefix="bank-", dir=task.workdir))
     try:
