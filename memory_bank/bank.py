@@ -17,7 +17,7 @@ from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
 from .errors import InputError, MemoryBankError, RunCancelled
-from .events import AgentFellBack, ErrorRaised, Event, EventBus
+from .events import AgentFellBack, AnswerDelta, ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
 from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry
@@ -31,6 +31,7 @@ from .retrieval.view import Passage
 from .run.results import RunResult
 from .run.runner import tool_called
 from .settings import Settings
+from .text.tokens import estimate_tokens
 
 
 class MemoryBank:
@@ -51,7 +52,7 @@ class MemoryBank:
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm,
                                                     on_tool_call=lambda call: self.events.publish(tool_called(call)),
-                                                    events=self.events)
+                                                    events=self.events, on_answer_text=self._answer_text)
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self.reports: list[IngestReport] = []
@@ -59,6 +60,13 @@ class MemoryBank:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
 
     # -- events and state ---------------------------------------------------------------------------------
+
+    def _answer_text(self, text: str) -> None:
+        """The answer as the ReAct agent writes it, with the run's calls and tokens so far (the call being
+        streamed is counted when it ends, so its tokens are estimated from the text until then)."""
+        run = self.meter.run_usage()
+        self.events.publish(AnswerDelta(text=text, llm_calls=run.calls + 1,
+                                        tokens=run.tokens + estimate_tokens(text)))
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)

@@ -112,7 +112,8 @@ def build_toolbox(settings: Settings, view: MemoryView, session: requests.Sessio
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
-                 events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+                 events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                 on_answer_text: Callable[[str], None] | None = None) -> Engine:
     """The engine the settings select: offline, or each agent slot on the engine chosen for it (LLM slots get
     the metered client and the full toolbox, and fall back to the offline agent on a failed input)."""
     from .engines.offline.engine import build_offline_engine
@@ -128,7 +129,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
     from .engines.llm.visit_extractor import LLMExtractor
 
     toolbox = build_toolbox(settings, view, requests.Session(), LLMExtractor(llm, settings))
-    llm_engine = build_llm_engine(settings, llm, toolbox, on_tool_call)
+    llm_engine = build_llm_engine(settings, llm, toolbox, on_tool_call, on_answer_text)
     return compose_engine(settings, llm_engine, offline, events.publish)
 
 

@@ -200,6 +200,10 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
     if result is None:
         if view.error:
             st.error(f"The run failed: {view.error}")
+        elif view.draft is not None and view.draft.text:
+            with st.container(border=True):
+                st.markdown(safe_markdown(view.draft.text) + " ▍")
+            st.caption(f"Writing the answer… {view.draft.llm_calls} LLM call(s), ~{view.draft.tokens:,} tokens so far")
         else:
             st.caption("Working on it…")
         return

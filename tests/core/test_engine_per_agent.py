@@ -51,6 +51,9 @@ def test_local_model_for_answers_asks_the_llm_only_to_answer_and_validate(tmp_pa
         agents = {r.agent for r in fake.chat_requests}
     assert agents == {"react"}, "ingestion, linking, planning and merging stayed offline"
     assert result.answer and result.termination == "done"
+    drafts = [e for e in bank.events.log() if e.kind == "answer_delta"]
+    assert drafts and drafts[-1].text.strip() in result.answer, "the answer streamed as it was written"
+    assert drafts[-1].llm_calls >= 1 and drafts[-1].tokens > drafts[0].tokens
 
 
 def node(node_id: str, text: str) -> NodeInfo:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,7 +42,10 @@ class ResponseSchema:
 class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
-                 schema: ResponseSchema | None = None) -> Completion: ...
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
+        """`on_text`, when given, hears the reply's text so far as it is generated (the client streams)."""
+        ...
 
 
 @dataclass
@@ -124,12 +128,14 @@ class MeteredClient:
 
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
-                 schema: ResponseSchema | None = None) -> Completion:
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
         self.cancel.check()
         self.meter.check()
         start = time.perf_counter()
         completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
-                                         max_tokens=max_tokens, json_mode=json_mode, schema=schema)
+                                         max_tokens=max_tokens, json_mode=json_mode, schema=schema,
+                                         on_text=on_text)
         seconds = time.perf_counter() - start
         self.meter.record(agent, completion, seconds)
         self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,

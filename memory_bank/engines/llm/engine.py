@@ -34,11 +34,13 @@ def engine_label(settings: Settings) -> str:
 
 
 def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
-                     on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+                     on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                     on_answer_text: Callable[[str], None] | None = None) -> Engine:
     settings.check_llm()
     return Engine(
         name="llm", label=engine_label(settings),
         classification=ClassificationAgent(client, settings), structure=StructureAgent(client, settings),
         analysis=AnalysisAgent(client, settings), integration=IntegrationAgent(client, settings),
-        planning=PlanningAgent(client, settings), executor=ReactAgent(client, settings, toolbox, on_tool_call),
+        planning=PlanningAgent(client, settings),
+        executor=ReactAgent(client, settings, toolbox, on_tool_call, on_answer_text),
         recognizer=ImageRecognizer(client, settings), uses_llm=True)

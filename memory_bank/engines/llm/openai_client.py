@@ -80,7 +80,7 @@ def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
 
 
 def _retryable(exc: Exception) -> bool:
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError and a stream broken mid-read
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
@@ -130,7 +130,15 @@ class OpenAIClient:
 
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
-                 schema: ResponseSchema | None = None) -> Completion:
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
+        if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
+            streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
+                        "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
+                        "stream": True, "stream_options": {"include_usage": True}}
+            if max_tokens is not None:
+                streamed["max_tokens"] = max_tokens
+            return self._with_retries(streamed, agent, on_text)
         params: dict[str, Any] = {
             "model": self._vision_model if has_image(messages) else self._model,
             "messages": messages, "temperature": temperature, "top_p": top_p,
@@ -182,11 +190,14 @@ class OpenAIClient:
         return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _with_retries(self, params: dict[str, Any], agent: str) -> Completion:
+    def _with_retries(self, params: dict[str, Any], agent: str,
+                      on_text: Callable[[str], None] | None = None) -> Completion:
         attempts = self._settings.llm_max_retries + 1
         for attempt in range(1, attempts + 1):
             try:
                 response = self._sdk.chat.completions.create(**params)
+                if on_text is not None:
+                    return self._collect(response, params["messages"], on_text)
             except openai.APIError as exc:
                 if not _retryable(exc) or attempt == attempts:
                     raise LLMError(self._describe(exc, attempt, agent)) from exc
@@ -194,6 +205,33 @@ class OpenAIClient:
                 continue
             return self._to_completion(response, params["messages"], agent)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _collect(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+        """Read a streamed reply, telling `on_text` the text so far at each piece; usage from the last chunk."""
+        try:
+            return self._read_stream(stream, messages, on_text)
+        except openai.APIError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the SDK's HTTP library raises its own types mid-stream
+            raise openai.APIConnectionError(message=f"the stream broke: {type(exc).__name__}: {exc}",
+                                            request=stream.response.request) from exc
+
+    def _read_stream(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+        parts: list[str] = []
+        finish, model, usage = "", "", None
+        for chunk in stream:
+            model = getattr(chunk, "model", "") or model
+            usage = getattr(chunk, "usage", None) or usage
+            for choice in getattr(chunk, "choices", None) or []:
+                piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
+                if piece:
+                    parts.append(piece)
+                    on_text("".join(parts))
+                finish = choice.finish_reason or finish
+        text = "".join(parts)
+        if usage is not None and usage.prompt_tokens is not None:
+            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
+        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish)
 
     def _delay(self, attempt: int, exc: Exception) -> float:
         cap = self._settings.llm_backoff_max
