@@ -95,6 +95,7 @@ class LocalModelServer:
             params.cont_batching = True
             params.kv_unified = self.options.unified
             params.warmup = False
+            params.verbosity = -1  # llama.cpp logs every slot step to stderr; failures reach us over HTTP
             server = xllamacpp.Server(params)
             address = str(server.listening_address)
             base = f"http://{address}/v1" if "://" not in address else f"{address.rstrip('/')}/v1"
