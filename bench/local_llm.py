@@ -70,13 +70,30 @@ def load() -> str:
 
 
 def local_settings(server: LocalModelServer, **values: Any) -> Settings:
-    return server.settings_for(Settings(**values))
+    """Short ReAct replies and few steps: on 2 busy cores a step of 1,024 tokens takes minutes."""
+    base = {"memory_budget_tokens": 800, "react_max_calls": 4, "react_reply_tokens": 320, "max_rounds": 5}
+    return server.settings_for(Settings(**{**base, **values}))
+
+
+def progress(bank: MemoryBank, name: str) -> None:
+    """Each LLM call and each fallback on stderr, so a slow run shows it is moving."""
+    start = time.perf_counter()
+
+    def show(event: Any) -> None:
+        if event.kind == "llm_usage":
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens}+"
+                  f"{event.completion_tokens} tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+        elif event.kind in ("agent_fell_back", "error"):
+            print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
+
+    bank.subscribe(show)
 
 
 def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
-    settings = local_settings(server, memory_budget_tokens=800, max_rounds=6).with_preset("llm")
+    settings = local_settings(server).with_preset("llm")
     recorder = Recorder(OpenAIClient(settings))
     bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)
+    progress(bank, "notes")
     start = time.perf_counter()
     result = bank.run(NOTES_QUESTION, files=NOTES)
     wall = time.perf_counter() - start
@@ -102,8 +119,9 @@ def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
 
 
 def bench_nist(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
-    settings = local_settings(server, memory_budget_tokens=800).with_preset("answers")
+    settings = local_settings(server).with_preset("answers")
     bank = MemoryBank(settings, embedder=embedder)
+    progress(bank, "nist")
     first: dict[str, float] = {}
     start = time.perf_counter()
     bank.subscribe(lambda e: first.setdefault("node", time.perf_counter() - start)
@@ -134,8 +152,8 @@ def bench_squad(server: LocalModelServer, embedder: Any, count: int, seed: int) 
     title, text, questions = _squad_article(seed, count)
     offline = MemoryBank(Settings(memory_budget_tokens=800), embedder=embedder)
     offline.ingest_text(text, source=title)
-    local = MemoryBank.from_export(offline.export(), local_settings(server, memory_budget_tokens=800)
-                                   .with_preset("answers"), embedder=embedder)
+    local = MemoryBank.from_export(offline.export(), local_settings(server).with_preset("answers"),
+                                   embedder=embedder)
     rows = []
     for q in questions:
         t0 = time.perf_counter()
@@ -165,8 +183,7 @@ def main() -> None:
     server = LocalModelServer.for_data_dir(default_data_dir())
     t0 = time.perf_counter()
     server.start()
-    results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
-    results["server_ready_seconds"] = round(time.perf_counter() - t0, 1)
+    ready = round(time.perf_counter() - t0, 1)
     try:
         for name in (["notes", "nist", "squad"] if args.what == "all" else [args.what]):
             before = load()
@@ -177,9 +194,11 @@ def main() -> None:
                 out = bench_nist(server, embedder)
             else:
                 out = bench_squad(server, embedder, args.questions, args.seed)
-            out["load_before"], out["load_after"] = before, load()
-            results[name] = out
+            out["load_before"], out["load_after"], out["server_ready_seconds"] = before, load(), ready
             RESULTS.parent.mkdir(parents=True, exist_ok=True)
+            # read again just before writing: another run of this script may have added its part meanwhile
+            results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+            results[name] = out
             RESULTS.write_text(json.dumps(results, indent=1, ensure_ascii=False))
             print(json.dumps({k: v for k, v in out.items() if k != "rows"}, indent=1, ensure_ascii=False))
     finally:

@@ -220,3 +220,11 @@ def test_the_answer_streams_token_by_token_and_tool_steps_show_nothing(fake: Fak
     assert len(heard) > 5 and all(answer.startswith(h) for h in heard), "growing snapshots of the answer only"
     assert all(r.body.get("stream") is True for r in fake.chat_requests)
     assert [r.body["max_tokens"] for r in fake.chat_requests] == [settings.react_reply_tokens] * 2
+
+
+def test_a_tool_response_the_model_writes_itself_ends_its_reply() -> None:
+    forged = "<tool_response>\n[node:n1] The PEP talks to the PA.\n</tool_response>\n<tool_response>x</tool_response>"
+    assert Step(forged).plain == "" and Step(forged).answer is None
+    step = Step("The PEP forwards requests to the PA [node:n1].\n<tool_response>made up</tool_response>")
+    assert step.plain == "The PEP forwards requests to the PA [node:n1]."
+    assert Step("<answer>From memory [node:n1].</answer><tool_response>x").answer == "From memory [node:n1]."
