@@ -28,7 +28,7 @@ _EXPORTS: dict[str, str] = {
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
         "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
-        "event_from_dict")},
+        "event_from_dict", "AgentFellBack", "AnswerDelta")},
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
@@ -53,6 +53,10 @@ _EXPORTS: dict[str, str] = {
     # engines, before one is built
     "describe_engine": ".engines.describe",
     "check_connection": ".engines.describe",
+    "AGENT_SLOTS": ".settings",
+    "PRESETS": ".settings",
+    # the local model: its llama.cpp server, one per process (the app shares it between sessions)
+    "LocalModelServer": ".engines.llm.local_server",
     # the embedding model (warmed up once and shared by banks) and the files a bank can read
     "Embedder": ".retrieval.embedding",
     "load_embedder": ".retrieval.embedding",
@@ -60,22 +64,24 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
-    "AgentOutputError", "AnswerReady", "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded",
-    "CancelToken", "Category", "ChunksStored", "Citation", "Community", "ConfigError", "ConflictFlagged",
-    "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event",
-    "ImportFormatError", "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage",
-    "LongTermInjected", "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank",
-    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "Progress",
-    "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError",
-    "Subscriber", "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary",
-    "ToolCalled", "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict",
-    "find_communities", "load_embedder", "page_span", "pages_label", "reflection_body", "supported_suffixes",
+    "AGENT_SLOTS", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerReady", "AnswerUse",
+    "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored", "Citation",
+    "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
+    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
+    "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "LongTermInjected", "LongTermLearned",
+    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError", "MemoryRecord",
+    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "RecoveryMetadata",
+    "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
+    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
+    "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
+    "load_embedder", "page_span", "pages_label", "reflection_body", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
     from .bank import MemoryBank
     from .control import CancelToken
     from .engines.describe import check_connection, describe_engine
+    from .engines.llm.local_server import LocalModelServer
     from .engines.models import Citation
     from .errors import (
         AgentOutputError,
@@ -92,6 +98,8 @@ if TYPE_CHECKING:
         ToolError,
     )
     from .events import (
+        AgentFellBack,
+        AnswerDelta,
         AnswerReady,
         ChunksStored,
         ConflictFlagged,
@@ -131,7 +139,7 @@ if TYPE_CHECKING:
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
-    from .settings import Settings
+    from .settings import AGENT_SLOTS, PRESETS, Settings
     from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
     from .text.pages import page_span, pages_label
 

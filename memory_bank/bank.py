@@ -18,7 +18,7 @@ from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
 from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled
-from .events import ErrorRaised, Event, EventBus
+from .events import AgentFellBack, AnswerDelta, ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
 from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, new_id
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .run.long_term import LongTermHook
 from .settings import Settings
+from .text.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from .store.base import RunRecord, TaskStore
@@ -79,7 +80,8 @@ class MemoryBank:
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm, toolbox=self.tools,
                                                     on_tool_call=lambda call: self.events.publish(tool_called(call)),
-                                                    cancel=self.cancellation)
+                                                    cancel=self.cancellation, events=self.events,
+                                                    on_answer_text=self._answer_text)
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,
@@ -144,6 +146,13 @@ class MemoryBank:
             self._task.close()
 
     # -- events and state ---------------------------------------------------------------------------------
+
+    def _answer_text(self, text: str) -> None:
+        """The answer as the ReAct agent writes it, with the run's calls and tokens so far (the call being
+        streamed is counted when it ends, so its tokens are estimated from the text until then)."""
+        run = self.meter.run_usage()
+        self.events.publish(AnswerDelta(text=text, llm_calls=run.calls + 1,
+                                        tokens=run.tokens + estimate_tokens(text)))
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
@@ -280,17 +289,24 @@ class MemoryBank:
         return self._recorded(run_id, lambda: self._run(question, named, text, token))
 
     def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
+        fell_back: list[str] = []
+        stop = self.events.subscribe(lambda e: fell_back.append(f"{e.where}: {e.message}")
+                                     if isinstance(e, AgentFellBack) else None)
         try:
-            new_ids, errors = self._ingest_inputs(files, text, question)
-        except RunCancelled:
-            new_ids, errors = [], ["cancelled while ingesting"]
-        except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
-            new_ids, errors = [], [str(exc)]
-        if self._long_term is None:
-            result = self._loop.runner.run(question, token, new_ids)
-        else:
-            result = self._run_with_long_term(self._long_term, question, token, new_ids)
+            try:
+                new_ids, errors = self._ingest_inputs(files, text, question)
+            except RunCancelled:
+                new_ids, errors = [], ["cancelled while ingesting"]
+            except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
+                new_ids, errors = [], [str(exc)]
+            if self._long_term is None:
+                result = self._loop.runner.run(question, token, new_ids)
+            else:
+                result = self._run_with_long_term(self._long_term, question, token, new_ids)
+        finally:
+            stop()
         result.errors[:0] = [e for e in errors if not any(e in said for said in result.errors)]  # said once
+        result.errors.extend(fell_back)  # each agent that fell back to offline on one input, in order
         return result
 
     def _run_with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,

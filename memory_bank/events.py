@@ -163,6 +163,26 @@ class LongTermLearned(Event):
 
 
 @dataclass(frozen=True)
+class AgentFellBack(ErrorRaised):
+    """An LLM agent failed on one input and the offline agent did it instead: shown like an error, counted apart
+    (the run goes on with the offline result, so nothing is missing from memory)."""
+
+    kind: ClassVar[str] = "agent_fell_back"
+    agent: str = ""
+
+
+@dataclass(frozen=True)
+class AnswerDelta(Event):
+    """The answer as it is being written, token by token: the text so far (a snapshot, not a diff, so a reader
+    that misses one event loses nothing), and the calls and tokens used up to now."""
+
+    kind: ClassVar[str] = "answer_delta"
+    text: str
+    llm_calls: int = 0
+    tokens: int = 0
+
+
+@dataclass(frozen=True)
 class SubscriberFailed(Event):
     kind: ClassVar[str] = "subscriber_failed"
     message: str

@@ -16,6 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from .errors import ConfigError
 
 AGENT_NAMES = ("classification", "structure", "analysis", "integration", "planning", "react")
+# The engine slots a person can put on either engine; "react" is the answering executor, "image" the recogniser.
+AGENT_SLOTS = ("classification", "structure", "analysis", "integration", "planning", "react", "image")
+EngineName = Literal["offline", "llm"]
+_INGESTION = ("classification", "structure", "analysis", "integration", "planning", "image")
+# Presets of `agent_engines`. "answers": offline ingestion; the LLM writes the answer through the ReAct loop and
+# judges cross-validation (both are the executor's tasks), which keeps a slow local model to a few calls.
+PRESETS: dict[str, dict[str, str]] = {
+    "offline": dict.fromkeys(AGENT_SLOTS, "offline"),
+    "answers": {**dict.fromkeys(_INGESTION, "offline"), "react": "llm"},
+    "llm": dict.fromkeys(AGENT_SLOTS, "llm"),
+}
 
 
 class Sampling(BaseModel):
@@ -71,6 +82,8 @@ ENV_FIELDS: dict[str, str] = {
     "DATABASE_URL": "database_url",
     "MEMORY_BANK_RETENTION_DAYS": "retention_days",
     "MEMORY_BANK_SHARED": "shared",
+    "LLM_PROVIDER": "llm_provider",
+    "MEMORY_BANK_PRESET": "preset",
 }
 
 
@@ -85,8 +98,12 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    engine: Literal["offline", "llm"] = "offline"
-    # LLM endpoint (any OpenAI-compatible server)
+    engine: EngineName = "offline"
+    # per agent slot (AGENT_SLOTS), the engine that runs it; a slot not named here runs on `engine`
+    agent_engines: dict[str, EngineName] = Field(default_factory=dict)
+    # LLM endpoint: "openai" is any OpenAI-compatible server at llm_base_url; "local" is the llama.cpp server this
+    # process starts on 127.0.0.1 with the model fetched into data_dir/models/
+    llm_provider: Literal["openai", "local"] = "openai"
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None
@@ -116,6 +133,7 @@ class Settings(BaseModel):
     max_tokens: int = Field(default=5_000_000, ge=1_000)
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
+    react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
     # tools
     serper_api_key: SecretStr | None = None
     searxng_url: str | None = None
@@ -159,13 +177,45 @@ class Settings(BaseModel):
             merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
         merged.update(os.environ if env is None else env)
         values = {field: merged[var] for var, field in ENV_FIELDS.items() if merged.get(var, "").strip()}
-        if "engine" not in values and (values.get("llm_model") or values.get("llm_base_url")):
+        if "engine" not in values and (values.get("llm_model") or values.get("llm_base_url")
+                                       or values.get("llm_provider") == "local"):
             values["engine"] = "llm"
+        preset = values.pop("preset", None)
         try:
-            return cls(**values)
+            settings = cls(**values)
+            return settings.with_preset(preset) if preset else settings
         except ValidationError as exc:
             raise ConfigError(_env_problems(exc)) from None
 
+
+    @field_validator("agent_engines")
+    @classmethod
+    def _known_slots(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(AGENT_SLOTS))
+        if unknown:
+            raise ValueError(f"unknown agents {unknown}; the agents are {', '.join(AGENT_SLOTS)}")
+        return value
+
+    def engine_for(self, agent: str) -> EngineName:
+        """Which engine runs one agent slot."""
+        return self.agent_engines.get(agent, self.engine)
+
+    @property
+    def needs_llm(self) -> bool:
+        return any(self.engine_for(a) == "llm" for a in AGENT_SLOTS)
+
+    def with_preset(self, name: str) -> Settings:
+        """A copy with one of `PRESETS`; any preset with an LLM agent selects the LLM engine as the default."""
+        if name not in PRESETS:
+            raise ConfigError(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}")
+        engines = PRESETS[name]
+        return self.model_copy(update={"agent_engines": dict(engines),
+                                       "engine": "llm" if "llm" in engines.values() else "offline"})
+
+    def preset_name(self) -> str | None:
+        """The preset these settings amount to, or None for a custom mix."""
+        mine = {a: self.engine_for(a) for a in AGENT_SLOTS}
+        return next((name for name, engines in PRESETS.items() if engines == mine), None)
 
     def window(self, agent: str) -> int:
         """The context window of one agent, in (estimated) tokens."""
@@ -184,7 +234,7 @@ class Settings(BaseModel):
 
     def check_llm(self) -> None:
         """Raise a clear error when the LLM engine is selected without what it needs."""
-        if self.engine == "llm" and not self.llm_model:
+        if self.needs_llm and not self.llm_model and self.llm_provider != "local":
             raise ConfigError("The LLM engine needs a model name (LLM_MODEL or the Settings page).")
 
     def public_dict(self) -> dict:

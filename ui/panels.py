@@ -170,6 +170,10 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
             st.error(f"The run failed: {view.error}")
         elif view.status == "interrupted":
             st.warning("Interrupted: the server stopped during this run. Resume continues it.")
+        elif view.draft is not None and view.draft.text:
+            with st.container(border=True):
+                st.markdown(safe_markdown(view.draft.text) + " ▍")
+            st.caption(f"Writing the answer… {view.draft.llm_calls} LLM call(s), ~{view.draft.tokens:,} tokens so far")
         else:
             st.caption("Working on it…")
         return

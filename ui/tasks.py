@@ -21,6 +21,7 @@ import streamlit as st
 
 from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, event_from_dict
 
+from .local_model import with_endpoint
 from .long_term import long_term_for
 from .worker import RunHandle, restore_run, start_resume
 
@@ -139,7 +140,8 @@ def _workdir(settings: Settings) -> Path:
 
 
 def _for(settings: Settings, workdir: Path) -> Settings:
-    return settings.model_copy(update={"temp_dir": str(workdir)})
+    """A bank's settings: its temp files in `workdir`, and pointed at the shared local model when chosen."""
+    return with_endpoint(settings).model_copy(update={"temp_dir": str(workdir)})
 
 
 def past_runs(bank: MemoryBank, records: list[RunRecord]) -> list[RunHandle]:

@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_bank import CancelToken, Event, LLMUsage, NodeAdded, NodesMerged, Progress, RunRecord, RunResult
+from memory_bank import (
+    AnswerDelta,
+    CancelToken,
+    Event,
+    LLMUsage,
+    NodeAdded,
+    NodesMerged,
+    Progress,
+    RunRecord,
+    RunResult,
+)
 
 from .format import describe
 from .run_status import finished_status
@@ -61,6 +71,7 @@ class RunView:
     result: RunResult | None
     error: str | None
     cancel_requested: bool
+    draft: AnswerDelta | None = None  # the answer as it is being written, with the calls and tokens so far
 
     @property
     def elapsed(self) -> float:
@@ -94,6 +105,7 @@ class RunMonitor:
         self._result: RunResult | None = None
         self._error: str | None = None
         self._cancel_requested = False
+        self._draft: AnswerDelta | None = None
 
     def on_event(self, event: Event) -> None:
         with self._lock:
@@ -110,6 +122,9 @@ class RunMonitor:
                 self._llm["calls"] += 1
                 self._llm["prompt_tokens"] += event.prompt_tokens
                 self._llm["completion_tokens"] += event.completion_tokens
+            elif isinstance(event, AnswerDelta):
+                self._draft = event
+                return  # one per token: counted and kept, not logged
             elif isinstance(event, NodeAdded):
                 self._fresh[event.node_id] = event.ts
             elif isinstance(event, NodesMerged):
@@ -155,7 +170,7 @@ class RunMonitor:
             fresh = tuple(n for n, ts in self._fresh.items() if now - ts <= FRESH_SECONDS)
             return RunView(self.question, self.files, self._status, self.started, self._finished,
                            tuple(self._stages.values()), tuple(self._log), dict(self._counts), dict(self._llm),
-                           fresh, self._result, self._error, self._cancel_requested)
+                           fresh, self._result, self._error, self._cancel_requested, self._draft)
 
 
 @dataclass

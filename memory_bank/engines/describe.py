@@ -13,13 +13,14 @@ PROBE_TIMEOUT = 20.0  # seconds: a connection check is a person waiting on a but
 
 def describe_engine(settings: Settings) -> str:
     """The label `build_engine` would give the engine these settings choose."""
-    if settings.engine == "offline":
+    if not settings.needs_llm:
         from .offline.engine import LABEL
 
         return LABEL
+    from .compose import mixed_label
     from .llm.engine import engine_label
 
-    return engine_label(settings)
+    return mixed_label(settings, engine_label(settings))
 
 
 def check_connection(settings: Settings) -> str:

@@ -176,6 +176,11 @@ class TaskRunner:
     def _cross_validate(self, state: _RunState, task: PendingTask) -> CompletedTask:
         conflict = self.memory.conflicts[task.conflict_id or ""]
         result = self._run_executor(state, task)
+        if result.answer is None and result.termination == "error":
+            # the executor's LLM failed: its summary is an error message, not a validation to merge by
+            self.linker.ops.resolve_conflict(conflict.id, None, f"validation failed: {result.summary}"[:1000],
+                                             status="failed")
+            raise MemoryBankError(f"cross-validation failed: {result.summary}")
         validation = (result.answer or result.summary or "").strip()
         if not validation:
             raise MemoryBankError("cross-validation produced no validation result")

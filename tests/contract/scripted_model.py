@@ -76,10 +76,11 @@ class ContractLLM(ScriptedLLM):
             if not groups or passage.startswith("#"):
                 groups.append([])
             groups[-1].append((number, passage))
-        clusters = [{"cluster_id": f"c{i}", "context": group[0][1].lstrip("# ")[:80],
-                     "keywords": sorted(set(_NAME.findall(" ".join(p for _, p in group))))[:6] or ["text"],
-                     "passages": [int(n) for n, _ in group]} for i, group in enumerate(groups)]
-        return json.dumps({"should_cluster": len(clusters) > 1, "clusters": clusters})
+        topics = [{"context": group[0][1].lstrip("# ")[:80],
+                   "keywords": sorted(set(_NAME.findall(" ".join(p for _, p in group))))[:6] or ["text"]}
+                  for group in groups]
+        labels = [i for i, group in enumerate(groups) for _ in group]
+        return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
         content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0]

@@ -4,6 +4,8 @@ Then faults mid-run: the run records the failure, goes on, and loses nothing alr
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memory_bank import MemoryBank
@@ -86,14 +88,19 @@ def _failing(agent: str, reply: Reply, inner: ScriptedLLM):
     return handler
 
 
-def test_garbage_from_one_agent_fails_its_subtask_only(tmp_path) -> None:
+def test_garbage_from_one_agent_falls_back_to_offline_for_that_input_only(tmp_path) -> None:
     inner = ScriptedLLM(per_cluster=1)
     with FakeOpenAI(handler=_failing("structure", Reply(text="I cannot do that."), inner)) as fake:
         bank = make_bank(fake, tmp_path, structured_retries=1)
-        with pytest.raises(Exception, match="nothing could be ingested"):
-            bank.ingest_text(TEXT, source="history.txt")
-        assert bank.snapshot().counts["nodes"] == 0
-        assert any(e.kind == "error" and "structure" in e.message for e in bank.events.log())
+        result = bank.run("When were ALPHA systems first deployed?", text=TEXT)
+        structure_calls = sum(r.agent == "structure" for r in fake.chat_requests)
+    nodes = bank.snapshot().nodes
+    assert len(result.new_node_ids) >= 4 and nodes, "no cluster was dropped: offline summaries stand in"
+    fell = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
+    assert len(fell) == 4 and {e.agent for e in fell} == {"structure"}
+    assert structure_calls == 4 * 2, "each cluster was asked and re-asked once before falling back"
+    assert sum("structure agent" in e and "offline agent did this one" in e for e in result.errors) == 4
+    assert result.answer and result.termination == "done"
 
 
 def test_dropped_connection_mid_run_keeps_memory(tmp_path) -> None:
@@ -131,10 +138,12 @@ def test_proxy_error_page_gets_a_clear_message_and_keeps_memory(tmp_path) -> Non
         bank = make_bank(fake, tmp_path)
         ids = bank.ingest_text(TEXT, source="history.txt")
         state["proxy_broken"] = True
-        with pytest.raises(Exception, match="non-completion body.*OpenAI-compatible"):
-            bank.ingest_text("GAMMA notes that will not arrive.", source="more.txt")
+        more = bank.ingest_text("GAMMA notes that arrive through the offline agents.", source="more.txt")
     assert {n.id for n in bank.snapshot().nodes} >= set(ids) - set(bank.memory.merged_into)
-    assert bank.snapshot().counts["nodes"] == 4
+    assert bank.snapshot().counts["nodes"] == 5 and len(more) == 1, "degraded to offline, not dropped"
+    fell = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
+    assert fell[0].agent == "classification" and "more.txt" in fell[0].where
+    assert re.search("non-completion body.*OpenAI-compatible", fell[0].message)
 
 
 def test_visited_page_becomes_memory_with_its_url(tmp_path) -> None:

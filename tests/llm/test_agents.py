@@ -69,41 +69,44 @@ def test_passages_are_paragraphs_and_long_ones_are_cut_at_sentences() -> None:
 
 
 def test_classification_keeps_content_verbatim_and_loses_nothing(fake: FakeOpenAI, client: OpenAIClient) -> None:
-    fake.push(ok(reply({"should_cluster": True, "clusters": [
-        {"cluster_id": 1, "context": "Zero trust basics", "keywords": ["zero trust", "session"], "passages": [0, 1]},
-        {"cluster_id": "c2", "context": "2024 budget", "keywords": ["budget", "$3M"], "passages": [3]},
-    ]})))
+    fake.push(ok(reply({"topics": [
+        {"context": "Zero trust basics", "keywords": ["zero trust", "session"]},
+        {"context": "2024 budget", "keywords": ["budget", "$3M"]},
+    ], "labels": [0, 0, 0, 1]})))
     out = ClassificationAgent(client, fake.settings()).run(
         ClassificationInput(context=TEXT, task_goal="What is zero trust?", source="nist.pdf"))
-    assert [c.cluster_id for c in out.clusters] == ["1", "c2"] and out.should_cluster
+    assert [c.cluster_id for c in out.clusters] == ["c1", "c2"] and out.should_cluster
     first, second = out.clusters
-    assert first.content == TEXT[: TEXT.index("\n\nThe budget")]  # passage 2 (unassigned) joins passage 1
+    assert first.content == TEXT[: TEXT.index("\n\nThe budget")]
     assert second.content == "The budget for 2024 is $3M, approved in March."
     assert second.keywords == ["budget", "$3M"]
     prompt = fake.chat_requests[0].text()
     assert "[P3] The budget for 2024 is $3M" in prompt and "What is zero trust?" in prompt
     assert_sampling(fake, "classification")
+    schema = fake.chat_requests[0].response_format["json_schema"]["schema"]["properties"]["labels"]
+    assert schema["minItems"] == schema["maxItems"] == 4, "the schema asks for exactly one label per passage"
+    assert schema["items"]["maximum"] == 3
 
 
 def test_classification_non_consecutive_passages_are_joined_verbatim(fake: FakeOpenAI,
                                                                      client: OpenAIClient) -> None:
-    fake.push(ok(reply({"should_cluster": True, "clusters": [
-        {"cluster_id": "a", "context": "Headings and figures", "passages": [0, 2]},
-        {"cluster_id": "a", "context": "Everything else", "passages": [1, 3, 0]},
-    ]})))
+    fake.push(ok(reply({"topics": [{"context": "Headings and figures"}, {"context": "Everything else"},
+                                   {"context": "A topic no passage has"}], "labels": [0, 1, 0, 1]})))
     out = ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=TEXT))
     assert out.clusters[0].content == "1 Introduction\n\nFigure 2: the policy engine."
-    assert out.clusters[1].cluster_id != "a"  # duplicate id made unique
+    assert [c.context for c in out.clusters] == ["Headings and figures", "Everything else"]
     assert all(part in TEXT for c in out.clusters for part in c.content.split("\n\n"))
 
 
-def test_classification_re_asks_for_passages_that_do_not_exist(fake: FakeOpenAI, client: OpenAIClient) -> None:
-    bad = {"clusters": [{"cluster_id": "x", "context": "t", "passages": [0, 9]}]}
-    good = {"clusters": [{"cluster_id": "x", "context": "t", "passages": [0, 1, 2, 3]}]}
-    fake.push(ok(reply(bad)), ok(reply(good)))
+def test_classification_re_asks_for_labels_that_miss_passages_or_topics(fake: FakeOpenAI,
+                                                                        client: OpenAIClient) -> None:
+    fake.push(ok(reply({"topics": [{"context": "t"}], "labels": [0, 0]})),
+              ok(reply({"topics": [{"context": "t"}], "labels": [0, 0, 0, 2]})),
+              ok(reply({"topics": [{"context": "t"}], "labels": [0, 0, 0, 0]})))
     out = ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=TEXT))
     assert out.clusters[0].content == TEXT and not out.should_cluster
-    assert "passages [9] do not exist" in fake.chat_requests[1].messages[-1]["content"]
+    assert "labels has 2 entries; it needs exactly 4" in fake.chat_requests[1].messages[-1]["content"]
+    assert "labels [2] name no topic" in fake.chat_requests[2].messages[-1]["content"]
 
 
 def test_classification_of_blank_text_makes_no_call(fake: FakeOpenAI, client: OpenAIClient) -> None:

@@ -205,3 +205,26 @@ def test_citation_parsing_and_summary() -> None:
     assert cited_ids("a [node:x1] b [node: y2, node:z3] c [Node:x1] d [node:'q4']") == ["x1", "y2", "z3", "q4"]
     assert summarise("First point [node:a]. Second point. Third point.") == "First point. Second point."
     assert len(summarise("word " * 500)) <= 400
+
+
+def test_the_answer_streams_token_by_token_and_tool_steps_show_nothing(fake: FakeOpenAI) -> None:
+    search = ScriptedTool("search", lambda a: "ALPHA was deployed in 1990 [node:n1].")
+    answer = "ALPHA systems were first deployed in 1990, according to the ministry archive [node:n1]."
+    fake.push(ok(tool_call("search", query="ALPHA")), ok(f"<think>Found it.</think>\n<answer>{answer}</answer>",
+                                                         usage=(40, 30)))
+    heard: list[str] = []
+    settings = fake.settings()
+    react = ReactAgent(OpenAIClient(settings), settings, ToolBox([search]), on_answer_text=heard.append)
+    result = react.run(execution())
+    assert result.answer == answer and heard[-1] == answer
+    assert len(heard) > 5 and all(answer.startswith(h) for h in heard), "growing snapshots of the answer only"
+    assert all(r.body.get("stream") is True for r in fake.chat_requests)
+    assert [r.body["max_tokens"] for r in fake.chat_requests] == [settings.react_reply_tokens] * 2
+
+
+def test_a_tool_response_the_model_writes_itself_ends_its_reply() -> None:
+    forged = "<tool_response>\n[node:n1] The PEP talks to the PA.\n</tool_response>\n<tool_response>x</tool_response>"
+    assert Step(forged).plain == "" and Step(forged).answer is None
+    step = Step("The PEP forwards requests to the PA [node:n1].\n<tool_response>made up</tool_response>")
+    assert step.plain == "The PEP forwards requests to the PA [node:n1]."
+    assert Step("<answer>From memory [node:n1].</answer><tool_response>x").answer == "From memory [node:n1]."

@@ -6,10 +6,16 @@ import pytest
 from pydantic import BaseModel, Field
 
 from memory_bank.engines.llm.openai_client import OpenAIClient
-from memory_bank.engines.llm.structured import OutputInvalid, extract_json_object, parse_model, structured_call
+from memory_bank.engines.llm.structured import (
+    OutputInvalid,
+    extract_json_object,
+    parse_model,
+    response_schema,
+    structured_call,
+)
 from memory_bank.errors import AgentOutputError
 from memory_bank.settings import Sampling
-from tests.support.fake_openai import FakeOpenAI, ok, truncated
+from tests.support.fake_openai import FakeOpenAI, error, ok, truncated
 
 SAMPLING = Sampling(temperature=0.1, top_p=0.8)
 ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Summarise."}]
@@ -110,3 +116,53 @@ def test_check_failure_is_quoted_back_like_a_validation_error(fake: FakeOpenAI, 
     fake.push(ok('{"summary": "a", "score": 0}'), ok('{"summary": "a", "score": 4}'))
     assert call(client, check=positive).score == 4
     assert "score must be positive for this input" in fake.chat_requests[1].messages[-1]["content"]
+
+
+# -- json_schema response format, probed once; replies cut at max_tokens ------------------------------------------
+
+SCHEMA = response_schema(Summary, max_string=80, max_items=4)
+
+
+def test_the_schema_is_bounded_and_sent_as_json_schema(fake: FakeOpenAI, client: OpenAIClient) -> None:
+    class Listing(BaseModel):
+        names: list[str]
+        note: str | None = None
+
+    bounded = response_schema(Listing, max_string=50, max_items=3).schema
+    assert bounded["properties"]["names"] == {"type": "array", "items": {"type": "string", "maxLength": 50},
+                                              "maxItems": 3}
+    assert {"type": "string", "maxLength": 50} in bounded["properties"]["note"]["anyOf"]
+    fake.push(ok('{"summary": "s"}'))
+    assert call(client, schema=SCHEMA, max_tokens=100).summary == "s"
+    sent = fake.chat_requests[0].response_format
+    assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == SCHEMA.schema
+    assert fake.chat_requests[0].body["max_tokens"] == 100 and client.schema_supported
+
+
+def test_an_endpoint_that_rejects_json_schema_is_probed_once(fake: FakeOpenAI, client: OpenAIClient) -> None:
+    fake.push(error(400, "response_format type json_schema is not supported"), ok('{"summary": "a"}'),
+              ok('{"summary": "b"}'))
+    assert call(client, schema=SCHEMA).summary == "a"
+    assert call(client, schema=SCHEMA).summary == "b"
+    kinds = [(r.response_format or {}).get("type") for r in fake.chat_requests]
+    assert kinds == ["json_schema", "json_object", "json_object"], "remembered: no second probe"
+    assert not client.schema_supported and client.json_mode_supported
+
+
+def test_a_reply_cut_at_max_tokens_is_asked_again_with_more_room(fake: FakeOpenAI, client: OpenAIClient) -> None:
+    fake.push(truncated('{"summary": "a long summary that did not fit"}'), ok('{"summary": "whole"}'))
+    assert call(client, retries=0, schema=SCHEMA, max_tokens=50).summary == "whole"
+    first, second = fake.chat_requests
+    assert (first.body["max_tokens"], second.body["max_tokens"]) == (50, 100)
+    assert second.messages == ASK, "the same request with more room: the cut text is not echoed back"
+
+
+def test_a_reply_still_cut_at_the_cap_asks_for_less_then_fails_clearly(fake: FakeOpenAI,
+                                                                       client: OpenAIClient) -> None:
+    long = '{"summary": "' + "word " * 40 + '"}'
+    fake.push(*[truncated(long) for _ in range(4)])
+    with pytest.raises(AgentOutputError, match=r"truncated at the token limit \(100 tokens\).*after 2 attempts; "
+                                                "shorten the input"):
+        call(client, retries=1, max_tokens=50, max_tokens_cap=100)
+    assert [r.body["max_tokens"] for r in fake.chat_requests] == [50, 100, 100]
+    assert "keep every field shorter" in fake.chat_requests[2].messages[-1]["content"]

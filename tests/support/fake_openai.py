@@ -238,6 +238,21 @@ def _completion_body(reply: Reply, request: RecordedRequest, serial: int) -> byt
     return json.dumps(body).encode()
 
 
+def _stream_body(reply: Reply, request: RecordedRequest, serial: int) -> bytes:
+    """The reply as server-sent events, a few characters a chunk, the usage in a last chunk (as OpenAI and
+    llama.cpp send it with stream_options.include_usage)."""
+    whole = json.loads(_completion_body(reply, request, serial))
+    head = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
+            "model": whole["model"]}
+    pieces = [reply.text[i:i + 7] for i in range(0, len(reply.text), 7)]
+    events = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": p}, "finish_reason": None}]}
+              for p in pieces]
+    events.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})
+    if "usage" in whole:
+        events.append({**head, "choices": [], "usage": whole["usage"]})
+    return b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
+
+
 def _models_body(models: tuple[str, ...]) -> bytes:
     data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in models]
     return json.dumps({"object": "list", "data": data}).encode()
@@ -278,10 +293,12 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
 
         def _send(self, reply: Reply, request: RecordedRequest, serial: int) -> None:
             fake._wait(reply.delay)
-            body = reply.body if reply.body is not None else _completion_body(reply, request, serial)
+            streamed = reply.body is None and reply.status == 200 and request.body.get("stream") is True
+            body = (reply.body if reply.body is not None else
+                    _stream_body(reply, request, serial) if streamed else _completion_body(reply, request, serial))
             try:
                 self.send_response(reply.status)
-                self.send_header("Content-Type", reply.content_type)
+                self.send_header("Content-Type", "text/event-stream" if streamed else reply.content_type)
                 self.send_header("Content-Length", str(len(body)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)

@@ -55,13 +55,13 @@ class ScriptedLLM:
 
     def _classification(self, text: str, _: RecordedRequest) -> str:
         passages = PASSAGE.findall(text)
-        clusters = []
+        topics, labels = [], []
         for start in range(0, len(passages), self.per_cluster):
             group = passages[start:start + self.per_cluster]
             body = " ".join(p for _, p in group)
-            clusters.append({"cluster_id": f"c{start}", "context": " ".join(body.split()[:8]),
-                             "keywords": _keywords(body), "passages": [int(i) for i, _ in group]})
-        return json.dumps({"should_cluster": len(clusters) > 1, "clusters": clusters})
+            topics.append({"context": " ".join(body.split()[:8]), "keywords": _keywords(body)})
+            labels.extend([len(topics) - 1] * len(group))
+        return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
         content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0].strip()

@@ -393,3 +393,18 @@ def test_a_bad_setting_in_the_environment_is_named_and_the_app_still_runs(monkey
     warning = " ".join(w.value for w in at.warning)
     assert "MEMORY_BUDGET_TOKENS" in warning and "default settings" in warning and "lots" not in warning
     assert task_of(at).settings.memory_budget_tokens == 2000
+
+
+def test_settings_choose_the_local_model_for_answers_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.switch_page("pages/settings.py").run()
+    at.radio[0].set_value("llm")
+    at.radio[1].set_value("local")
+    at.selectbox[0].set_value("answers")
+    at.button(key="FormSubmitter:settings-Save").click().run()
+    settings = task_of(at).settings
+    assert settings.llm_provider == "local" and settings.preset_name() == "answers"
+    assert plain(at.caption[0].value).startswith("Now: LLM engine (local model") and "for react; offline" in \
+        plain(at.caption[0].value)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, field_validator
 from ...memory.query_graph import Relation
 from ..models import AnalysisInput, AnalysisOutput, RelationJudgement
 from .common import PromptedAgent, node_json, nodes_json
+from .structured import response_schema
 
 
 class LenientJudgement(RelationJudgement):
@@ -30,12 +31,17 @@ class AnalysisReply(BaseModel):
 class AnalysisAgent(PromptedAgent):
     name = "analysis"
     prompt_name = "analysis"
+    max_string = 300
+    per_candidate_tokens = 200  # a relation, its reasoning and the optional rewrites, at the string bound
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
         if not inp.candidates:
             return AnalysisOutput()
-        reply = self._ask(AnalysisReply, new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
-                          candidate_count=len(inp.candidates))
+        count = len(inp.candidates)
+        schema = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
+        reply = self._ask(AnalysisReply, schema=schema, max_tokens=64 + count * self.per_candidate_tokens,
+                          new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
+                          candidate_count=count)
         return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
 
 

@@ -1,39 +1,40 @@
 """Classification agent (LLM): one chunk of text -> topic clusters (DESIGN §3.1).
 
-The model never copies text. The chunk is cut into numbered passages and the model assigns passage numbers to
-clusters; each cluster's `content` is then cut from the input itself. So the content is verbatim by
+The model never copies text. The chunk is cut into numbered passages; the model names the topics and gives one
+topic number per passage (a schema with exactly one label per passage, so no passage sits in two clusters or in
+none: free-form clustering by a small model put the same passages in several); each cluster's `content` is then
+cut from the input itself. So the content is verbatim by
 construction (the pipeline finds its PDF pages from it), nothing is lost or invented on the way, and the reply
 is a few hundred tokens instead of the whole chunk again.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ...text.split import Span, clause_ends, paragraph_spans, stripped_span
 from ..models import ClassificationInput, ClassificationOutput, Cluster
+from .client import ResponseSchema
 from .common import PromptedAgent
 
 MAX_PASSAGE_CHARS = 1_200
 
 
-class PassageCluster(BaseModel):
+MAX_TOPICS = 12
+
+
+class Topic(BaseModel):
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    cluster_id: str = ""
     context: str = Field(min_length=1)
     keywords: list[str] = Field(default_factory=list)
-    passages: list[int] = Field(min_length=1)
-
-    @field_validator("cluster_id", mode="before")
-    @classmethod
-    def _id_as_text(cls, value: object) -> str:
-        return "" if value is None else str(value)
 
 
 class ClassificationReply(BaseModel):
-    should_cluster: bool = True
-    clusters: list[PassageCluster] = Field(min_length=1)
+    """Topics, then one topic number per passage: a passage cannot land in two clusters or in none."""
+
+    topics: list[Topic] = Field(min_length=1)
+    labels: list[int]
 
 
 def _cut_point(text: str, start: int, limit: int) -> int:
@@ -65,20 +66,6 @@ def passage_spans(text: str) -> list[Span]:
     return [piece for paragraph in paragraph_spans(text) for piece in _split_long(text, paragraph)]
 
 
-def _owners(reply: ClassificationReply, count: int) -> list[int]:
-    """Cluster index of every passage: the first cluster naming it; unnamed ones join the preceding passage's."""
-    owner: list[int | None] = [None] * count
-    for index, cluster in enumerate(reply.clusters):
-        for p in cluster.passages:
-            if owner[p] is None:
-                owner[p] = index
-    first = next(o for o in owner if o is not None)
-    filled: list[int] = []
-    for o in owner:
-        filled.append(o if o is not None else (filled[-1] if filled else first))
-    return filled
-
-
 def _content(text: str, spans: list[Span], passages: list[int]) -> str:
     """The passages' original text; consecutive passages as one slice, separate runs joined by a blank line."""
     runs: list[list[int]] = []
@@ -93,6 +80,8 @@ def _content(text: str, spans: list[Span], passages: list[int]) -> str:
 class ClassificationAgent(PromptedAgent):
     name = "classification"
     prompt_name = "classification"
+    max_string = 120
+    max_items = 8
 
     def run(self, inp: ClassificationInput) -> ClassificationOutput:
         text = inp.context
@@ -100,30 +89,47 @@ class ClassificationAgent(PromptedAgent):
         if not spans:
             return ClassificationOutput(should_cluster=False, clusters=[])
         listing = "\n\n".join(f"[P{i}] {s.text}" for i, s in enumerate(spans))
-        reply = self._ask(ClassificationReply, check=lambda r: _check_numbers(r, len(spans)),
+        topics = min(MAX_TOPICS, len(spans))
+        reply = self._ask(ClassificationReply, check=lambda r: _check_labels(r, len(spans)),
+                          schema=_schema(len(spans), topics, self.max_string, self.max_items),
+                          max_tokens=self._reply_tokens(len(spans), topics),
                           task_goal=inp.task_goal or "(none given)", source=inp.source or "(unnamed)",
-                          passage_count=len(spans), last_passage=len(spans) - 1, passages=listing)
+                          passage_count=len(spans), last_passage=len(spans) - 1, max_topic=topics - 1,
+                          passages=listing)
         return _clusters(reply, text, spans)
 
+    def _reply_tokens(self, passages: int, topics: int) -> int:
+        """Room for every topic at its bounds and one label per passage (a number, a comma, a space)."""
+        per_topic = (self.max_string + self.max_items * 40) // 3 + 16
+        return 64 + topics * per_topic + passages * 3
 
-def _check_numbers(reply: ClassificationReply, count: int) -> None:
-    bad = sorted({p for c in reply.clusters for p in c.passages if not 0 <= p < count})
+
+def _schema(passages: int, topics: int, max_string: int, max_items: int) -> ResponseSchema:
+    topic = {"type": "object", "properties": {
+        "context": {"type": "string", "minLength": 1, "maxLength": max_string},
+        "keywords": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": max_items}},
+        "required": ["context", "keywords"]}
+    return ResponseSchema("ClassificationReply", {"type": "object", "properties": {
+        "topics": {"type": "array", "items": topic, "minItems": 1, "maxItems": topics},
+        "labels": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": topics - 1},
+                   "minItems": passages, "maxItems": passages}},
+        "required": ["topics", "labels"]})
+
+
+def _check_labels(reply: ClassificationReply, count: int) -> None:
+    if len(reply.labels) != count:
+        raise ValueError(f"labels has {len(reply.labels)} entries; it needs exactly {count}, one per passage "
+                         f"P0 to P{count - 1} in order")
+    bad = sorted({t for t in reply.labels if not 0 <= t < len(reply.topics)})
     if bad:
-        raise ValueError(f"passages {bad} do not exist: the passages are numbered 0 to {count - 1}")
+        raise ValueError(f"labels {bad} name no topic: the topics are numbered 0 to {len(reply.topics) - 1}")
 
 
 def _clusters(reply: ClassificationReply, text: str, spans: list[Span]) -> ClassificationOutput:
-    owner = _owners(reply, len(spans))
     clusters: list[Cluster] = []
-    used_ids: set[str] = set()
-    for index, proposed in enumerate(reply.clusters):
-        mine = [p for p, o in enumerate(owner) if o == index]
-        if not mine:
-            continue
-        cid = proposed.cluster_id or f"c{index + 1}"
-        while cid in used_ids:
-            cid = f"{cid}-{index + 1}"
-        used_ids.add(cid)
-        clusters.append(Cluster(cluster_id=cid, context=proposed.context,
-                                content=_content(text, spans, mine), keywords=proposed.keywords))
+    for index, topic in enumerate(reply.topics):
+        mine = [p for p, label in enumerate(reply.labels) if label == index]
+        if mine:
+            clusters.append(Cluster(cluster_id=f"c{index + 1}", context=topic.context,
+                                    content=_content(text, spans, mine), keywords=topic.keywords))
     return ClassificationOutput(should_cluster=len(clusters) > 1, clusters=clusters)

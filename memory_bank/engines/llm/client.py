@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,12 +41,26 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
+    finish_reason: str = ""  # "length": the reply was cut at max_tokens
+
+
+@dataclass(frozen=True)
+class ResponseSchema:
+    """A JSON schema the reply must follow, sent as `response_format` `json_schema` where the endpoint takes it
+    (grammar-constrained decoding on llama.cpp, structured outputs on OpenAI and vLLM)."""
+
+    name: str
+    schema: dict[str, Any]
 
 
 @runtime_checkable
 class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion: ...
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
+        """`on_text`, when given, hears the reply's text so far as it is generated (the client streams)."""
+        ...
 
 
 @dataclass
@@ -131,7 +145,9 @@ class MeteredClient:
         self.cancel.wait(seconds)
 
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
         self.cancel.check()
         self.meter.check()
         if self.breaker is not None:
@@ -140,7 +156,8 @@ class MeteredClient:
         start = time.perf_counter()
         try:
             completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
-                                             max_tokens=max_tokens, json_mode=json_mode)
+                                             max_tokens=max_tokens, json_mode=json_mode, schema=schema,
+                                             on_text=on_text)
         except LLMError as exc:
             down = self.breaker.failed(exc) if self.breaker is not None else None
             if down is not None:

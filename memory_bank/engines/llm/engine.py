@@ -17,6 +17,7 @@ from .analysis import AnalysisAgent
 from .classification import ClassificationAgent
 from .client import LLMClient
 from .integration import IntegrationAgent
+from .local_model import DEFAULT_MODEL
 from .planning import PlanningAgent
 from .react import ReactAgent
 from .recognizer import ImageRecognizer
@@ -26,16 +27,20 @@ DEFAULT_HOST = "api.openai.com"
 
 
 def engine_label(settings: Settings) -> str:
+    if settings.llm_provider == "local":
+        return f"LLM engine (local model {settings.llm_model or DEFAULT_MODEL.name}, llama.cpp on this machine)"
     host = urlparse(settings.llm_base_url).netloc if settings.llm_base_url else DEFAULT_HOST
     return f"LLM engine ({settings.llm_model or 'no model set'} at {host or settings.llm_base_url})"
 
 
 def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
-                     on_tool_call: Callable[[ToolCallRecord], None] | None = None) -> Engine:
+                     on_tool_call: Callable[[ToolCallRecord], None] | None = None,
+                     on_answer_text: Callable[[str], None] | None = None) -> Engine:
     settings.check_llm()
     return Engine(
         name="llm", label=engine_label(settings),
         classification=ClassificationAgent(client, settings), structure=StructureAgent(client, settings),
         analysis=AnalysisAgent(client, settings), integration=IntegrationAgent(client, settings),
-        planning=PlanningAgent(client, settings), executor=ReactAgent(client, settings, toolbox, on_tool_call),
+        planning=PlanningAgent(client, settings),
+        executor=ReactAgent(client, settings, toolbox, on_tool_call, on_answer_text),
         recognizer=ImageRecognizer(client, settings), uses_llm=True)

@@ -27,6 +27,8 @@ def neighbour_ids(inp: IntegrationInput) -> set[str]:
 class IntegrationAgent(PromptedAgent):
     name = "integration"
     prompt_name = "integration"
+    max_tokens = 1_536
+    max_string = 2_000
 
     def run(self, inp: IntegrationInput) -> IntegrationOutput:
         conflict = inp.validation_result is not None or inp.conflict_description is not None

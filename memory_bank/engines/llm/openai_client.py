@@ -13,6 +13,9 @@ hold a call for ever; instead a `Watchdog` watches the sockets each request open
 request asks for `Connection: close` so it opens its own) and shuts them down at the deadline, or at once when
 the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM_MAX_RETRIES` and by the
 breaker, which stops all calls of a run once the endpoint is judged down.
+A JSON schema (`response_format` `json_schema`) is tried first where one is given: the first request that
+carries one probes the endpoint, and a rejection is remembered (then JSON mode). A streamed answer is read under
+the same deadline.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ...settings import Settings
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
-from .client import Completion, Message, redact
+from .client import Completion, Message, ResponseSchema, redact
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
@@ -90,7 +93,7 @@ def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
 
 
 def _retryable(exc: Exception) -> bool:
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError and a stream broken mid-read
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
@@ -132,6 +135,7 @@ class OpenAIClient:
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self._json_mode_supported = True
+        self._schema_supported = True
 
     @property
     def endpoint(self) -> str:
@@ -146,8 +150,22 @@ class OpenAIClient:
         with self._lock:
             return self._json_mode_supported
 
+    @property
+    def schema_supported(self) -> bool:
+        with self._lock:
+            return self._schema_supported
+
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
-                 max_tokens: int | None = None, json_mode: bool = False) -> Completion:
+                 max_tokens: int | None = None, json_mode: bool = False,
+                 schema: ResponseSchema | None = None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:
+        if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
+            streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
+                        "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
+                        "stream": True, "stream_options": {"include_usage": True}}
+            if max_tokens is not None:
+                streamed["max_tokens"] = max_tokens
+            return self._with_retries(streamed, agent, on_text)
         params: dict[str, Any] = {
             "model": self._vision_model if has_image(messages) else self._model,
             "messages": messages, "temperature": temperature, "top_p": top_p,
@@ -155,6 +173,17 @@ class OpenAIClient:
         }
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
+        if schema is not None and self.schema_supported:
+            response_format = {"type": "json_schema",
+                               "json_schema": {"name": schema.name, "schema": schema.schema, "strict": False}}
+            try:
+                return self._with_retries({**params, "response_format": response_format}, agent)
+            except LLMError as exc:
+                if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
+                    raise
+            with self._lock:
+                self._schema_supported = False  # remembered: later calls go straight to JSON mode
+            json_mode = True
         if not (json_mode and self.json_mode_supported):
             return self._with_retries(params, agent)
         try:
@@ -190,10 +219,14 @@ class OpenAIClient:
         return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _with_retries(self, params: dict[str, Any], agent: str) -> Completion:
+    def _with_retries(self, params: dict[str, Any], agent: str,
+                      on_text: Callable[[str], None] | None = None) -> Completion:
         attempts = self._settings.llm_max_retries + 1
         for attempt in range(1, attempts + 1):
             try:
+                if on_text is not None:
+                    return self._attempt(lambda: self._collect(self._sdk.chat.completions.create(**params),
+                                                               params["messages"], on_text))
                 response = self._attempt(lambda: self._sdk.chat.completions.create(**params))
             except ValueError as exc:  # the SDK's JSON decoding of a cut or broken body
                 raise LLMUnavailable(self._unreadable(exc, agent)) from exc
@@ -242,6 +275,33 @@ class OpenAIClient:
 
         request.extensions = {**request.extensions, "trace": trace}
 
+    def _collect(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+        """Read a streamed reply, telling `on_text` the text so far at each piece; usage from the last chunk."""
+        try:
+            return self._read_stream(stream, messages, on_text)
+        except openai.APIError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the SDK's HTTP library raises its own types mid-stream
+            raise openai.APIConnectionError(message=f"the stream broke: {type(exc).__name__}: {exc}",
+                                            request=stream.response.request) from exc
+
+    def _read_stream(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+        parts: list[str] = []
+        finish, model, usage = "", "", None
+        for chunk in stream:
+            model = getattr(chunk, "model", "") or model
+            usage = getattr(chunk, "usage", None) or usage
+            for choice in getattr(chunk, "choices", None) or []:
+                piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
+                if piece:
+                    parts.append(piece)
+                    on_text("".join(parts))
+                finish = choice.finish_reason or finish
+        text = "".join(parts)
+        if usage is not None and usage.prompt_tokens is not None:
+            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
+        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish)
+
     def _delay(self, attempt: int, exc: Exception) -> float:
         cap = self._settings.llm_backoff_max
         if isinstance(exc, openai.APIStatusError):
@@ -260,12 +320,13 @@ class OpenAIClient:
             raise LLMUnavailable(f"{where} returned {kind}: {sample!r}. "
                                  "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         text = choices[0].message.content or ""
+        finish = getattr(choices[0], "finish_reason", "") or ""
         usage = getattr(response, "usage", None)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
-                              getattr(response, "model", "") or "")
+                              getattr(response, "model", "") or "", finish)
         return Completion(text, estimate_message_tokens(messages), estimate_tokens(text),
-                          getattr(response, "model", "") or "")
+                          getattr(response, "model", "") or "", finish)
 
     def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:
         where = f"{self.endpoint} (model {self._model}{self._for(agent)})"

@@ -74,6 +74,8 @@ def _conflicts(inp: PlanningInput) -> str:
 class PlanningAgent(PromptedAgent):
     name = "planning"
     prompt_name = "planning"
+    max_tokens = 512
+    max_string = 400
 
     def run(self, inp: PlanningInput) -> PlanningOutput:
         doc = inp.insight_doc

@@ -58,6 +58,8 @@ def _shrunk(image: Image.Image) -> tuple[bytes, str]:
 class ImageRecognizer(PromptedAgent):
     name = "image"
     prompt_name = "image"
+    max_tokens = 512
+    max_string = 1_200
 
     def run(self, inp: ImageInput) -> ImageDescription:
         uri = image_data_uri(Path(inp.path), inp.name, self._settings.max_image_pixels)

@@ -5,6 +5,11 @@ hit their token limit. `extract_json_object` finds the first complete JSON objec
 validates it into a pydantic model; `structured_call` asks, validates, and re-asks with the exact validation error
 (the cheapest way to get a correct object from a model with no JSON-schema mode) before failing with
 `AgentOutputError`. Nothing else in the package parses LLM text as JSON.
+
+Where the endpoint takes a JSON schema the reply is decoded against it (`response_schema`), with bounds on every
+string and list so a complete object fits in the agent's `max_tokens`. A reply cut at `max_tokens`
+(`finish_reason="length"`) is asked again with twice the room, up to a cap, and then fails with a message that
+says so; its truncated text is not echoed back, since the model did nothing wrong but run out of room.
 """
 
 from __future__ import annotations
@@ -19,13 +24,14 @@ from pydantic import BaseModel, ValidationError
 from ...errors import AgentOutputError
 from ...settings import Sampling
 from ...text.tags import strip_think
-from .client import LLMClient, Message
+from .client import Completion, LLMClient, Message, ResponseSchema
 
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_CANDIDATES = 20
 _ECHO_CHARS = 6_000  # how much of a bad reply is echoed back when re-asking
+LENGTH_GROWTH = 2  # a reply cut at max_tokens is asked again with this many times the room
 
 
 class OutputInvalid(ValueError):
@@ -122,27 +128,70 @@ def correction_message(problem: str) -> Message:
         "Reply again with the corrected JSON object only: no prose, no code fences, exactly the shape asked for.")}
 
 
+def _bounded(node: Any, max_string: int, max_items: int) -> Any:
+    """A copy of a JSON schema with a `maxLength` on every string and a `maxItems` on every list that has none."""
+    if isinstance(node, list):
+        return [_bounded(n, max_string, max_items) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _bounded(v, max_string, max_items) for k, v in node.items() if k not in ("title", "default")}
+    if out.get("type") == "string" and "enum" not in out:
+        out.setdefault("maxLength", max_string)
+    if out.get("type") == "array":
+        out.setdefault("maxItems", max_items)
+    return out
+
+
+def response_schema(output_model: type[BaseModel], *, max_string: int, max_items: int) -> ResponseSchema:
+    """The model's JSON schema with bounds, so a schema-constrained reply ends before `max_tokens` does.
+
+    Fields with a default are optional in the schema too; the grammar then lets the model leave them out
+    instead of spending tokens on empty values."""
+    return ResponseSchema(output_model.__name__, _bounded(output_model.model_json_schema(), max_string, max_items))
+
+
+def _length_problem(completion: Completion, max_tokens: int | None) -> str | None:
+    if completion.finish_reason != "length":
+        return None
+    limit = f"{max_tokens} tokens" if max_tokens else "the server's default"
+    return (f"the reply was truncated at the token limit ({limit}) before the JSON ended: keep every field "
+            "shorter")
+
+
 def structured_call(client: LLMClient, *, agent: str, messages: list[Message], output_model: type[T],
                     sampling: Sampling, retries: int, max_tokens: int | None = None,
-                    check: Callable[[T], None] | None = None) -> T:
+                    check: Callable[[T], None] | None = None, schema: ResponseSchema | None = None,
+                    max_tokens_cap: int | None = None) -> T:
     """Ask for JSON, validate into `output_model`, re-ask up to `retries` times, then raise `AgentOutputError`.
 
     `check` adds rules the model type cannot know (for example, that indices point into this call's input); it
-    raises `ValueError`, whose message is quoted back to the model like a validation error.
+    raises `ValueError`, whose message is quoted back to the model like a validation error. `schema` is sent as
+    the response format where the endpoint takes one. A reply cut at `max_tokens` is asked again unchanged with
+    more room (up to `max_tokens_cap`), which does not count as a re-ask; at the cap, the re-ask asks for a
+    shorter reply.
     """
     conversation = list(messages)
     problem = "no attempt made"
-    for _attempt in range(retries + 1):
+    limit = max_tokens
+    cap = max_tokens_cap or (max_tokens * LENGTH_GROWTH ** 2 if max_tokens else None)
+    attempts = 0
+    cut: str | None = None
+    while attempts <= retries:
         completion = client.complete(conversation, agent=agent, temperature=sampling.temperature,
-                                     top_p=sampling.top_p, max_tokens=max_tokens, json_mode=True)
+                                     top_p=sampling.top_p, max_tokens=limit, json_mode=True, schema=schema)
+        cut = _length_problem(completion, limit)
         try:
             result = parse_model(completion.text, output_model)
             if check is not None:
                 check(result)
             return result
         except ValueError as exc:  # OutputInvalid, or a rule broken in `check`
-            problem = str(exc)
+            problem = cut or str(exc)
+        if cut and limit is not None and cap is not None and limit < cap:
+            limit = min(cap, limit * LENGTH_GROWTH)
+            continue
+        attempts += 1
         conversation = [*conversation, {"role": "assistant", "content": completion.text[:_ECHO_CHARS]},
                         correction_message(problem)]
-    attempts = retries + 1
-    raise AgentOutputError(agent, f"{problem} (after {attempts} attempt{'s' if attempts > 1 else ''})")
+    advice = "; shorten the input or raise the agent's max_tokens" if cut else ""
+    raise AgentOutputError(agent, f"{problem} (after {attempts} attempt{'s' if attempts != 1 else ''}{advice})")

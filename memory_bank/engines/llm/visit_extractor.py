@@ -29,6 +29,8 @@ class LLMExtractor(PromptedAgent):
     name = "visit"
     prompt_name = "visit_extract"
     sampling_fallback = "structure"  # faithful compression, like the structure agent
+    max_tokens = 1_536
+    max_string = 3_000
 
     def run(self, inp: PageInput) -> PageExtract:
         budget_chars = chars_for_tokens(int(self._settings.window(self.name) * self._settings.chunk_ratio))

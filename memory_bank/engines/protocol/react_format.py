@@ -22,6 +22,9 @@ from .escaping import escape_tags
 
 _CALL = tag_block("tool_call", capture=True)
 _ANSWER = tag_block("answer", capture=True)
+_FORGED_OBSERVATION = re.compile(r"<\s*tool_response\s*>", re.IGNORECASE)
+_ANSWER_OPEN = re.compile(r"<\s*answer\s*>", re.IGNORECASE)
+_ANSWER_CLOSE = re.compile(r"<\s*/\s*answer\s*>", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
@@ -43,16 +46,33 @@ class ToolCall(BaseModel):
         return extract_json_object(value) if isinstance(value, str) else value
 
 
+def answer_so_far(reply: str) -> str | None:
+    """The text inside `<answer>` of a reply still being written (None until the tag opens); a tool call before
+    it means the reply is not an answer. A half-written closing tag at the end is not shown."""
+    visible = strip_think(reply, spaced=False)
+    opened = _ANSWER_OPEN.search(visible)
+    if opened is None or _CALL.search(visible[:opened.start()]) or "<tool_call" in visible[:opened.start()]:
+        return None
+    rest = visible[opened.end():]
+    closed = _ANSWER_CLOSE.search(rest)
+    text = rest[:closed.start()] if closed else re.sub(r"<[^>]*$", "", rest)
+    return text.strip()
+
+
 class Step:
     """What one model reply asks for: an answer, a tool call (its raw JSON body), or neither.
 
     Whichever of `<answer>` and `<tool_call>` comes first wins. `kept_text` is the reply as it goes back into
     the conversation: reasoning blocks dropped, and nothing after a tool call, because anything written after
-    the call was written without its result (often a made-up `<tool_response>`).
+    the call was written without its result (often a made-up `<tool_response>`). A `<tool_response>` the model
+    writes itself is a forged observation (a small model imitates them instead of answering: on the NIST PDF
+    Qwen2.5-Coder-1.5B "answered" with seven of them), so the reply ends where one begins.
     """
 
     def __init__(self, text: str) -> None:
         visible = strip_think(text).strip()
+        forged = _FORGED_OBSERVATION.search(visible)
+        visible = visible[: forged.start()].strip() if forged else visible
         call, answer = _CALL.search(visible), _ANSWER.search(visible)
         first_is_call = call is not None and (answer is None or call.start() < answer.start())
         self.call_body: str | None = call.group(1).strip() if call is not None and first_is_call else None

@@ -1,0 +1,209 @@
+"""The real local model (Qwen2.5-Coder-1.5B Q4_K_M on llama.cpp, this machine's CPU) through the product paths.
+
+    python bench/local_llm.py notes            # (1) notes sample, LLM for everything
+    python bench/local_llm.py nist             # (2) NIST PDF, local model for answers
+    python bench/local_llm.py squad -n 30      # (3) SQuAD dev questions: local model vs offline extractive answer
+    python bench/local_llm.py all
+
+(1) counts every call the agents made, the tokens, the wall time, and how the JSON agents' replies fared: valid
+at the first try, valid after a re-ask, or given up (the offline agent then did that input: `AgentFellBack`).
+A re-ask is told apart by its correction message. (2) times the first node on the graph and the answer, from
+the start of ingestion. (3) ingests one SQuAD article once (offline), then answers seeded questions twice from
+the same memory (export -> import): the offline extractive answer and the local model's ReAct answer; a hit is
+the gold string inside the answer (case-insensitive). Every result prints with the machine's load average and
+lands in bench/results/local_llm.json. Needs the model: `python -m memory_bank fetch-model`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory_bank import MemoryBank, Settings  # noqa: E402
+from memory_bank.engines.llm.client import Completion  # noqa: E402
+from memory_bank.engines.llm.local_server import LocalModelServer  # noqa: E402
+from memory_bank.engines.llm.openai_client import OpenAIClient  # noqa: E402
+from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.settings import default_data_dir  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTES = sorted((ROOT / "samples" / "northwind").glob("*.md"))
+NOTES_QUESTION = "What is the Northwind project budget, and who approved it?"
+NIST = ROOT.parent / "shared" / "data" / "pdf" / "NIST.SP.800-207.pdf"
+NIST_QUESTION = "How does a policy enforcement point interact with the policy decision point?"
+SQUAD = ROOT.parent / "shared" / "data" / "squad" / "squad_dev_visible.json"
+RESULTS = ROOT / "bench" / "results" / "local_llm.json"
+REASK = "Your previous reply could not be used"
+
+
+class Recorder:
+    """An `LLMClient` that forwards to the real one and notes each call: agent, re-ask or first try, cut."""
+
+    def __init__(self, inner: OpenAIClient) -> None:
+        self.inner = inner
+        self.calls: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def complete(self, messages: list[dict[str, Any]], **kwargs: Any) -> Completion:
+        last = str(messages[-1].get("content", "")) if messages else ""
+        completion = self.inner.complete(messages, **kwargs)
+        with self._lock:
+            self.calls.append({"agent": kwargs["agent"], "reask": last.startswith(REASK),
+                               "corrections": sum(str(m.get("content", "")).startswith(REASK) for m in messages),
+                               "json": kwargs.get("json_mode", False), "finish": completion.finish_reason,
+                               "tokens": completion.prompt_tokens + completion.completion_tokens})
+        return completion
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+def local_settings(server: LocalModelServer, **values: Any) -> Settings:
+    """Short ReAct replies and few steps: on 2 busy cores a step of 1,024 tokens takes minutes."""
+    base = {"memory_budget_tokens": 800, "react_max_calls": 4, "react_reply_tokens": 320, "max_rounds": 5}
+    return server.settings_for(Settings(**{**base, **values}))
+
+
+def progress(bank: MemoryBank, name: str) -> None:
+    """Each LLM call and each fallback on stderr, so a slow run shows it is moving."""
+    start = time.perf_counter()
+
+    def show(event: Any) -> None:
+        if event.kind == "llm_usage":
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens}+"
+                  f"{event.completion_tokens} tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+        elif event.kind in ("agent_fell_back", "error"):
+            print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
+
+    bank.subscribe(show)
+
+
+def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
+    settings = local_settings(server).with_preset("llm")
+    recorder = Recorder(OpenAIClient(settings))
+    bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)
+    progress(bank, "notes")
+    start = time.perf_counter()
+    result = bank.run(NOTES_QUESTION, files=NOTES)
+    wall = time.perf_counter() - start
+    json_calls = [c for c in recorder.calls if c["json"]]
+    first = [c for c in json_calls if not c["reask"]]
+    needed_reask = sum(c["reask"] and c["corrections"] == 1 for c in json_calls)
+    fell_back = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
+    usage = bank.usage()
+    snap = bank.snapshot()
+    return {
+        "load_before": None, "wall_seconds": round(wall, 1), "llm_calls": usage["calls"],
+        "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
+        "per_agent": {a: {"calls": u["calls"], "tokens": u["prompt_tokens"] + u["completion_tokens"]}
+                      for a, u in usage["per_agent"].items()},
+        "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
+        "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
+        "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
+        "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
+        "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
+        "termination": result.termination, "answer": result.answer,
+        "citations": [c.node_id for c in result.citations], "errors": result.errors,
+    }
+
+
+def bench_nist(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
+    settings = local_settings(server).with_preset("answers")
+    bank = MemoryBank(settings, embedder=embedder)
+    progress(bank, "nist")
+    first: dict[str, float] = {}
+    start = time.perf_counter()
+    bank.subscribe(lambda e: first.setdefault("node", time.perf_counter() - start)
+                   if e.kind == "node_added" else None)
+    result = bank.run(NIST_QUESTION, files=[NIST])
+    usage = bank.usage()
+    return {"first_node_seconds": round(first.get("node", float("nan")), 1),
+            "answer_seconds": round(time.perf_counter() - start, 1), "llm_calls": usage["calls"],
+            "tokens": usage["prompt_tokens"] + usage["completion_tokens"], "termination": result.termination,
+            "nodes": bank.snapshot().counts["nodes"], "question": NIST_QUESTION, "answer": result.answer,
+            "citations": [f"{c.source} {c.pages}" for c in result.citations]}
+
+
+def _squad_article(seed: int, count: int) -> tuple[str, str, list[dict[str, Any]]]:
+    article = json.loads(SQUAD.read_text(encoding="utf-8"))["data"][0]
+    text = "\n\n".join(p["context"] for p in article["paragraphs"])
+    questions = [{"question": qa["question"], "answers": sorted({a["text"] for a in qa["answers"]})}
+                 for p in article["paragraphs"] for qa in p["qas"]]
+    return article["title"], text, random.Random(seed).sample(questions, count)
+
+
+def _hit(answer: str, gold: list[str]) -> bool:
+    hay = " ".join(answer.lower().split())
+    return any(" ".join(g.lower().split()) in hay for g in gold)
+
+
+def bench_squad(server: LocalModelServer, embedder: Any, count: int, seed: int) -> dict[str, Any]:
+    title, text, questions = _squad_article(seed, count)
+    offline = MemoryBank(Settings(memory_budget_tokens=800), embedder=embedder)
+    offline.ingest_text(text, source=title)
+    local = MemoryBank.from_export(offline.export(), local_settings(server).with_preset("answers"),
+                                   embedder=embedder)
+    rows = []
+    for q in questions:
+        t0 = time.perf_counter()
+        off = offline.run(q["question"]).answer
+        t1 = time.perf_counter()
+        mine = local.run(q["question"]).answer
+        t2 = time.perf_counter()
+        rows.append({"question": q["question"], "gold": q["answers"], "offline_hit": _hit(off, q["answers"]),
+                     "local_hit": _hit(mine, q["answers"]), "offline_seconds": round(t1 - t0, 1),
+                     "local_seconds": round(t2 - t1, 1), "local_answer": mine[:300]})
+        print(f"  {len(rows)}/{len(questions)} offline={rows[-1]['offline_hit']} local={rows[-1]['local_hit']} "
+              f"{rows[-1]['local_seconds']} s", file=sys.stderr, flush=True)
+    n = len(rows)
+    return {"article": title, "questions": n, "seed": seed,
+            "offline_hits": sum(r["offline_hit"] for r in rows), "local_hits": sum(r["local_hit"] for r in rows),
+            "offline_seconds_per_answer": round(sum(r["offline_seconds"] for r in rows) / n, 2),
+            "local_seconds_per_answer": round(sum(r["local_seconds"] for r in rows) / n, 1), "rows": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["notes", "nist", "squad", "all"])
+    parser.add_argument("-n", "--questions", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=13)
+    args = parser.parse_args()
+    embedder = load_embedder(None)
+    server = LocalModelServer.for_data_dir(default_data_dir())
+    t0 = time.perf_counter()
+    server.start()
+    ready = round(time.perf_counter() - t0, 1)
+    try:
+        for name in (["notes", "nist", "squad"] if args.what == "all" else [args.what]):
+            before = load()
+            print(f"{name}: load average {before}", file=sys.stderr, flush=True)
+            if name == "notes":
+                out = bench_notes(server, embedder)
+            elif name == "nist":
+                out = bench_nist(server, embedder)
+            else:
+                out = bench_squad(server, embedder, args.questions, args.seed)
+            out["load_before"], out["load_after"], out["server_ready_seconds"] = before, load(), ready
+            RESULTS.parent.mkdir(parents=True, exist_ok=True)
+            # read again just before writing: another run of this script may have added its part meanwhile
+            results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+            results[name] = out
+            RESULTS.write_text(json.dumps(results, indent=1, ensure_ascii=False))
+            print(json.dumps({k: v for k, v in out.items() if k != "rows"}, indent=1, ensure_ascii=False))
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

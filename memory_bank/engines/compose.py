@@ -1,0 +1,130 @@
+"""An engine put together per agent: each slot on the LLM or the offline engine (DESIGN §10).
+
+Three rules hold wherever an LLM agent runs here:
+- it can choose either engine per agent (`Settings.engine_for`), so API users keep ingestion cheap and a slow
+  local model writes only the answer;
+- it degrades, never drops: when an LLM agent fails on one input (its output stays invalid after the re-asks,
+  or the endpoint fails), that input goes to the offline agent, and the failure is published as an
+  `AgentFellBack` event (the run's errors and the UI show it). A document is never dropped for it;
+- a small model's weak judgement is guarded: every pair the LLM calls `merge` or `related` is checked by the
+  offline contradiction detector, and a disagreement on a number, date or name about the same subject makes the
+  pair a `conflict` (priority conflict > merge > related).
+Budgets and cancellation are the run's stop signals, never a reason to fall back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..events import AgentFellBack
+from ..memory.query_graph import Relation
+from ..settings import AGENT_SLOTS, Settings
+from .base import Agent, Engine
+from .models import AnalysisInput, AnalysisOutput, RelationJudgement
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+_GUARDED = (Relation.MERGE, Relation.RELATED)
+_SLOT_FIELDS = {"react": "executor", "image": "recognizer"}  # slot name -> Engine field
+
+
+def _about(inp: Any) -> str:
+    """A short name for what the agent was working on, for the failure record (never the text itself)."""
+    for attr in ("source", "name"):
+        value = getattr(inp, attr, "")
+        if isinstance(value, str) and value:
+            return value[:80]
+    new_node = getattr(inp, "new_node", None)
+    if new_node is not None:
+        return f"node '{new_node.context[:60]}'"
+    return ""
+
+
+class FallbackAgent(Generic[In, Out]):
+    """The LLM agent, and the offline agent for any input the LLM agent fails on."""
+
+    def __init__(self, primary: Agent[In, Out], fallback: Agent[In, Out], slot: str,
+                 publish: Callable[[AgentFellBack], None]) -> None:
+        self.name = getattr(primary, "name", slot)
+        self._primary, self._fallback, self._slot, self._publish = primary, fallback, slot, publish
+
+    def run(self, inp: In) -> Out:
+        try:
+            return self._primary.run(inp)
+        except (BudgetExceeded, RunCancelled):
+            raise
+        except MemoryBankError as exc:
+            about = _about(inp)
+            self._publish(AgentFellBack(where=f"{self._slot} agent" + (f" ({about})" if about else ""),
+                                        message=f"the offline agent did this one instead: {exc}",
+                                        agent=self._slot))
+            return self._fallback.run(inp)
+
+
+class GuardedAnalysis:
+    """LLM analysis, with every merge/related pair re-checked by the offline contradiction detector."""
+
+    name = "analysis"
+
+    def __init__(self, llm: Agent[AnalysisInput, AnalysisOutput],
+                 offline: Agent[AnalysisInput, AnalysisOutput]) -> None:
+        self._llm, self._offline = llm, offline
+
+    def run(self, inp: AnalysisInput) -> AnalysisOutput:
+        out = self._llm.run(inp)
+        checked = {j.existing_node_id for j in out.relationships if j.relationship in _GUARDED}
+        candidates = [c for c in inp.candidates if c.id in checked]
+        if not candidates:
+            return out
+        second = self._offline.run(inp.model_copy(update={"candidates": candidates}))
+        conflicts = {j.existing_node_id: j for j in second.relationships if j.relationship is Relation.CONFLICT}
+        return AnalysisOutput(relationships=[_overruled(j, conflicts.get(j.existing_node_id))
+                                             for j in out.relationships])
+
+
+def _overruled(judgement: RelationJudgement, conflict: RelationJudgement | None) -> RelationJudgement:
+    if conflict is None or judgement.relationship not in _GUARDED:
+        return judgement
+    said = judgement.relationship.value
+    return conflict.model_copy(update={
+        "reasoning": f"the LLM said {said} ({judgement.reasoning or 'no reason given'}); the offline check found "
+                     f"a disagreement: {conflict.reasoning}"})
+
+
+def mixed_label(settings: Settings, llm_label: str) -> str:
+    """The LLM engine's label, naming the agents it runs when it does not run them all."""
+    on_llm = [s for s in AGENT_SLOTS if settings.engine_for(s) == "llm"]
+    if len(on_llm) == len(AGENT_SLOTS):
+        return llm_label
+    return f"{llm_label} for {', '.join(on_llm)}; offline for the rest"
+
+
+def _slot(engine: Engine, slot: str) -> Agent[Any, Any]:
+    return getattr(engine, _SLOT_FIELDS.get(slot, slot))
+
+
+def compose_engine(settings: Settings, llm: Engine, offline: Engine,
+                   publish: Callable[[AgentFellBack], None]) -> Engine:
+    """Each slot from the engine the settings choose for it; LLM slots fall back to offline, analysis guarded."""
+    chosen: dict[str, Agent[Any, Any]] = {}
+    for slot in AGENT_SLOTS:
+        if settings.engine_for(slot) == "offline":
+            chosen[slot] = _slot(offline, slot)
+            continue
+        primary = _slot(llm, slot)
+        if slot == "analysis":
+            primary = GuardedAnalysis(primary, offline.analysis)
+        # the ReAct executor reports an LLM failure in its result instead of raising; it keeps its partial work
+        chosen[slot] = primary if slot == "react" else FallbackAgent(primary, _slot(offline, slot), slot, publish)
+    everything = all(settings.engine_for(s) == "llm" for s in AGENT_SLOTS)
+    return Engine(
+        name="llm" if everything else "mixed", label=mixed_label(settings, llm.label),
+        classification=chosen["classification"], structure=chosen["structure"], analysis=chosen["analysis"],
+        integration=chosen["integration"], planning=chosen["planning"], executor=chosen["react"],
+        recognizer=chosen["image"],
+        uses_llm=any(settings.engine_for(s) == "llm" for s in ("classification", "structure")),
+        # offline classification reads chunks of its own size; an LLM one fills its window
+        chunk_tokens=offline.chunk_tokens if settings.engine_for("classification") == "offline" else None)

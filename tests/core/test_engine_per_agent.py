@@ -1,0 +1,82 @@
+"""Each agent on either engine: presets, the composed engine talking to a scripted server only for its LLM agents,
+and the offline contradiction check overruling an LLM `merge` where a number disagrees."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bank import MemoryBank
+from memory_bank.engines.compose import GuardedAnalysis
+from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
+from memory_bank.engines.offline.analysis import OfflineAnalyzer
+from memory_bank.errors import ConfigError
+from memory_bank.memory.query_graph import Relation
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.settings import AGENT_SLOTS, Settings
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.scripted_llm import ScriptedLLM
+
+TEXT = """ALPHA systems were first deployed FACT:year=1990 according to the archive of the ministry.
+
+The ALPHA maintenance crews were trained by the OMEGA institute.
+
+ALPHA systems were first deployed FACT:year=1995 according to a later survey of the ministry.
+
+The BETA protocol is a separate matter about postal codes."""
+
+
+def test_presets_choose_the_engine_per_agent() -> None:
+    answers = Settings().with_preset("answers")
+    assert answers.engine == "llm" and answers.needs_llm and answers.preset_name() == "answers"
+    assert [a for a in AGENT_SLOTS if answers.engine_for(a) == "llm"] == ["react"]
+    assert Settings().with_preset("offline").needs_llm is False
+    everything = Settings(engine="llm", llm_model="m")
+    assert everything.preset_name() == "llm"
+    custom = everything.model_copy(update={"agent_engines": {"classification": "offline"}})
+    assert custom.preset_name() is None and custom.engine_for("structure") == "llm"
+    assert Settings.from_env({"MEMORY_BANK_PRESET": "answers", "LLM_MODEL": "m"}, env_file=None).preset_name() \
+        == "answers"
+    with pytest.raises(ConfigError, match="unknown preset"):
+        Settings().with_preset("cheap")
+    with pytest.raises(ValueError, match="unknown agents"):
+        Settings(agent_engines={"summariser": "llm"})
+
+
+def test_local_model_for_answers_asks_the_llm_only_to_answer_and_validate(tmp_path) -> None:
+    with FakeOpenAI(handler=ScriptedLLM(per_cluster=1)) as fake:
+        settings = fake.settings(llm_concurrency=2).with_preset("answers")
+        bank = MemoryBank(settings, embedder=HashingEmbedder(), workdir=tmp_path / "work")
+        assert bank.engine.name == "mixed" and "for react; offline for the rest" in bank.engine.label
+        result = bank.run("When were ALPHA systems first deployed?", text=TEXT)
+        agents = {r.agent for r in fake.chat_requests}
+    assert agents == {"react"}, "ingestion, linking, planning and merging stayed offline"
+    assert result.answer and result.termination == "done"
+    drafts = [e for e in bank.events.log() if e.kind == "answer_delta"]
+    assert drafts and drafts[-1].text.strip() in result.answer, "the answer streamed as it was written"
+    assert drafts[-1].llm_calls >= 1 and drafts[-1].tokens > drafts[0].tokens
+
+
+def node(node_id: str, text: str) -> NodeInfo:
+    return NodeInfo(id=node_id, summary=text, context="ALPHA deployment", keywords=["ALPHA"])
+
+
+class SaysMerge:
+    name = "analysis"
+
+    def run(self, inp: AnalysisInput) -> AnalysisOutput:
+        return AnalysisOutput(relationships=[
+            RelationJudgement(existing_node_id=c.id, relationship=Relation.MERGE, reasoning="same topic")
+            for c in inp.candidates])
+
+
+def test_an_llm_merge_of_two_claims_that_disagree_on_a_year_becomes_a_conflict() -> None:
+    new = node("n1", "The ALPHA system of the ministry was first deployed in 1990 across the northern region.")
+    same_year = node("n2", "The ALPHA system of the ministry was first deployed in 1990 across the northern region.")
+    other_year = node("n3", "The ALPHA system of the ministry was first deployed in 1995 across the northern region.")
+    guarded = GuardedAnalysis(SaysMerge(), OfflineAnalyzer(HashingEmbedder()))
+    out = guarded.run(AnalysisInput(new_node=new, candidates=[same_year, other_year]))
+    relation = {j.existing_node_id: j for j in out.relationships}
+    assert relation["n2"].relationship is Relation.MERGE
+    assert relation["n3"].relationship is Relation.CONFLICT
+    assert "1990" in relation["n3"].conflict_description and "1995" in relation["n3"].conflict_description
+    assert relation["n3"].reasoning.startswith("the LLM said merge")

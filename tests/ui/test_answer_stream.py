@@ -1,0 +1,33 @@
+"""The streamed answer reaches the page as snapshots: the worker's events land in the monitor, never in st.*."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from memory_bank import AnswerDelta
+from ui.worker import RunMonitor
+
+
+def test_the_monitor_keeps_the_latest_draft_and_logs_no_token() -> None:
+    monitor = RunMonitor("What is the budget?")
+    for text in ("The", "The budget", "The budget is 5 million"):
+        monitor.on_event(AnswerDelta(text=text, llm_calls=2, tokens=100 + len(text)))
+    view = monitor.view()
+    assert view.draft is not None and view.draft.text == "The budget is 5 million" and view.draft.llm_calls == 2
+    assert view.counts["answer_delta"] == 3 and not view.log
+
+
+def test_the_page_draws_the_draft_while_the_run_goes_on() -> None:
+    def page() -> None:
+        from memory_bank import AnswerDelta
+        from ui.panels import answer_view
+        from ui.worker import RunMonitor
+
+        monitor = RunMonitor("What is the budget?")
+        monitor.on_event(AnswerDelta(text="The budget is **5 million**", llm_calls=3, tokens=1234))
+        answer_view(None, monitor.view(), key="a")  # type: ignore[arg-type]
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception, at.exception
+    assert any("The budget is **5 million**" in m.value for m in at.markdown)
+    assert any("3 LLM call(s), ~1,234 tokens so far" in c.value for c in at.caption)
