@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..errors import STOPS_THE_RUN, MemoryBankError
 from ..events import AgentFellBack
 from ..memory.query_graph import Relation
 from ..settings import AGENT_SLOTS, Settings
@@ -54,7 +54,7 @@ class FallbackAgent(Generic[In, Out]):
     def run(self, inp: In) -> Out:
         try:
             return self._primary.run(inp)
-        except (BudgetExceeded, RunCancelled):
+        except STOPS_THE_RUN:  # a budget, a cancel or a dead endpoint stops the run; nothing to fall back to
             raise
         except MemoryBankError as exc:
             about = _about(inp)

@@ -38,8 +38,8 @@ class LLMErrorAnalyst(PromptedAgent):
     sampling_fallback = "structure"
 
     def propose(self, failure: ToolFailure, spec: ToolSpec | None, goal: str) -> list[Fix]:
-        schema = json.dumps(spec.parameters if spec else {}, ensure_ascii=False)
-        out = self._ask(ErrorFix, tool=failure.tool, schema=schema,
+        parameters = json.dumps(spec.parameters if spec else {}, ensure_ascii=False)
+        out = self._ask(ErrorFix, tool=failure.tool, parameters=parameters,
                         arguments=escape_tags(json.dumps(failure.arguments, ensure_ascii=False)[:4_000]),
                         error_type=failure.error_type, error=escape_tags(failure.message[:1_000]),
                         goal=escape_tags(goal[:1_000]))

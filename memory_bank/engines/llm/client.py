@@ -144,6 +144,12 @@ class MeteredClient:
         """The inner client's backoff sleep: ends at once when the current run's token is cancelled."""
         self.cancel.wait(seconds)
 
+    def _redacting(self, on_text: Callable[[str], None] | None) -> Callable[[str], None] | None:
+        """The streamed text goes through the same redaction as the finished completion (an echoed key)."""
+        if on_text is None:
+            return None
+        return lambda text: on_text(redact(text, self.secrets))
+
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
@@ -157,7 +163,7 @@ class MeteredClient:
         try:
             completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
                                              max_tokens=max_tokens, json_mode=json_mode, schema=schema,
-                                             on_text=on_text)
+                                             on_text=self._redacting(on_text))
         except LLMError as exc:
             down = self.breaker.failed(exc) if self.breaker is not None else None
             if down is not None:

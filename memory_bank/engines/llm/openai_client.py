@@ -226,7 +226,7 @@ class OpenAIClient:
             try:
                 if on_text is not None:
                     return self._attempt(lambda: self._collect(self._sdk.chat.completions.create(**params),
-                                                               params["messages"], on_text))
+                                                               params["messages"], on_text, agent))
                 response = self._attempt(lambda: self._sdk.chat.completions.create(**params))
             except ValueError as exc:  # the SDK's JSON decoding of a cut or broken body
                 raise LLMUnavailable(self._unreadable(exc, agent)) from exc
@@ -275,28 +275,35 @@ class OpenAIClient:
 
         request.extensions = {**request.extensions, "trace": trace}
 
-    def _collect(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+    def _collect(self, stream: Any, messages: list[Message], on_text: Callable[[str], None],
+                 agent: str = "") -> Completion:
         """Read a streamed reply, telling `on_text` the text so far at each piece; usage from the last chunk."""
         try:
-            return self._read_stream(stream, messages, on_text)
-        except openai.APIError:
+            return self._read_stream(stream, messages, on_text, agent)
+        except (openai.APIError, LLMUnavailable):
             raise
         except Exception as exc:  # noqa: BLE001 - the SDK's HTTP library raises its own types mid-stream
             raise openai.APIConnectionError(message=f"the stream broke: {type(exc).__name__}: {exc}",
                                             request=stream.response.request) from exc
 
-    def _read_stream(self, stream: Any, messages: list[Message], on_text: Callable[[str], None]) -> Completion:
+    def _read_stream(self, stream: Any, messages: list[Message], on_text: Callable[[str], None],
+                     agent: str = "") -> Completion:
         parts: list[str] = []
-        finish, model, usage = "", "", None
+        finish, model, usage, chunks = "", "", None, 0
         for chunk in stream:
             model = getattr(chunk, "model", "") or model
             usage = getattr(chunk, "usage", None) or usage
+            chunks += 1
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
                 if piece:
                     parts.append(piece)
                     on_text("".join(parts))
                 finish = choice.finish_reason or finish
+        if not chunks or not (parts or finish):  # no completion chunk at all: not an OpenAI-compatible stream
+            where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
+            raise LLMUnavailable(f"{where} returned a non-completion body to a streamed request. "
+                                 "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         text = "".join(parts)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
