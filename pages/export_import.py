@@ -43,6 +43,12 @@ with right, st.container(border=True):
             st.error(f"{md_escape(upload.name)} cannot be imported: {exc}")
         else:
             counts = bank.snapshot().counts
-            st.success(f"Imported {md_escape(upload.name)}: {counts['nodes']} nodes, {counts['edges']} edges, "
-                       f"{counts['merges']} merges.")
-            st.page_link("pages/graph.py", label="Open the Query Graph", icon=":material/hub:")
+            # kept in the session: the import changes the URL's task (and, shared, the browser's task list), and
+            # the rerun that follows must not wipe the confirmation
+            st.session_state["import-notice"] = (f"Imported {md_escape(upload.name)}: {counts['nodes']} nodes, "
+                                                 f"{counts['edges']} edges, {counts['merges']} merges.",
+                                                 task.task_id)
+    notice = st.session_state.get("import-notice")
+    if notice is not None and notice[1] == task.task_id:  # only while the imported task is the one shown
+        st.success(notice[0])
+        st.page_link("pages/graph.py", label="Open the Query Graph", icon=":material/hub:")

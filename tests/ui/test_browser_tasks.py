@@ -29,7 +29,7 @@ def _task_id(page) -> str:  # noqa: ANN001 - playwright Page
 
 
 def _nav(page, label: str):  # noqa: ANN001, ANN202 - the sidebar's page link (same session, unlike goto)
-    return page.locator('[data-testid="stSidebarNavLink"]').filter(has_text=label).first
+    return page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').filter(has_text=label).first
 
 
 def _main(page):  # noqa: ANN001, ANN202 - the page body (the sidebar names the task too)
@@ -94,6 +94,7 @@ def test_shared_mode_import_restores_answers_and_browsers_keep_their_own_tasks(b
         page = mine.new_page()
         page.goto(f"{url}/export_import")
         page.locator('input[type="file"]').set_input_files(str(export))
+        page.get_by_text("notes-export.json", exact=True).wait_for(timeout=60_000)  # the upload has arrived
         page.get_by_role("button", name="Import").click(timeout=60_000)
         page.get_by_text("Imported notes-export.json").wait_for(timeout=60_000)
         task_id = _task_id(page)
