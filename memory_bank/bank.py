@@ -31,14 +31,12 @@ from .retrieval.embedding import Embedder, load_embedder
 from .retrieval.view import Passage
 from .run.results import RunResult
 from .run.runner import tool_called
-
-if TYPE_CHECKING:
-    from .long_term.memory import LongTermMemory
-    from .run.long_term import LongTermHook
 from .settings import Settings
 from .text.tokens import estimate_tokens
 
 if TYPE_CHECKING:
+    from .long_term.memory import LongTermMemory
+    from .run.long_term import LongTermHook
     from .store.base import RunRecord, TaskStore
     from .store.binding import TaskBinding
 
