@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.engines.llm.client import Completion  # noqa: E402
-from memory_bank.engines.llm.local_server import LocalModelServer  # noqa: E402
+from memory_bank.engines.llm.local_server import LocalModelServer, ServerOptions  # noqa: E402
 from memory_bank.engines.llm.openai_client import OpenAIClient  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.settings import default_data_dir  # noqa: E402
@@ -178,9 +178,11 @@ def main() -> None:
     parser.add_argument("what", choices=["notes", "nist", "squad", "all"])
     parser.add_argument("-n", "--questions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="llama.cpp threads (0: the server's own choice from the load; 1 beside other work)")
     args = parser.parse_args()
     embedder = load_embedder(None)
-    server = LocalModelServer.for_data_dir(default_data_dir())
+    server = LocalModelServer.for_data_dir(default_data_dir(), options=ServerOptions(threads=args.threads))
     t0 = time.perf_counter()
     server.start()
     ready = round(time.perf_counter() - t0, 1)
@@ -195,6 +197,7 @@ def main() -> None:
             else:
                 out = bench_squad(server, embedder, args.questions, args.seed)
             out["load_before"], out["load_after"], out["server_ready_seconds"] = before, load(), ready
+            out["llama_threads"] = args.threads or "auto"
             RESULTS.parent.mkdir(parents=True, exist_ok=True)
             # read again just before writing: another run of this script may have added its part meanwhile
             results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}

@@ -11,10 +11,12 @@ environment is left alone (no `HF_HUB_OFFLINE` written behind the caller's back)
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -32,6 +34,23 @@ class Embedder(Protocol):
     def embed(self, texts: list[str]) -> np.ndarray:
         """(n, dim) float32, L2-normalised rows."""
         ...
+
+
+@dataclass(frozen=True)
+class TokenVectors:
+    """A text's word pieces (lower-cased, no special tokens) and one L2-normalised contextual vector each."""
+
+    pieces: tuple[str, ...]
+    vectors: np.ndarray  # (len(pieces), dim) float32
+
+
+@runtime_checkable
+class TokenEmbedder(Protocol):
+    """An embedder that also gives per-token vectors: how well a sentence covers a question word by word,
+    paraphrases included ("weary Mongol forces" meets "the exhausted Mongols"), which one sentence vector
+    cannot tell."""
+
+    def token_vectors(self, texts: list[str]) -> list[TokenVectors]: ...
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -80,6 +99,22 @@ class SentenceTransformerEmbedder:
                                         normalize_embeddings=True, show_progress_bar=False)
         return vectors.astype(np.float32)
 
+    def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        if not texts:
+            return []
+        with self._lock:
+            outputs = self.model.encode(texts, batch_size=self.batch_size, output_value="token_embeddings",
+                                        convert_to_numpy=False, show_progress_bar=False)
+            limit = int(self.model.max_seq_length or 256)
+            ids = self.model.tokenizer(texts, truncation=True, max_length=limit)["input_ids"]
+        out: list[TokenVectors] = []
+        for text_ids, matrix in zip(ids, outputs):
+            pieces = self.model.tokenizer.convert_ids_to_tokens(text_ids)[1:-1]  # without [CLS] and [SEP]
+            rows = matrix.float().numpy()[1:1 + len(pieces)]
+            out.append(TokenVectors(tuple(pieces[:len(rows)]), _normalise(rows) if len(rows) else
+                                    np.zeros((0, self.dim), dtype=np.float32)))
+        return out
+
 
 class HashingEmbedder:
     """Feature-hashed word and bigram counts: the fallback when no neural model can load."""
@@ -101,6 +136,16 @@ class HashingEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return _normalise(np.stack([self._vector(t) for t in texts]))
+
+    def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        """Each word its own hashed vector: token alignment degrades to exact word matching."""
+        out = []
+        for text in texts:
+            pieces = tuple(w.lower() for w in re.findall(r"\w+", text))
+            rows = [self._vector(p) for p in pieces]
+            out.append(TokenVectors(pieces, _normalise(np.stack(rows)) if rows else
+                                    np.zeros((0, self.dim), dtype=np.float32)))
+        return out
 
 
 class CachedEmbedder:
@@ -133,6 +178,21 @@ class CachedEmbedder:
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+    def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        """Not cached: a sentence's token vectors weigh ~100 times its vector, and questions rarely repeat."""
+        inner = token_source(self.inner)
+        if inner is None:
+            raise TypeError(f"{self.inner.name} gives no token vectors")
+        return inner.token_vectors(texts)
+
+
+def token_source(embedder: object) -> TokenEmbedder | None:
+    """The embedder as a `TokenEmbedder` when it really gives token vectors (a cache over one that does not,
+    such as a test double, does not), else None: the caller then matches words exactly."""
+    if isinstance(embedder, CachedEmbedder):
+        return embedder if token_source(embedder.inner) is not None else None
+    return embedder if isinstance(embedder, TokenEmbedder) else None
 
 
 def load_embedder(model_path: str | None = None, *, verify: bool = True) -> CachedEmbedder:

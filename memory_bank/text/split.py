@@ -19,6 +19,9 @@ _SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
 # A blank line (it may hold spaces) ends a paragraph.
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# A Markdown heading line is a sentence of its own: it has no full stop to end it, and glued to the sentence
+# after it ("## Budget The Northwind project budget is ...") it would be quoted as part of that sentence.
+_MARKDOWN_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6}[ \t].*?)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,14 @@ def sentence_breaks(text: str, start: int = 0, end: int | None = None) -> list[t
 
 
 def split_sentences(text: str) -> list[str]:
-    """Whitespace-normalised sentences, cut at every sentence break."""
-    parts = _SENTENCE_BREAK.split(" ".join(text.split()))
-    return [p.strip() for p in parts if p.strip()]
+    """Whitespace-normalised sentences, cut at every sentence break; a Markdown heading stands alone."""
+    out: list[str] = []
+    for i, block in enumerate(_MARKDOWN_HEADING.split(text)):
+        if i % 2:  # the captured heading lines sit at the odd places of the split
+            out.append(" ".join(block.split()))
+        else:
+            out.extend(p.strip() for p in _SENTENCE_BREAK.split(" ".join(block.split())) if p.strip())
+    return out
 
 
 def clause_ends(text: str) -> list[int]:

@@ -109,6 +109,14 @@ def test_classification_re_asks_for_labels_that_miss_passages_or_topics(fake: Fa
     assert "labels [2] name no topic" in fake.chat_requests[2].messages[-1]["content"]
 
 
+def test_classification_reads_topics_numbered_from_one_without_a_re_ask(fake: FakeOpenAI,
+                                                                        client: OpenAIClient) -> None:
+    fake.push(ok(reply({"topics": [{"context": "Zero trust"}, {"context": "Budget"}], "labels": [1, 1, 1, 2]})))
+    out = ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=TEXT))
+    assert [c.context for c in out.clusters] == ["Zero trust", "Budget"] and len(fake.chat_requests) == 1
+    assert out.clusters[1].content == "The budget for 2024 is $3M, approved in March."
+
+
 def test_classification_of_blank_text_makes_no_call(fake: FakeOpenAI, client: OpenAIClient) -> None:
     assert ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=" \n\n ")).clusters == []
     assert fake.chat_requests == []

@@ -10,7 +10,7 @@ is a few hundred tokens instead of the whole chunk again.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...text.split import Span, clause_ends, paragraph_spans, stripped_span
 from ..models import ClassificationInput, ClassificationOutput, Cluster
@@ -35,6 +35,15 @@ class ClassificationReply(BaseModel):
 
     topics: list[Topic] = Field(min_length=1)
     labels: list[int]
+
+    @model_validator(mode="after")
+    def _numbered_from_one(self) -> ClassificationReply:
+        """Topics numbered 1..n instead of 0..n-1 (the local 1.5B model did so on all three tries for one
+        notes file, and lost the file to the offline agent): unambiguous when no label is 0 and the highest is
+        n, so it is read as meant rather than re-asked. Any other out-of-range label is still an error."""
+        if self.labels and min(self.labels) >= 1 and max(self.labels) == len(self.topics):
+            self.labels = [label - 1 for label in self.labels]
+        return self
 
 
 def _cut_point(text: str, start: int, limit: int) -> int:

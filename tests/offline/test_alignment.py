@@ -1,0 +1,49 @@
+"""Word-by-word alignment of a question to sentences, with MiniLM's token vectors and without them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memory_bank.engines.offline.alignment import Aligner, soft_recall
+from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder, TokenVectors, token_source
+
+QUESTION = "What feature of the Shah's army enabled the weary Mongol forces to win easy early victories?"
+SOURCE = ("The fragmentation of the Shah's army allowed the exhausted Mongol troops to gain quick victories "
+          "early in the campaign.")
+TOPIC = "The Mongol Empire was founded by Genghis Khan and grew into the largest contiguous empire in history."
+
+
+def test_the_sentence_a_question_was_worded_from_aligns_above_one_that_shares_its_topic(embedder) -> None:
+    source, topic, unrelated = Aligner(embedder).run(QUESTION, [SOURCE, TOPIC, "Chloroplasts hold chlorophyll."])
+    assert source > topic > unrelated
+    assert 0.0 <= unrelated and source <= 1.0
+
+
+def test_token_vectors_are_unit_rows_one_per_word_piece(embedder) -> None:
+    [vectors] = token_source(embedder).token_vectors(["Weary Mongol forces"])
+    assert vectors.pieces[0] == "weary" and len(vectors.pieces) == len(vectors.vectors)
+    assert np.allclose(np.linalg.norm(vectors.vectors, axis=1), 1.0, atol=1e-4)
+
+
+def test_without_token_vectors_a_word_aligns_only_with_itself() -> None:
+    class SentenceOnly:  # an embedder that gives sentence vectors only (a test double, a custom model)
+        name, dim, warning = "plain", 8, None
+
+        def embed(self, texts: list[str]) -> np.ndarray:
+            return np.ones((len(texts), 8), dtype=np.float32)
+
+    assert token_source(SentenceOnly()) is None and token_source(CachedEmbedder(SentenceOnly())) is None
+    [share] = Aligner(CachedEmbedder(SentenceOnly())).run("Mongol army victories", ["The Mongol army marched."])
+    assert share == np.float32(2 / 3)
+
+
+def test_the_hashing_fallback_matches_words_exactly() -> None:
+    hashing = HashingEmbedder()
+    assert token_source(CachedEmbedder(hashing)) is not None
+    exact, other = Aligner(hashing).run("Mongol army victories", ["Mongol army victories", "Persian navy defeats"])
+    assert exact > 0.99 and other < 0.5
+
+
+def test_a_question_of_stopwords_only_aligns_with_nothing() -> None:
+    question = TokenVectors(("what", "is", "it", "?"), np.eye(4, dtype=np.float32))
+    assert soft_recall(question, TokenVectors(("it",), np.eye(4, dtype=np.float32)[:1])) == 0.0
