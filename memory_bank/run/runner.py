@@ -30,10 +30,12 @@ from ..ingest.pipeline import IngestPipeline, IngestReport
 from ..loaders.document import Document
 from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
 from ..memory.interaction_tree import Attachment, AttachmentType
+from ..memory.query_graph import Node
 from ..memory.store import Memory
 from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .adapter import Adapter
+from .grounding import ground
 from .planning_guard import guard_next
 from .results import RunResult
 
@@ -166,6 +168,8 @@ class TaskRunner:
         result = self.engine.executor.run(ExecutionInput(prompt=prompt, task=task,
                                                          task_goal=self.memory.insight_doc.task_goal,
                                                          memory_node_ids=[n.id for n in nodes]))
+        if result.answer and not result.citations and task.type is TaskType.NORMAL:
+            result = result.model_copy(update={"citations": self._grounded(result.answer, nodes)})
         if not result.calls_reported:
             for call in result.tool_calls:
                 self.events.publish(tool_called(call))
@@ -237,6 +241,13 @@ class TaskRunner:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "final answer", exc)
+
+    def _grounded(self, answer: str, shown: list[Node]) -> list[Citation]:
+        """An answer that cites nothing, traced to the shown nodes that hold its sentences (`grounding.py`)."""
+        with self.memory.read():
+            rejected = self.memory.rejected_entries()
+            return ground(answer, [n for n in shown if n.id in self.memory.graph], self.memory.tree.entries_for,
+                          rejected)
 
     def _fill_citations(self, citations: list[Citation]) -> list[Citation]:
         filled: list[Citation] = []
