@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import ToolError
 from ..loaders.html import html_to_text
+from ..text.redact import redact
 from ..text.split import split_paragraphs, split_sentences
 from ..text.tokens import tokenize
 from ..watchdog import Cancellable
@@ -196,16 +197,24 @@ class VisitTool:
         return fetched.url, title, text
 
     def _read_with_jina(self, url: str, timeout: float | None = None) -> tuple[str, str | None, str]:
-        """Jina Reader renders the page remotely; its JSON answer carries the title and the text as Markdown."""
+        """Jina Reader renders the page remotely; its JSON answer carries the title and the text as Markdown.
+        The key is struck from everything it returns: a page or an error body that echoes the request would
+        otherwise carry it into the prompt, the run log and the export."""
         self.fetcher.check(url)  # the same rule whoever fetches: no private hosts handed to a third party either
+        secret = [self._jina_api_key]
         headers = {"Authorization": f"Bearer {self._jina_api_key}", "Accept": "application/json"}
-        fetched = self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False, timeout=timeout)
+        try:
+            fetched = self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False, timeout=timeout)
+        except ToolError as error:
+            raise ToolError(redact(str(error), secret)) from None
         try:
             data = json.loads(_decode(fetched.body, fetched.charset))["data"]
             content, title = data["content"], data.get("title")
         except (ValueError, KeyError, TypeError) as error:
-            raise ToolError(f"Jina Reader returned an unexpected answer for {url} ({error!r})") from error
+            raise ToolError(redact(f"Jina Reader returned an unexpected answer for {url} ({error!r})", secret)) \
+                from None
         if not isinstance(content, str):
             raise ToolError(f"Jina Reader returned no text for {url}")
+        content, title = redact(content, secret), redact(str(title), secret) if title else None
         return url, (str(title).strip() or None) if title else None, content.strip()
 

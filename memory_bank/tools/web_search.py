@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..errors import ConfigError, ToolError
+from ..text.redact import redact
 from ..watchdog import Cancellable
 from .base import SearchHit, ToolResult, ToolSpec
 from .netguard import SafeFetcher
@@ -69,6 +70,9 @@ def search_all(search: Callable[[str], ToolResult], arguments: dict[str, Any]) -
     return ToolResult("\n\n".join(r.text for r in results), hits=tuple(h for r in results for h in r.hits))
 
 
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key"})
+
+
 def _clean(value: Any) -> str:
     return " ".join(str(value or "").split())
 
@@ -78,7 +82,9 @@ def request_json(fetcher: SafeFetcher, service: str, refused_hint: str, method: 
     """One call to a search API under the fetcher's deadline and byte cap, every failure a ToolError naming the
     service; a 401/403 gets `refused_hint`, the usual fix for that backend."""
     answer = fetcher.call_api(service, method, url, headers=headers, body=body)
-    detail = _clean(answer.body.decode("utf-8", errors="replace"))[:200]
+    # an error body that echoes the request must not carry the key into the run log
+    secrets = [v.removeprefix("Bearer ") for k, v in (headers or {}).items() if k.lower() in _SECRET_HEADERS]
+    detail = redact(_clean(answer.body.decode("utf-8", errors="replace")), secrets)[:200]
     if answer.status in (401, 403):
         raise ToolError(f"{service} refused the request (HTTP {answer.status}; {refused_hint}): {detail}")
     if answer.status >= 400:

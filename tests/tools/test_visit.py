@@ -263,6 +263,25 @@ def test_jina_reader_errors_are_tool_errors(server: LocalServer) -> None:
         tool.call({"url": "https://docs.example/guide", "goal": "pump"})
 
 
+def test_the_jina_key_never_comes_back_in_the_text_or_an_error(server: LocalServer) -> None:
+    def echo(request) -> Reply:  # noqa: ANN001 - a reader that reflects the request, as echo services do
+        auth = request.headers.get("Authorization", "")
+        if "/broken/" in request.path:
+            return Reply(200, f'{{"data": 7, "echo": "{auth}"}}'.encode(), {"Content-Type": "application/json"})
+        data = {"data": {"title": f"Echo {auth}", "content": f"You sent: {auth}. The pump is blue."}}
+        return Reply(200, json.dumps(data).encode(), {"Content-Type": "application/json"})
+
+    server.routes["/jina/"] = echo
+    resolver = resolver_for({"docs.example": ["93.184.216.34"]})
+    tool = make_tool(allow_private=False, resolver=resolver, jina_api_key="jina-secret-key",
+                     jina_endpoint=server.url + "/jina/")
+    text = tool.call({"url": "https://docs.example/guide", "goal": "pump colour"}).text
+    assert "jina-secret-key" not in text and "Bearer ***" in text and "The pump is blue." in text
+    with pytest.raises(ToolError) as error:
+        tool.call({"url": "https://docs.example/broken/page", "goal": "pump"})
+    assert "jina-secret-key" not in str(error.value) and error.value.__cause__ is None
+
+
 def test_an_unexpected_jina_answer_is_a_tool_error(server: LocalServer) -> None:
     server.routes["/jina/"] = lambda r: Reply(200, b'{"code": 200, "data": null}', {"Content-Type": "application/json"})
     tool = make_tool(jina_api_key="jina-key", jina_endpoint=server.url + "/jina/")

@@ -79,6 +79,14 @@ def test_serper_with_a_wrong_key_is_a_tool_error(server: LocalServer) -> None:
         search.call({"query": "x"})
 
 
+def test_an_error_body_that_echoes_the_key_does_not_carry_it(server: LocalServer) -> None:
+    server.routes["/search"] = lambda r: Reply(403, f"bad key {r.headers.get('X-API-KEY')}".encode())
+    search = SerperSearch("serper-secret-key", timeout=2, endpoint=server.url + "/search")
+    with pytest.raises(ToolError) as error:
+        search.call({"query": "x"})
+    assert "serper-secret-key" not in str(error.value) and "bad key ***" in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("reply", "message"),
     [

@@ -20,19 +20,10 @@ from typing import Any, Protocol, runtime_checkable
 from ...control import Cancellation, CancelToken
 from ...errors import BudgetExceeded, LLMError
 from ...events import EventBus, LLMUsage
+from ...text.redact import redact
 from .breaker import EndpointBreaker
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
-MIN_SECRET_CHARS = 4  # shorter "secrets" would blank out ordinary words
-REDACTED = "***"
-
-
-def redact(text: str, secrets: Sequence[str | None]) -> str:
-    """`text` with every secret of a usable length replaced by `***`."""
-    for secret in secrets:
-        if secret and len(secret) >= MIN_SECRET_CHARS and secret in text:
-            text = text.replace(secret, REDACTED)
-    return text
 
 
 @dataclass(frozen=True)

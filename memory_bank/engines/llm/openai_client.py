@@ -32,10 +32,11 @@ import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
 from ...settings import Settings
+from ...text.redact import redact
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
-from .client import Completion, Message, ResponseSchema, redact
+from .client import Completion, Message, ResponseSchema
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
