@@ -112,6 +112,12 @@ def _ask(args: argparse.Namespace, settings: Settings, start: float) -> int:
               f"conflicts={counts['conflicts']} (pending {counts['pending_conflicts']}) "
               f"llm_calls={usage['calls']} tokens={usage['prompt_tokens'] + usage['completion_tokens']} "
               f"seconds={time.perf_counter() - start:.1f} termination={result.termination}")
+        for error in result.errors:  # an agent that fell back, a file that failed: the answer may be partial
+            print(f"warning: {error}", file=sys.stderr)
+        if result.termination != "done":
+            said = not result.stop_reason or any(result.stop_reason in e for e in result.errors)
+            print(f"stopped early ({result.termination})" + ("" if said else f": {result.stop_reason}"),
+                  file=sys.stderr)
         if args.export:
             saved = True
             save_export(bank.export(), args.export)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,9 @@ from memory_bank.retrieval.embedding import HashingEmbedder
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def cli(*args: str, cwd: Path, **env_extra: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "OPENAI_", "MEMORY_BANK_"))}
-    env["PYTHONPATH"] = str(ROOT)
+    env.update(PYTHONPATH=str(ROOT), **env_extra)
     return subprocess.run([sys.executable, "-m", "memory_bank", "ask", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=600)
 
@@ -69,3 +70,17 @@ def test_missing_file_and_llm_without_model(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no such file" in proc.stderr
     proc = cli("--engine", "llm", "-q", "x", cwd=tmp_path)
     assert proc.returncode == 2 and "model name" in proc.stderr
+
+
+def test_a_run_stopped_by_a_dead_endpoint_says_so(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on: every call is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The pump room is in building 4. The pump is blue.", encoding="utf-8")
+    proc = cli(str(notes), "--preset", "answers", "-q", "What colour is the pump?", "--quiet", cwd=tmp_path,
+               LLM_BASE_URL=f"http://127.0.0.1:{port}/v1", LLM_MODEL="m", LLM_API_KEY="k", LLM_MAX_RETRIES="0",
+               EMBEDDING_MODEL_PATH=str(tmp_path / "no-model"))
+    assert "termination=endpoint_down" in proc.stdout, (proc.stdout, proc.stderr)
+    assert "stopped early (endpoint_down)" in proc.stderr and "Traceback" not in proc.stderr
+    assert "warning: LLM endpoint: The LLM endpoint is not usable" in proc.stderr
