@@ -49,6 +49,9 @@ _EXPORTS: dict[str, str] = {
     "EntryView": ".retrieval.deep_retrieval",
     "AttachmentContent": ".retrieval.deep_retrieval",
     "page_span": ".text.pages",
+    # untrusted text made harmless where it is shown or stored
+    "md_escape": ".text.escape",
+    "safe_name": ".text.escape",
     "pages_label": ".text.pages",
     # engines, before one is built
     "describe_engine": ".engines.describe",
@@ -74,7 +77,7 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
-    "load_embedder", "page_span", "pages_label", "reflection_body", "supported_suffixes",
+    "load_embedder", "md_escape", "page_span", "pages_label", "reflection_body", "safe_name", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ from memory_bank import (
     ToolCalled,
     ToolRecovered,
 )
+from memory_bank import md_escape as md_escape  # the pages' one place for formatting helpers; defined in the core
 
 STAGE_TITLES = {
     "classify": "Classify into topics",
@@ -84,17 +85,10 @@ def describe(event: Event) -> tuple[str, str] | None:
             return None
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#+\-.!|<>~$:=^])")
 _MD_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
 _MD_REF = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
 _RAW_URL_IMG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
-
-
-def md_escape(text: str) -> str:
-    """Text from documents shown where Streamlit parses Markdown (labels, headers): every marker escaped, so a
-    document cannot add links, images (which the browser would fetch) or formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def safe_markdown(text: str) -> str:

@@ -12,7 +12,6 @@ also at exit); the task's files were copied into the store when its run started.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import sys
 import tempfile
@@ -25,7 +24,16 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import CancelToken, ConfigError, MemoryBank, Settings, TaskNotFound, describe_engine, load_embedder
+from memory_bank import (
+    CancelToken,
+    ConfigError,
+    MemoryBank,
+    Settings,
+    TaskNotFound,
+    describe_engine,
+    load_embedder,
+    safe_name,
+)
 
 from .tasks import LiveTask, registry_for
 from .worker import RunHandle, start_run
@@ -241,16 +249,10 @@ def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     return live.bank
 
 
-def safe_name(name: str) -> str:
-    """An uploaded file's name as a harmless single path component (the user sees the original name)."""
-    cleaned = re.sub(r"[^\w.\- ]+", "_", Path(name).name).strip(" .")
-    return cleaned[:120] or "upload"
-
-
 def save_upload(task: TaskSession, name: str, data: bytes) -> Path:
     folder = task.uploads / uuid.uuid4().hex[:8]
     folder.mkdir()
-    path = folder / safe_name(name)
+    path = folder / safe_name(name, default="upload")
     path.write_bytes(data)
     return path
 

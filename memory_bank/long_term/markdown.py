@@ -11,16 +11,11 @@ import re
 from collections import defaultdict
 from datetime import UTC, datetime
 
+from ..text.escape import md_escape
 from .models import Category, MemoryRecord, RecoveryMetadata
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~])")
 STRATEGY_TITLE = "Tool execution error recovery experience"
 DIGEST_ITEMS, DIGEST_ITEM_CHARS = 3, 120
-
-
-def md_escape(text: str) -> str:
-    """Inline text that renders literally: special characters backslash-escaped, on one line."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def fenced_json(value: object) -> str:

@@ -18,6 +18,8 @@ import stat
 import threading
 from pathlib import Path, PurePosixPath
 
+from ..text.escape import safe_name
+
 STORAGE = "storage"
 MAX_FILE_BYTES = 200 * 1024 * 1024  # an attachment is a file the bank copied in, under the upload limit
 _SAFE_PART = re.compile(r"^[\w][\w.\- ]{0,119}$")
@@ -25,12 +27,6 @@ _SAFE_PART = re.compile(r"^[\w][\w.\- ]{0,119}$")
 
 class FileRejected(ValueError):
     """A path the bank will not read: outside its storage, not a regular file, or too large."""
-
-
-def safe_name(name: str) -> str:
-    """A file name as one harmless path component (the user still sees the original name elsewhere)."""
-    cleaned = re.sub(r"[^\w.\- ]+", "_", PurePosixPath(name.replace("\\", "/")).name).strip(" .")
-    return cleaned[:120] or "file"
 
 
 def relative_parts(path: str) -> tuple[str, ...]:

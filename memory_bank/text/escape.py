@@ -1,0 +1,25 @@
+"""Untrusted text made harmless where it is shown or stored: Markdown that renders literally, a file name that
+is one path component. One definition for the app and the core, so a fix to either reaches both.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+# every character Markdown (CommonMark plus Streamlit's extensions: math, colour and emoji shortcodes) gives a
+# meaning to; escaping one that needs none only adds a backslash Markdown drops
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
+
+
+def md_escape(text: str) -> str:
+    """Text from documents or imports rendered literally, on one line: a document cannot add links, images
+    (which the browser would fetch), headings or formatting."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def safe_name(name: str, default: str = "file") -> str:
+    """A file name as one harmless path component (the user still sees the original name elsewhere): no folder
+    part (either slash), no characters outside word characters, dot, dash and space, at most 120 characters."""
+    cleaned = re.sub(r"[^\w.\- ]+", "_", PurePosixPath(str(name).replace("\\", "/")).name).strip(" .")
+    return cleaned[:120] or default
