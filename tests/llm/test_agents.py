@@ -101,12 +101,22 @@ def test_classification_non_consecutive_passages_are_joined_verbatim(fake: FakeO
 def test_classification_re_asks_for_labels_that_miss_passages_or_topics(fake: FakeOpenAI,
                                                                         client: OpenAIClient) -> None:
     fake.push(ok(reply({"topics": [{"context": "t"}], "labels": [0, 0]})),
-              ok(reply({"topics": [{"context": "t"}], "labels": [0, 0, 0, 2]})),
+              ok(reply({"topics": [{"context": "t"}], "labels": [0, 0, -1, 0]})),
               ok(reply({"topics": [{"context": "t"}], "labels": [0, 0, 0, 0]})))
     out = ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=TEXT))
     assert out.clusters[0].content == TEXT and not out.should_cluster
     assert "labels has 2 entries; it needs exactly 4" in fake.chat_requests[1].messages[-1]["content"]
-    assert "labels [2] name no topic" in fake.chat_requests[2].messages[-1]["content"]
+    assert "a negative label names no topic" in fake.chat_requests[2].messages[-1]["content"]
+
+
+def test_labels_beyond_the_listed_topics_keep_their_grouping(fake: FakeOpenAI, client: OpenAIClient) -> None:
+    fake.push(ok(reply({"topics": [{"context": "Zero trust", "keywords": ["zero trust"]}],
+                        "labels": [0, 0, 0, 3]})))
+    out = ClassificationAgent(client, fake.settings()).run(ClassificationInput(context=TEXT))
+    assert len(fake.chat_requests) == 1, "no re-ask: the grouping is usable"
+    assert [c.context for c in out.clusters] == ["Zero trust", "The budget for 2024 is $3M, approved in March."]
+    budget = out.clusters[1]
+    assert budget.content == "The budget for 2024 is $3M, approved in March." and budget.keywords == []
 
 
 def test_classification_reads_topics_numbered_from_one_without_a_re_ask(fake: FakeOpenAI,

@@ -129,16 +129,25 @@ def _check_labels(reply: ClassificationReply, count: int) -> None:
     if len(reply.labels) != count:
         raise ValueError(f"labels has {len(reply.labels)} entries; it needs exactly {count}, one per passage "
                          f"P0 to P{count - 1} in order")
-    bad = sorted({t for t in reply.labels if not 0 <= t < len(reply.topics)})
-    if bad:
-        raise ValueError(f"labels {bad} name no topic: the topics are numbered 0 to {len(reply.topics) - 1}")
+    if any(t < 0 for t in reply.labels):
+        raise ValueError("labels are topic numbers from 0; a negative label names no topic")
 
 
 def _clusters(reply: ClassificationReply, text: str, spans: list[Span]) -> ClassificationOutput:
+    """One cluster per topic number used. A number beyond the topics listed keeps the model's grouping (the
+    passages labelled with it stay together) and is named after its first passage: the 1.5B model sometimes
+    lists three topics and labels six groups, identically on every re-ask, which would otherwise cost three
+    calls and hand the chunk to the offline agent."""
     clusters: list[Cluster] = []
-    for index, topic in enumerate(reply.topics):
+    for index in sorted(set(reply.labels)):
         mine = [p for p, label in enumerate(reply.labels) if label == index]
-        if mine:
-            clusters.append(Cluster(cluster_id=f"c{index + 1}", context=topic.context,
-                                    content=_content(text, spans, mine), keywords=topic.keywords))
+        named = reply.topics[index] if index < len(reply.topics) else None
+        context = named.context if named else _first_line(spans[mine[0]].text)
+        clusters.append(Cluster(cluster_id=f"c{index + 1}", context=context, content=_content(text, spans, mine),
+                                keywords=named.keywords if named else []))
     return ClassificationOutput(should_cluster=len(clusters) > 1, clusters=clusters)
+
+
+def _first_line(passage: str, limit: int = 120) -> str:
+    line = " ".join(passage.strip().splitlines()[0].split()).lstrip("#").strip() if passage.strip() else ""
+    return (line[: limit - 1] + "…" if len(line) > limit else line) or "(untitled)"
