@@ -75,7 +75,9 @@ def test_the_server_takes_a_json_schema_and_the_agents_get_typed_output(server: 
                                                                    keywords=cluster.keywords))
     assert summary.summary.strip()
     calls = [e for e in events.log() if e.kind == "llm_usage"]
-    assert len(calls) == 2, "each agent answered valid JSON at the first try"
+    # the model's output varies between identical calls, so a re-ask may be needed; the schema bounds every
+    # reply (one label per passage, numbers from 0), so each agent ends with typed output within its re-asks
+    assert 2 <= len(calls) <= 2 * (1 + settings.structured_retries), "typed output within the re-asks"
 
 
 def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_path: Path) -> None:
