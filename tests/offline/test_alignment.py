@@ -47,3 +47,13 @@ def test_the_hashing_fallback_matches_words_exactly() -> None:
 def test_a_question_of_stopwords_only_aligns_with_nothing() -> None:
     question = TokenVectors(("what", "is", "it", "?"), np.eye(4, dtype=np.float32))
     assert soft_recall(question, TokenVectors(("it",), np.eye(4, dtype=np.float32)[:1])) == 0.0
+
+
+def test_per_word_matches_average_to_the_alignment(embedder) -> None:
+    aligner = Aligner(embedder)
+    matches = aligner.matches(QUESTION, [SOURCE, TOPIC])
+    assert [len(m) for m in matches] == [len(matches[0])] * 2 and len(matches[0]) >= 6  # one per content word
+    assert np.allclose([m.mean() for m in matches], aligner.run(QUESTION, [SOURCE, TOPIC]), atol=1e-6)
+    assert all(((m >= 0.0) & (m <= 1.0)).all() for m in matches)
+    [exact] = Aligner(HashingEmbedder()).matches("Mongol army victories", ["The Mongol army marched."])
+    assert exact.tolist() == [1.0, 1.0, 0.0]  # without MiniLM a word matches only itself

@@ -59,3 +59,15 @@ def test_what_are_the_things_prefers_the_sentence_that_lists_them(embedder) -> N
     ]
     answer = Answerer(embedder).answer("What are the core components of a zero trust architecture?", evidence)
     assert answer.text.startswith("Core zero trust logical components: • Policy engine (PE)")
+
+
+def test_a_sentence_whose_subject_the_sentence_before_names_answers(embedder) -> None:  # noqa: ANN001
+    """"The country's literacy level" answers a question about Kenya when the sentence before it, in the same
+    passage, names Kenya; the same sentence in another passage, with nothing naming Kenya, does not."""
+    question = "What is Kenya's literacy rate?"
+    subject = "Kenya is a country in East Africa whose schooling reforms began in 1985."
+    fact = "The country's literacy level stands at 85 percent, among the highest in the region."
+    together = Answerer(embedder).answer(question, [Evidence(subject, "n1"), Evidence(fact, "n1")])
+    apart = Answerer(embedder).answer(question, [Evidence(subject, "n1"), Evidence(fact, "n2")])
+    assert together.found and together.text.startswith(fact)
+    assert not apart.found

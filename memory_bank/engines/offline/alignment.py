@@ -25,12 +25,22 @@ def _is_content(piece: str) -> bool:
     return piece.isalnum() and piece not in STOPWORDS
 
 
-def soft_recall(question: TokenVectors, sentence: TokenVectors) -> float:
+def word_matches(question: TokenVectors, sentence: TokenVectors) -> np.ndarray:
+    """For each content word of the question, its closest similarity in the sentence, in [0, 1]."""
     keep = [i for i, piece in enumerate(question.pieces) if _is_content(piece)]
     if not keep or not len(sentence.vectors):
-        return 0.0
+        return np.zeros(len(keep), dtype=np.float32)
     similarity = question.vectors[keep] @ sentence.vectors.T
-    return float(np.clip(similarity.max(axis=1), 0.0, 1.0).mean())
+    return np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+
+
+def soft_recall(question: TokenVectors, sentence: TokenVectors) -> float:
+    return recall(word_matches(question, sentence))
+
+
+def recall(matches: np.ndarray) -> float:
+    """The alignment of per-word matches: their mean (0 for a question with no content word)."""
+    return float(matches.mean()) if len(matches) else 0.0
 
 
 class Aligner:
@@ -39,11 +49,17 @@ class Aligner:
 
     def run(self, question: str, sentences: list[str]) -> np.ndarray:
         """The alignment of each sentence with the question, in [0, 1]."""
+        return np.array([recall(m) for m in self.matches(question, sentences)], dtype=np.float32)
+
+    def matches(self, question: str, sentences: list[str]) -> list[np.ndarray]:
+        """Per sentence, how closely it matches each content word of the question: the alignment before it is
+        averaged, so the matches of neighbouring sentences can be combined (a question worded from two
+        sentences, or one whose subject the previous sentence names)."""
         if not sentences:
-            return np.zeros(0, dtype=np.float32)
+            return []
         if self.tokens is None:
-            wanted = set(stems(question))
-            return np.array([len(wanted & set(stems(s))) / len(wanted) if wanted else 0.0 for s in sentences],
-                            dtype=np.float32)
+            wanted = list(dict.fromkeys(stems(question)))
+            have = [set(stems(s)) for s in sentences]
+            return [np.array([w in words for w in wanted], dtype=np.float32) for words in have]
         vectors = self.tokens.token_vectors([question, *sentences])
-        return np.array([soft_recall(vectors[0], v) for v in vectors[1:]], dtype=np.float32)
+        return [word_matches(vectors[0], v) for v in vectors[1:]]

@@ -65,7 +65,7 @@ class OfflineExecutor:
         parts = question_parts(question)
         if len(parts) > 1:
             return self._answer_parts(parts, calls)
-        answer = self.answerer.answer(question, self._selected_evidence(question, calls))
+        answer = self.answerer.answer(question, self.selected_evidence(question, calls))
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -77,7 +77,7 @@ class OfflineExecutor:
     def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
-        answers = [self.part_answerer.answer(part, self._selected_evidence(part, calls)) for part in parts]
+        answers = [self.part_answerer.answer(part, self.selected_evidence(part, calls)) for part in parts]
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
@@ -88,10 +88,12 @@ class OfflineExecutor:
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
 
-    def _selected_evidence(self, question: str, calls: list[ToolCallRecord]) -> list[Evidence]:
+    def selected_evidence(self, question: str, calls: list[ToolCallRecord] | None = None) -> list[Evidence]:
         """The sentences the memory block for this question is made of, node by node in relevance order (a
-        node's sentences in document order). Recorded as the calls an agent would have made: the local search
-        the block ran, and a deep retrieval of each node shown."""
+        node's sentences in document order). Recorded in `calls` as the calls an agent would have made: the
+        local search the block ran, and a deep retrieval of each node shown. Public for bench/not_found_fit.py,
+        which fits the `FoundModel` on exactly the evidence the product answers from."""
+        calls = [] if calls is None else calls
         selection = self.blocks.select(question, self.config.budget_tokens)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
