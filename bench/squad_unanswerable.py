@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory_bank import MemoryBank, Settings  # noqa: E402
+from squad_longdoc import DATA, hit, load_or_ingest  # noqa: E402
+
+from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.executor import NOT_FOUND  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
 
 
 def load(path: Path) -> list[dict]:
@@ -58,11 +58,6 @@ def split_sample(articles: list[dict], n: int, seed: int) -> tuple[str, list[dic
     return "\n\n".join(parts), gone, rng.sample(kept, min(n, len(kept)))
 
 
-def hit(text: str, answers: list[str]) -> bool:
-    hay = " ".join(text.lower().split())
-    return any(" ".join(a.lower().split()) in hay for a in answers)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, default=100)
@@ -81,13 +76,7 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     settings, embedder = Settings(engine="offline"), load_embedder()
     t0 = time.perf_counter()
-    if args.cache is not None and args.cache.is_file():
-        bank = MemoryBank.from_export(args.cache.read_text(encoding="utf-8"), settings, embedder=embedder)
-    else:
-        bank = MemoryBank(settings, embedder=embedder)
-        bank.ingest_text(book, source="squad-book")
-        if args.cache is not None:
-            args.cache.write_text(json.dumps(bank.export()), encoding="utf-8")
+    bank = load_or_ingest(book, settings, embedder, args.cache)
     print(f"book without {args.questions} paragraphs (asking {len(gone)} + {len(kept)}): {len(book.split())} words, "
           f"ready in {time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
     not_found = sum(bank.run(q["question"]).answer.strip() == NOT_FOUND for q in gone)

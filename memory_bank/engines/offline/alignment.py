@@ -52,9 +52,10 @@ class Aligner:
         return np.array([recall(m) for m in self.matches(question, sentences)], dtype=np.float32)
 
     def matches(self, question: str, sentences: list[str]) -> list[np.ndarray]:
-        """Per sentence, how closely it matches each content word of the question: the alignment before it is
-        averaged, so the matches of neighbouring sentences can be combined (a question worded from two
-        sentences, or one whose subject the previous sentence names)."""
+        """Per sentence, how closely it matches each content word of the question (one array length for all
+        sentences): the alignment before it is averaged, so the matches of several sentences of one passage can
+        be combined word by word (a question worded from two sentences, or a sentence whose subject another one
+        names)."""
         if not sentences:
             return []
         if self.tokens is None:

@@ -201,9 +201,9 @@ class Answerer:
         pool, order, found = ranked.pool, ranked.order, self.config.found.found
         body = [i for i in order if pool[i].role is Role.BODY]
         if body and found(ranked.signals(body[0])):
-            order = body
+            return self._compose(question, pool, body, ranked.scores[body[0]])
         best = order[0]
-        if not found(ranked.signals(best)):
+        if (body and best == body[0]) or not found(ranked.signals(best)):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)
         return self._compose(question, pool, order, ranked.scores[best])
 
@@ -216,19 +216,19 @@ class Answerer:
         idf = Idf([list(st) for st in sent_stems])  # over the evidence at hand: a word all of it has decides little
         weights = {t: idf(t) for t in dict.fromkeys(stems(question))}
         lexical = [coverage(weights, st) for st in sent_stems]
-        cosine = self._cosine(question, pool)
+        cosine = [float(c) for c in self._cosine(question, pool)]
         matches = self.aligner.matches(question, [ev.text for ev in pool])
         kind = expected_type(question)
         term = None if kind else defined_term(question)
         q_stems = set(stems(question))
         cfg = self.config
-        scores = [cfg.lexical_weight * lexical[i] + cfg.cosine_weight * float(cosine[i])
+        scores = [cfg.lexical_weight * lexical[i] + cfg.cosine_weight * cosine[i]
                   + cfg.align_weight * recall(matches[i])
                   + cfg.type_weight * (defines(ev.text, term) if term else has_type(ev.text, kind, q_stems))
                   + cfg.prior_weight * ev.prior
                   for i, ev in enumerate(pool)]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
-        return Ranked(pool, scores, order, [float(c) for c in cosine], matches, ordered_pairs(stems(question)))
+        return Ranked(pool, scores, order, cosine, matches, ordered_pairs(stems(question)))
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])
@@ -300,7 +300,7 @@ def _node_matches(matches: list[np.ndarray], pool: list[Evidence], index: int) -
     """Each question word's best match in any sentence of the evidence from the node `pool[index]` came from."""
     best = matches[index]
     for j, ev in enumerate(pool):
-        if ev.node_id == pool[index].node_id and len(matches[j]) == len(best):
+        if ev.node_id == pool[index].node_id:
             best = np.maximum(best, matches[j])
     return best
 
