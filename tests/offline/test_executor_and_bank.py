@@ -91,6 +91,8 @@ def test_conflicting_notes_sample_answers_with_the_validated_claim_only(embedder
     assert bank.snapshot().counts["merges"] == 2  # the duplicated plan, then the two sides of the conflict
     assert "5 million" in result.answer and "9 million" not in result.answer
     assert "board-minutes.md" in {c.source for c in result.citations}
+    # each part of the two-part question is an item; a sentence one item shows is not repeated in the other
+    assert len(result.answer.splitlines()) == 2 and result.answer.count("The board approved the Northwind") == 1
     for cite in result.citations:  # each quote is cited to the file it was read from, even in a merged node
         assert " ".join(cite.quote.split()) in " ".join((files[0].parent / cite.source).read_text().split())
     merged = bank.node(conflict.merged_into)

@@ -194,18 +194,19 @@ class Answerer:
         self.config = config or AnswerConfig()
         self.aligner = Aligner(embedder)
 
-    def answer(self, question: str, evidence: list[Evidence]) -> Answer:
+    def answer(self, question: str, evidence: list[Evidence], said: frozenset[str] = frozenset()) -> Answer:
+        """`said`: sentences another part of the same reply already shows; they are not repeated as filler."""
         ranked = self.rank(question, evidence)
         if ranked is None:
             return Answer(text="", found=False)
         pool, order, found = ranked.pool, ranked.order, self.config.found.found
         body = [i for i in order if pool[i].role is Role.BODY]
         if body and found(ranked.signals(body[0])):
-            return self._compose(question, pool, body, ranked.scores[body[0]])
+            return self._compose(question, pool, body, ranked.scores[body[0]], said)
         best = order[0]
         if (body and best == body[0]) or not found(ranked.signals(best)):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)
-        return self._compose(question, pool, order, ranked.scores[best])
+        return self._compose(question, pool, order, ranked.scores[best], said)
 
     def rank(self, question: str, evidence: list[Evidence]) -> Ranked | None:
         """The distinct sentences of the evidence scored for the question, best first (None without any)."""
@@ -234,7 +235,8 @@ class Answerer:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])
         return vectors[1:] @ vectors[0]
 
-    def _compose(self, question: str, pool: list[Evidence], order: list[int], score: float) -> Answer:
+    def _compose(self, question: str, pool: list[Evidence], order: list[int], score: float,
+                 said: frozenset[str] = frozenset()) -> Answer:
         """Best sentence first; then the next best ones while they fit, the last one cut to the room left
         around the question's words (a second sentence often holds the answer next to the matching one). A best
         sentence ending in a colon announces a list: the sentences that follow it in its source come next."""
@@ -245,7 +247,7 @@ class Answerer:
         used, parts = [first], [first.text]
         size = len(first.text.split())
         announced = _following(pool, order[0]) if announces_list(first.text) else []
-        for i in announced + [i for i in order[1:4] if i not in announced]:
+        for i in announced + [i for i in order[1:4] if i not in announced and pool[i].text not in said]:
             room = limit - size
             extra = len(pool[i].text.split())
             if extra <= room:

@@ -77,7 +77,10 @@ class OfflineExecutor:
     def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
-        answers = [self.part_answerer.answer(part, self.selected_evidence(part, calls)) for part in parts]
+        answers: list[Answer] = []
+        for part in parts:  # a sentence one item shows is not repeated as another item's filler
+            said = frozenset(ev.text for a in answers if a.found for ev in a.used)
+            answers.append(self.part_answerer.answer(part, self.selected_evidence(part, calls), said))
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
