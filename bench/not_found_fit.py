@@ -27,8 +27,8 @@ from squad_longdoc import DATA, hit, load_or_ingest  # noqa: E402
 from squad_unanswerable import load, split_sample  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
-from memory_bank.engines.offline.answering import FoundModel, Signals  # noqa: E402
 from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
+from memory_bank.engines.offline.found import FoundModel, Signals  # noqa: E402
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.text.furniture import Role  # noqa: E402

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.answering import Answerer, Evidence
+from memory_bank.engines.offline.answering import Answerer
+from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.events import EventBus
 from memory_bank.ingest.graph_ops import GraphOps, RawEntry
 from memory_bank.memory.query_graph import Node

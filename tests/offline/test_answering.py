@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from memory_bank.engines.offline.answering import Answerer, Evidence, defined_term, defines, split_evidence
+from memory_bank.engines.offline.answering import Answerer
+from memory_bank.engines.offline.evidence import Evidence, split_evidence
+from memory_bank.engines.offline.question_types import defined_term, defines
 
 TRUST = [
     "It is important to balance security, usability, and cost-effectiveness when defining trust algorithms.",

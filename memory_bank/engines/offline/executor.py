@@ -17,8 +17,9 @@ from ...retrieval.view import MemoryView
 from ...text.pages import pages_label
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Sentence
-from .answering import Answer, AnswerConfig, Answerer, Evidence, announces_list, answerable
+from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
+from .evidence import Evidence, answerable
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
@@ -77,10 +78,15 @@ class OfflineExecutor:
     def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
+        answerer = self.part_answerer
+        ranked = [answerer.rank(part, self.selected_evidence(part, calls)) for part in parts]
+        openings = [answerer.opening(r) for r in ranked]
         answers: list[Answer] = []
-        for part in parts:  # a sentence one item shows is not repeated as another item's filler
-            said = frozenset(ev.text for a in answers if a.found for ev in a.used)
-            answers.append(self.part_answerer.answer(part, self.selected_evidence(part, calls), said))
+        for k, (part, ranking) in enumerate(zip(parts, ranked)):
+            # a sentence another item opens with, or one an earlier item shows, is not this item's filler
+            said = {text for j, text in enumerate(openings) if j != k and text}
+            said |= {ev.text for a in answers if a.found for ev in a.used}
+            answers.append(answerer.answer_ranked(part, ranking, frozenset(said)))
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
@@ -108,7 +114,7 @@ class OfflineExecutor:
                                         response=_clip(self.view.deep_retrieve(node.id, with_attachments=False)
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
-            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed)
+            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position)
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 

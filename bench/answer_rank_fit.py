@@ -1,0 +1,136 @@
+"""Fit the offline answerer's sentence ranking (`SentenceModel`) on SQuAD questions of the dev book.
+
+The book is the one `squad_longdoc.py` builds; the training questions are a seeded sample of its questions that
+leaves out every question of the --check seeds' samples (the samples the benchmarks report). Each question's
+evidence is what the product answers from (`OfflineExecutor.selected_evidence`) and its features are the
+product's own (`Answerer.rank(...).features`); a body sentence is a positive when it holds the gold answer. The
+model is a conditional logit: per question, the softmax over its body sentences puts the weight on the
+positives (L2 penalty, Newton's method). Printed: the fitted `SentenceModel`, then per check seed how often the
+best body sentence holds the gold, the best two, and the composed answer (no "not found" applied: the
+`FoundModel` is refit afterwards by not_found_fit.py, since it judges the sentence this ranking puts first),
+for the shipped weights and the fitted ones.
+
+    python bench/answer_rank_fit.py --cache /tmp/book.json   # ~35 min on one thread
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from squad_longdoc import DATA, hit, load_book, load_or_ingest  # noqa: E402
+
+from memory_bank import Settings  # noqa: E402
+from memory_bank.engines.offline.answering import AnswerConfig, Answerer  # noqa: E402
+from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
+from memory_bank.engines.offline.ranking import Ranked, SentenceModel  # noqa: E402
+from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
+from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.text.furniture import Role  # noqa: E402
+
+SAMPLE = 200  # questions in a benchmark seed's sample (squad_longdoc.py --questions 200)
+
+
+def body_of(ranked: Ranked) -> list[int]:
+    return [i for i in range(len(ranked.pool)) if ranked.pool[i].role is Role.BODY]
+
+
+def collect(executor: OfflineExecutor, questions: list[dict]) -> list[tuple[Ranked, np.ndarray, dict]]:
+    """(ranking, positives among its body sentences, question) for every question with body evidence."""
+    out = []
+    for q in questions:
+        ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
+        if ranked is None or not body_of(ranked):
+            continue
+        body = body_of(ranked)
+        out.append((ranked, np.array([hit(ranked.pool[i].text, q["answers"]) for i in body], dtype=float), q))
+    return out
+
+
+def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1.0, steps: int = 30) -> np.ndarray:
+    """Weights of a conditional logit: maximise, per group, the softmax mass on its positives."""
+    w = np.zeros(groups[0][0].shape[1])
+    for _ in range(steps):
+        grad, hess = l2 * w, l2 * np.eye(len(w))
+        for x, y in groups:
+            s = x @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            q = p * y / (p * y).sum()
+            mean = x.T @ p
+            grad = grad + x.T @ (p - q)
+            hess = hess + (x * p[:, None]).T @ x - np.outer(mean, mean)
+        w = w - np.linalg.solve(hess, grad)
+    return w
+
+
+def rescored(ranked: Ranked, model: SentenceModel) -> Ranked:
+    scores = [float(s) for s in ranked.features @ model.weights()]
+    return replace(ranked, scores=scores, order=sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
+
+
+def measure(answerer: Answerer, rows: list[tuple[Ranked, np.ndarray, dict]]) -> tuple[float, float, float]:
+    """Shares of questions whose best body sentence, best two, and composed answer hold the gold."""
+    top1 = top2 = answered = 0
+    for ranked, _, q in rows:
+        ranked = rescored(ranked, answerer.config.ranking)
+        body = [i for i in ranked.order if ranked.pool[i].role is Role.BODY]
+        top1 += hit(ranked.pool[body[0]].text, q["answers"])
+        top2 += any(hit(ranked.pool[i].text, q["answers"]) for i in body[:2])
+        answered += hit(answerer._compose(q["question"], ranked.pool, body, 0.0).text, q["answers"])
+    n = len(rows)
+    return top1 / n, top2 / n, answered / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--train", type=int, default=800, help="training questions")
+    parser.add_argument("--train-seed", type=int, default=99)
+    parser.add_argument("--check", default="13,7,21", help="benchmark seeds left out of the fit and measured")
+    parser.add_argument("--cache", type=Path, help="the ingested book's export (as squad_longdoc.py --cache)")
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    try:
+        checked = [int(s) for s in args.check.split(",") if s]
+    except ValueError:
+        parser.error("--check takes seeds separated by commas, e.g. 13,7,21")
+    if args.train < 50:
+        parser.error("--train needs at least 50 questions")
+    if not DATA.is_file():
+        sys.exit(f"SQuAD data not found: {DATA}")
+    import torch
+    torch.set_num_threads(args.threads)
+    book, questions = load_book(DATA)
+    samples = {seed: random.Random(seed).sample(questions, SAMPLE) for seed in checked}
+    held = {q["id"] for sample in samples.values() for q in sample}
+    rest = [q for q in questions if q["id"] not in held]
+    train_questions = random.Random(args.train_seed).sample(rest, min(args.train, len(rest)))
+    embedder = load_embedder()
+    bank = load_or_ingest(book, Settings(engine="offline"), embedder, args.cache)
+    executor = OfflineExecutor(bank.embedder, bank.view, MemoryBlockBuilder(bank.view))
+    train = collect(executor, train_questions)
+    groups = [(ranked.features[body_of(ranked)], y) for ranked, y, _ in train if y.any()]
+    print(f"{len(train)} training questions, {len(groups)} with the gold in a body sentence", flush=True)
+    weights = np.round(fit(groups, args.l2), 2)
+    fitted = SentenceModel(**{n: float(w) for n, w in zip(SentenceModel.names(), weights)})
+    print(fitted)
+    shipped, new = Answerer(bank.embedder), Answerer(bank.embedder, AnswerConfig(ranking=fitted))
+    for seed, sample in samples.items():
+        rows = collect(executor, sample)
+        for name, answerer in (("shipped", shipped), ("fitted", new)):
+            top1, top2, answered = measure(answerer, rows)
+            print(f"seed {seed} {name}: best sentence holds the gold {top1:.3f}, best two {top2:.3f}, "
+                  f"answer (never 'not found') {answered:.3f}", flush=True)
+    bank.clear()
+
+
+if __name__ == "__main__":
+    main()

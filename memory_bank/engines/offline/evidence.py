@@ -1,0 +1,49 @@
+"""Evidence: the sentences of the documents an answer is drawn from, each with where it was read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ...text.furniture import Role
+from .classification import is_heading
+from .nlp import is_leader_line, sentences
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A sentence of the documents and where it came from."""
+
+    text: str
+    node_id: str
+    source: str = ""
+    pages: tuple[int, ...] = ()
+    prior: float = 0.0  # how strongly retrieval ranked the text it came from, in [0, 1]
+    role: Role = Role.BODY  # the role of the node it came from: furniture is cited only when body text fails
+    printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known: hashable
+    position: int = -1  # its place among its node's sentences (document order); -1 when not known
+
+
+def distinct(evidence: list[Evidence]) -> list[Evidence]:
+    """The evidence without repeated sentences (the first kept): the same sentence read twice is one sentence."""
+    seen: set[str] = set()
+    out: list[Evidence] = []
+    for ev in evidence:
+        key = " ".join(ev.text.lower().split())
+        if key and key not in seen:
+            seen.add(key)
+            out.append(ev)
+    return out
+
+
+def answerable(sentence: str) -> bool:
+    """Contents lines and headings are no evidence: they name a topic and answer nothing."""
+    return not is_leader_line(sentence) and not is_heading(sentence)
+
+
+def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
+                   role: Role = Role.BODY, printed: Mapping[int, str] | None = None) -> list[Evidence]:
+    """Every answerable sentence of a text, numbered in document order."""
+    known = tuple(sorted((printed or {}).items()))
+    return [Evidence(s, node_id, source, pages, prior, role, known, i)
+            for i, s in enumerate(s for s in sentences(text) if answerable(s))]

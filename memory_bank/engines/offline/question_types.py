@@ -1,0 +1,81 @@
+"""What kind of thing a question asks for, and whether a sentence holds something of that kind.
+
+"When ..." wants a date, "How many ..." a number, "Who ..." a name, "What are the components of X?" a list,
+"How does X decide ...?" a manner or means, "What is X?" a definition of X. A sentence holding the asked kind
+(that the question does not already contain) is likelier to be the answer than one that only repeats its words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.tokens import stem
+from .nlp import has_month, numbers, years
+
+_DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
+                     r"which century|which decade|how long ago|since when)\b")
+_NUMBER_Q = re.compile(r"\b(how many|how much|how long|how far|how old|how large|how big|how high|how tall|"
+                       r"how deep|how fast|what percentage|what percent|what number|what amount|what size)\b")
+_NAME_Q = re.compile(r"\b(who|whom|whose|where|which company|which team|what company|what team|what city|"
+                     r"what country|which city|which country|what state|which state|what name)\b")
+_WORD = re.compile(r"\S+")
+# "How does the policy engine decide ...?" asks for a manner or a means: a sentence saying what is used, by what
+# process or on what input ("the trust algorithm is the process used by the policy engine to grant or deny")
+_MANNER_Q = re.compile(r"^\s*how (?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|had)\b")
+_MEANS = re.compile(r"\b(?:by|through|using|uses?|used|via|based on|according to|process|method|mechanism|"
+                    r"algorithm|input|means)\b", re.IGNORECASE)
+_DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
+# "What are the core components of X?" asks for several things: a sentence that announces or holds a list
+# (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
+_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) the\b[^?]*?\b[a-z]{3,}s\b", re.IGNORECASE)
+_LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s", re.IGNORECASE)
+_NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "that", "which", "when", "where", "why",
+                         "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
+
+
+def expected_type(question: str) -> str:
+    q = question.lower()
+    if _DATE_Q.search(q):
+        return "date"
+    if _NUMBER_Q.search(q):
+        return "number"
+    if _NAME_Q.search(q):
+        return "name"
+    if _LIST_Q.search(q):
+        return "list"
+    if _MANNER_Q.search(q):
+        return "manner"
+    return ""
+
+
+def defined_term(question: str) -> str | None:
+    """The term a "What is X?" question asks to define (at most four words, no relation such as "the capital
+    of"), or None."""
+    match = _DEFINITION_Q.match(question)
+    if not match:
+        return None
+    term = match.group("term").strip()
+    words_ = term.lower().split()
+    return term if 0 < len(words_) <= 4 and not _NOT_A_TERM & set(words_) else None
+
+
+def defines(sentence: str, term: str) -> bool:
+    """Does the sentence define the term: "X is ...", "X (abbreviation) are ...", "X refers to ...", "X: ..."?"""
+    pattern = rf"\b{re.escape(term)}\b(?:\s*\([^)]{{1,20}}\))?(?:\s+(?:is|are|refers to|means|denotes)\b|\s*:)"
+    return re.search(pattern, sentence, re.IGNORECASE) is not None
+
+
+def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
+    """Does the sentence hold something of the asked kind that the question does not already contain?"""
+    if kind == "date":
+        return any(stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
+    if kind == "number":
+        return any(n not in question_stems for n in numbers(sentence))
+    if kind == "name":
+        caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
+        return any(stem(c.lower()) not in question_stems for c in caps if c)
+    if kind == "list":
+        return _LISTS.search(sentence) is not None
+    if kind == "manner":
+        return _MEANS.search(sentence) is not None
+    return False

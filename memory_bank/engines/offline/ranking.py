@@ -1,0 +1,138 @@
+"""Which sentence of the evidence answers the question: a linear model over what each sentence shows.
+
+Each distinct sentence gets the features below and a score, their weighted sum (`SentenceModel`); the answer is
+composed from the best. The weights are a conditional logit (the gold sentence against the rest of its pool)
+fit by bench/answer_rank_fit.py on SQuAD questions of the dev book, through the product's own evidence and
+these features; the questions it is checked on (seeds 13, 7 and 21 of the benchmarks) are left out of the fit.
+
+The features: `lexical`, the idf-weighted share of the question's words it repeats (idf over the evidence at
+hand: a word all of it has decides little); `cosine`, its embedding cosine with the question; `align`, the
+word-by-word alignment of the question (alignment.py); `typed`, whether it holds the kind of thing asked (a date
+for "when", a definition for "What is X?", question_types.py); `prior`, how high retrieval ranked its node;
+`node_align`, the alignment over every shown sentence of its node (a question worded from a passage, not from
+one sentence of it); `context`, how much the sentence before it in the document adds to its alignment (the
+answer often follows the sentence that repeats the question: "The plugs-out test began ... and was plagued with
+problems." / "First the crew noticed a strange odor ..."), and `anaphor_context` the same when it opens by
+pointing back ("He", "Its", "The event"); `sure`, the share of the question's words it matches closely.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import astuple, dataclass, fields
+
+import numpy as np
+
+from ...retrieval.embedding import Embedder
+from ...text.coverage import coverage
+from ...text.tokens import stems
+from .alignment import Aligner, recall
+from .evidence import Evidence, distinct
+from .found import Signals
+from .nlp import Idf
+from .question_types import defined_term, defines, expected_type, has_type
+
+PHRASE_WINDOW = 3  # content words at most this far apart form a pair of a phrase
+SURE_MATCH = 0.8  # a question word matched at least this closely is matched for sure
+_ANAPHOR = re.compile(r"^(?:he|she|it|its|they|their|his|her|this|these|those|each|both|first|then|there|here|the)\b",
+                      re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SentenceModel:
+    """The weight of each feature in a sentence's score (the features are described in the module docstring)."""
+
+    lexical: float = 3.18
+    cosine: float = 3.77
+    align: float = 5.39
+    typed: float = 1.69
+    prior: float = 1.65
+    node_align: float = 5.30
+    context: float = 3.76
+    anaphor_context: float = 2.24
+    sure: float = 0.62
+
+    @staticmethod
+    def names() -> list[str]:
+        return [f.name for f in fields(SentenceModel)]
+
+    def weights(self) -> np.ndarray:
+        return np.array(astuple(self), dtype=np.float64)
+
+
+@dataclass
+class Ranked:
+    """The evidence's sentences scored for a question: what the answer is composed from, and what the
+    `FoundModel` reads of a sentence before it is given as the answer."""
+
+    pool: list[Evidence]
+    features: np.ndarray  # one row per sentence, one column per SentenceModel field
+    scores: list[float]
+    order: list[int]  # indices into pool, best first
+    cosine: list[float]
+    matches: list[np.ndarray]  # per sentence, its match of each content word of the question (alignment.py)
+    question_pairs: set[tuple[str, str]]
+
+    def signals(self, i: int) -> Signals:
+        pairs = self.question_pairs
+        phrase = len(pairs & ordered_pairs(stems(self.pool[i].text))) / len(pairs) if pairs else 0.0
+        return Signals(cosine=self.cosine[i], phrase=phrase, align=recall(node_matches(self.matches, self.pool, i)))
+
+
+class SentenceRanker:
+    def __init__(self, embedder: Embedder, model: SentenceModel | None = None) -> None:
+        self.embedder = embedder
+        self.model = model or SentenceModel()
+        self.aligner = Aligner(embedder)
+
+    def run(self, question: str, evidence: list[Evidence]) -> Ranked | None:
+        """The distinct sentences of the evidence scored for the question, best first (None without any)."""
+        pool = distinct(evidence)
+        if not pool:
+            return None
+        cosine = [float(c) for c in self._cosine(question, pool)]
+        matches = self.aligner.matches(question, [ev.text for ev in pool])
+        features = _features(question, pool, cosine, matches)
+        scores = [float(s) for s in features @ self.model.weights()]
+        order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
+        return Ranked(pool, features, scores, order, cosine, matches, ordered_pairs(stems(question)))
+
+    def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
+        vectors = self.embedder.embed([question] + [ev.text for ev in pool])
+        return vectors[1:] @ vectors[0]
+
+
+def _features(question: str, pool: list[Evidence], cosine: list[float], matches: list[np.ndarray]) -> np.ndarray:
+    sentence_stems = [frozenset(stems(ev.text)) for ev in pool]
+    idf = Idf([list(st) for st in sentence_stems])
+    weights = {t: idf(t) for t in dict.fromkeys(stems(question))}
+    kind = expected_type(question)
+    term = None if kind else defined_term(question)
+    question_stems = set(stems(question))
+    at = {(ev.node_id, ev.position): i for i, ev in enumerate(pool) if ev.position >= 0}
+    rows = []
+    for i, ev in enumerate(pool):
+        align = recall(matches[i])
+        before = at.get((ev.node_id, ev.position - 1)) if ev.position > 0 else None
+        context = recall(np.maximum(matches[i], matches[before])) - align if before is not None else 0.0
+        rows.append((coverage(weights, sentence_stems[i]), cosine[i], align,
+                     float(defines(ev.text, term) if term else has_type(ev.text, kind, question_stems)),
+                     ev.prior, recall(node_matches(matches, pool, i)), context,
+                     context if _ANAPHOR.match(ev.text) else 0.0,
+                     float((matches[i] >= SURE_MATCH).mean()) if len(matches[i]) else 0.0))
+    return np.array(rows, dtype=np.float64).reshape(len(pool), len(SentenceModel.names()))
+
+
+def ordered_pairs(seq: list[str], window: int = PHRASE_WINDOW) -> set[tuple[str, str]]:
+    """Every (earlier, later) pair of words at most `window` apart: a phrase's trace that survives an inserted
+    adjective or a stopword dropped."""
+    return {(seq[i], seq[j]) for i in range(len(seq)) for j in range(i + 1, min(len(seq), i + window + 1))}
+
+
+def node_matches(matches: list[np.ndarray], pool: list[Evidence], index: int) -> np.ndarray:
+    """Each question word's best match in any sentence of the evidence from the node `pool[index]` came from."""
+    best = matches[index]
+    for j, ev in enumerate(pool):
+        if ev.node_id == pool[index].node_id:
+            best = np.maximum(best, matches[j])
+    return best

@@ -1,0 +1,50 @@
+"""The offline answerer's sentence ranking: the features it reads and the order they give."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from memory_bank.engines.offline.answering import Answerer
+from memory_bank.engines.offline.evidence import Evidence, split_evidence
+from memory_bank.engines.offline.ranking import SentenceModel, SentenceRanker
+
+PASSAGE = ("The pressure test of the new boiler began on the morning of 3 March 1911 and was soon plagued with "
+           "trouble. First the stokers noticed a sharp smell of burning oil near the lower valves. "
+           "The test was stopped before noon. Boilers of that kind were tested every spring by the harbour board's "
+           "inspectors.")
+ELSEWHERE = [Evidence("The harbour board bought its first steam tug in 1908.", "n3", prior=0.5, position=0)]
+QUESTION = "What was the first trouble noticed during the pressure test of the boiler?"
+
+
+def test_the_features_are_the_models_columns_and_context_needs_the_sentence_before(embedder) -> None:  # noqa: ANN001
+    evidence = split_evidence(PASSAGE, "n1", "log.txt", (), 1.0) + ELSEWHERE
+    ranked = SentenceRanker(embedder).run(QUESTION, evidence)
+    names = SentenceModel.names()
+    assert ranked is not None and ranked.features.shape == (len(evidence), len(names))
+    context = ranked.features[:, names.index("context")]
+    assert context[1] > 0.0  # "First the stokers ..." gains the question's words from the sentence before it
+    assert context[0] == 0.0 and context[4] == 0.0  # a first sentence; another passage's
+    assert np.allclose(ranked.scores, ranked.features @ SentenceModel().weights())
+
+
+def test_the_answer_that_follows_the_sentence_repeating_the_question_ranks_next(embedder) -> None:  # noqa: ANN001
+    """Read alone, "First the stokers noticed ..." matches the question less than the inspectors' sentence of the
+    same passage; after the sentence that names the pressure test it is the likelier answer, and ranks above it."""
+    evidence = split_evidence(PASSAGE, "n1", "log.txt", (), 1.0) + ELSEWHERE
+    with_context = SentenceRanker(embedder).run(QUESTION, evidence)
+    without = SentenceRanker(embedder, replace(SentenceModel(), context=0.0, anaphor_context=0.0)).run(
+        QUESTION, evidence)
+    assert with_context is not None and without is not None
+    assert with_context.order[:2] == [0, 1]
+    assert without.order.index(3) < without.order.index(1)  # the check above can fail
+    answer = Answerer(embedder).answer(QUESTION, evidence)
+    assert answer.found and "sharp smell" in answer.text
+
+
+def test_without_its_passage_the_following_sentence_gains_nothing(embedder) -> None:  # noqa: ANN001
+    """The same sentence read alone (its passage's first sentence not shown) has no context to gain."""
+    follow = split_evidence(PASSAGE, "n1", "log.txt", (), 1.0)[1]
+    ranked = SentenceRanker(embedder).run(QUESTION, [follow, *ELSEWHERE])
+    assert ranked is not None and ranked.features[0, SentenceModel.names().index("context")] == 0.0
