@@ -11,11 +11,13 @@ best body sentence holds the gold, the best two, and the composed answer (no "no
 for the shipped weights and the fitted ones.
 
     python bench/answer_rank_fit.py --cache /tmp/book.json   # ~35 min on one thread
+    python bench/answer_rank_fit.py --cache /tmp/book.json --by-article   # and one article left out at a time
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from dataclasses import replace
@@ -36,6 +38,9 @@ from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.text.furniture import Role  # noqa: E402
 
 SAMPLE = 200  # questions in a benchmark seed's sample (squad_longdoc.py --questions 200)
+# the sentence score before this fit (hand-set weights of the five first features)
+HAND = SentenceModel(lexical=0.5, cosine=0.4, align=0.6, typed=0.12, prior=0.08, node_align=0.0, context=0.0,
+                     anaphor_context=0.0, sure=0.0)
 
 
 def body_of(ranked: Ranked) -> list[int]:
@@ -81,10 +86,10 @@ def measure(answerer: Answerer, rows: list[tuple[Ranked, np.ndarray, dict]]) -> 
     top1 = top2 = answered = 0
     for ranked, _, q in rows:
         ranked = rescored(ranked, answerer.config.ranking)
-        body = [i for i in ranked.order if ranked.pool[i].role is Role.BODY]
+        body = ranked.body()
         top1 += hit(ranked.pool[body[0]].text, q["answers"])
         top2 += any(hit(ranked.pool[i].text, q["answers"]) for i in body[:2])
-        answered += hit(answerer._compose(q["question"], ranked.pool, body, 0.0).text, q["answers"])
+        answered += hit(answerer.compose(q["question"], ranked.pool, body, 0.0).text, q["answers"])
     n = len(rows)
     return top1 / n, top2 / n, answered / n
 
@@ -97,6 +102,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="the ingested book's export (as squad_longdoc.py --cache)")
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--by-article", action="store_true",
+                        help="also fit leaving out one article at a time, measured on that article's questions")
     args = parser.parse_args()
     try:
         checked = [int(s) for s in args.check.split(",") if s]
@@ -123,13 +130,39 @@ def main() -> None:
     fitted = SentenceModel(**{n: float(w) for n, w in zip(SentenceModel.names(), weights)})
     print(fitted)
     shipped, new = Answerer(bank.embedder), Answerer(bank.embedder, AnswerConfig(ranking=fitted))
+    checked_rows = []
     for seed, sample in samples.items():
         rows = collect(executor, sample)
+        checked_rows += rows
         for name, answerer in (("shipped", shipped), ("fitted", new)):
             top1, top2, answered = measure(answerer, rows)
             print(f"seed {seed} {name}: best sentence holds the gold {top1:.3f}, best two {top2:.3f}, "
                   f"answer (never 'not found') {answered:.3f}", flush=True)
+    if args.by_article:
+        by_article(bank.embedder, train, checked_rows, args.l2)
     bank.clear()
+
+
+def by_article(embedder: object, train: list, checked: list, l2: float) -> None:
+    """Documents never seen in the fit: per article, the model fit on every other article's questions (training
+    and checked ones) against the hand weights and the shipped ones, on that article's questions."""
+    titles = {qa["id"]: article["title"] for article in json.loads(DATA.read_text(encoding="utf-8"))["data"]
+              for para in article["paragraphs"] for qa in para["qas"]}
+    rows = list({q["id"]: (ranked, y, q) for ranked, y, q in train + checked}.values())
+    totals = np.zeros(3)
+    for title in sorted({titles[q["id"]] for _, _, q in rows}):
+        inside = [r for r in rows if titles[r[2]["id"]] == title]
+        groups = [(ranked.features[body_of(ranked)], y) for ranked, y, q in rows
+                  if titles[q["id"]] != title and y.any()]
+        model = SentenceModel(**{n: float(w) for n, w in zip(SentenceModel.names(), fit(groups, l2))})
+        counts = np.array([measure(Answerer(embedder, AnswerConfig(ranking=m)), inside)[2]
+                           for m in (HAND, SentenceModel(), model)]) * len(inside)
+        totals += counts
+        print(f"left out {title}: {len(inside)} questions, answer holds the gold: hand weights {counts[0]:.0f}, "
+              f"shipped {counts[1]:.0f}, fitted without the article {counts[2]:.0f}", flush=True)
+    n = len(rows)
+    print(f"all {n} questions: hand weights {totals[0] / n:.3f}, shipped {totals[1] / n:.3f}, fitted without the "
+          f"article {totals[2] / n:.3f}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
 from memory_bank.engines.offline.found import FoundModel, Signals  # noqa: E402
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
-from memory_bank.text.furniture import Role  # noqa: E402
 
 NAMES = [f.name for f in fields(Signals)]
 
@@ -47,7 +46,7 @@ def examples(seed: int, cache: Path | None, embedder: object) -> list[tuple[str,
             ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
             if ranked is None:
                 continue
-            body = [i for i in ranked.order if ranked.pool[i].role is Role.BODY] or ranked.order
+            body = ranked.body() or ranked.order
             gold = any(hit(ranked.pool[i].text, q["answers"]) for i in body[:2])
             out.append((kind, ranked.signals(body[0]), gold))
     bank.clear()

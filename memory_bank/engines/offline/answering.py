@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
-from ...text.furniture import Role
 from ...text.tokens import stem, stems
 from .evidence import Evidence
 from .found import FoundModel
@@ -54,13 +53,13 @@ class Answerer:
         if ranked is None:
             return Answer(text="", found=False)
         pool, order, found = ranked.pool, ranked.order, self.config.found.found
-        body = [i for i in order if pool[i].role is Role.BODY]
+        body = ranked.body()
         if body and found(ranked.signals(body[0])):
-            return self._compose(question, pool, body, ranked.scores[body[0]], said)
+            return self.compose(question, pool, body, ranked.scores[body[0]], said)
         best = order[0]
         if (body and best == body[0]) or not found(ranked.signals(best)):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)
-        return self._compose(question, pool, order, ranked.scores[best], said)
+        return self.compose(question, pool, order, ranked.scores[best], said)
 
     @staticmethod
     def opening(ranked: Ranked | None) -> str | None:
@@ -68,14 +67,13 @@ class Answerer:
         best of all."""
         if ranked is None:
             return None
-        body = [i for i in ranked.order if ranked.pool[i].role is Role.BODY]
-        return ranked.pool[(body or ranked.order)[0]].text
+        return ranked.pool[(ranked.body() or ranked.order)[0]].text
 
     def rank(self, question: str, evidence: list[Evidence]) -> Ranked | None:
         """The distinct sentences of the evidence scored for the question, best first (None without any)."""
         return self.ranker.run(question, evidence)
 
-    def _compose(self, question: str, pool: list[Evidence], order: list[int], score: float,
+    def compose(self, question: str, pool: list[Evidence], order: list[int], score: float,
                  said: frozenset[str] = frozenset()) -> Answer:
         """Best sentence first; then the next best ones while they fit, the last one cut to the room left
         around the question's words (a second sentence often holds the answer next to the matching one). A best

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...retrieval.embedding import Embedder
 from ...text.coverage import coverage
+from ...text.furniture import Role
 from ...text.tokens import stems
 from .alignment import Aligner, recall
 from .evidence import Evidence, distinct
@@ -72,6 +73,10 @@ class Ranked:
     cosine: list[float]
     matches: list[np.ndarray]  # per sentence, its match of each content word of the question (alignment.py)
     question_pairs: set[tuple[str, str]]
+
+    def body(self) -> list[int]:
+        """The body sentences, best first: furniture is cited only when no body sentence answers."""
+        return [i for i in self.order if self.pool[i].role is Role.BODY]
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
