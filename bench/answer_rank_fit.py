@@ -8,7 +8,7 @@ model is a conditional logit: per question, the softmax over its body sentences 
 positives (L2 penalty, Newton's method). Printed: the fitted `SentenceModel`, then per check seed how often the
 best body sentence holds the gold, the best two, and the composed answer (no "not found" applied: the
 `FoundModel` is refit afterwards by not_found_fit.py, since it judges the sentence this ranking puts first),
-for the shipped weights and the fitted ones.
+for the hand-set weights this fit replaced, the shipped weights and the fitted ones.
 
     python bench/answer_rank_fit.py --cache /tmp/book.json   # ~35 min on one thread
     python bench/answer_rank_fit.py --cache /tmp/book.json --by-article   # and one article left out at a time
@@ -134,7 +134,8 @@ def main() -> None:
     for seed, sample in samples.items():
         rows = collect(executor, sample)
         checked_rows += rows
-        for name, answerer in (("shipped", shipped), ("fitted", new)):
+        for name, answerer in (("hand weights", Answerer(bank.embedder, AnswerConfig(ranking=HAND))),
+                               ("shipped", shipped), ("fitted", new)):
             top1, top2, answered = measure(answerer, rows)
             print(f"seed {seed} {name}: best sentence holds the gold {top1:.3f}, best two {top2:.3f}, "
                   f"answer (never 'not found') {answered:.3f}", flush=True)
