@@ -51,6 +51,19 @@ def finish_runs(at: AppTest) -> None:
     assert not at.exception, at.exception
 
 
+def run_alpha_task(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> AppTest:
+    """Start a task on the ALPHA notes through the New task form, with `env` set, and wait for its run."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    at = new_app()
+    at.run()
+    at.text_area[0].set_value("When were ALPHA systems first deployed?")
+    at.text_area[1].set_value(ALPHA_NOTES)
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    finish_runs(at)
+    return at
+
+
 def click_node(at: AppTest, key: str, node_id: str) -> None:
     """What the graph component sends when a node is clicked."""
     at.session_state[key] = {"node_id": node_id, "nonce": uuid.uuid4().hex}
@@ -273,15 +286,8 @@ def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch)
     """New task -> run -> answer with citations on the LLM engine, every agent through the real OpenAI client
     against the scripted model on 127.0.0.1; the metrics show the calls and tokens it really made."""
     with FakeOpenAI(handler=ScriptedLLM(per_cluster=1)) as fake:
-        for name, value in {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": fake.base_url, "LLM_MODEL": fake.models[0],
-                            "LLM_API_KEY": "sk-test-secret"}.items():
-            monkeypatch.setenv(name, value)
-        at = new_app()
-        at.run()
-        at.text_area[0].set_value("When were ALPHA systems first deployed?")
-        at.text_area[1].set_value(ALPHA_NOTES)
-        at.button(key="FormSubmitter:new-task-Start").click().run()
-        finish_runs(at)
+        at = run_alpha_task(monkeypatch, {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": fake.base_url,
+                                          "LLM_MODEL": fake.models[0], "LLM_API_KEY": "sk-test-secret"})
         task = task_of(at)
         result = task.current_run.monitor.view().result
         assert task.settings.engine == "llm" and result.termination == "done", result
@@ -298,16 +304,9 @@ def test_a_run_against_a_dead_endpoint_ends_with_one_plain_message(monkeypatch: 
     fake = FakeOpenAI().start()
     dead_url = fake.base_url
     fake.stop()  # nothing listens there any more: every connection is refused
-    for name, value in {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": dead_url, "LLM_MODEL": "fake-model",
-                        "LLM_API_KEY": "sk-test-secret", "LLM_MAX_RETRIES": "0",
-                        "LLM_MAX_CONSECUTIVE_FAILURES": "1"}.items():
-        monkeypatch.setenv(name, value)
-    at = new_app()
-    at.run()
-    at.text_area[0].set_value("When were ALPHA systems first deployed?")
-    at.text_area[1].set_value(ALPHA_NOTES)
-    at.button(key="FormSubmitter:new-task-Start").click().run()
-    finish_runs(at)
+    at = run_alpha_task(monkeypatch, {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": dead_url, "LLM_MODEL": "fake-model",
+                                      "LLM_API_KEY": "sk-test-secret", "LLM_MAX_RETRIES": "0",
+                                      "LLM_MAX_CONSECUTIVE_FAILURES": "1"})
     result = task_of(at).current_run.monitor.view().result
     assert result.termination == "endpoint_down"
     assert sum("LLM endpoint is not usable" in e for e in result.errors) == 1, "\n".join(result.errors)
