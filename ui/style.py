@@ -67,15 +67,16 @@ def nav_links(pages: dict[str, list]) -> None:
 
 
 def _embedder_status(task: TaskSession) -> None:
-    """Polls while the model loads, so "loading" turns into "ready" by itself."""
+    """Polls while the model loads, so "loading" turns into "ready" by itself. It does not redraw the app when
+    the model is ready (that would stop the polling): the model is ready a few seconds after the first page
+    view, just when a user clicks Start, and a full rerun asked for by the script at that moment can swallow
+    the click (a browser test lost its Start click that way). The polling stops at the next full run."""
     loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
 
     @st.fragment(run_every=1.0 if loading else None)
     def status() -> None:
         still = warm_up_embedder(task.settings.embedding_model_path).is_alive()
         st.caption("Embedding model: loading in the background…" if still else "Embedding model: ready")
-        if loading and not still:
-            st.rerun()  # once: the full run stops the polling
 
     status()
 
