@@ -35,7 +35,6 @@ from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel  # noqa: E402
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
-from memory_bank.text.furniture import Role  # noqa: E402
 
 SAMPLE = 200  # questions in a benchmark seed's sample (squad_longdoc.py --questions 200)
 # the sentence score before this fit (hand-set weights of the five first features)
@@ -43,18 +42,15 @@ HAND = SentenceModel(lexical=0.5, cosine=0.4, align=0.6, typed=0.12, prior=0.08,
                      anaphor_context=0.0, sure=0.0)
 
 
-def body_of(ranked: Ranked) -> list[int]:
-    return [i for i in range(len(ranked.pool)) if ranked.pool[i].role is Role.BODY]
-
-
 def collect(executor: OfflineExecutor, questions: list[dict]) -> list[tuple[Ranked, np.ndarray, dict]]:
-    """(ranking, positives among its body sentences, question) for every question with body evidence."""
+    """(ranking, positives among its body sentences in `Ranked.body()` order, question) for every question with
+    body evidence."""
     out = []
     for q in questions:
         ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
-        if ranked is None or not body_of(ranked):
+        body = ranked.body() if ranked is not None else []
+        if not body:
             continue
-        body = body_of(ranked)
         out.append((ranked, np.array([hit(ranked.pool[i].text, q["answers"]) for i in body], dtype=float), q))
     return out
 
@@ -124,7 +120,7 @@ def main() -> None:
     bank = load_or_ingest(book, Settings(engine="offline"), embedder, args.cache)
     executor = OfflineExecutor(bank.embedder, bank.view, MemoryBlockBuilder(bank.view))
     train = collect(executor, train_questions)
-    groups = [(ranked.features[body_of(ranked)], y) for ranked, y, _ in train if y.any()]
+    groups = [(ranked.features[ranked.body()], y) for ranked, y, _ in train if y.any()]
     print(f"{len(train)} training questions, {len(groups)} with the gold in a body sentence", flush=True)
     weights = np.round(fit(groups, args.l2), 2)
     fitted = SentenceModel(**{n: float(w) for n, w in zip(SentenceModel.names(), weights)})
@@ -153,7 +149,7 @@ def by_article(embedder: object, train: list, checked: list, l2: float) -> None:
     totals = np.zeros(3)
     for title in sorted({titles[q["id"]] for _, _, q in rows}):
         inside = [r for r in rows if titles[r[2]["id"]] == title]
-        groups = [(ranked.features[body_of(ranked)], y) for ranked, y, q in rows
+        groups = [(ranked.features[ranked.body()], y) for ranked, y, q in rows
                   if titles[q["id"]] != title and y.any()]
         model = SentenceModel(**{n: float(w) for n, w in zip(SentenceModel.names(), fit(groups, l2))})
         counts = np.array([measure(Answerer(embedder, AnswerConfig(ranking=m)), inside)[2]

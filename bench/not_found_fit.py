@@ -46,9 +46,9 @@ def examples(seed: int, cache: Path | None, embedder: object) -> list[tuple[str,
             ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
             if ranked is None:
                 continue
-            body = ranked.body() or ranked.order
-            gold = any(hit(ranked.pool[i].text, q["answers"]) for i in body[:2])
-            out.append((kind, ranked.signals(body[0]), gold))
+            best_two = (ranked.body() or ranked.order)[:2]
+            gold = any(hit(ranked.pool[i].text, q["answers"]) for i in best_two)
+            out.append((kind, ranked.signals(ranked.lead()), gold))
     bank.clear()
     return out
 

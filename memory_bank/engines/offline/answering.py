@@ -67,7 +67,7 @@ class Answerer:
         best of all."""
         if ranked is None:
             return None
-        return ranked.pool[(ranked.body() or ranked.order)[0]].text
+        return ranked.pool[ranked.lead()].text
 
     def rank(self, question: str, evidence: list[Evidence]) -> Ranked | None:
         """The distinct sentences of the evidence scored for the question, best first (None without any)."""

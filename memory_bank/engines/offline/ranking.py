@@ -61,6 +61,10 @@ class SentenceModel:
         return np.array(astuple(self), dtype=np.float64)
 
 
+# the feature columns the FoundModel's signals read back (Signals.cosine, Signals.align)
+_COSINE, _NODE_ALIGN = SentenceModel.names().index("cosine"), SentenceModel.names().index("node_align")
+
+
 @dataclass
 class Ranked:
     """The evidence's sentences scored for a question: what the answer is composed from, and what the
@@ -70,18 +74,22 @@ class Ranked:
     features: np.ndarray  # one row per sentence, one column per SentenceModel field
     scores: list[float]
     order: list[int]  # indices into pool, best first
-    cosine: list[float]
-    matches: list[np.ndarray]  # per sentence, its match of each content word of the question (alignment.py)
     question_pairs: set[tuple[str, str]]
 
     def body(self) -> list[int]:
         """The body sentences, best first: furniture is cited only when no body sentence answers."""
         return [i for i in self.order if self.pool[i].role is Role.BODY]
 
+    def lead(self) -> int:
+        """The sentence an answer opens with when it is found, and the one judged first: the best body
+        sentence, else the best of all."""
+        return (self.body() or self.order)[0]
+
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
         phrase = len(pairs & ordered_pairs(stems(self.pool[i].text))) / len(pairs) if pairs else 0.0
-        return Signals(cosine=self.cosine[i], phrase=phrase, align=recall(node_matches(self.matches, self.pool, i)))
+        return Signals(cosine=float(self.features[i, _COSINE]), phrase=phrase,
+                       align=float(self.features[i, _NODE_ALIGN]))
 
 
 class SentenceRanker:
@@ -100,7 +108,7 @@ class SentenceRanker:
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
-        return Ranked(pool, features, scores, order, cosine, matches, ordered_pairs(stems(question)))
+        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)))
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])
@@ -115,6 +123,7 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
     term = None if kind else defined_term(question)
     question_stems = set(stems(question))
     at = {(ev.node_id, ev.position): i for i, ev in enumerate(pool) if ev.position >= 0}
+    node_align = {node: recall(best) for node, best in _node_matches(matches, pool).items()}
     rows = []
     for i, ev in enumerate(pool):
         align = recall(matches[i])
@@ -122,7 +131,7 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
         context = recall(np.maximum(matches[i], matches[before])) - align if before is not None else 0.0
         rows.append((coverage(weights, sentence_stems[i]), cosine[i], align,
                      float(defines(ev.text, term) if term else has_type(ev.text, kind, question_stems)),
-                     ev.prior, recall(node_matches(matches, pool, i)), context,
+                     ev.prior, node_align[ev.node_id], context,
                      context if _ANAPHOR.match(ev.text) else 0.0,
                      float((matches[i] >= SURE_MATCH).mean()) if len(matches[i]) else 0.0))
     return np.array(rows, dtype=np.float64).reshape(len(pool), len(SentenceModel.names()))
@@ -134,10 +143,9 @@ def ordered_pairs(seq: list[str], window: int = PHRASE_WINDOW) -> set[tuple[str,
     return {(seq[i], seq[j]) for i in range(len(seq)) for j in range(i + 1, min(len(seq), i + window + 1))}
 
 
-def node_matches(matches: list[np.ndarray], pool: list[Evidence], index: int) -> np.ndarray:
-    """Each question word's best match in any sentence of the evidence from the node `pool[index]` came from."""
-    best = matches[index]
-    for j, ev in enumerate(pool):
-        if ev.node_id == pool[index].node_id:
-            best = np.maximum(best, matches[j])
+def _node_matches(matches: list[np.ndarray], pool: list[Evidence]) -> dict[str, np.ndarray]:
+    """Per node, each question word's best match in any of its sentences among the evidence."""
+    best: dict[str, np.ndarray] = {}
+    for ev, m in zip(pool, matches):
+        best[ev.node_id] = np.maximum(best[ev.node_id], m) if ev.node_id in best else m
     return best
