@@ -14,6 +14,7 @@ LAYERS = [
     {"errors", "settings", "events", "control", "watchdog"},
     {"text"},
     {"loaders"},
+    {"structure"},
     {"memory"},
     {"retrieval"},
     {"tools"},

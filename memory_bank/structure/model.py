@@ -1,0 +1,72 @@
+"""The shape of one document as the memory keeps it: a section tree and the units read in order.
+
+A unit is what chunking never cuts: a paragraph, a heading, a list with its lead-in, a table, a conversation
+turn. Every unit names the section it sits in, so every node and raw entry made from it can say where it was
+read ("§3.2.1 Device Agent/Gateway-Based Deployment, p. 14", "Session 3 (8 May 2023)").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..loaders.document import Table
+from ..text.split import split_sentences
+
+UnitKind = Literal["heading", "paragraph", "list", "table", "turn"]
+StructureKind = Literal["document", "transcript"]
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str  # unique within the document: "s1", "s2", ... in reading order
+    title: str  # as printed: "3.2.1 Device Agent/Gateway-Based Deployment", "Item 7. Management's ...", "Session 3"
+    level: int  # 1 = top
+    parent: str | None  # the enclosing section's id
+    path: tuple[str, ...]  # titles from the top down, this one last
+    page_start: int | None = None
+    page_end: int | None = None
+    date: str | None = None  # a conversation session's date, as written
+
+
+@dataclass(frozen=True)
+class ListItem:
+    marker: str  # "1.", "a)", "•"
+    text: str  # the item's whole text, marker left out
+
+    @property
+    def first_sentence(self) -> str:
+        sentences = split_sentences(self.text)
+        return sentences[0] if sentences else self.text
+
+
+@dataclass(frozen=True)
+class Unit:
+    kind: UnitKind
+    text: str  # the unit's text as chunking and the raw entry take it
+    section: str | None  # id of the section it sits in; None before the first heading
+    page_start: int | None = None
+    page_end: int | None = None
+    lead_in: str = ""  # a list's opening sentence(s) ("... the following tenets:")
+    items: tuple[ListItem, ...] = ()  # a list's items, in order
+    table: Table | None = None
+    speaker: str | None = None  # a turn's speaker
+    date: str | None = None  # a turn's session date
+
+
+@dataclass
+class DocStructure:
+    kind: StructureKind
+    sections: list[Section] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+
+    def section(self, section_id: str | None) -> Section | None:
+        if section_id is None:
+            return None
+        return self._by_id().get(section_id)
+
+    def children(self, section_id: str | None) -> list[Section]:
+        return [s for s in self.sections if s.parent == section_id]
+
+    def _by_id(self) -> dict[str, Section]:
+        return {s.id: s for s in self.sections}
