@@ -21,6 +21,7 @@ from .events import EventBus
 from .ingest.graph_ops import GraphOps
 from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
+from .ingest.sections import SectionNodes
 from .memory.bank_files import BankFiles
 from .memory.store import Memory
 from .memory.temp_store import TempStore
@@ -36,6 +37,7 @@ from .retrieval.view import MemoryView
 from .run.adapter import Adapter
 from .run.runner import TaskRunner
 from .settings import Settings
+from .structure.build import StructureBuilder
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
 from .tools.local_search import LocalSearchTool
@@ -93,7 +95,8 @@ class Loop:
 def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedder, events: EventBus,
                temp: TempStore, cancellation: Cancellation) -> Loop:
     linker = Linker(engine, core.ops, core.retriever, core.memory, settings, events, cancellation.check)
-    pipeline = IngestPipeline(engine, core.ops, linker, embedder, settings, events, cancellation.check)
+    pipeline = IngestPipeline(engine, core.ops, linker, embedder, settings, events, cancellation.check,
+                              StructureBuilder(), SectionNodes(core.ops, embedder))
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
     runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
     return Loop(linker, pipeline, adapter, runner)

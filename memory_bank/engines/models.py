@@ -35,10 +35,22 @@ class NodeInfo(BaseModel):
 
 # --- Classification -------------------------------------------------------------------------------------------
 
+class UnitHint(BaseModel):
+    """Where a piece of the document's structure sits in the chunk: an agent that can use it keeps a list with
+    its lead-in and a table's rows together, and never puts two sections in one cluster."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    kind: str  # "heading", "paragraph", "item" (a list's), "row" (a table's), "turn"
+    group: int  # the unit it belongs to: the items of one list, the rows of one table share it
+    section: str = ""  # the title of the section it sits in (a table's caption for its rows)
+
+
 class ClassificationInput(BaseModel):
     context: str = Field(description="one chunk of text, at most window x chunk_ratio tokens")
     task_goal: str = ""
     source: str = ""
+    units: list[UnitHint] = Field(default_factory=list, description="the chunk's structure, when known")
 
 
 class Cluster(BaseModel):

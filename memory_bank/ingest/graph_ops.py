@@ -149,7 +149,7 @@ class GraphOps:
             sources.extend(s for s in old.sources if s not in sources)
         node = Node(id=new_id(), summary=summary, context=context, keywords=keywords, timestamp=time.time(),
                     sources=sources, merged_from=list(old_ids), kind=olds[0].kind,
-                    role=merged_role(old.role for old in olds))
+                    role=merged_role(old.role for old in olds), title=olds[0].title)
         self.memory.tree.record_merge(old_ids, node.id, description, kind)  # entries first: the index reads them
         self._reindex([node])
         inherited = self.graph.merge(old_ids, node)

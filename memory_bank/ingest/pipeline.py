@@ -1,6 +1,9 @@
 """Ingestion: text -> chunks -> clusters -> structured summaries -> nodes with entries (DESIGN §4).
 
-Chunks are cut at paragraph boundaries at `window x chunk_ratio` tokens. Classification of the chunks and
+The document's structure (`memory_bank.structure`: sections, lists, tables, conversation turns) is read first;
+chunks are cut between its units at `window x chunk_ratio` tokens, the classification agent is told where the
+units are, and every node and raw entry carries the section it was read from. After the last wave, each section
+becomes a node of its own that summarises its children (`sections.py`). Classification of the chunks and
 structuring of the clusters are independent calls and run concurrently; everything that touches memory goes
 through the graph operations, in input order, so the same input gives the same graph. Linking the new nodes into the
 graph (retrieve -> analyse -> apply) is `Linker`'s job.
@@ -21,12 +24,18 @@ from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, Source
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
-from ..text.chunks import Chunk, chunk_paragraphs, page_paragraphs
+from ..structure.build import StructureBuilder
+from ..structure.chunking import chunk_units
+from ..structure.model import DocStructure
+from ..text.chunks import Chunk
 from ..text.furniture import FurnitureDetector
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
 from .parallel import parallel_map
+from .placement import Place, hints, place
 from .provenance import PageLocator
+from .sections import STRUCTURE_KEY, SectionNodes
+from .titles import Titles
 
 
 @dataclass
@@ -66,12 +75,24 @@ class _WaveProgress:
         return report
 
 
+@dataclass
+class _Reading:
+    """What one ingestion of a document knows beyond its chunks: its structure and the titles taken so far."""
+
+    doc: Document
+    structure: DocStructure
+    titles: Titles
+    attachments: tuple[Attachment, ...]
+
+
 class IngestPipeline:
     def __init__(self, engine: Engine, ops: GraphOps, linker: Linker, embedder: Embedder,
-                 settings: Settings, events: EventBus, check_cancel: Callable[[], None]) -> None:
+                 settings: Settings, events: EventBus, check_cancel: Callable[[], None],
+                 structure: StructureBuilder, sections: SectionNodes) -> None:
         self.engine, self.ops, self.linker = engine, ops, linker
         self.embedder, self.settings, self.events = embedder, settings, events
         self.check_cancel = check_cancel
+        self.structure, self.sections = structure, sections
 
     def run(self, doc: Document, task_goal: str = "", attachments: tuple[Attachment, ...] = (),
             start_chunk: int = 0, known: set[tuple[str, str]] | None = None) -> IngestReport:
@@ -84,7 +105,9 @@ class IngestPipeline:
         of source name and entry text), so a wave half stored before a crash is not stored twice."""
         report = IngestReport(source=doc.name)
         start = time.perf_counter()
-        chunks = self._chunks(doc)
+        structure = self._timed(report, "shape", lambda: self.structure.run(doc))
+        reading = _Reading(doc, structure, Titles(self._titles_taken()), attachments)
+        chunks = self._chunks(structure)
         size = self.settings.llm_concurrency if self.engine.uses_llm else 1
         progress = _WaveProgress(self.events, doc.name, len(chunks))
         furniture = FurnitureDetector(doc.page_texts)
@@ -95,30 +118,40 @@ class IngestPipeline:
                 self._stop(report, f"{doc.name}: stopped after {budget:g} s, the ingestion time budget "
                                    f"(INGEST_TIME_BUDGET); {first} of {len(chunks)} chunks were read and kept")
                 break
-            self._wave(doc, attachments, chunks[first:first + size], first, task_goal, report, progress, furniture,
-                       known)
+            self._wave(reading, chunks[first:first + size], first, task_goal, report, progress, furniture, known)
             self.events.publish(ChunksStored(source=doc.name, done=min(first + size, len(chunks)),
                                              total=len(chunks)))
+        self.check_cancel()
+        made = self._timed(report, "sections", lambda: self.sections.run(doc, structure, reading.titles,
+                                                                         attachments))
+        report.node_ids.extend(n.id for n in made)
         report.seconds = time.perf_counter() - start
         return report
+
+    def _titles_taken(self) -> list[str]:
+        with self.ops.memory.read():
+            return [node.title for node in self.ops.graph.nodes() if node.title]
 
     def _stop(self, report: IngestReport, reason: str) -> None:
         report.stopped = reason
         report.failures.append(reason)
         self.events.publish(ErrorRaised(where="ingestion time budget", message=reason))
 
-    def _wave(self, doc: Document, attachments: tuple[Attachment, ...], chunks: list[Chunk], offset: int,
-              goal: str, report: IngestReport, progress: _WaveProgress, furniture: FurnitureDetector,
+    def _wave(self, reading: _Reading, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
+              progress: _WaveProgress, furniture: FurnitureDetector,
               known: set[tuple[str, str]] | None = None) -> None:
-        clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, doc, report,
+        doc = reading.doc
+        clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, reading, report,
                                                                           progress))
         if known:
             clusters = [(c, chunk) for c, chunk in clusters if (doc.name, c.content) not in known]
         summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
-        nodes = self._timed(report, "embed", lambda: self._build_nodes(doc, clusters, summaries, furniture))
+        places = [place(chunk, reading.structure, cluster.content) for cluster, chunk in clusters]
+        nodes = self._timed(report, "embed", lambda: self._build_nodes(reading, clusters, places, summaries,
+                                                                       furniture))
         built = sum(n is not None for n in nodes)
         progress.stage("embed", built)(built)
-        self._timed(report, "link", lambda: self._store_and_link(doc, attachments, nodes, clusters, report,
+        self._timed(report, "link", lambda: self._store_and_link(reading, nodes, clusters, places, report,
                                                                  progress.stage("link", built)))
 
     def _timed(self, report: IngestReport, stage: str, fn):  # noqa: ANN001, ANN202
@@ -128,22 +161,22 @@ class IngestPipeline:
         finally:
             report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + time.perf_counter() - t0
 
-    def _chunks(self, doc: Document) -> list[Chunk]:
-        paragraphs = page_paragraphs(doc.page_texts)
+    def _chunks(self, structure: DocStructure) -> list[Chunk]:
         budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
         if self.engine.chunk_tokens:
             budget = min(budget, self.engine.chunk_tokens)
-        return chunk_paragraphs(paragraphs, budget)
+        return chunk_units(structure, budget)
 
     def _fail(self, report: IngestReport, where: str, exc: MemoryBankError) -> None:
         report.failures.append(f"{where}: {exc}")
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
 
-    def _classify(self, chunks: list[Chunk], offset: int, goal: str, doc: Document, report: IngestReport,
+    def _classify(self, chunks: list[Chunk], offset: int, goal: str, reading: _Reading, report: IngestReport,
                   progress: _WaveProgress) -> list[tuple[Cluster, Chunk]]:
-        agent = self.engine.classification
+        agent, doc = self.engine.classification, reading.doc
         results = parallel_map(
-            lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name)),
+            lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name,
+                                                    units=hints(c, reading.structure))),
             chunks, self.settings.llm_concurrency, progress.stage("classify", len(chunks)), self.check_cancel)
         clusters: list[tuple[Cluster, Chunk]] = []
         for i, (chunk, result) in enumerate(zip(chunks, results)):
@@ -170,14 +203,15 @@ class IngestPipeline:
                 summaries.append(result.summary)
         return summaries
 
-    def _build_nodes(self, doc: Document, clusters: list[tuple[Cluster, Chunk]], summaries: list[str | None],
-                     furniture: FurnitureDetector) -> list[Node | None]:
-        """Nodes with their pages and role (body, or furniture told from the cluster's own text and place, so
-        it is the same whichever engine made the cluster), embedded in one batch."""
+    def _build_nodes(self, reading: _Reading, clusters: list[tuple[Cluster, Chunk]], places: list[Place | None],
+                     summaries: list[str | None], furniture: FurnitureDetector) -> list[Node | None]:
+        """Nodes with their pages, section and role (body, or furniture told from the cluster's own text and
+        place, so it is the same whichever engine made the cluster), embedded in one batch."""
+        doc = reading.doc
         locators: dict[int, PageLocator] = {}
         printed = doc.page_labels  # PDF page -> printed page: provenance keeps both
         nodes: list[Node | None] = []
-        for (cluster, chunk), summary in zip(clusters, summaries):
+        for (cluster, chunk), where, summary in zip(clusters, places, summaries):
             if summary is None:
                 nodes.append(None)
                 continue
@@ -185,10 +219,13 @@ class IngestPipeline:
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
                             page_end=pages[1] if pages else None, url=doc.url,
                             printed_start=printed.get(pages[0]) if pages else None,
-                            printed_end=printed.get(pages[1]) if pages else None)
+                            printed_end=printed.get(pages[1]) if pages else None,
+                            section=where.path if where else ())
+            base = where.section.title if where and where.section else cluster.context
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
                               keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc),
-                              role=furniture.role(cluster.content, pages[0] if pages else None)))
+                              role=furniture.role(cluster.content, pages[0] if pages else None),
+                              title=reading.titles.passage(base, list(cluster.keywords))))
         live = [n for n in nodes if n is not None]
         self.check_cancel()
         vectors = self.embedder.embed([n.embedding_text() for n in live])
@@ -207,17 +244,33 @@ class IngestPipeline:
             locators[key] = PageLocator(in_chunk)
         return locators[key].locate(cluster.content) or (chunk.page_start, chunk.page_end)
 
-    def _store_and_link(self, doc: Document, attachments: tuple[Attachment, ...], nodes: list[Node | None],
-                        clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
-                        on_linked: Callable[[int], None]) -> None:
-        built = [(node, cluster) for node, (cluster, _) in zip(nodes, clusters) if node is not None]
+    def _store_and_link(self, reading: _Reading, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
+                        places: list[Place | None], report: IngestReport, on_linked: Callable[[int], None]) -> None:
+        doc = reading.doc
+        built = [(node, cluster, where) for node, (cluster, _), where in zip(nodes, clusters, places)
+                 if node is not None]
         raw = [RawEntry(cluster.content, {"source": doc.name, "path": doc.path, "url": doc.url, "kind": doc.kind,
                                           "page_start": node.sources[0].page_start,
                                           "page_end": node.sources[0].page_end,
                                           "printed_start": node.sources[0].printed_start,
-                                          "printed_end": node.sources[0].printed_end}, attachments)
-               for node, cluster in built]
-        live = self.ops.add_nodes([node for node, _ in built], raw)
+                                          "printed_end": node.sources[0].printed_end,
+                                          **_structure_metadata(where)}, reading.attachments)
+               for node, cluster, where in built]
+        live = self.ops.add_nodes([node for node, _, _ in built], raw)
         report.node_ids.extend(n.id for n in live)
         failures = self.linker.link_new(live, on_linked)
         report.failures.extend(failures)
+
+
+def _structure_metadata(where: Place | None) -> dict:
+    """What an entry says of its place in the structure: the section path, the unit's kind (a table's rows and
+    a section's outline are read line by line), a turn's speaker and date."""
+    if where is None:
+        return {}
+    unit = where.unit
+    out: dict = {STRUCTURE_KEY: unit.kind, "section": list(where.path)}
+    if unit.speaker:
+        out["speaker"] = unit.speaker
+    if unit.date or (where.section and where.section.date):
+        out["date"] = unit.date or where.section.date
+    return out

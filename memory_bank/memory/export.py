@@ -57,6 +57,7 @@ class SourceRecord(_Strict):
     # page numbers printed on the first/last page; absent in older exports
     printed_start: Printed | None = None
     printed_end: Printed | None = None
+    section: list[Line] = Field(default_factory=list, max_length=32)  # absent in older exports
 
 
 class NodeRecord(_Strict):
@@ -68,8 +69,9 @@ class NodeRecord(_Strict):
     timestamp: Timestamp
     sources: list[SourceRecord] = _items(10_000)
     merged_from: list[Id] = _items()
-    kind: Literal["text", "image"] = "text"
+    kind: Literal["text", "image", "section"] = "text"
     role: Role = Role.BODY  # added later: an export without it is all body text
+    title: Line = ""  # added later: the node's unique short name; older exports have none
 
 
 class EdgeRecord(_Strict):
@@ -177,9 +179,10 @@ def sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) ->
 def node_record(n: Node, with_embedding: bool = True) -> NodeRecord:
     embedding = None if n.embedding is None or not with_embedding else n.embedding.astype(np.float32).tolist()
     return NodeRecord(id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords), embedding=embedding,
-                      timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids)})
+                      timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids),
+                                                                  "section": list(s.section)})
                                                       for s in n.sources],
-                      merged_from=list(n.merged_from), kind=n.kind, role=n.role)
+                      merged_from=list(n.merged_from), kind=n.kind, role=n.role, title=n.title)
 
 
 def entry_record(e: InteractionEntry) -> EntryRecord:
@@ -322,8 +325,9 @@ def import_memory(data: dict[str, Any] | str | bytes, embedding_dim: int | None 
         memory.graph.add_node(Node(
             id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords),
             embedding=None if n.embedding is None else np.asarray(n.embedding, dtype=np.float32),
-            timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind, role=n.role,
-            sources=[Source(**{**s.model_dump(), "entry_ids": tuple(s.entry_ids)}) for s in n.sources]))
+            timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind, role=n.role, title=n.title,
+            sources=[Source(**{**s.model_dump(), "entry_ids": tuple(s.entry_ids), "section": tuple(s.section)})
+                     for s in n.sources]))
     for e in doc.query_graph.edges:
         memory.graph.add_edge(e.a, e.b)
     memory.conflicts = {c.id: PendingConflict(**c.model_dump()) for c in doc.conflicts}

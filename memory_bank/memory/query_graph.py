@@ -33,15 +33,25 @@ class Source:
     entry_ids: tuple[str, ...] = ()
     printed_start: str | None = None
     printed_end: str | None = None
+    section: tuple[str, ...] = ()  # the section path it was read from, titles top down ("3 ...", "3.2 ...")
 
     @property
     def printed_pages(self) -> dict[int, str]:
         return printed_pages(self.page_start, self.page_end, self.printed_start, self.printed_end)
 
     def label(self) -> str:
-        if self.page_start is None:
-            return self.url or self.name
-        return f"{self.name}, {pages_label(page_span(self.page_start, self.page_end), self.printed_pages)}"
+        """'file, §3.2.1 Device Agent/Gateway-Based Deployment, p. 14 (PDF p. 22)'."""
+        place = [self.url or self.name if self.page_start is None else self.name]
+        if self.section:
+            place.append(section_label(self.section))
+        if self.page_start is not None:
+            place.append(pages_label(page_span(self.page_start, self.page_end), self.printed_pages))
+        return ", ".join(place)
+
+
+def section_label(path: tuple[str, ...] | list[str]) -> str:
+    """How a citation names a section: its own title, marked '§' ('§2.1 Tenets of Zero Trust')."""
+    return f"§{path[-1]}" if path else ""
 
 
 @dataclass
@@ -54,12 +64,21 @@ class Node:
     timestamp: float = field(default_factory=time.time)
     sources: list[Source] = field(default_factory=list)
     merged_from: list[str] = field(default_factory=list)
-    kind: str = "text"  # "text" or "image"
+    kind: str = "text"  # "text", "image", or "section" (a section of a document, summarising its children)
     role: Role = Role.BODY  # body text, or document furniture (contents, notice, ...) that ranks below it
+    title: str = ""  # the node's short name, unique within the task (its section's title and what sets it apart)
 
     def embedding_text(self) -> str:
         """What gets embedded and indexed: summary + context + keywords (DESIGN §2)."""
         return f"{self.summary}\n{self.context}\n{' '.join(self.keywords)}"
+
+    def label(self) -> str:
+        """What the graph and lists call the node: its title, or its topic line for nodes made before titles."""
+        return self.title or self.context
+
+    def section(self) -> tuple[str, ...]:
+        """The section path of its first source that has one."""
+        return next((s.section for s in self.sources if s.section), ())
 
     def pages(self) -> list[int]:
         found: set[int] = set()

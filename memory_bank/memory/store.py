@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ..text.split import split_sentences
 from .insight_doc import InsightDoc
 from .interaction_tree import InteractionTree
 from .query_graph import PendingConflict, QueryGraph
@@ -76,6 +77,19 @@ class Memory:
             rejected |= {e.entry_id for e in self.tree.entries_for(c.rejected_node)} - kept
         return rejected
 
+    def rejected_claims(self) -> set[str]:
+        """The sentences only rejected entries say (whitespace-normalised, lower case): a section node's outline
+        restates its passages' opening sentences, and a claim that lost must not come back through it."""
+        rejected = self.rejected_entries()
+        if not rejected:
+            return set()
+        said: dict[bool, set[str]] = {True: set(), False: set()}
+        for entry in self.tree.entries.values():
+            if entry.metadata.get("structure") == "section":
+                continue
+            said[entry.entry_id in rejected].update(claim_key(s) for s in split_sentences(entry.text))
+        return said[True] - said[False]
+
     def pending_conflicts(self) -> list[PendingConflict]:
         return [c for c in self.conflicts.values() if c.status == "pending"]
 
@@ -86,3 +100,8 @@ class Memory:
             seen.add(node_id)
             node_id = self.merged_into[node_id]
         return node_id if node_id in self.graph else None
+
+
+def claim_key(sentence: str) -> str:
+    """How two sentences are told to be the same claim: case and spacing aside."""
+    return " ".join(sentence.lower().split())

@@ -37,6 +37,10 @@ class MemoryReader:
         with self._memory.read():
             return self._memory.graph.get(node_id)
 
+    def section_nodes(self) -> list[Node]:
+        with self._memory.read():
+            return [n for n in self._memory.graph.nodes() if n.kind == "section"]
+
     def neighbors(self, node_id: str) -> list[Node]:
         with self._memory.read():
             return [self._memory.graph.get(n) for n in self._memory.graph.neighbors(node_id)]
@@ -56,6 +60,10 @@ class MemoryReader:
     def rejected_entries(self) -> set[str]:
         with self._memory.read():
             return self._memory.rejected_entries()
+
+    def rejected_claims(self) -> set[str]:
+        with self._memory.read():
+            return self._memory.rejected_claims()
 
     def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:
         """A node's interaction tree; an id that was merged away reads its successor."""

@@ -80,7 +80,10 @@ class Retriever:
         return self.with_neighbours([n.id for n, _ in self.ranked(query, k, exclude)], exclude)
 
     def candidates_for(self, node: Node, k: int | None = None, exclude: set[str] | None = None) -> list[Node]:
-        """Nodes an analysis agent should judge against `node`: top-k + neighbours, never the node itself."""
+        """Nodes an analysis agent should judge against `node`: top-k + neighbours, never the node itself, and
+        never a section node: it restates its children, so it would always look like their duplicate; it is
+        linked to them by the document's structure, not by judgement."""
         exclude = set(exclude or ()) | {node.id}
         hits = self.ranked_ids(node_query_tokens(node), node.embedding, k, exclude)
-        return [n for n in self.with_neighbours([i for i, _ in hits], exclude, newest_first=True) if n.id != node.id]
+        return [n for n in self.with_neighbours([i for i, _ in hits], exclude, newest_first=True)
+                if n.id != node.id and n.kind != "section"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..memory.interaction_tree import InteractionEntry
-from ..memory.query_graph import Node, PendingConflict
+from ..memory.query_graph import Node, PendingConflict, section_label
 from ..text.pages import page_span, pages_label, printed_pages
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ class Passage:
     page_end: int | None = None
     printed_start: str | None = None  # page numbers printed on the first/last page, when known
     printed_end: str | None = None
+    section: tuple[str, ...] = ()  # the section path it was read in, when the document had one
 
     @property
     def pages(self) -> tuple[int, ...]:
@@ -41,9 +42,14 @@ class Passage:
         return printed_pages(self.page_start, self.page_end, self.printed_start, self.printed_end)
 
     def where(self) -> str:
-        """'file, pp. 3-4' or 'file, p. 5 (PDF p. 14)' (or the file alone): how tools and citations name the
-        passage's place."""
-        return f"{self.source}, {pages_label(self.pages, self.printed_pages)}" if self.pages else self.source
+        """'file, §2 Zero Trust Basics, p. 5 (PDF p. 14)' (or fewer parts, the file alone at least): how tools
+        and citations name the passage's place."""
+        place = [self.source]
+        if self.section:
+            place.append(section_label(self.section))
+        if self.pages:
+            place.append(pages_label(self.pages, self.printed_pages))
+        return ", ".join(place)
 
 
 class MemoryView(Protocol):
@@ -60,6 +66,10 @@ class MemoryView(Protocol):
 
     def neighbors(self, node_id: str) -> list[Node]: ...
 
+    def section_nodes(self) -> list[Node]:
+        """Every node that stands for a section of a document (kind "section")."""
+        ...
+
     def entries_for(self, node_id: str) -> list[InteractionEntry]: ...
 
     def search_passages(self, query: str, k: int) -> list[Passage]:
@@ -70,6 +80,10 @@ class MemoryView(Protocol):
 
     def rejected_entries(self) -> set[str]:
         """Ids of the entries whose claim lost a cross-validation (see `Memory.rejected_entries`)."""
+        ...
+
+    def rejected_claims(self) -> set[str]:
+        """Sentences only rejected entries say (see `Memory.rejected_claims`)."""
         ...
 
     def deep_retrieve(self, node_id: str, with_attachments: bool = True) -> DeepRetrieval:

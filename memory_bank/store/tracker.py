@@ -22,7 +22,7 @@ from .base import ChangeSet
 
 def _node_signature(n: Node) -> tuple[Any, ...]:
     return (n.summary, n.context, tuple(n.keywords), n.timestamp, tuple(n.sources), tuple(n.merged_from), n.kind,
-            n.role)
+            n.role, n.title)
 
 
 def node_row(n: Node) -> tuple[str, str, bytes | None]:

@@ -9,10 +9,22 @@ from .tokens import STOPWORDS, chars_for_tokens, estimate_tokens
 
 
 @dataclass(frozen=True)
+class Piece:
+    """Where one piece of a structural unit (a paragraph, a list item, a table row, a turn) sits in a chunk's
+    text, and which unit it belongs to, so that clustering can keep units whole and clusters know their place."""
+
+    start: int
+    end: int
+    unit: int  # index of the unit in the document's structure
+    kind: str  # "heading", "paragraph", "item", "row", "turn"
+
+
+@dataclass(frozen=True)
 class Chunk:
     text: str
     page_start: int | None = None
     page_end: int | None = None
+    pieces: tuple[Piece, ...] = ()  # empty for a chunk made from paragraphs alone
 
 
 # A paragraph ending in one of these has finished its sentence; anything else may run on over a page break.
@@ -29,7 +41,7 @@ def page_paragraphs(pages: list[tuple[int | None, str]]) -> list[PageParagraph]:
     out: list[PageParagraph] = []
     for number, text in pages:
         for i, paragraph in enumerate(split_paragraphs(text)):
-            if i == 0 and out and _runs_on(out[-1][0], paragraph):
+            if i == 0 and out and runs_on(out[-1][0], paragraph):
                 previous, first, _ = out[-1]
                 out[-1] = (f"{previous} {paragraph}", first, number)
             else:
@@ -37,7 +49,7 @@ def page_paragraphs(pages: list[tuple[int | None, str]]) -> list[PageParagraph]:
     return out
 
 
-def _runs_on(before: str, after: str) -> bool:
+def runs_on(before: str, after: str) -> bool:
     if before.endswith(_SENTENCE_FINAL):
         return False
     last_word = before.rsplit(None, 1)[-1].lower()
@@ -59,7 +71,7 @@ def chunk_paragraphs(paragraphs: list[PageParagraph], budget_tokens: int) -> lis
         buf, pages, size = [], [], 0
 
     for text, first, last in paragraphs:
-        for piece in ([text] if estimate_tokens(text) <= budget_tokens else _hard_split(text, budget_tokens)):
+        for piece in ([text] if estimate_tokens(text) <= budget_tokens else hard_split(text, budget_tokens)):
             cost = estimate_tokens(piece) + 1
             if buf and size + cost > budget_tokens:
                 flush()
@@ -70,7 +82,7 @@ def chunk_paragraphs(paragraphs: list[PageParagraph], budget_tokens: int) -> lis
     return chunks
 
 
-def _hard_split(paragraph: str, budget: int) -> list[str]:
+def hard_split(paragraph: str, budget: int) -> list[str]:
     """A paragraph longer than the budget is cut at sentence ends, then at word boundaries."""
     pieces: list[str] = []
     current = ""

@@ -79,8 +79,9 @@ def test_nist_text_is_cited_by_its_printed_page(nist_pdf: Path, tmp_path: Path) 
         b.ingest_file(nist_pdf)
         [passage] = b.search_passages("the abstract model of access shown in Figure 1", 1)
         assert passage.text.startswith("In the abstract model of access shown in Figure 1")
-        assert passage.where() == "NIST.SP.800-207.pdf, p. 5 (PDF p. 14)"
-        assert b.node(passage.node_ids[0]).sources[0].label() == "NIST.SP.800-207.pdf, p. 5 (PDF p. 14)"
+        place = "NIST.SP.800-207.pdf, §2 Zero Trust Basics, p. 5 (PDF p. 14)"  # file, section, printed page
+        assert passage.where() == place
+        assert b.node(passage.node_ids[0]).sources[0].label() == place
     finally:
         b.clear()
 

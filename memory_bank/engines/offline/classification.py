@@ -6,6 +6,10 @@ to carry a topic. Paragraphs are the natural units; headings open a new cluster 
 follow; small paragraphs join their neighbour when they continue its topic; over-long paragraphs are cut at
 sentence ends where neighbouring sentences are least similar. Cluster content is sliced from the input, never
 rewritten, because the pipeline maps it back to PDF pages.
+
+When the input carries the document's structure (`ClassificationInput.units`), its pieces are the units: a
+cluster never spans two sections, a list's items (with its lead-in) and a table's rows join each other up to the
+size bound and nothing else, conversation turns are never cut, and the section's title names the clusters.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from functools import partial
 
 from ...retrieval.embedding import Embedder
 from ...text.split import Span, paragraph_spans
-from ..models import ClassificationInput, ClassificationOutput, Cluster
+from ..models import ClassificationInput, ClassificationOutput, Cluster, UnitHint
 from .nlp import (
     Idf,
     content_tokens,
@@ -57,6 +61,8 @@ class Unit:
     end: int
     words: int
     heading: bool
+    group: int | None = None  # the list or table it belongs to (its pieces join only each other)
+    section: str | None = None  # the title of its section, when the structure is known
 
 
 def is_heading(text: str) -> bool:
@@ -76,7 +82,7 @@ class OfflineClassifier:
 
     def run(self, inp: ClassificationInput) -> ClassificationOutput:
         text = inp.context
-        units = self._units(text)
+        units = _hinted_units(text, inp.units) if inp.units else self._units(text)
         if not units:
             return ClassificationOutput(should_cluster=False, clusters=[])
         groups = self._group(text, units)
@@ -137,12 +143,14 @@ class OfflineClassifier:
         size = 0
         for i, unit in enumerate(units):
             similarity = partial(self._similarity, text, units[i - 1], unit)
-            if current and self._starts_new(current, size, unit, similarity):
+            if current and (_apart(current[-1], unit) or self._starts_new(current, size, unit, similarity)):
                 groups.append((current, heading))
                 current, size = [], 0
             current.append(unit)
             size += unit.words
-            if unit.heading:
+            if unit.section is not None:
+                heading = unit.section or None
+            elif unit.heading:
                 heading = " ".join(text[unit.start:unit.end].split()).lstrip("# ")
         if current:
             groups.append((current, heading))
@@ -156,8 +164,8 @@ class OfflineClassifier:
             return True
         if size + unit.words > cfg.max_words:
             return True
-        if size < cfg.min_words:
-            return False
+        if size < cfg.min_words or (unit.group is not None and unit.group == current[-1].group):
+            return False  # one list's items, one table's rows and a conversation's turns fill a cluster up
         return unit.words >= cfg.min_words or similarity() < cfg.join_similarity
 
     # --- one cluster ---------------------------------------------------------------------------------------------
@@ -174,6 +182,30 @@ class OfflineClassifier:
         central = central_sentence(body, idf)
         line = f"{heading}: {central}" if heading else central
         return trim_words(line, self.config.context_words) or trim_words(body, self.config.context_words)
+
+
+def _hinted_units(text: str, hints: list[UnitHint]) -> list[Unit]:
+    """The structure's pieces as units. A list's items and a table's rows keep their unit as a group; turns of
+    one session form one group too (a session's talk fills clusters, never cut mid-turn)."""
+    units: list[Unit] = []
+    for hint in hints:
+        piece = text[hint.start:hint.end]
+        if not piece.strip():
+            continue
+        grouped = hint.kind in ("item", "row")
+        group = hint.group if grouped else (-1 if hint.kind == "turn" else None)
+        units.append(Unit(hint.start, hint.end, word_count(piece), hint.kind == "heading", group, hint.section))
+    return units
+
+
+def _apart(last: Unit, unit: Unit) -> bool:
+    """Pieces that never share a cluster: two sections' text, and a list or table beside anything but itself. A
+    heading still stays with what follows it."""
+    if last.section is None or unit.section is None or last.heading:
+        return False
+    if last.section != unit.section:
+        return True
+    return last.group != unit.group and (last.group is not None or unit.group is not None)
 
 
 def central_sentence(body: str, idf: Idf) -> str:

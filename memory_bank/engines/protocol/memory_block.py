@@ -9,15 +9,23 @@ node ranks), so the top node's second sentence comes before the tenth node's bes
 question about as well; a node's header is paid with its first sentence; neighbour pointers use what is left.
 (Filling in rounds, every node's best sentence first, lost at 500 words on SQuAD: the low-ranked nodes ate the
 budget.) The whole string, tags and hint included, is measured with the project's one token estimate and never
-exceeds the budget.
+exceeds the budget. A node's place (file, pages) is written once, on its first line from that place.
+
+Structure comes first where the question asks for it: a question for a list, steps, kinds or "how many"
+(`text.asks`) brings the best-matching section node to the front and shows its outline whole, in order (its
+lists' items, its sub-sections), before single sentences. A section's outline and a table's rows are read line
+by line, not cut into sentences.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ...memory.interaction_tree import InteractionEntry
 from ...memory.query_graph import Node
+from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
+from ...text.asks import asks_for_items
 from ...text.coverage import coverage, idf_weights
 from ...text.pages import pages_label
 from ...text.split import split_sentences
@@ -42,6 +50,7 @@ class BlockConfig:
     max_sentences: int = 6
     max_pointers: int = 6
     rank_decay: float = 0.5
+    outline_lines: int = 40  # lines of a section's outline a list question may be shown
 
 
 @dataclass(frozen=True)
@@ -66,8 +75,9 @@ class Selected:
 
     node: Node
     rank: int
-    sentences: list[Sentence]  # every scored sentence, best first
+    sentences: list[Sentence]  # every scored sentence, best first (an outline shown whole: in its order)
     shown: list[Sentence] = field(default_factory=list)  # those the budget took, in document order once chosen
+    whole: bool = False  # a section's outline a list question asked for: shown from the top, line by line
 
 
 @dataclass
@@ -117,35 +127,66 @@ class MemoryBlockBuilder:
     # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
 
     def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
+        outline = self._section_asked(question)
         ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
+        if outline is not None:
+            ranked = [outline] + [n for n in ranked if n.id != outline.id]
         seen = {n.id for n in ranked}
         for passage in passages:
             for node_id in passage.node_ids[:1]:
                 if node_id not in seen:
                     seen.add(node_id)
                     ranked.append(self.view.node(node_id))
-        rejected = self.view.rejected_entries()
-        texts = [self._sentences(node, rejected) for node in ranked]
+        rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
+        texts = [self._sentences(node, rejected, claims) for node in ranked]
         stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
         weights = idf_weights(stems(question), stemmed)
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
             scored = [replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)]
+            if outline is not None and node.id == outline.id:
+                best = max((s.cover for s in scored), default=0.0)
+                scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
+                candidates.append(Selected(node, rank, scored, whole=True))
+                continue
             scored.sort(key=lambda s: (-s.cover, s.position))
             candidates.append(Selected(node, rank, scored))
         return candidates
 
-    def _sentences(self, node: Node, rejected: set[str]) -> list[Sentence]:
+    def _section_asked(self, question: str) -> Node | None:
+        """For a question that asks for items, the section node whose outline answers it best: its own title
+        and its lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
+        finds "2.1 Tenets of Zero Trust" rather than the chapter above it, and "deployment models" finds the
+        section whose sub-sections each open with "In this deployment model". Every section node is weighed
+        (a document has tens to a few thousand): the hybrid ranking of whole nodes buries an outline."""
+        if not asks_for_items(question):
+            return None
+        sections = self.view.section_nodes()
+        if not sections:
+            return None
+        rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
+        lines = [[frozenset(stems(s.text)) for s in self._sentences(node, rejected, claims)] for node in sections]
+        titles = [frozenset(stems(node.title or node.context)) for node in sections]
+        weights = idf_weights(stems(question), [[t, *ls] for t, ls in zip(titles, lines)])
+        scores = [2.0 * coverage(weights, title) + _top_mean([coverage(weights, line) for line in ls], 3)
+                  for title, ls in zip(titles, lines)]
+        best = max(range(len(sections)), key=lambda i: (scores[i], -i))
+        return sections[best] if scores[best] > 0 else None
+
+    def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:
         """The sentences of the node's raw entries, oldest first, each with the file and pages it was read
-        from; the summary's when it has none. A claim that lost a cross-validation is not shown as evidence."""
+        from; the summary's when it has none. A claim that lost a cross-validation is not shown as evidence,
+        nor is its sentence where a section's outline restates it."""
         out: list[Sentence] = []
         for entry in self.view.entries_for(node.id):
             if entry.entry_id in rejected:
                 continue
             source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
             base = len(out)
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed)
-                       for i, s in enumerate(split_sentences(entry.text)))
+            said = entry_sentences(entry)
+            if node.kind == "section" and claims:
+                said = [s for s in said if not _restates(s, claims)]
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed) for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
             pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
@@ -160,7 +201,8 @@ class MemoryBlockBuilder:
         the tenth node's best one when it covers the question about as well."""
         ranked = sorted((((s.cover + COVER_FLOOR) / (1.0 + self.config.rank_decay * c.rank), c.rank, depth)
                          for c in candidates
-                         for depth, s in enumerate(c.sentences[: self.config.max_sentences])),
+                         for depth, s in enumerate(c.sentences if c.whole else
+                                                   c.sentences[: self.config.max_sentences])),
                         key=lambda item: (-item[0], item[1], item[2]))
         used = 0
         for _, rank, depth in ranked:
@@ -175,7 +217,8 @@ class MemoryBlockBuilder:
         return [c for c in candidates if c.shown]
 
     def _cost(self, c: Selected, sentence: Sentence, new: bool) -> int:
-        line = len(self._evidence_line(sentence)) + 1
+        placed = any(s.where() == sentence.where() for s in c.shown)
+        line = len(self._evidence_line(sentence, with_place=not placed)) + 1
         return line + (len(self._header(c.node)) + 1 if new else 0)
 
     @staticmethod
@@ -183,14 +226,18 @@ class MemoryBlockBuilder:
         return f"[node:{escape_tags(node.id)}] {escape_tags(node.context)}"
 
     @staticmethod
-    def _evidence_line(sentence: Sentence) -> str:
-        where = sentence.where()
+    def _evidence_line(sentence: Sentence, with_place: bool = True) -> str:
+        where = sentence.where() if with_place else ""
         text = escape_tags(sentence.text)
         return f"- {text} ({escape_tags(where)})" if where else f"- {text}"
 
     def _render(self, c: Selected) -> list[str]:
-        """The header, then the chosen sentences in document order."""
-        return [self._header(c.node)] + [self._evidence_line(s) for s in c.shown]
+        """The header, then the chosen sentences in document order, each place named on its first line."""
+        lines, placed = [self._header(c.node)], set()
+        for sentence in c.shown:
+            lines.append(self._evidence_line(sentence, with_place=sentence.where() not in placed))
+            placed.add(sentence.where())
+        return lines
 
     def _pointers(self, chosen: list[Selected], room: int) -> list[tuple[Node, str]]:
         shown = {c.node.id for c in chosen}
@@ -206,3 +253,28 @@ class MemoryBlockBuilder:
                 out.append((neighbour, line))
                 room -= len(line) + 1
         return out
+
+
+LINE_STRUCTURES = frozenset({"section", "table"})
+
+
+def _restates(line: str, claims: set[str]) -> bool:
+    """Whether an outline line is (the start of) one of the claims: outline lines are cut at a word budget."""
+    key = claim_key(line.removesuffix(" …"))
+    return any(claim.startswith(key) for claim in claims)
+
+
+def _top_mean(values: list[float], count: int) -> float:
+    top = sorted(values, reverse=True)[:count]
+    return sum(top) / len(top) if top else 0.0
+
+
+def entry_sentences(entry: InteractionEntry) -> list[str]:
+    """The entry's sentences; a section's outline and a table's rows are read a line at a time (a row or an
+    item line has no full stop to end it), the outline's first line (its title, which the node's header says)
+    left out."""
+    structure = entry.metadata.get("structure")
+    if structure not in LINE_STRUCTURES:
+        return split_sentences(entry.text)
+    lines = [" ".join(line.split()) for line in entry.text.split("\n") if line.strip()]
+    return lines[1:] if structure == "section" and len(lines) > 1 else lines
