@@ -53,6 +53,8 @@ _EXPORTS: dict[str, str] = {
     "md_escape": ".text.escape",
     "safe_name": ".text.escape",
     "pages_label": ".text.pages",
+    "place_label": ".memory.query_graph",
+    "section_label": ".memory.query_graph",
     # engines, before one is built
     "describe_engine": ".engines.describe",
     "check_connection": ".engines.describe",
@@ -77,7 +79,8 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
-    "load_embedder", "md_escape", "page_span", "pages_label", "reflection_body", "safe_name", "supported_suffixes",
+    "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "reflection_body", "safe_name",
+    "section_label", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -138,6 +141,7 @@ if TYPE_CHECKING:
     )
     from .memory.communities import Community, find_communities
     from .memory.insight_doc import InsightDoc
+    from .memory.query_graph import place_label, section_label
     from .memory.snapshot import BankSnapshot, NodeView
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder

@@ -274,6 +274,12 @@ class MemoryBank:
     def rejected_entries(self) -> set[str]:
         return self.view.rejected_entries()
 
+    def rejected_claims(self) -> set[str]:
+        return self.view.rejected_claims()
+
+    def section_nodes(self) -> list[Node]:
+        return self.view.section_nodes()
+
     # -- the loop ------------------------------------------------------------------------------------------
 
     def run(self, question: str, files: Sequence[str | Path] = (), text: str | None = None,

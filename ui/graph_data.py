@@ -76,10 +76,12 @@ def _tip(node: NodeView, conflicted: bool) -> dict:
         badges.append({"text": "pending conflict", "kind": "conflict"})
     if node.kind == "image":
         badges.append({"text": "image", "kind": ""})
+    if node.kind == "section":
+        badges.append({"text": "section", "kind": ""})
     if is_furniture(node):
         badges.append({"text": f"furniture: {node.role}", "kind": "furniture"})
     lines = [f"Keywords: {', '.join(node.keywords[:10])}"] if node.keywords else []
-    return {"title": node.context or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
+    return {"title": node.label or node.id, "badges": badges, "lines": lines, "body": shorten(node.summary, 320)}
 
 
 HUB_SHARE = 0.06  # the best-connected share of body nodes whose labels are always drawn (at least 4, at most 40)
@@ -92,6 +94,7 @@ def _hubs(degree: dict[str, int], nodes: Sequence[NodeView], group_of: dict[str,
     count = max(4, min(40, round(len(body) * HUB_SHARE)))
     ranked = sorted(body, key=lambda n: (-degree.get(n, 0), n))
     hubs = {n for n in ranked[:count] if degree.get(n, 0) > 0 or len(body) <= count}
+    hubs |= {n.id for n in nodes if n.kind == "section" and not is_furniture(n)}
     best: dict[str, str] = {}
     for n in ranked:
         best.setdefault(group_of.get(n, ""), n)
@@ -146,20 +149,27 @@ def _add_nodes(net: Network, nodes: Sequence[NodeView], paint: Coloring, degree:
         merged = bool(node.merged_from)
         furniture = is_furniture(node)
         weight = (degree.get(node.id, 0) / top) ** 0.5
-        size = 7 if furniture else 9 + 15 * weight + (3 if merged else 0)
+        section = node.kind == "section"
+        size = 7 if furniture else 9 + 15 * weight + (3 if merged else 0) + (6 if section else 0)
         font = {"size": 14 if node.id in hubs else 12}
         if furniture:
             font["color"] = FURNITURE_FONT
         color = paint.color_of[node.id]
-        find = " ".join([node.context, " ".join(node.keywords), node.summary[:FIND_SUMMARY_CHARS]])
-        net.add_node(node.id, label=shorten(node.context or node.id, LABEL_CHARS),
-                     shape="diamond" if merged else ("square" if node.kind == "image" else "dot"),
+        find = " ".join([node.label, " ".join(node.keywords), node.summary[:FIND_SUMMARY_CHARS]])
+        net.add_node(node.id, label=shorten(node.label or node.id, LABEL_CHARS), shape=_shape(node),
                      color=_node_color(faded(color) if furniture else color,
                                        MERGED_BORDER if merged else "#ffffff"),
                      size=round(size, 1), borderWidth=3 if merged else 1.5, font=font,
                      tip=_tip(node, node.id in conflicted), find=find, doc=source, group_key=paint.group_of[node.id],
                      rank=round(-1.0 if furniture else weight + (1.0 if node.id in hubs else 0.0), 3),
                      hub=node.id in hubs, where=_where(node))
+
+
+def _shape(node: NodeView) -> str:
+    """A merge is a diamond, an image a square, a section (the hub of its passages) a hexagon."""
+    if node.merged_from:
+        return "diamond"
+    return {"image": "square", "section": "hexagon"}.get(node.kind, "dot")
 
 
 def _where(node: NodeView) -> str:

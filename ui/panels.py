@@ -14,7 +14,15 @@ import html
 import pandas as pd
 import streamlit as st
 
-from memory_bank import DeepRetrieval, EntryView, MemoryBankError, page_span, pages_label
+from memory_bank import (
+    DeepRetrieval,
+    EntryView,
+    MemoryBankError,
+    page_span,
+    pages_label,
+    place_label,
+    section_label,
+)
 
 from .format import clock, md_escape, safe_markdown
 from .run_view import citations_view
@@ -45,8 +53,10 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
         return
     node = deep.node
     # HTML-escaped into a fixed tag rather than Markdown: no autolinked URLs from documents in the heading
-    st.html(f'<div class="amb-node-title">{html.escape(node.context or node.id)}</div>')
+    st.html(f'<div class="amb-node-title">{html.escape(node.label() or node.id)}</div>')
     facts = [md_escape(node.id), md_escape(node.kind), clock(node.timestamp)]  # imported values: plain text
+    if node.section():
+        facts.insert(0, md_escape(" › ".join(node.section())))
     if node.merged_from:
         facts.append(f"merged from {len(node.merged_from)} nodes")
     if node.role.is_furniture:
@@ -56,7 +66,8 @@ def deep_retrieval_panel(task: TaskSession, node_id: str | None, *, key: str) ->
         st.text("Keywords: " + ", ".join(node.keywords))
     with st.container(border=True):
         st.text(node.summary)
-    sources = [{"file": s.name, "pages": pages_label(page_span(s.page_start, s.page_end), s.printed_pages)
+    sources = [{"file": s.name, "section": section_label(s.section),
+                "pages": pages_label(page_span(s.page_start, s.page_end), s.printed_pages)
                 if s.page_start is not None else (s.url or "")} for s in node.sources]
     if sources:
         st.dataframe(pd.DataFrame(sources), hide_index=True)
@@ -70,7 +81,7 @@ def _neighbours(task: TaskSession, deep: DeepRetrieval, key: str) -> None:
         st.caption("No related nodes yet.")
         return
     st.markdown(f"**Related nodes** ({len(deep.neighbors)}) — pick one to open it")
-    rows = pd.DataFrame([{"context": n.context, "source": ", ".join(dict.fromkeys(s.name for s in n.sources)),
+    rows = pd.DataFrame([{"node": n.label(), "source": ", ".join(dict.fromkeys(s.name for s in n.sources)),
                           "id": n.id} for n in deep.neighbors])
     picked = st.dataframe(rows, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=f"{key}-nb-{deep.node.id}",
@@ -93,8 +104,8 @@ def _in_fragment() -> bool:
 def _entry_title(view: EntryView) -> str:
     meta = view.entry.metadata
     where = meta.get("source") or meta.get("name") or "entry"
-    pages = view.entry.pages_label()
-    title = md_escape(" · ".join(p for p in (str(where), pages, clock(view.entry.timestamp)) if p))
+    place = place_label(str(where), view.entry.section, view.entry.pages, view.entry.printed_pages)
+    title = md_escape(" · ".join(p for p in (place, clock(view.entry.timestamp)) if p))
     return f"{title} · :red[rejected by cross-validation]" if view.rejected else title
 
 

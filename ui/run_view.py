@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 import streamlit.components.v1 as components
 
-from memory_bank import BankSnapshot, RunResult, pages_label
+from memory_bank import BankSnapshot, RunResult, place_label
 
 from .format import STAGE_TITLES, clock, duration, md_escape, short
 from .session import TaskSession
@@ -119,7 +119,7 @@ def citations_view(task: TaskSession, result: RunResult, *, key: str) -> None:
     """Each citation as a button naming its file and printed pages in full (a long name shortened in the middle,
     the whole of it on hover), its quote beneath; a click opens the node and brings deep retrieval into view."""
     for i, cite in enumerate(result.citations, start=1):
-        where = pages_label(cite.pages, cite.printed_pages)
+        where = place_label("", cite.section, cite.pages, cite.printed_pages)
         label = md_escape(f"[{i}] {middle(cite.source)}" + (f", {where}" if where else ""))
         st.button(label, key=f"{key}-cite-{i}", help=md_escape(f"Open this source: {cite.source}, {where}"),
                   icon=":material/description:", on_click=_open, args=(task, cite.node_id))

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask
-from ..memory.query_graph import Relation
+from ..memory.query_graph import Relation, place_label
 from ..tools.base import VisitedPage
 
 
@@ -202,6 +202,11 @@ class Citation(BaseModel):
     pages: list[int] = Field(default_factory=list)  # PDF page numbers
     quote: str = ""
     printed_pages: dict[int, str] = Field(default_factory=dict)  # PDF page -> printed page, where known
+    section: list[str] = Field(default_factory=list)  # the section path the quote was read in, top down
+
+    def where(self) -> str:
+        """'file, §2.1 Tenets of Zero Trust, p. 6 (PDF p. 15)': how the answer's reader is told the place."""
+        return place_label(self.source, self.section, self.pages, self.printed_pages)
 
 
 class ExecutionResult(BaseModel):

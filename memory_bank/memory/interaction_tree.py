@@ -54,6 +54,13 @@ class InteractionEntry:
         """'p. 5 (PDF p. 14)', 'pp. 3-4', or '' for unpaged text: how every reader names where it sits."""
         return pages_label(self.pages, self.printed_pages)
 
+    @property
+    def section(self) -> tuple[str, ...]:
+        """The section path it was read in (titles, top down); none for entries of unstructured text or of an
+        export made before sections were kept (anything but a list of strings is read as none)."""
+        value = self.metadata.get("section")
+        return tuple(str(t) for t in value) if isinstance(value, list | tuple) else ()
+
 
 @dataclass(frozen=True)
 class MergeEvent:

@@ -41,17 +41,25 @@ class Source:
 
     def label(self) -> str:
         """'file, §3.2.1 Device Agent/Gateway-Based Deployment, p. 14 (PDF p. 22)'."""
-        place = [self.url or self.name if self.page_start is None else self.name]
-        if self.section:
-            place.append(section_label(self.section))
-        if self.page_start is not None:
-            place.append(pages_label(page_span(self.page_start, self.page_end), self.printed_pages))
-        return ", ".join(place)
+        name = self.url or self.name if self.page_start is None else self.name
+        return place_label(name, self.section, page_span(self.page_start, self.page_end), self.printed_pages)
 
 
 def section_label(path: tuple[str, ...] | list[str]) -> str:
     """How a citation names a section: its own title, marked '§' ('§2.1 Tenets of Zero Trust')."""
     return f"§{path[-1]}" if path else ""
+
+
+def place_label(name: str, section: tuple[str, ...] | list[str], pages: tuple[int, ...] | list[int],
+                printed: dict[int, str]) -> str:
+    """'file, §3.2.1 Device Agent/Gateway-Based Deployment, p. 14 (PDF p. 22)', any part absent left out: the
+    one way sources, passages, evidence lines and citations name a place."""
+    place = [name] if name else []
+    if section:
+        place.append(section_label(section))
+    if pages:
+        place.append(pages_label(tuple(pages), printed))
+    return ", ".join(place)
 
 
 @dataclass

@@ -25,6 +25,12 @@ class NodeView:
     pages: tuple[int, ...]
     merged_from: tuple[str, ...]
     role: str = "body"  # a `Role` value: furniture ("contents", "notice", ...) is drawn de-emphasised
+    title: str = ""  # unique within the task (section path's last title + what sets it apart); "" before titles
+
+    @property
+    def label(self) -> str:
+        """What the graph and lists call the node: its title, else its topic line."""
+        return self.title or self.context
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,7 @@ def take_snapshot(memory: Memory, usage: dict[str, Any]) -> BankSnapshot:
     nodes = [NodeView(id=n.id, context=n.context, summary=n.summary, keywords=tuple(n.keywords), kind=n.kind,
                       timestamp=n.timestamp, source_names=tuple(dict.fromkeys(s.name for s in n.sources)),
                       source_labels=tuple(s.label() for s in n.sources), pages=tuple(n.pages()),
-                      merged_from=tuple(n.merged_from), role=n.role.value)
+                      merged_from=tuple(n.merged_from), role=n.role.value, title=n.title)
              for n in memory.graph.nodes()]
     conflicts = [{"id": c.id, "node_a": c.node_a, "node_b": c.node_b, "description": c.description,
                   "status": c.status, "created": c.created, "resolved_at": c.resolved_at,

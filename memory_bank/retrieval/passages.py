@@ -58,11 +58,7 @@ class PassageSearch:
                                     score=demoted(score, self._role(node_ids)), source=str(meta.get("source", "")),
                                     page_start=meta.get("page_start"), page_end=meta.get("page_end"),
                                     printed_start=meta.get("printed_start"), printed_end=meta.get("printed_end"),
-                                    section=_section(meta.get("section"))))
+                                    section=entry.section))
         order = sorted(range(len(passages)), key=lambda i: (-passages[i].score, i))
         return [passages[i] for i in order[:k]]
 
-
-def _section(value: object) -> tuple[str, ...]:
-    """The entry's section path as stored (a list of titles); anything else, as from an old export, is none."""
-    return tuple(str(t) for t in value) if isinstance(value, list | tuple) else ()

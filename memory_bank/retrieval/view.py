@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..memory.interaction_tree import InteractionEntry
-from ..memory.query_graph import Node, PendingConflict, section_label
-from ..text.pages import page_span, pages_label, printed_pages
+from ..memory.query_graph import Node, PendingConflict, place_label
+from ..text.pages import page_span, printed_pages
 
 if TYPE_CHECKING:
     from .deep_retrieval import DeepRetrieval
@@ -44,12 +44,7 @@ class Passage:
     def where(self) -> str:
         """'file, §2 Zero Trust Basics, p. 5 (PDF p. 14)' (or fewer parts, the file alone at least): how tools
         and citations name the passage's place."""
-        place = [self.source]
-        if self.section:
-            place.append(section_label(self.section))
-        if self.pages:
-            place.append(pages_label(self.pages, self.printed_pages))
-        return ", ".join(place)
+        return place_label(self.source, self.section, self.pages, self.printed_pages)
 
 
 class MemoryView(Protocol):

@@ -46,6 +46,7 @@ def ground(answer: str, nodes: Iterable[Node], entries_of: Callable[[str], list[
         if score >= MIN_SUPPORT and score > best.get(node.id, (0.0, None))[0]:
             best[node.id] = (score, Citation(node_id=node.id, source=str(entry.metadata.get("source", "")),
                                              pages=list(entry.pages), quote=sentence,
-                                             printed_pages=dict(entry.printed_pages)))
+                                             printed_pages=dict(entry.printed_pages),
+                                             section=list(entry.section)))
     ranked = sorted(best.values(), key=lambda pair: -pair[0])
     return [citation for _, citation in ranked[:MAX_CITED]]

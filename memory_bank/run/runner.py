@@ -260,7 +260,8 @@ class TaskRunner:
                 source = c.source or "; ".join(dict.fromkeys(s.name for s in node.sources))
                 filled.append(Citation(node_id=node_id, source=source, pages=c.pages or node.pages(),
                                        quote=c.quote,
-                                       printed_pages=c.printed_pages if c.pages else node.printed_pages()))
+                                       printed_pages=c.printed_pages if c.pages else node.printed_pages(),
+                                       section=c.section or list(node.section())))
         return filled
 
     def _record_error(self, state: _RunState, where: str, exc: Exception, fatal: bool = False) -> None:

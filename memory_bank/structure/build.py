@@ -10,7 +10,7 @@ Everything is bounded: a page where every line looks like a heading, a list of 1
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..loaders.document import Block, BlockKind, Document, Table
 from ..text.chunks import runs_on
@@ -85,9 +85,15 @@ class _Open:
 
 @dataclass
 class _OpenList:
+    """A list being read: its paragraphs and items gather here and reach its unit when it closes (one join, so
+    a list of 10,000 items costs linear time)."""
+
     index: int  # the list unit's place in `units`
     marker: Marker
     paragraphs: bool  # items one per paragraph (else one per line, closed at once)
+    texts: list[str] = field(default_factory=list)  # paragraphs after the first
+    items: list[ListItem] = field(default_factory=list)  # items after the first paragraph's
+    page_end: int | None = None
 
 
 class _Tree:
@@ -183,10 +189,11 @@ class _Tree:
                                items=tuple(items)))
         self.open_list = _OpenList(len(self.units) - 1, marker or Marker("", "bullet", None, 0), paragraphs)
 
-    def _extend_list(self, open_list: _OpenList, para: _Para, marker: Marker) -> None:
-        unit = self.units[open_list.index]
-        self.units[open_list.index] = replace(unit, text=f"{unit.text}\n\n{para.text}", page_end=para.page_end,
-                                              items=(*unit.items, item(para.text, marker)))
+    @staticmethod
+    def _extend_list(open_list: _OpenList, para: _Para, marker: Marker) -> None:
+        open_list.texts.append(para.text)
+        open_list.items.append(item(para.text, marker))
+        open_list.page_end = para.page_end if para.page_end is not None else open_list.page_end
         open_list.marker = marker
 
     def _close_list(self) -> None:
@@ -195,6 +202,11 @@ class _Tree:
         if open_list is None:
             return
         unit = self.units[open_list.index]
+        if open_list.texts:
+            unit = replace(unit, text="\n\n".join([unit.text, *open_list.texts]),
+                           page_end=open_list.page_end if open_list.page_end is not None else unit.page_end,
+                           items=(*unit.items, *open_list.items))
+            self.units[open_list.index] = unit
         if len(unit.items) < 2 and not unit.lead_in:
             self.units[open_list.index] = Unit("paragraph", unit.text, unit.section, unit.page_start,
                                                unit.page_end)

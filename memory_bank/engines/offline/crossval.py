@@ -86,7 +86,7 @@ class CrossValidator:
         win, lose = (side_a, side_b) if len(support_a.passages) > len(support_b.passages) else (side_b, side_a)
         winner = support_a if win is side_a else support_b
         citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200),
-                              printed_pages=p.printed_pages)
+                              printed_pages=p.printed_pages, section=list(p.section))
                      for p in winner.passages if p.node_ids]
         summary = (f"The documents support \"{win[1]}\" (node {win[0]}) over \"{lose[1]}\" (node {lose[0]}): "
                    f"{len(winner.passages)} passage(s) agree.")

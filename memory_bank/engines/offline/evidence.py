@@ -22,6 +22,7 @@ class Evidence:
     role: Role = Role.BODY  # the role of the node it came from: furniture is cited only when body text fails
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known: hashable
     position: int = -1  # its place among its node's sentences (document order); -1 when not known
+    section: tuple[str, ...] = ()  # the section path it was read in
 
 
 def distinct(evidence: list[Evidence]) -> list[Evidence]:

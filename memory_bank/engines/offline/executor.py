@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...memory.insight_doc import TaskType
+from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.pages import pages_label
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Sentence
 from .answering import Answer, AnswerConfig, Answerer, announces_list
@@ -114,7 +114,8 @@ class OfflineExecutor:
                                         response=_clip(self.view.deep_retrieve(node.id, with_attachments=False)
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
-            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position)
+            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
+                                     s.section)
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 
@@ -132,9 +133,9 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
 
 
 def _where(ev: Evidence) -> str:
-    """'file, p. 9 (PDF p. 18)': an item of a list answer names where its first sentence was read."""
-    pages = pages_label(ev.pages, dict(ev.printed))
-    return f"{ev.source}, {pages}" if pages and ev.source else ev.source or pages or f"node {ev.node_id}"
+    """'file, §2.1 Tenets of Zero Trust, p. 6 (PDF p. 15)': an item of a list answer names where its first
+    sentence was read."""
+    return place_label(ev.source, ev.section, ev.pages, dict(ev.printed)) or f"node {ev.node_id}"
 
 
 def _citations(answer: Answer) -> list[Citation]:
@@ -142,7 +143,7 @@ def _citations(answer: Answer) -> list[Citation]:
     for ev in answer.used:
         if not any(c.node_id == ev.node_id for c in out):
             out.append(Citation(node_id=ev.node_id, source=ev.source, pages=list(ev.pages), quote=ev.text,
-                                printed_pages=dict(ev.printed)))
+                                printed_pages=dict(ev.printed), section=list(ev.section)))
     return out
 
 

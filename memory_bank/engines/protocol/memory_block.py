@@ -22,12 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...memory.interaction_tree import InteractionEntry
-from ...memory.query_graph import Node
+from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
 from ...text.asks import asks_for_items
 from ...text.coverage import coverage, idf_weights
-from ...text.pages import pages_label
 from ...text.split import split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
@@ -63,10 +62,12 @@ class Sentence:
     source: str = ""
     pages: tuple[int, ...] = ()  # PDF pages
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
+    section: tuple[str, ...] = ()  # the section path it was read in ("Session 3 (8 May 2023)" in a conversation)
 
     def where(self) -> str:
-        """'file, p. 5 (PDF p. 14)' (or the file alone)."""
-        return f"{self.source}, {pages_label(self.pages, dict(self.printed))}" if self.pages else self.source
+        """'file, §2.1 Tenets of Zero Trust, p. 6 (PDF p. 15)' (or fewer parts): a conversation's evidence names
+        its session and date this way."""
+        return place_label(self.source, self.section, self.pages, dict(self.printed))
 
 
 @dataclass
@@ -186,11 +187,13 @@ class MemoryBlockBuilder:
             said = entry_sentences(entry)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed) for i, s in enumerate(said))
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section)
+                       for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
             pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
-            out = [Sentence(s, i, 0.0, source, pages, printed) for i, s in enumerate(split_sentences(node.summary))]
+            out = [Sentence(s, i, 0.0, source, pages, printed, node.section())
+                   for i, s in enumerate(split_sentences(node.summary))]
         return out
 
     # -- filling the budget -------------------------------------------------------------------------------------
