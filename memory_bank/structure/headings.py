@@ -12,6 +12,7 @@ _MARKDOWN = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _DOTTED = re.compile(r"^(?:[A-Z]\.)?(\d{1,3}(?:\.\d{1,3}){0,5})\.?\s+\S")  # "3.2.1 Title", "B.2.1 Lack of ..."
 _APPENDIX = re.compile(r"^(?:[A-Z])\.(\d{1,3}(?:\.\d{1,3}){0,4})\s+\S")
 _PART = re.compile(r"^PART\s+[IVX]+\b", re.IGNORECASE)
+_APPENDIX_TITLE = re.compile(r"^Appendix\s+[A-Z]\b")  # "Appendix B— Identified Gaps ..." heads "B.1 ..."
 _ITEM = re.compile(r"^Item\s+\d{1,2}[A-C]?\.", re.IGNORECASE)
 _NOTE = re.compile(r"^Note\s+\d{1,2}\b")
 _SENTENCE_END = re.compile(r"[.!?;,:]$")
@@ -30,7 +31,7 @@ def numbered_level(title: str) -> int | None:
     """The depth a heading's numbering gives: 'PART II' 1, 'Item 7.' 2, 'Note 7 – Debt' 3, '3.2.1 ...' 3,
     'B.2.1 ...' 3 (an appendix's letter counts as the first level)."""
     line = title.strip()
-    if _PART.match(line):
+    if _PART.match(line) or _APPENDIX_TITLE.match(line):
         return 1
     if _ITEM.match(line):
         return 2

@@ -22,6 +22,24 @@ _ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?:{_ITEM_NOUNS})\
 _NOUN_FIRST = re.compile(rf"\b(?:the|its|their)\s+(?:\S+\s+){{0,3}}(?:{_ITEM_NOUNS})\b.*\?", re.IGNORECASE)
 
 
+_NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
+
+
 def asks_for_items(question: str) -> bool:
     q = " ".join(question.split())
     return bool(_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ITEMS.search(q) or _NOUN_FIRST.search(q))
+
+
+def item_noun(question: str) -> str | None:
+    """The kind of item a list question asks for ("tenets", "models", "steps"), when it names one: the section
+    titled by that kind, or whose items are of that kind, is the one that holds the list."""
+    if not asks_for_items(question):
+        return None
+    words = " ".join(question.split())
+    match = _NOUN.search(words)
+    while match is not None:  # "deployment models": the last noun of a run of them is the head
+        following = _NOUN.match(words, match.end() + 1)
+        if following is None or words[match.end():match.end() + 1] != " ":
+            break
+        match = following
+    return match.group(1).lower() if match else None

@@ -49,13 +49,15 @@ def sentence_breaks(text: str, start: int = 0, end: int | None = None) -> list[t
 
 
 def split_sentences(text: str) -> list[str]:
-    """Whitespace-normalised sentences, cut at every sentence break; a Markdown heading stands alone."""
+    """Whitespace-normalised sentences, cut at every sentence break and at every blank line (a heading, a list
+    item or a table row ends there without a full stop); a Markdown heading stands alone."""
     out: list[str] = []
     for i, block in enumerate(_MARKDOWN_HEADING.split(text)):
         if i % 2:  # the captured heading lines sit at the odd places of the split
             out.append(" ".join(block.split()))
-        else:
-            out.extend(p.strip() for p in _SENTENCE_BREAK.split(" ".join(block.split())) if p.strip())
+            continue
+        for paragraph in _PARAGRAPH_BREAK.split(block):
+            out.extend(p.strip() for p in _SENTENCE_BREAK.split(" ".join(paragraph.split())) if p.strip())
     return out
 
 

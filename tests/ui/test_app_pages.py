@@ -169,7 +169,7 @@ def test_graph_page_click_shows_node_and_neighbours(sample_app: AppTest) -> None
     hub = max(degree, key=degree.get)
     click_node(at, "graph-page", hub)
     assert task.bank.node(hub).summary in texts(at)
-    neighbours = [d.value for d in at.dataframe if "context" in d.value.columns]
+    neighbours = [d.value for d in at.dataframe if "node" in d.value.columns]
     assert neighbours and len(neighbours[0]) == degree[hub]
 
 

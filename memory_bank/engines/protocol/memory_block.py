@@ -25,7 +25,7 @@ from ...memory.interaction_tree import InteractionEntry
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
-from ...text.asks import asks_for_items
+from ...text.asks import asks_for_items, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.split import split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
@@ -156,7 +156,7 @@ class MemoryBlockBuilder:
 
     def _section_asked(self, question: str) -> Node | None:
         """For a question that asks for items, the section node whose outline answers it best: its own title
-        and its lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
+        and its best lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
         finds "2.1 Tenets of Zero Trust" rather than the chapter above it, and "deployment models" finds the
         section whose sub-sections each open with "In this deployment model". Every section node is weighed
         (a document has tens to a few thousand): the hybrid ranking of whole nodes buries an outline."""
@@ -167,10 +167,11 @@ class MemoryBlockBuilder:
             return None
         rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
         lines = [[frozenset(stems(s.text)) for s in self._sentences(node, rejected, claims)] for node in sections]
-        titles = [frozenset(stems(node.title or node.context)) for node in sections]
+        titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(question), [[t, *ls] for t, ls in zip(titles, lines)])
-        scores = [2.0 * coverage(weights, title) + _top_mean([coverage(weights, line) for line in ls], 3)
-                  for title, ls in zip(titles, lines)]
+        noun = set(stems(item_noun(question) or ""))
+        scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
+                  + _kind_match(noun, title, ls) for title, ls in zip(titles, lines)]
         best = max(range(len(sections)), key=lambda i: (scores[i], -i))
         return sections[best] if scores[best] > 0 else None
 
@@ -267,9 +268,21 @@ def _restates(line: str, claims: set[str]) -> bool:
     return any(claim.startswith(key) for claim in claims)
 
 
-def _top_mean(values: list[float], count: int) -> float:
+def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str]]) -> float:
+    """How plainly a section holds items of the kind asked for: named in its title ("2.1 Tenets of Zero Trust",
+    "7.3 Steps to ...") counts most, then lines that each name it (sub-sections that each open "In this
+    deployment model"), up to three."""
+    if not noun:
+        return 0.0
+    return (2.0 if noun <= title else 0.0) + min(3, sum(noun <= line for line in lines)) / 3
+
+
+def _breadth(values: list[float], count: int) -> float:
+    """How well a section's best `count` lines cover the question, an absent line counting as 0: a question for
+    several items wants the section where several lines answer (each sub-section of 3.2 opens "In this
+    deployment model"), not the sub-section that answers once."""
     top = sorted(values, reverse=True)[:count]
-    return sum(top) / len(top) if top else 0.0
+    return sum(top) / count if top else 0.0
 
 
 def entry_sentences(entry: InteractionEntry) -> list[str]:
