@@ -12,6 +12,10 @@ _APPENDIX = re.compile(r"^(?:[A-Z])\.(\d{1,3}(?:\.\d{1,3}){0,4})\s+\S")
 _PART = re.compile(r"^PART\s+[IVX]+\b", re.IGNORECASE)
 _ITEM = re.compile(r"^Item\s+\d{1,2}[A-C]?\.", re.IGNORECASE)
 _NOTE = re.compile(r"^Note\s+\d{1,2}\b")
+_NUMBERING = re.compile(
+    r"^\s*(?:(?:part|item|chapter|section|appendix|note)\s+[\w.]+|[A-Z]?\.?\d+(?:\.\d+)*[A-C]?)[.):—–-]?\s*",
+    re.IGNORECASE)
+_SINGLE_NUMBER = re.compile(r"^\d{1,3}\.?\s")
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Exhibit|Chart)\s+[\dA-Z][\w.-]*\s*[:.–—-]", re.IGNORECASE)
 
 
@@ -37,3 +41,14 @@ def numbered_level(title: str) -> int | None:
 def is_caption(text: str) -> bool:
     """'Figure 3: ...', 'Table B-1: ...': a caption names a figure or table; it never opens a section."""
     return bool(_CAPTION.match(" ".join(text.split())))
+
+
+def without_number(title: str) -> str:
+    """The title after its numbering ('2.1 Tenets of Zero Trust' -> 'Tenets of Zero Trust')."""
+    return _NUMBERING.sub("", title, count=1)
+
+
+def single_number(title: str) -> bool:
+    """'1 Introduction', '2. ACQUISITIONS': a number that is a top-level section only where the document also
+    numbers sub-sections ('2.1'); elsewhere it may be a note's or a list's number."""
+    return bool(_SINGLE_NUMBER.match(title.strip()))
