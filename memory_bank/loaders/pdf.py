@@ -1,4 +1,5 @@
-"""PDF loading with pypdfium2: text per page with page numbers, paragraphs rebuilt from the layout.
+"""PDF loading with pypdfium2: text per page with page numbers, paragraphs rebuilt from the layout, headings
+typed with their level (`pdf_headings`: from the outline, else from the fonts and numbering).
 
 pdfium is a process-wide C library that is not thread-safe, while documents may be ingested from several
 worker threads (one per browser session); every pdfium call of a load therefore runs under one lock.
@@ -124,7 +125,9 @@ def _pages(raw_pages: list[PageLines], labels: list[str | None], outline: list[O
     go); the page text is its blocks' texts joined by blank lines."""
     printed = printed_page_numbers(raw_pages)
     kept, dropped = strip_running_lines(raw_pages)
-    # The seam for tables: a reader of tables replaces the line groups that form one by a Block(kind="table").
+    # The seam for tables: a table reader turns a page's kept lines into pieces in reading order, line groups
+    # for the text around and a Block(kind="table") per table; page_blocks passes such blocks through as they
+    # are (never a heading, never part of a title), each one ending a run of layout headings.
     pieces: list[list[Piece]] = [paragraph_groups(lines) for lines in kept]
     typed, headings = page_blocks(pieces, outline)
     words = vocabulary([block.text for blocks in typed for block in blocks])

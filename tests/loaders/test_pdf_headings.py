@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_bank.loaders import load_file
+from memory_bank.loaders.document import Block, Table, TableRow
 from memory_bank.loaders.pdf_fonts import Font
 from memory_bank.loaders.pdf_headings import MAX_PER_PAGE, MAX_RUN, page_blocks
 from memory_bank.loaders.pdf_layout import Box, Line
+from memory_bank.loaders.pdf_outline import OutlineEntry
 
 from .pdf_raw import Text, body_lines, write_raw_pdf
 
@@ -122,3 +124,15 @@ def test_page_text_is_its_blocks_and_running_headers_still_go(tmp_path: Path) ->
         assert page.text == "\n\n".join(block.text for block in page.blocks)
         assert "ACME" not in page.text
     assert headings(doc) == [(1, "Chapter A"), (1, "Chapter B"), (1, "Chapter C")]
+
+
+def test_table_blocks_pass_through_in_place() -> None:
+    """The seam for a table reader: a typed block among the line groups stays where it is, as it is."""
+    table = Block("Revenue | 2023: 5", "table", table=Table("", ("2023",), (TableRow("Revenue", ("5",)),)))
+    outline = [OutlineEntry("Results Overview", 1, 0)]
+    pages, _ = page_blocks([[piece("Results", bold=True), table, piece("Overview", bold=True), body_piece()]],
+                           outline)
+    assert [(block.kind, block.text) for block in pages[0]] == [
+        ("heading", "Results"), ("table", "Revenue | 2023: 5"), ("heading", "Overview"),
+        ("paragraph", " ".join(BODY))]
+    assert pages[0][1] is table
