@@ -81,7 +81,7 @@ def _target(document: pdfium.PdfDocument, bookmark: pdfium.PdfBookmark) -> tuple
 
 def norm(text: str) -> str:
     """Letters and digits only, lower case: what two printings of one title share."""
-    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
+    return _NOT_ALNUM.sub("", (text if text.isascii() else unicodedata.normalize("NFKC", text)).lower())
 
 
 def unnumbered(text: str) -> str:
