@@ -1,4 +1,5 @@
-"""PDF loading with pypdfium2: text per page with page numbers, paragraphs rebuilt from the layout.
+"""PDF loading with pypdfium2: text per page with page numbers, paragraphs rebuilt from the layout, headings
+typed with their level (`pdf_headings`: from the outline, else from the fonts and numbering).
 
 pdfium is a process-wide C library that is not thread-safe, while documents may be ingested from several
 worker threads (one per browser session); every pdfium call of a load therefore runs under one lock.
@@ -8,15 +9,19 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from ..errors import InputError
-from .document import Document, Page
-from .pdf_layout import Box, paragraphs, resolve_soft_hyphens, split_lines, vocabulary
+from .document import Block, Document, Page
+from .pdf_fonts import sample_font
+from .pdf_headings import HeadingCounts, Piece, page_blocks
+from .pdf_layout import Box, paragraph_groups, resolve_soft_hyphens, split_lines, vocabulary
 from .pdf_margins import PageLines, strip_running_lines
+from .pdf_outline import OutlineEntry, read_outline
 from .pdf_page_labels import pdf_page_labels, printed_page_numbers
 
 _PDFIUM_LOCK = threading.Lock()
@@ -35,17 +40,21 @@ def load_pdf(path: Path, name: str) -> Document:
             raw_pages = [_read_page(document, index, name) for index in range(len(document))]
             labels = pdf_page_labels(document)
             metadata = _metadata(document)
+            outline = read_outline(document)
         finally:
             document.close()
     if not raw_pages:
         raise InputError("has no pages", source=name)
-    pages, dropped = _pages(raw_pages, labels)
+    pages, dropped, headings = _pages(raw_pages, labels, outline)
     if not any(page.text for page in pages):
         raise InputError(NO_TEXT_MESSAGE, source=name)
     metadata.update(
         page_count=len(pages),
         pages_without_text=[page.number for page in pages if not page.text],
         running_lines_removed=dropped,
+        outline_entries=headings.outline_entries,
+        outline_headings_found=headings.outline_matched,
+        layout_headings=headings.layout,
     )
     return Document(name=name, path=str(path), kind="pdf", pages=pages, metadata=metadata)
 
@@ -71,9 +80,10 @@ def _read_page(document: pdfium.PdfDocument, index: int, name: str) -> PageLines
         try:
             chars = _page_chars(textpage)
             boxes = [None if char.isspace() else _char_box(textpage, i) for i, char in enumerate(chars)]
+            lines = split_lines(chars, boxes, lambda indices: sample_font(textpage, indices))
         finally:
             textpage.close()
-        return PageLines(split_lines(chars, boxes), Box(*page.get_bbox()))
+        return PageLines(lines, Box(*page.get_bbox()))
     finally:
         page.close()
 
@@ -108,15 +118,27 @@ def _metadata(document: pdfium.PdfDocument) -> dict:
     return metadata
 
 
-def _pages(raw_pages: list[PageLines], labels: list[str | None]) -> tuple[list[Page], int]:
-    """Page text with running headers/footers dropped, paragraphs separated by blank lines, each page with its
-    printed number (a /PageLabels label first, else the number printed in its margins, read before they go)."""
+def _pages(raw_pages: list[PageLines], labels: list[str | None], outline: list[OutlineEntry]) \
+        -> tuple[list[Page], int, HeadingCounts]:
+    """Pages made of typed blocks (paragraphs, headings) with running headers/footers dropped, each page with
+    its printed number (a /PageLabels label first, else the number printed in its margins, read before they
+    go); the page text is its blocks' texts joined by blank lines."""
     printed = printed_page_numbers(raw_pages)
     kept, dropped = strip_running_lines(raw_pages)
-    page_paragraphs = [paragraphs(lines) for lines in kept]
-    words = vocabulary([text for paras in page_paragraphs for text in paras])
+    # The seam for tables: a table reader turns a page's kept lines into pieces in reading order, line groups
+    # for the text around and a Block(kind="table") per table; page_blocks passes such blocks through as they
+    # are (never a heading, never part of a title), each one ending a run of layout headings.
+    pieces: list[list[Piece]] = [paragraph_groups(lines) for lines in kept]
+    typed, headings = page_blocks(pieces, outline)
+    words = vocabulary([block.text for blocks in typed for block in blocks])
     pages = [
-        Page(number, resolve_soft_hyphens("\n\n".join(paras), words).strip(), label or number_printed)
-        for number, paras, label, number_printed in zip(range(1, len(kept) + 1), page_paragraphs, labels, printed)
+        Page.from_blocks(number, [_resolved(block, words) for block in blocks], label or number_printed)
+        for number, blocks, label, number_printed in zip(range(1, len(kept) + 1), typed, labels, printed)
     ]
-    return pages, dropped
+    return pages, dropped, headings
+
+
+def _resolved(block: Block, words: set[str]) -> Block:
+    if block.kind == "table":
+        return block  # its reader cleaned its cells; the text is made from them
+    return replace(block, text=resolve_soft_hyphens(block.text, words).strip())

@@ -11,7 +11,10 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from .pdf_fonts import Font
 
 # pdfium's marker for a hyphen at a line end (U+FFFE through FPDFText_GetText, 0x02 through GetUnicode).
 SOFT_HYPHENS = "\ufffe\x02"
@@ -38,17 +41,21 @@ class Box:
 class Line:
     text: str
     box: Box | None  # None when pdfium gave no geometry for the line's characters
+    font: Font | None = None  # None when unknown (pdfium gave none, or the lines were made without fonts)
 
 
-def split_lines(chars: str, boxes: list[Box | None]) -> list[Line]:
-    """Cut a page's characters (one box per character) into lines with their bounding boxes."""
+def split_lines(chars: str, boxes: list[Box | None],
+                font_of: Callable[[list[int]], Font | None] | None = None) -> list[Line]:
+    """Cut a page's characters (one box per character) into lines with their bounding boxes; `font_of` reads a
+    line's font from the indices of its inked characters."""
     lines = []
     for match in _LINE.finditer(chars):
         text = match.group(0)
         if not text.strip():
             continue
-        inked = [boxes[i] for i in range(match.start(), match.end()) if not chars[i].isspace()]
-        lines.append(Line(text.strip(), _union([b for b in inked if b is not None])))
+        inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()]
+        box = _union([b for b in (boxes[i] for i in inked) if b is not None])
+        lines.append(Line(text.strip(), box, font_of(inked) if font_of else None))
     return lines
 
 
@@ -123,15 +130,20 @@ def join_lines(lines: list[str]) -> str:
     return " ".join(text.split())
 
 
-def paragraphs(lines: list[Line]) -> list[str]:
-    """A page's lines grouped into paragraphs, each joined into one line."""
+def paragraph_groups(lines: list[Line]) -> list[list[Line]]:
+    """A page's lines grouped into paragraphs, in reading order."""
     metrics = page_metrics(lines)
-    groups: list[list[str]] = []
+    groups: list[list[Line]] = []
     for index, line in enumerate(lines):
         if not groups or starts_paragraph(lines[index - 1], line, metrics):
             groups.append([])
-        groups[-1].append(line.text)
-    return [join_lines(group) for group in groups]
+        groups[-1].append(line)
+    return groups
+
+
+def paragraphs(lines: list[Line]) -> list[str]:
+    """A page's lines grouped into paragraphs, each joined into one line."""
+    return [join_lines([line.text for line in group]) for group in paragraph_groups(lines)]
 
 
 def vocabulary(texts: list[str]) -> set[str]:

@@ -9,18 +9,17 @@ Everything is bounded: a page where every line looks like a heading, a list of 1
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from ..loaders.document import Block, BlockKind, Document, Table
 from ..text.chunks import runs_on
+from ..text.numbering import is_caption
 from ..text.split import split_paragraphs
 from .headings import looks_like_heading, markdown_heading, numbered_level
 from .lists import Marker, continues, item, item_marker, lead_in, line_items, starts_list
 from .model import DocStructure, ListItem, Section, Unit
 from .transcript import read_transcript
 
-_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Exhibit|Chart)\s+[\dA-Z][\w.-]*\s*[:.–—-]", re.IGNORECASE)
 TRANSCRIPT_KINDS = frozenset({"text", "markdown"})
 
 
@@ -133,7 +132,7 @@ class _Tree:
             return marked[1], marked[0]
         if para.kind == "heading":
             return text, para.level or numbered_level(text)
-        if by_rule and looks_like_heading(para.text) and not _CAPTION.match(text) and item_marker(text) is None:
+        if by_rule and looks_like_heading(para.text) and not is_caption(text) and item_marker(text) is None:
             return text, numbered_level(text)
         return None
 

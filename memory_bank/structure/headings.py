@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import re
 
+from ..text.numbering import numbered_level
+
+__all__ = ["looks_like_heading", "markdown_heading", "numbered_level"]
+
 MAX_HEADING_WORDS = 14
 _MARKDOWN = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_DOTTED = re.compile(r"^(?:[A-Z]\.)?(\d{1,3}(?:\.\d{1,3}){0,5})\.?\s+\S")  # "3.2.1 Title", "B.2.1 Lack of ..."
-_APPENDIX = re.compile(r"^(?:[A-Z])\.(\d{1,3}(?:\.\d{1,3}){0,4})\s+\S")
-_PART = re.compile(r"^PART\s+[IVX]+\b", re.IGNORECASE)
-_APPENDIX_TITLE = re.compile(r"^Appendix\s+[A-Z]\b")  # "Appendix B— Identified Gaps ..." heads "B.1 ..."
-_ITEM = re.compile(r"^Item\s+\d{1,2}[A-C]?\.", re.IGNORECASE)
-_NOTE = re.compile(r"^Note\s+\d{1,2}\b")
 _SENTENCE_END = re.compile(r"[.!?;,:]$")
 _LIST_NUMBER = re.compile(r"^\d{1,3}[.)]\s")
 
@@ -25,25 +23,6 @@ def markdown_heading(text: str) -> tuple[int, str] | None:
     if match is None or "\n" in text.strip():
         return None
     return len(match.group(1)), match.group(2)
-
-
-def numbered_level(title: str) -> int | None:
-    """The depth a heading's numbering gives: 'PART II' 1, 'Item 7.' 2, 'Note 7 – Debt' 3, '3.2.1 ...' 3,
-    'B.2.1 ...' 3 (an appendix's letter counts as the first level)."""
-    line = title.strip()
-    if _PART.match(line) or _APPENDIX_TITLE.match(line):
-        return 1
-    if _ITEM.match(line):
-        return 2
-    if _NOTE.match(line):
-        return 3
-    appendix = _APPENDIX.match(line)
-    if appendix:
-        return 1 + appendix.group(1).count(".") + 1
-    dotted = _DOTTED.match(line)
-    if dotted:
-        return dotted.group(1).count(".") + 1
-    return None
 
 
 def looks_like_heading(text: str) -> bool:
