@@ -14,7 +14,7 @@ many words, against the document's 200-word chunks ranked by the same embedder a
 alpha 0.5) and cut at the same words. The chunks are cut from the loader's text, the very text the bank ingests.
 The share of a question's evidence entries found is averaged per document and kind.
 
-    python bench/doc_qa.py                          # all three PDFs, every question (~10 min on 2 busy cores)
+    python bench/doc_qa.py                          # all three PDFs, every question (~8 min on 2 busy cores)
     python bench/doc_qa.py --doc nist --limit 7     # one document, a question of each kind
     python bench/doc_qa.py --cache /tmp/docqa --json /tmp/doc_qa.json   # reuse the ingested banks; keep the rows
 """
