@@ -27,15 +27,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from longdoc import ChunkBaseline, cut, hit, load_or_build  # noqa: E402
+
 from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
-from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
 from memory_bank.run.adapter import format_node  # noqa: E402
-from memory_bank.text.tokens import chars_for_tokens, tokenize, tokens_for_chars  # noqa: E402
+from memory_bank.text.tokens import chars_for_tokens, tokens_for_chars  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad_dev_visible.json"
 BUDGETS = (250, 500, 1000)
-CHUNK_WORDS = 200
 
 
 def load_book(path: Path) -> tuple[str, list[dict]]:
@@ -52,35 +52,6 @@ def load_book(path: Path) -> tuple[str, list[dict]]:
     return "\n\n".join(parts), questions
 
 
-def hit(context: str, answers: list[str]) -> bool:
-    hay = " ".join(context.lower().split())
-    return any(" ".join(a.lower().split()) in hay for a in answers)
-
-
-def cut(text: str, budget: int) -> str:
-    return " ".join(text.split()[:budget])
-
-
-class ChunkBaseline:
-    """Fixed 200-word chunks, the same embedder and the same hybrid score as the memory bank."""
-
-    def __init__(self, book: str, embedder, alpha: float) -> None:  # noqa: ANN001
-        words = book.split()
-        self.chunks = [" ".join(words[i:i + CHUNK_WORDS]) for i in range(0, len(words), CHUNK_WORDS)]
-        self.embedder = embedder
-        self.alpha = alpha
-        self.index = HybridIndex(embedder.dim)
-        vectors = embedder.embed(self.chunks)
-        for i, (chunk, vec) in enumerate(zip(self.chunks, vectors)):
-            self.index.upsert(str(i), tokenize(chunk), vec)
-
-    def context(self, question: str, k: int) -> str:
-        """The top-k chunks in rank order (the caller cuts them to its budget)."""
-        vector = self.embedder.embed([question])[0]
-        hits = self.index.search(tokenize(question), vector, k, self.alpha)
-        return "\n\n".join(self.chunks[int(i)] for i, _ in hits)
-
-
 def per_node_context(bank: MemoryBank, question: str, k: int) -> str:
     """Diagnostic: each ranked node whole (header and summary) then its raw entries, in rank order."""
     full = []
@@ -90,21 +61,7 @@ def per_node_context(bank: MemoryBank, question: str, k: int) -> str:
 
 
 def load_or_ingest(book: str, settings: Settings, embedder, cache: Path | None) -> MemoryBank:  # noqa: ANN001
-    if cache is not None and cache.is_file():
-        t0 = time.perf_counter()
-        bank = MemoryBank.from_export(cache.read_text(encoding="utf-8"), settings, embedder=embedder)
-        print(f"memory bank: loaded {cache} in {time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
-        return bank
-    bank = MemoryBank(settings, embedder=embedder)
-    t0 = time.perf_counter()
-    bank.ingest_text(book, source="squad-book")
-    report = bank.reports[-1] if bank.reports else None
-    print(f"memory bank: ingested in {time.perf_counter() - t0:.1f}s; {bank.snapshot().counts}")
-    if report is not None:
-        print("  stages: " + ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()))
-    if cache is not None:
-        cache.write_text(json.dumps(bank.export()), encoding="utf-8")
-    return bank
+    return load_or_build(settings, embedder, cache, lambda bank: bank.ingest_text(book, source="squad-book"))
 
 
 def main() -> None:

@@ -1,0 +1,71 @@
+"""The document-QA dev set (`bench/data/doc_qa_dev.json`) stays what `bench/doc_qa.py` assumes it is: every kind
+of question the issue names, enough near-miss unanswerable ones, and evidence strings that really are on the
+pages they name (a typo there would read as a retrieval miss in the bench)."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from doc_qa_set import FIELDS, KINDS, PDF_DIR, carries, holds, load, normalise, page_texts  # noqa: E402
+
+ABOUT, QUESTIONS = load()
+DOCS = sorted({q["doc"] for q in QUESTIONS})
+MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 3}
+
+
+def test_every_question_has_the_fields_and_a_known_kind() -> None:
+    assert len(QUESTIONS) >= 54
+    assert len({q["id"] for q in QUESTIONS}) == len(QUESTIONS)
+    for q in QUESTIONS:
+        assert set(FIELDS) <= q.keys(), q["id"]
+        assert q["kind"] in KINDS, q["id"]
+        assert q["answerable"] == (q["kind"] != "unanswerable"), q["id"]
+        assert q["evidence_pages"] and all(isinstance(p, int) and p >= 1 for p in q["evidence_pages"]), q["id"]
+        if q["answerable"]:
+            assert q["key_terms"] and q["evidence"], q["id"]
+        else:
+            assert not q["key_terms"] and not q["evidence"] and q.get("note"), q["id"]  # the near miss, said
+        assert (q["kind"] == "yes_no") == (q.get("verdict") in ("yes", "no")), q["id"]
+
+
+def test_kinds_cover_what_the_issue_asks_per_document() -> None:
+    assert set(KINDS) == {q["kind"] for q in QUESTIONS}
+    assert sum(not q["answerable"] for q in QUESTIONS) >= 8
+    assert set(ABOUT["term_fraction"]) == set(KINDS) - {"unanswerable"}
+    for doc in DOCS:
+        counts = Counter(q["kind"] for q in QUESTIONS if q["doc"] == doc)
+        assert all(counts[kind] >= n for kind, n in MINIMUM.items()), (doc, counts)
+        assert counts["steps"] >= 1, doc
+        if "10K" in doc:
+            assert counts["figure"] >= 3, doc
+
+
+def test_matching_rules() -> None:
+    fractions = ABOUT["term_fraction"]
+    figure = {"kind": "figure", "key_terms": ["10,708", "2022"]}
+    assert carries("Payments for PP&E were $10708 million in 2022.", figure, fractions)
+    assert not carries("Payments were $10,708 million.", figure, fractions)
+    assert carries("There are seven tenets.", {"kind": "how_many", "key_terms": ["7"]}, fractions)
+    assert not carries("There are 17 tenets.", {"kind": "how_many", "key_terms": ["7"]}, fractions)
+    yes_no = {"kind": "yes_no", "key_terms": ["does not imply trust"], "verdict": "no"}
+    assert not carries("Network location alone does not imply trust.", yes_no, fractions)
+    assert carries("No: network location alone does not imply trust.", yes_no, fractions)
+    rows = normalise("Capital expenditures (8,695 ) (4,511 ) (2,135 ) Net cash used 7,910")
+    assert holds(rows, "Capital expenditures => 4,511")
+    assert not holds(rows, "Capital expenditures => 7,910")  # the next row's number is not this row's
+
+
+@pytest.mark.skipif(not all((PDF_DIR / doc).is_file() for doc in DOCS), reason=f"the PDFs are not in {PDF_DIR}")
+def test_evidence_is_on_the_pages_it_names() -> None:
+    for doc in DOCS:
+        pages = [normalise(text) for text in page_texts(PDF_DIR / doc)]
+        for q in (q for q in QUESTIONS if q["doc"] == doc):
+            assert max(q["evidence_pages"]) <= len(pages), q["id"]
+            for entry in q["evidence"]:
+                assert any(holds(pages[p - 1], entry) for p in q["evidence_pages"]), (q["id"], entry)
