@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
+from ..memory.outline import MAX_ENTRIES, MAX_TEXT, OUTLINE_KEY, Outline, OutlineChild, OutlineItem, OutlineList
 from ..memory.query_graph import Node, Source
 from ..retrieval.embedding import Embedder
 from ..structure.model import DocStructure, Section, Unit
@@ -84,6 +85,26 @@ def _child_lines(child: Section, structure: DocStructure, config: OutlineConfig)
     if opening is None:
         return [child.title]
     return [child.title, first_sentence(opening.text, config.max_words)]
+
+
+def outline_data(section: Section, structure: DocStructure) -> Outline:
+    """The outline as typed data (see `memory.outline`): what an answer counts and quotes, sentences whole."""
+    mine = [u for u in structure.units if u.section == section.id and u.kind == "list"]
+    lists = [OutlineList(lead_in=_bounded(u.lead_in), count=len(u.items),
+                         items=[OutlineItem(marker=i.marker[:16], text=_bounded(i.first_sentence))
+                                for i in u.items[:MAX_ENTRIES]])
+             for u in mine[:MAX_ENTRIES]]
+    children = []
+    for child in structure.children(section.id)[:MAX_ENTRIES]:
+        opening = next((u for u in structure.units if u.section == child.id and u.kind == "paragraph"), None)
+        children.append(OutlineChild(title=_bounded(child.title),
+                                     opening=_bounded(first_sentence(opening.text, MAX_TEXT)) if opening else ""))
+    return Outline(title=_bounded(section.title), lists=lists, children=children)
+
+
+def _bounded(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
 def worth_a_node(section: Section, structure: DocStructure, passages: list[str]) -> bool:
@@ -158,7 +179,8 @@ class SectionNodes:
                     "page_start": section.page_start, "page_end": section.page_end,
                     "printed_start": source.printed_start, "printed_end": source.printed_end,
                     STRUCTURE_KEY: "section", "section": list(section.path),
-                    "items": item_count(section, structure), "subsections": len(structure.children(section.id))}
+                    "items": item_count(section, structure), "subsections": len(structure.children(section.id)),
+                    OUTLINE_KEY: outline_data(section, structure).model_dump(mode="json")}
         return node, RawEntry(text, metadata, attachments)
 
     def _keywords(self, lines: list[str]) -> list[str]:

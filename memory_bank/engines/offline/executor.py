@@ -16,10 +16,11 @@ from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.memory_block import MemoryBlockBuilder, Selected, Sentence
+from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
+from .list_answer import ListAnswerer, Listing
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
@@ -50,6 +51,7 @@ class OfflineExecutor:
         self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS,
                                                         min_fill_words=PART_WORDS + 1))
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
+        self.lists = ListAnswerer(view)
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:
         task = inp.task
@@ -66,7 +68,11 @@ class OfflineExecutor:
         parts = question_parts(question)
         if len(parts) > 1:
             return self._answer_parts(parts, calls)
-        answer = self.answerer.answer(question, self.selected_evidence(question, calls))
+        selection, evidence = self._select(question, calls)
+        listing = self.lists.listing(question, selection)
+        if listing is not None:
+            return self._listed(question, listing, calls)
+        answer = self.answerer.answer(question, evidence)
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -79,10 +85,16 @@ class OfflineExecutor:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
         answerer = self.part_answerer
-        ranked = [answerer.rank(part, self.selected_evidence(part, calls)) for part in parts]
+        selected = [self._select(part, calls) for part in parts]
+        listings = [self.lists.listing(part, selection) for part, (selection, _) in zip(parts, selected)]
+        ranked = [answerer.rank(part, evidence) for part, (_, evidence) in zip(parts, selected)]
         openings = [answerer.opening(r) for r in ranked]
         answers: list[Answer] = []
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
+            listing = listings[k]
+            if listing is not None:  # a part that asks for a list is answered by the list
+                answers.append(Answer(self.lists.compose(part, listing), [_section_evidence(listing)], 1.0))
+                continue
             # a sentence another item opens with, or one an earlier item shows, is not this item's filler
             said = {text for j, text in enumerate(openings) if j != k and text}
             said |= {ev.text for a in answers if a.found for ev in a.used}
@@ -90,19 +102,27 @@ class OfflineExecutor:
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
-        lines = [f"- {a.text} ({_where(a.used[0])})" if a.found else f"- {part} {NOT_FOUND}"
-                 for part, a in zip(parts, answers)]
+        lines = [(a.text if listing is not None else f"- {a.text} ({_where(a.used[0])})") if a.found
+                 else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)]
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
+
+    def _listed(self, question: str, listing: Listing, calls: list[ToolCallRecord]) -> ExecutionResult:
+        text = self.lists.compose(question, listing)
+        answer = Answer(text, [_section_evidence(listing)], 1.0)
+        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
+                               summary=f"Listed from section node {listing.node.id} ({listing.title}).", success=True)
 
     def selected_evidence(self, question: str, calls: list[ToolCallRecord] | None = None) -> list[Evidence]:
         """The sentences the memory block for this question is made of, node by node in relevance order (a
         node's sentences in document order). Recorded in `calls` as the calls an agent would have made: the
         local search the block ran, and a deep retrieval of each node shown. Public for bench/not_found_fit.py,
         which fits the `FoundModel` on exactly the evidence the product answers from."""
-        calls = [] if calls is None else calls
+        return self._select(question, [] if calls is None else calls)[1]
+
+    def _select(self, question: str, calls: list[ToolCallRecord]) -> tuple[Selection, list[Evidence]]:
         selection = self.blocks.select(question, self.config.budget_tokens)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
@@ -117,7 +137,7 @@ class OfflineExecutor:
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
                                      s.section)
                             for s in _with_lists(chosen) if answerable(s.text))
-        return evidence
+        return selection, evidence
 
 
 def _with_lists(chosen: Selected) -> list[Sentence]:
@@ -130,6 +150,16 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
             items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
             out.extend(sorted(items, key=lambda s: s.position))
     return out
+
+
+def _section_evidence(listing: Listing) -> Evidence:
+    """The citation of a list answer: the section node, its place, the list's first line as the quote."""
+    node = listing.node
+    source = node.sources[0] if node.sources else None
+    first = listing.items[0]
+    return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
+                    source.name if source else "", tuple(node.pages()), 1.0, node.role,
+                    tuple(sorted(node.printed_pages().items())), 0, node.section())
 
 
 def _where(ev: Evidence) -> str:

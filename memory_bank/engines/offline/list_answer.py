@@ -1,0 +1,108 @@
+"""Answers that are lists: "What are the tenets …?", "How many deployment models …?", "What are the steps …?".
+
+When the memory block brought a section's outline forward for a question that asks for items (`text.asks`), the
+answer is that section's list, or its sub-sections, read from the outline's typed data (`memory.outline`): a
+first sentence that answers directly (the count, the kind of item, where the list is), then every item as its
+marker or title and its first sentence, whole. Past the word budget a sub-section keeps only its title and a
+list stops, saying how many more there are, so a list of forty items still reads on one screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...memory.outline import Outline
+from ...memory.query_graph import Node, place_label
+from ...retrieval.view import MemoryView
+from ...text.asks import item_noun
+from ...text.coverage import coverage, idf_weights
+from ...text.tokens import stems
+from ..protocol.memory_block import Selection
+
+MIN_ITEMS = 2
+
+
+@dataclass(frozen=True)
+class ListConfig:
+    max_words: int = 220  # the whole answer; items past it are named by title only
+    max_items: int = 25  # lines listed; the rest counted
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str  # "1." for a list item, the title for a sub-section
+    text: str  # its first sentence, whole ("" for a sub-section that opens with none)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The list a question asked for: which section, its items in order, how many in all."""
+
+    node: Node
+    title: str
+    items: list[Item]
+    count: int
+    numbered: bool  # list items carry their own markers; sub-sections their titles
+
+
+class ListAnswerer:
+    def __init__(self, view: MemoryView, config: ListConfig | None = None) -> None:
+        self.view = view
+        self.config = config or ListConfig()
+
+    def listing(self, question: str, selection: Selection) -> Listing | None:
+        """The list of the outline the block shows whole, when the question asks for one and it has ≥2 items."""
+        whole = next((c.node for c in selection.nodes if c.whole), None)
+        if whole is None:
+            return None
+        outline = next((o for e in self.view.entries_for(whole.id)
+                        if (o := Outline.from_metadata(e.metadata)) is not None), None)
+        return None if outline is None else _best_listing(question, whole, outline)
+
+    def compose(self, question: str, listing: Listing) -> str:
+        """The answer's text: one line that answers, then the items, within the word and line budgets."""
+        noun = item_noun(question) or "items"
+        source = listing.node.sources[0] if listing.node.sources else None
+        where = (place_label(source.name, source.section, tuple(listing.node.pages()), listing.node.printed_pages())
+                 if source else "")
+        lead = (f"There are {listing.count} {noun}" if "how many" in question.lower()
+                else f"The documents give {listing.count} {noun}")
+        lines = [f"{lead} ({where}):" if where else f"{lead}:"]
+        words = len(lines[0].split())
+        for number, item in enumerate(listing.items[: self.config.max_items], start=1):
+            if listing.numbered:
+                line = f"{number}. {item.text}"
+                if words + len(line.split()) > self.config.max_words and len(lines) > 1:
+                    break  # a list item is its whole sentence or nothing: the rest are counted below
+            else:
+                line = f"- {item.label}: {item.text}" if item.text else f"- {item.label}"
+                if item.text and words + len(line.split()) > self.config.max_words:
+                    line = f"- {item.label}"  # past the budget a sub-section is named by its title
+            lines.append(line)
+            words += len(line.split())
+        if listing.count > len(lines) - 1:
+            lines.append(f"… and {listing.count - (len(lines) - 1)} more.")
+        return "\n".join(lines)
+
+
+def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None:
+    """The outline's list that matches the question best, or its sub-sections taken as the list: each
+    candidate weighed by how many of its lines name the kind of item asked for, then by coverage."""
+    candidates: list[tuple[Listing, str]] = [
+        (Listing(node, outline.title, [Item(i.marker, i.text) for i in lst.items], lst.count, True), lst.lead_in)
+        for lst in outline.lists if lst.count >= MIN_ITEMS]
+    if len(outline.children) >= MIN_ITEMS:
+        children = [Item(c.title, c.opening) for c in outline.children]
+        candidates.append((Listing(node, outline.title, children, len(children), False), ""))
+    if not candidates:
+        return None
+    texts = [[frozenset(stems(lead))] + [frozenset(stems(f"{i.label} {i.text}")) for i in listing.items]
+             for listing, lead in candidates]
+    weights = idf_weights(stems(question), texts)
+    noun = frozenset(stems(item_noun(question) or ""))
+
+    def score(k: int) -> tuple[int, float]:
+        named = sum(bool(noun) and noun <= line for line in texts[k])
+        return min(named, 3), max(coverage(weights, line) for line in texts[k])
+
+    return candidates[max(range(len(candidates)), key=lambda k: (score(k), -k))][0]

@@ -1,0 +1,49 @@
+"""A section's outline as typed data: its lists (lead-in, count, items) and its sub-sections (title, opening).
+
+Ingestion writes it into a section node's raw entry (metadata key `outline`) beside the outline's text, so an
+answer can count a list's items and quote each one whole without reading the text back. An entry's metadata
+may come from an imported export: it is validated here, bounded, and anything malformed reads as no outline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+OUTLINE_KEY = "outline"
+MAX_TEXT = 2_000  # characters of one item or opening sentence
+MAX_ENTRIES = 200  # lists, items per list, sub-sections
+
+
+class OutlineItem(BaseModel):
+    marker: str = Field(max_length=16)  # "1.", "(a)", "•"
+    text: str = Field(max_length=MAX_TEXT)  # the item's first sentence, whole
+
+
+class OutlineList(BaseModel):
+    lead_in: str = Field("", max_length=MAX_TEXT)
+    count: int = Field(ge=0)  # items in the list (more than `items` holds when it was cut)
+    items: list[OutlineItem] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+
+class OutlineChild(BaseModel):
+    title: str = Field(max_length=MAX_TEXT)
+    opening: str = Field("", max_length=MAX_TEXT)  # its first sentence, whole; "" when it opens with no text
+
+
+class Outline(BaseModel):
+    title: str = Field(max_length=MAX_TEXT)
+    lists: list[OutlineList] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    children: list[OutlineChild] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, Any]) -> Outline | None:
+        """The outline an entry carries, or None (none there, or not a valid one)."""
+        value = metadata.get(OUTLINE_KEY)
+        if not isinstance(value, dict):
+            return None
+        try:
+            return cls.model_validate(value)
+        except ValidationError:
+            return None
