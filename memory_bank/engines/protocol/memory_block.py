@@ -14,7 +14,9 @@ exceeds the budget. A node's place (file, pages) is written once, on its first l
 Structure comes first where the question asks for it: a question for a list, steps, kinds or "how many"
 (`text.asks`) brings the best-matching section node to the front and shows its outline whole, in order (its
 lists' items, its sub-sections), before single sentences. A section's outline and a table's rows are read line
-by line, not cut into sentences.
+by line, not cut into sentences. A conversation is read turn by turn, each turn whole with its speaker, and a
+turn's place names its session with the date ("pasted text, §Session 3 (8 May 2023)"), so "when did ..." is
+answered from the block.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...memory.interaction_tree import InteractionEntry
-from ...memory.query_graph import Node
+from ...memory.query_graph import Node, section_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
 from ...text.asks import asks_for_items
 from ...text.coverage import coverage, idf_weights
 from ...text.pages import pages_label
-from ...text.split import split_sentences
+from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
 
@@ -63,10 +65,14 @@ class Sentence:
     source: str = ""
     pages: tuple[int, ...] = ()  # PDF pages
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
+    section: str = ""  # a dated section's label, a conversation's session: '§Session 3 (8 May 2023)'
 
     def where(self) -> str:
-        """'file, p. 5 (PDF p. 14)' (or the file alone)."""
-        return f"{self.source}, {pages_label(self.pages, dict(self.printed))}" if self.pages else self.source
+        """'file, p. 5 (PDF p. 14)', 'file, §Session 3 (8 May 2023)' (or the file alone)."""
+        place = [self.source, self.section] if self.section else [self.source]
+        if self.pages:
+            place.append(pages_label(self.pages, dict(self.printed)))
+        return ", ".join(place)
 
 
 @dataclass
@@ -186,7 +192,8 @@ class MemoryBlockBuilder:
             said = entry_sentences(entry)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed) for i, s in enumerate(said))
+            dated = section_label(entry.metadata.get("section") or ()) if entry.metadata.get("date") else ""
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, dated) for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
             pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
@@ -218,7 +225,7 @@ class MemoryBlockBuilder:
 
     def _cost(self, c: Selected, sentence: Sentence, new: bool) -> int:
         placed = any(s.where() == sentence.where() for s in c.shown)
-        line = len(self._evidence_line(sentence, with_place=not placed)) + 1
+        line = len(self._evidence_line(sentence, "" if placed else _place(c.node, sentence))) + 1
         return line + (len(self._header(c.node)) + 1 if new else 0)
 
     @staticmethod
@@ -226,8 +233,7 @@ class MemoryBlockBuilder:
         return f"[node:{escape_tags(node.id)}] {escape_tags(node.context)}"
 
     @staticmethod
-    def _evidence_line(sentence: Sentence, with_place: bool = True) -> str:
-        where = sentence.where() if with_place else ""
+    def _evidence_line(sentence: Sentence, where: str) -> str:
         text = escape_tags(sentence.text)
         return f"- {text} ({escape_tags(where)})" if where else f"- {text}"
 
@@ -235,7 +241,7 @@ class MemoryBlockBuilder:
         """The header, then the chosen sentences in document order, each place named on its first line."""
         lines, placed = [self._header(c.node)], set()
         for sentence in c.shown:
-            lines.append(self._evidence_line(sentence, with_place=sentence.where() not in placed))
+            lines.append(self._evidence_line(sentence, "" if sentence.where() in placed else _place(c.node, sentence)))
             placed.add(sentence.where())
         return lines
 
@@ -256,6 +262,15 @@ class MemoryBlockBuilder:
 
 
 LINE_STRUCTURES = frozenset({"section", "table"})
+TURN_WORDS = 80  # a longer conversation turn is shown sentence by sentence
+
+
+def _place(node: Node, sentence: Sentence) -> str:
+    """Where the sentence was read; a session the node's header already names (the offline topic line opens
+    with its section's title) is not paid for twice."""
+    if sentence.section and sentence.section.removeprefix("§") in node.context:
+        return replace(sentence, section="").where()
+    return sentence.where()
 
 
 def _restates(line: str, claims: set[str]) -> bool:
@@ -274,7 +289,20 @@ def entry_sentences(entry: InteractionEntry) -> list[str]:
     item line has no full stop to end it), the outline's first line (its title, which the node's header says)
     left out."""
     structure = entry.metadata.get("structure")
+    if structure == "turn":
+        return turn_lines(entry.text)
     if structure not in LINE_STRUCTURES:
         return split_sentences(entry.text)
     lines = [" ".join(line.split()) for line in entry.text.split("\n") if line.strip()]
     return lines[1:] if structure == "section" and len(lines) > 1 else lines
+
+
+def turn_lines(text: str) -> list[str]:
+    """A conversation's turns (a blank line apart in the entry), each whole: a turn's second sentence cut from
+    its first loses who said it ("I adopted a dog last Saturday!"), and "Mr." ends no sentence. Only a turn
+    longer than `TURN_WORDS` is cut into sentences."""
+    out: list[str] = []
+    for turn in split_paragraphs(text):
+        line = " ".join(turn.split())
+        out.extend([line] if len(line.split()) <= TURN_WORDS else split_sentences(line))
+    return out
