@@ -102,3 +102,10 @@ def test_a_topic_line_without_the_session_leaves_the_date_to_the_place(tmp_path:
     block = b.memory_prompt("When did Caroline go to the LGBTQ support group?", budget_tokens=200)
     assert "(pasted text, §Session 1 (8 May 2023))" in block
     b.clear()
+
+
+def test_the_reply_to_a_turn_that_matches_the_question_comes_with_it(bank: MemoryBank) -> None:
+    """"Five kilometres along the river" shares no word with the question; the turn it answers does."""
+    block = bank.memory_prompt("How long was the charity race?", budget_tokens=110)
+    assert "Caroline: That's amazing, Mel! How long was the race?" in block
+    assert "Melanie: Five kilometres along the river. My legs still hurt today." in block

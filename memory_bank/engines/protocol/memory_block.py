@@ -53,6 +53,7 @@ class BlockConfig:
     max_pointers: int = 6
     rank_decay: float = 0.5
     outline_lines: int = 40  # lines of a section's outline a list question may be shown
+    reply_share: float = 0.65  # a conversation's turn is worth at least this share of the turn before it
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Sentence:
     pages: tuple[int, ...] = ()  # PDF pages
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
     section: str = ""  # a dated section's label, a conversation's session: '§Session 3 (8 May 2023)'
+    turn: bool = False  # a conversation's turn, shown whole
 
     def where(self) -> str:
         """'file, p. 5 (PDF p. 14)', 'file, §Session 3 (8 May 2023)' (or the file alone)."""
@@ -149,7 +151,8 @@ class MemoryBlockBuilder:
         weights = idf_weights(stems(question), stemmed)
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
-            scored = [replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)]
+            scored = _replies([replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)],
+                              self.config.reply_share)
             if outline is not None and node.id == outline.id:
                 best = max((s.cover for s in scored), default=0.0)
                 scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
@@ -193,7 +196,9 @@ class MemoryBlockBuilder:
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
             dated = section_label(entry.metadata.get("section") or ()) if entry.metadata.get("date") else ""
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, dated) for i, s in enumerate(said))
+            turn = entry.metadata.get("structure") == "turn"
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, dated, turn)
+                       for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
             pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
@@ -263,6 +268,18 @@ class MemoryBlockBuilder:
 
 LINE_STRUCTURES = frozenset({"section", "table"})
 TURN_WORDS = 80  # a longer conversation turn is shown sentence by sentence
+
+
+def _replies(sentences: list[Sentence], share: float) -> list[Sentence]:
+    """In a conversation the answer is often the reply to the turn that shares the question's words ("How was
+    Alicia's 10K?" / "She ran it last Sunday and finished in fifty-eight minutes"), and the reply rarely
+    repeats them: a turn is worth at least `share` of the turn just before it. `sentences` in document order."""
+    out = list(sentences)
+    for i in range(1, len(sentences)):
+        before, turn = sentences[i - 1], sentences[i]
+        if turn.turn and before.turn and before.position + 1 == turn.position:
+            out[i] = replace(turn, cover=max(turn.cover, share * before.cover))
+    return out
 
 
 def _place(node: Node, sentence: Sentence) -> str:
