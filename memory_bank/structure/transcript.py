@@ -26,7 +26,7 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _DATE = re.compile(rf"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}"
                    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})",
                    re.IGNORECASE)
-_NAME = r"[A-Z][\w'’.\-]{0,24}(?:[ \t][A-Z0-9][\w'’.\-]{0,24}){0,2}"
+_NAME = r"[A-ZÀ-ÖØ-Þ][\w'’.\-]{0,24}(?:[ \t][A-Z0-9À-ÖØ-Þ][\w'’.\-]{0,24}){0,2}"
 # "Caroline: text", "**Caroline:** text", "- Caroline: text", "[10:32] Caroline: text"
 _TURN = re.compile(rf"^[ \t]*(?:[-*>][ \t]+)?(?:\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]*[AaPp]\.?[Mm]\.?)?\]?[ \t]+)?"
                    rf"(?:\*\*|__)?(?P<name>{_NAME})(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?P<text>\S.*)$")

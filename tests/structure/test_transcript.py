@@ -72,6 +72,14 @@ def test_a_plain_chat_without_sessions_is_turns_without_sections() -> None:
     assert all(u.section is None and u.date is None for u in structure.units)
 
 
+def test_speaker_names_may_be_accented_or_marked_up() -> None:
+    text = "\n".join(["**Zoë:** Did you see the match?", "[10:32] Émile Roux: Yes, what a finish!",
+                      "**Zoë:** I still can't believe the last goal.", "[10:33] Émile Roux: Nobody saw it coming."])
+    structure = read_transcript(text)
+    assert structure is not None
+    assert [u.speaker for u in structure.units] == ["Zoë", "Émile Roux", "Zoë", "Émile Roux"]
+
+
 @pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.md")), ids=lambda p: p.name)
 def test_the_sample_markdown_is_not_a_conversation(path: Path) -> None:
     assert read_transcript(path.read_text(encoding="utf-8")) is None
