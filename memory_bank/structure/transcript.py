@@ -4,9 +4,11 @@ A conversation cut like prose loses who said what and when: a 200-word window st
 date sits lines above the turn that a "when did ..." question needs. Read as a transcript, every turn is a unit
 chunking never cuts (its speaker kept in its text, "Caroline: I went to ..."), and every session is a section
 whose title carries its date as written ("Session 3 (8 May 2023)"), so each node made from a turn cites the
-session and its date.
+session and its date. A Markdown heading among the turns ("## Item 2: Office leases" in chat-style minutes)
+opens a section of its own.
 
-Recognition is deliberately conservative, because a document misread as a conversation loses its headings:
+Recognition is deliberately conservative, because a document misread as a conversation loses its lists and
+tables:
 enough lines must open with a name and a colon, at least two names must speak more than once, such lines must
 make up most of the text, and document labels ("Note:", "Budget:", "Present:") never count as speakers.
 Everything is one pass over the lines, and a giant turn is cut into pieces of bounded size, so a 5 MB paste
@@ -34,6 +36,7 @@ _TURN = re.compile(rf"^[ \t]*(?:[-*>][ \t]+)?(?:\[?\d{{1,2}}:\d{{2}}(?::\d{{2}})
 _SESSION = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+)?[*_]*session[ \t]+(?P<number>\d{1,6})[*_]*"
                       r"(?P<rest>(?:[ \t]*[—–\-:,|(\[].*)?)$", re.IGNORECASE)
 _DECORATION = " \t\r-–—=*_#|:,()[]"
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$")
 _DATE_PREFIX = re.compile(r"^(?:date|session date|day)[ \t]*:[ \t]*", re.IGNORECASE)
 # What may stand beside a date on a line of its own: a weekday, a time, "at", "on" ("1:56 pm on 8 May, 2023").
 _DATE_FILLER = re.compile(r"(?:[\s,.]|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:at|on)\b"
@@ -154,7 +157,7 @@ class _Reader:
         self.units: list[Unit] = []
         self.turn: _Turn | None = None
         self.loose: list[str] = []  # lines outside any turn, kept as a paragraph
-        self.numbers: list[int] = []  # each session's number, as printed or counted
+        self.names: list[str] = []  # each section's title without its date ("Session 3", "Day one")
         self.turns_in_session = 0
 
     @property
@@ -166,7 +169,7 @@ class _Reader:
             return
         header = session_header(line)
         if header is not None:
-            self._header(*header)
+            self._header(f"Session {header[0]}", header[1])
             return
         match = _turn(line)
         if match is not None and match.group("name") in self.speakers:
@@ -175,23 +178,27 @@ class _Reader:
             self.turns_in_session += 1
             return
         date = bare_date(line) if match is None else None
+        heading = _HEADING.match(line) if match is None and date is None else None
         if date is not None:
             self._header(None, date)
+        elif heading is not None:
+            self._header(" ".join(heading.group("title").split()), None)
         elif self.turn is not None:
             self.turn.lines.append(line.strip())
         else:
             self.loose.append(line.strip())
 
-    def _header(self, number: int | None, date: str | None) -> None:
-        """A bare date right after a "Session N" header that had none dates that session; otherwise a header
-        opens a new session, numbered in reading order when the text does not number it."""
+    def _header(self, name: str | None, date: str | None) -> None:
+        """A bare date (`name` None) right after a header that had none dates that section ("Session 3", then
+        "8 May 2023"); otherwise a header opens a new section: a session ("Session N", numbered in reading
+        order when the text does not number it) or a Markdown heading's title."""
         self._flush()
         current = self.session
-        if number is None and current is not None and current.date is None and self.turns_in_session == 0:
-            self.sections[-1] = _section(current.id, self.numbers[-1], date)
+        if name is None and current is not None and current.date is None and self.turns_in_session == 0:
+            self.sections[-1] = _section(current.id, self.names[-1], date)
             return
-        self.numbers.append(number if number is not None else len(self.sections) + 1)
-        self.sections.append(_section(f"s{len(self.sections) + 1}", self.numbers[-1], date))
+        self.names.append(name if name is not None else f"Session {len(self.sections) + 1}")
+        self.sections.append(_section(f"s{len(self.sections) + 1}", self.names[-1], date))
         self.turns_in_session = 0
 
     def _flush(self) -> None:
@@ -211,8 +218,8 @@ class _Reader:
         return DocStructure("transcript", self.sections, self.units)
 
 
-def _section(section_id: str, number: int, date: str | None) -> Section:
-    title = f"Session {number} ({date})" if date else f"Session {number}"
+def _section(section_id: str, name: str, date: str | None) -> Section:
+    title = f"{name} ({date})" if date else name
     return Section(id=section_id, title=title, level=1, parent=None, path=(title,), date=date)
 
 

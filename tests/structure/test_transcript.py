@@ -63,6 +63,17 @@ def test_session_header_styles(header: str, title: str, date: str | None) -> Non
     assert all(u.kind == "turn" and u.date == date for u in structure.units)
 
 
+def test_markdown_headings_among_turns_open_sections() -> None:
+    text = ("# Board chat\n\n## Item 1: Northwind\nMaria: The budget is approved for 2021.\n"
+            "Jonas: I want the pilot report first.\n\n## Item 2: Office leases\nMaria: Stavanger is extended by two "
+            "years.\nJonas: Aisha will negotiate the parking.\n")
+    structure = read_transcript(text)
+    assert structure is not None
+    assert [s.title for s in structure.sections] == ["Board chat", "Item 1: Northwind", "Item 2: Office leases"]
+    assert [structure.section(u.section).title for u in structure.units] == ["Item 1: Northwind"] * 2 + [
+        "Item 2: Office leases"] * 2
+
+
 def test_a_plain_chat_without_sessions_is_turns_without_sections() -> None:
     text = "\n".join(["User: How do I reset my router?", "Assistant: Hold the reset button for ten seconds.",
                       "User: The lights are blinking orange now.", "Assistant: Wait two minutes, it is updating."])
