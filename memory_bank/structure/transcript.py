@@ -79,7 +79,7 @@ def read_transcript(text: str, limits: TranscriptLimits | None = None) -> DocStr
     return reader.finish()
 
 
-def session_header(line: str) -> tuple[int | None, str | None] | None:
+def session_header(line: str) -> tuple[int, str | None] | None:
     """(number, date as written) when the line opens a session: "Session 3 — 8 May 2023" or "Session 3"; a
     date standing alone ("--- 2023-05-08 ---", "[1:56 pm on 8 May, 2023]") is `bare_date`'s."""
     if len(line) > 120:
