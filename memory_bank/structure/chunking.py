@@ -46,19 +46,24 @@ def unit_parts(index: int, unit: Unit, budget_tokens: int) -> list[_Part]:
 
 
 def chunk_units(structure: DocStructure, budget_tokens: int) -> list[Chunk]:
-    """Pack the structure's units, in order, into chunks of at most `budget_tokens`."""
+    """Pack the structure's units, in order, into chunks of at most `budget_tokens`. A conversation's chunk
+    holds one session: a classifier (an LLM above all) shown two sessions may make a cluster of both, and its
+    turns would then cite the first session's date."""
     chunks: list[Chunk] = []
     parts: list[_Part] = []
     size = 0
+    by_session = structure.kind == "transcript"
     for index, unit in enumerate(structure.units):
+        new_session = by_session and bool(parts) and structure.units[parts[-1].unit].section != unit.section
         for part in unit_parts(index, unit, budget_tokens):
             cost = estimate_tokens(part.text) + 1
-            if parts and size + cost > budget_tokens:
+            if parts and (size + cost > budget_tokens or new_session):
                 parts, carried = _without_trailing_headings(parts)
                 chunks.append(_chunk(parts))
                 parts, size = carried, sum(estimate_tokens(p.text) + 1 for p in carried)
             parts.append(part)
             size += cost
+            new_session = False
     if parts:
         chunks.append(_chunk(parts))
     return chunks

@@ -59,6 +59,9 @@ class DocStructure:
     kind: StructureKind
     sections: list[Section] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
+    # sections by id, built on first look-up: ingestion looks up a section per chunk piece and per cluster, and
+    # a long conversation has thousands of sessions (rebuilt when the list grows or shrinks)
+    _index: dict[str, Section] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def section(self, section_id: str | None) -> Section | None:
         if section_id is None:
@@ -69,4 +72,6 @@ class DocStructure:
         return [s for s in self.sections if s.parent == section_id]
 
     def _by_id(self) -> dict[str, Section]:
-        return {s.id: s for s in self.sections}
+        if len(self._index) != len(self.sections):
+            self._index = {s.id: s for s in self.sections}
+        return self._index

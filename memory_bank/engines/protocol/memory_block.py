@@ -14,7 +14,9 @@ exceeds the budget. A node's place (file, pages) is written once, on its first l
 Structure comes first where the question asks for it: a question for a list, steps, kinds or "how many"
 (`text.asks`) brings the best-matching section node to the front and shows its outline whole, in order (its
 lists' items, its sub-sections), before single sentences. A section's outline and a table's rows are read line
-by line, not cut into sentences.
+by line, not cut into sentences. A conversation is read turn by turn, each turn whole with its speaker, and a
+turn's place names its session with the date ("pasted text, §Session 3 (8 May 2023)"), so "when did ..." is
+answered from the block.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
 from ...text.asks import asks_for_items, item_noun
 from ...text.coverage import coverage, idf_weights
-from ...text.split import split_sentences
+from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
 
@@ -50,6 +52,7 @@ class BlockConfig:
     max_pointers: int = 6
     rank_decay: float = 0.5
     outline_lines: int = 40  # lines of a section's outline a list question may be shown
+    reply_share: float = 0.65  # a conversation's turn is worth at least this share of the turn before it
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class Sentence:
     pages: tuple[int, ...] = ()  # PDF pages
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
     section: tuple[str, ...] = ()  # the section path it was read in ("Session 3 (8 May 2023)" in a conversation)
+    turn: bool = False  # a conversation's turn, shown whole
 
     def where(self) -> str:
         """'file, §2.1 Tenets of Zero Trust, p. 6 (PDF p. 15)' (or fewer parts): a conversation's evidence names
@@ -144,7 +148,8 @@ class MemoryBlockBuilder:
         weights = idf_weights(stems(question), stemmed)
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
-            scored = [replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)]
+            scored = _replies([replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)],
+                              self.config.reply_share)
             if outline is not None and node.id == outline.id:
                 best = max((s.cover for s in scored), default=0.0)
                 scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
@@ -188,7 +193,8 @@ class MemoryBlockBuilder:
             said = entry_sentences(entry)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section)
+            turn = entry.metadata.get("structure") == "turn"
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section, turn)
                        for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
@@ -222,7 +228,7 @@ class MemoryBlockBuilder:
 
     def _cost(self, c: Selected, sentence: Sentence, new: bool) -> int:
         placed = any(s.where() == sentence.where() for s in c.shown)
-        line = len(self._evidence_line(sentence, with_place=not placed)) + 1
+        line = len(self._evidence_line(sentence, "" if placed else _place(c.node, sentence))) + 1
         return line + (len(self._header(c.node)) + 1 if new else 0)
 
     @staticmethod
@@ -230,8 +236,7 @@ class MemoryBlockBuilder:
         return f"[node:{escape_tags(node.id)}] {escape_tags(node.context)}"
 
     @staticmethod
-    def _evidence_line(sentence: Sentence, with_place: bool = True) -> str:
-        where = sentence.where() if with_place else ""
+    def _evidence_line(sentence: Sentence, where: str) -> str:
         text = escape_tags(sentence.text)
         return f"- {text} ({escape_tags(where)})" if where else f"- {text}"
 
@@ -239,7 +244,7 @@ class MemoryBlockBuilder:
         """The header, then the chosen sentences in document order, each place named on its first line."""
         lines, placed = [self._header(c.node)], set()
         for sentence in c.shown:
-            lines.append(self._evidence_line(sentence, with_place=sentence.where() not in placed))
+            lines.append(self._evidence_line(sentence, "" if sentence.where() in placed else _place(c.node, sentence)))
             placed.add(sentence.where())
         return lines
 
@@ -260,6 +265,27 @@ class MemoryBlockBuilder:
 
 
 LINE_STRUCTURES = frozenset({"section", "table"})
+TURN_WORDS = 80  # a longer conversation turn is shown sentence by sentence
+
+
+def _replies(sentences: list[Sentence], share: float) -> list[Sentence]:
+    """In a conversation the answer is often the reply to the turn that shares the question's words ("How was
+    Alicia's 10K?" / "She ran it last Sunday and finished in fifty-eight minutes"), and the reply rarely
+    repeats them: a turn is worth at least `share` of the turn just before it. `sentences` in document order."""
+    out = list(sentences)
+    for i in range(1, len(sentences)):
+        before, turn = sentences[i - 1], sentences[i]
+        if turn.turn and before.turn and before.position + 1 == turn.position:
+            out[i] = replace(turn, cover=max(turn.cover, share * before.cover))
+    return out
+
+
+def _place(node: Node, sentence: Sentence) -> str:
+    """Where the sentence was read; a section the node's header already names (the offline topic line opens
+    with its section's title, a session's with its date) is not paid for twice."""
+    if sentence.section and sentence.section[-1] in node.context:
+        return replace(sentence, section=()).where()
+    return sentence.where()
 
 
 def _restates(line: str, claims: set[str]) -> bool:
@@ -290,7 +316,20 @@ def entry_sentences(entry: InteractionEntry) -> list[str]:
     item line has no full stop to end it), the outline's first line (its title, which the node's header says)
     left out."""
     structure = entry.metadata.get("structure")
+    if structure == "turn":
+        return turn_lines(entry.text)
     if structure not in LINE_STRUCTURES:
         return split_sentences(entry.text)
     lines = [" ".join(line.split()) for line in entry.text.split("\n") if line.strip()]
     return lines[1:] if structure == "section" and len(lines) > 1 else lines
+
+
+def turn_lines(text: str) -> list[str]:
+    """A conversation's turns (a blank line apart in the entry), each whole: a turn's second sentence cut from
+    its first loses who said it ("I adopted a dog last Saturday!"), and "Mr." ends no sentence. Only a turn
+    longer than `TURN_WORDS` is cut into sentences."""
+    out: list[str] = []
+    for turn in split_paragraphs(text):
+        line = " ".join(turn.split())
+        out.extend([line] if len(line.split()) <= TURN_WORDS else split_sentences(line))
+    return out
