@@ -14,10 +14,11 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from ..errors import InputError
-from .document import Document, Page
-from .pdf_layout import Box, paragraphs, resolve_soft_hyphens, split_lines, vocabulary
+from .document import Block, Document, Page
+from .pdf_layout import Box, Line, page_metrics, paragraphs, resolve_soft_hyphens, split_lines, vocabulary
 from .pdf_margins import PageLines, strip_running_lines
 from .pdf_page_labels import pdf_page_labels, printed_page_numbers
+from .pdf_tables import find_tables
 
 _PDFIUM_LOCK = threading.Lock()
 _PASSWORD_ERRORS = frozenset({pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY})
@@ -27,8 +28,9 @@ NO_TEXT_MESSAGE = (
 )
 
 
-def load_pdf(path: Path, name: str) -> Document:
-    """Read every page's text; raise InputError for encrypted, unreadable or text-less PDFs."""
+def load_pdf(path: Path, name: str, *, tables: bool = True) -> Document:
+    """Read every page's text; raise InputError for encrypted, unreadable or text-less PDFs. A page with
+    tables (`tables`: look for them) gets typed blocks, its tables kept row by row."""
     with _PDFIUM_LOCK:
         document = _open(path, name)
         try:
@@ -39,7 +41,7 @@ def load_pdf(path: Path, name: str) -> Document:
             document.close()
     if not raw_pages:
         raise InputError("has no pages", source=name)
-    pages, dropped = _pages(raw_pages, labels)
+    pages, dropped = _pages(raw_pages, labels, tables)
     if not any(page.text for page in pages):
         raise InputError(NO_TEXT_MESSAGE, source=name)
     metadata.update(
@@ -108,15 +110,38 @@ def _metadata(document: pdfium.PdfDocument) -> dict:
     return metadata
 
 
-def _pages(raw_pages: list[PageLines], labels: list[str | None]) -> tuple[list[Page], int]:
+def _pages(raw_pages: list[PageLines], labels: list[str | None], tables: bool) -> tuple[list[Page], int]:
     """Page text with running headers/footers dropped, paragraphs separated by blank lines, each page with its
     printed number (a /PageLabels label first, else the number printed in its margins, read before they go)."""
     printed = printed_page_numbers(raw_pages)
     kept, dropped = strip_running_lines(raw_pages)
-    page_paragraphs = [paragraphs(lines) for lines in kept]
-    words = vocabulary([text for paras in page_paragraphs for text in paras])
+    page_blocks = [_blocks(lines, tables) for lines in kept]
+    words = vocabulary([block.text for blocks in page_blocks for block in blocks])
     pages = [
-        Page(number, resolve_soft_hyphens("\n\n".join(paras), words).strip(), label or number_printed)
-        for number, paras, label, number_printed in zip(range(1, len(kept) + 1), page_paragraphs, labels, printed)
+        _page(number, blocks, words, label or number_printed)
+        for number, blocks, label, number_printed in zip(range(1, len(kept) + 1), page_blocks, labels, printed)
     ]
     return pages, dropped
+
+
+def _blocks(lines: list[Line], tables: bool) -> list[Block]:
+    """The page's paragraphs and tables in reading order; the lines of a table become one table block."""
+    metrics = page_metrics(lines)
+    blocks: list[Block] = []
+    start = 0
+    for first, last, table in find_tables(lines) if tables else []:
+        blocks.extend(Block(text) for text in paragraphs(lines[start:first], metrics))
+        blocks.append(Block(table.text(), kind="table", table=table))
+        start = last + 1
+    blocks.extend(Block(text) for text in paragraphs(lines[start:], metrics))
+    return blocks
+
+
+def _page(number: int, blocks: list[Block], words: set[str], label: str | None) -> Page:
+    """A page without tables keeps text only, as before blocks existed."""
+    if not any(block.kind == "table" for block in blocks):
+        return Page(number, resolve_soft_hyphens("\n\n".join(b.text for b in blocks), words).strip(), label)
+    return Page.from_blocks(number, [
+        block if block.kind == "table" else Block(resolve_soft_hyphens(block.text, words).strip())
+        for block in blocks
+    ], label)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # pdfium's marker for a hyphen at a line end (U+FFFE through FPDFText_GetText, 0x02 through GetUnicode).
 SOFT_HYPHENS = "\ufffe\x02"
@@ -35,9 +35,18 @@ class Box:
 
 
 @dataclass(frozen=True)
+class Word:
+    text: str
+    box: Box
+
+
+@dataclass(frozen=True)
 class Line:
     text: str
     box: Box | None  # None when pdfium gave no geometry for the line's characters
+    # the line's space-separated words with their boxes: a table row's label and cells are told apart by the
+    # gaps between them, which the line's text alone does not keep
+    words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
 def split_lines(chars: str, boxes: list[Box | None]) -> list[Line]:
@@ -47,9 +56,19 @@ def split_lines(chars: str, boxes: list[Box | None]) -> list[Line]:
         text = match.group(0)
         if not text.strip():
             continue
+        words = tuple(_words(chars, boxes, match.start(), match.end()))
         inked = [boxes[i] for i in range(match.start(), match.end()) if not chars[i].isspace()]
-        lines.append(Line(text.strip(), _union([b for b in inked if b is not None])))
+        lines.append(Line(text.strip(), _union([b for b in inked if b is not None]), words))
     return lines
+
+
+def _words(chars: str, boxes: list[Box | None], start: int, end: int) -> list[Word]:
+    out = []
+    for match in re.finditer(r"\S+", chars[start:end]):
+        box = _union([b for b in boxes[start + match.start():start + match.end()] if b is not None])
+        if box is not None:
+            out.append(Word(match.group(0), box))
+    return out
 
 
 def _union(boxes: list[Box]) -> Box | None:
@@ -123,9 +142,10 @@ def join_lines(lines: list[str]) -> str:
     return " ".join(text.split())
 
 
-def paragraphs(lines: list[Line]) -> list[str]:
-    """A page's lines grouped into paragraphs, each joined into one line."""
-    metrics = page_metrics(lines)
+def paragraphs(lines: list[Line], metrics: PageMetrics | None = None) -> list[str]:
+    """A page's lines grouped into paragraphs, each joined into one line; `metrics` are the whole page's when
+    `lines` are only the part of it around a table."""
+    metrics = metrics or page_metrics(lines)
     groups: list[list[str]] = []
     for index, line in enumerate(lines):
         if not groups or starts_paragraph(lines[index - 1], line, metrics):
