@@ -16,6 +16,7 @@ from .pdf_table_cells import UNIT, Columns, Parsed, Span, column_of, is_number, 
 MAX_CAPTION_LINES = 4
 MAX_HEADER_WORDS = 8  # a longer piece over the columns is a sentence (a footnote, a legend), not a header
 MAX_HEADER_LINES = 40  # pdfium often gives each word of a stacked header a line
+_TOLERANCE = 3.0  # points off centre for a header centred over columns
 _YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _UNIT_ONLY = re.compile(r"^\([^()]*\bin\s+(?:millions|thousands|billions)\b[^()]*\):?$", re.IGNORECASE)
 
@@ -42,27 +43,57 @@ def read_headers(lines: list[Line], parsed: list[Parsed], start: int, floor: int
         elif not row.cells and (pieces := header_pieces(line, left, metrics.line_height)) is not None:
             found.extend((line.box.top, s, False) for s in pieces[1])
             others.append((line.box.top, pieces[0]))
+        elif _UNIT_ONLY.match(line.text):  # "(Amounts in millions)" amid the header lines
+            others.append((line.box.top, line.text))
         else:
             break
         first = index
     per_column: list[list[str]] = [[] for _ in columns]
-    for top, level in _levels(found, metrics.line_height):
-        for span, from_years in level:
-            spans_some = len(level) < len(columns) and (len(level) == 1 or not _within_one(span, columns))
-            reach = _spanned(span, columns) if spans_some else None
-            if reach is None:
-                column = column_of(span, columns)
-                if from_years or numeric[column]:
-                    per_column[column].append(span.text)
-                else:
-                    others.append((top, span.text))
-            elif reach == (0, len(columns) - 1) and not _YEAR_IN.search(span.text):
-                others.append((top, span.text))
+    for top, span, from_years, reach in _placed(_levels(found, metrics.line_height), columns):
+        if reach is None:
+            column = column_of(span, columns)
+            if from_years or numeric[column]:
+                per_column[column].append(span.text)
             else:
-                for column in range(reach[0], reach[1] + 1):
-                    per_column[column].append(span.text)
+                others.append((top, span.text))
+        elif reach == (0, len(columns) - 1) and not _YEAR_IN.search(span.text):
+            others.append((top, span.text))
+        else:
+            for column in range(reach[0], reach[1] + 1):
+                per_column[column].append(span.text)
     texts = [text for _, text in sorted(others, key=lambda item: -item[0]) if text]
     return first, [" ".join(texts) for texts in per_column], texts
+
+
+def _placed(levels: list[tuple[float, list[tuple[Span, bool]]]], columns: Columns,
+            ) -> list[tuple[float, Span, bool, tuple[int, int] | None]]:
+    """Each header piece, top first, with the columns it spans (None: the one under it), decided bottom up.
+
+    A piece stacked on a lower one (same centre) spans what that one spans when it is a spanning piece or a
+    piece alone on its level ("Effective" over "Interest" over "Rate"); otherwise it spans the columns it is
+    centred over when it does not sit inside one column (or is alone on its level) and lower levels have two
+    pieces or more under it ("Years ended" over "September 24," "September 25," "September 26,")."""
+    out: list[tuple[float, Span, bool, tuple[int, int] | None]] = []
+    lower: list[tuple[Span, tuple[int, int] | None, bool]] = []  # (piece, its columns, alone on its level)
+    for top, level in reversed(levels):
+        placed: list[tuple[Span, tuple[int, int] | None, bool]] = []
+        for index, (span, from_years) in enumerate(level):
+            stacked = next((item for item in lower if abs(item[0].center - span.center) <= _TOLERANCE
+                            and (item[1] is not None or item[2])), None)
+            if stacked is not None:
+                reach = stacked[1]
+            elif len(level) < len(columns) and (len(level) == 1 or not _within_one(span, columns)):
+                blocked = {c for i, (other, _) in enumerate(level) if i != index for c in _territory(other, columns)}
+                reach = _spanned(span, columns, blocked)
+                lo, hi = (columns[reach[0]][0], columns[reach[1]][1]) if reach else (0.0, 0.0)
+                if sum(1 for item in lower if lo <= item[0].center <= hi) < 2:
+                    reach = None
+            else:
+                reach = None
+            placed.append((span, reach, len(level) == 1))
+            out.append((top, span, from_years, reach))
+        lower = placed + lower
+    return out[::-1]
 
 
 def header_pieces(line: Line, left: float, height: float) -> tuple[str, list[Span]] | None:
@@ -94,16 +125,26 @@ def _within_one(span: Span, columns: Columns) -> bool:
     return any(min(span.right, right) - max(span.left, left) >= 0.8 * width for left, right in columns)
 
 
-def _spanned(span: Span, columns: Columns) -> tuple[int, int] | None:
-    """The columns (first, last) a header is centred over, when it is centred over two or more."""
-    best: tuple[float, tuple[int, int]] | None = None
+def _spanned(span: Span, columns: Columns, blocked: set[int], widest: bool = True) -> tuple[int, int] | None:
+    """The columns (first, last) a header is centred over, when it is centred over two or more. Nested ranges
+    share a centre: the widest is taken ("Year Ended May 31, 2023" over the whole table) that leaves out the
+    `blocked` columns, its siblings' on the level ("2022" over its Amount and Rate, "2021" over theirs)."""
+    best: tuple[int, float, tuple[int, int]] | None = None
     for first in range(len(columns)):
         for last in range(first + 1, len(columns)):
             left, right = columns[first][0], columns[last][1]
             off = abs((left + right) / 2 - span.center)
-            if off <= max(3.0, 0.03 * (right - left)) and (best is None or off < best[0]):
-                best = (off, (first, last))
-    return best[1] if best else None
+            rank = (first - last if widest else last - first, off)
+            free = not any(first <= column <= last for column in blocked)
+            if off <= _TOLERANCE and free and (best is None or rank < best[:2]):
+                best = (*rank, (first, last))
+    return best[2] if best else None
+
+
+def _territory(span: Span, columns: Columns) -> set[int]:
+    """The columns a header piece holds at the least: the narrowest range it is centred over, or its column."""
+    reach = _spanned(span, columns, set(), widest=False)
+    return set(range(reach[0], reach[1] + 1)) if reach else {column_of(span, columns)}
 
 
 def read_caption(lines: list[Line], first: int, floor: int, metrics: PageMetrics) -> tuple[int, list[str], list[str]]:
