@@ -10,7 +10,7 @@ without prose between them, and everything is bounded (columns, rows, header lin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .document import Table, TableRow
 from .pdf_layout import Line, PageMetrics, page_metrics, starts_paragraph
@@ -49,6 +49,8 @@ def find_tables(lines: list[Line]) -> list[tuple[int, int, Table]]:
             continue
         built = _build(lines, parsed, region, floor, metrics)
         if built is not None:
+            if not built[2].unit and out and out[-1][2].unit:  # "(in millions)" said once for the page's tables
+                built = (built[0], built[1], replace(built[2], unit=out[-1][2].unit))
             out.append(built)
             floor = built[1] + 1
         index = region.rows[-1] + 1
