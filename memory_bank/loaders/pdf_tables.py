@@ -10,6 +10,7 @@ without prose between them, and everything is bounded (columns, rows, header lin
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from .document import Table, TableRow
@@ -150,7 +151,24 @@ def _rows(items: list[tuple[Parsed, Line]], columns: Columns) -> list[TableRow]:
             cells[column] = f"{cells[column]} {cell.text}".strip()
         rows.append(TableRow(f"{carried} {row.label}".strip(), tuple(cells)))
         carried = ""
-    return rows
+    return _disambiguated(rows)
+
+
+def _disambiguated(rows: list[TableRow]) -> list[TableRow]:
+    """A value row whose label repeats in its table ("Other" under operating, investing and financing
+    activities) is prefixed with the section line above it, so that the row read alone still says which one it
+    is; section lines stay rows of their own, and unique labels stay as printed (bench/table_extraction.py
+    measures the three choices)."""
+    counts = Counter(row.label for row in rows if any(row.cells))
+    out: list[TableRow] = []
+    section = ""
+    for row in rows:
+        if not any(row.cells):
+            section = row.label
+        elif section and counts[row.label] > 1:
+            row = TableRow(f"{section} {row.label}", row.cells)
+        out.append(row)
+    return out
 
 
 def _continues(line: Line, after: Line, label: str) -> bool:

@@ -55,9 +55,12 @@ def test_apple_cash_flow_row_reads_label_year_value_and_unit(apple) -> None:
     assert row_text(tables, "Payments for acquisition of property, plant and equipment") == (
         "Payments for acquisition of property, plant and equipment | September 24, 2022: (10,708)"
         " | September 25, 2021: (11,085) | September 26, 2020: (7,309) (millions)")
-    # a section line is a row of its own, in place
+    # a section line is a row of its own, in place, and names the rows whose label repeats in the table
     labels = [row.label for row in tables[0].rows]
     assert labels.index("Investing activities:") < labels.index("Purchases of marketable securities")
+    assert row_text(tables, "Investing activities: Other").startswith(
+        "Investing activities: Other | September 24, 2022: (1,780) |")
+    assert "Other" not in labels
 
 
 def test_apple_page_text_is_its_blocks_and_keeps_the_prose(apple) -> None:
