@@ -52,7 +52,7 @@ def read_headers(lines: list[Line], parsed: list[Parsed], start: int, floor: int
     for top, span, from_years, reach in _placed(_levels(found, metrics.line_height), columns):
         if reach is None:
             column = column_of(span, columns)
-            if from_years or numeric[column]:
+            if from_years or (numeric[column] and not _straddles(span, columns)):
                 per_column[column].append(span.text)
             else:
                 others.append((top, span.text))
@@ -118,6 +118,12 @@ def _levels(found: list[tuple[float, Span, bool]], height: float) -> list[tuple[
         else:
             levels.append((top, [(span, from_years)]))
     return [(top, sorted(pieces, key=lambda p: p[0].left)) for top, pieces in levels]
+
+
+def _straddles(span: Span, columns: Columns) -> bool:
+    """Whether a piece not centred over columns still lies across two of them: a line of a legend, not a
+    column's header."""
+    return sum(1 for left, right in columns if min(span.right, right) - max(span.left, left) > 0) > 1
 
 
 def _within_one(span: Span, columns: Columns) -> bool:
