@@ -26,7 +26,6 @@ _DASHES = ("–", "—", "-")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 UNIT = re.compile(r"\(([^()]*\bin\s+(?:millions|thousands|billions)\b[^()]*)\)|\bin\s+(millions|thousands|billions)\b",
                   re.IGNORECASE)
-_SOFT = str.maketrans({c: "-" for c in SOFT_HYPHENS})
 
 Columns = list[tuple[float, float]]  # each value column's left and right edge, left to right
 
@@ -143,7 +142,9 @@ def parse_row(line: Line, min_gap: float) -> Parsed:
     if not any(is_value(c.text) for c in cells):
         return Parsed(line.text, ())
     label = " ".join(s.text for s in first) if label_segment else ""
-    return Parsed(label.translate(_SOFT), tuple(cells))
+    for marker in SOFT_HYPHENS:  # a label's hyphen at a line end, as pdfium marks it
+        label = label.replace(marker, "-")
+    return Parsed(label, tuple(cells))
 
 
 def _is_text_cell(segment: list[Span]) -> bool:

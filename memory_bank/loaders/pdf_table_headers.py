@@ -16,6 +16,7 @@ from .pdf_table_cells import UNIT, Columns, Parsed, Span, column_of, is_number, 
 MAX_CAPTION_LINES = 4
 MAX_HEADER_WORDS = 8  # a longer piece over the columns is a sentence (a footnote, a legend), not a header
 MAX_HEADER_LINES = 40  # pdfium often gives each word of a stacked header a line
+MAX_HEADER_PIECES = 24  # a line with more pieces than a table may have columns is not a header
 _TOLERANCE = 3.0  # points off centre for a header centred over columns
 _YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _UNIT_ONLY = re.compile(r"^\([^()]*\bin\s+(?:millions|thousands|billions)\b[^()]*\):?$", re.IGNORECASE)
@@ -37,7 +38,7 @@ def read_headers(lines: list[Line], parsed: list[Parsed], start: int, floor: int
         line, row = lines[index], parsed[index]
         if line.box is None:
             break
-        if row.is_years:
+        if row.is_years and len(row.cells) <= len(columns):
             found.extend((line.box.top, c, True) for c in row.cells)
             others.append((line.box.top, row.label))
         elif not row.cells and (pieces := header_pieces(line, left, metrics.line_height)) is not None:
@@ -77,13 +78,14 @@ def _placed(levels: list[tuple[float, list[tuple[Span, bool]]]], columns: Column
     lower: list[tuple[Span, tuple[int, int] | None, bool]] = []  # (piece, its columns, alone on its level)
     for top, level in reversed(levels):
         placed: list[tuple[Span, tuple[int, int] | None, bool]] = []
+        territories = [_territory(span, columns) for span, _ in level] if len(level) < len(columns) else []
         for index, (span, from_years) in enumerate(level):
             stacked = next((item for item in lower if abs(item[0].center - span.center) <= _TOLERANCE
                             and (item[1] is not None or item[2])), None)
             if stacked is not None:
                 reach = stacked[1]
             elif len(level) < len(columns) and (len(level) == 1 or not _within_one(span, columns)):
-                blocked = {c for i, (other, _) in enumerate(level) if i != index for c in _territory(other, columns)}
+                blocked = {c for i, held in enumerate(territories) if i != index for c in held}
                 reach = _spanned(span, columns, blocked)
                 lo, hi = (columns[reach[0]][0], columns[reach[1]][1]) if reach else (0.0, 0.0)
                 if sum(1 for item in lower if lo <= item[0].center <= hi) < 2:
@@ -102,7 +104,8 @@ def header_pieces(line: Line, left: float, height: float) -> tuple[str, list[Spa
     pieces = [joined(segment) for segment in segments(line, 0.9 * height)]
     label = pieces[0].text if pieces and pieces[0].center < left else ""
     over = pieces[1:] if label else pieces
-    if not over or any(s.center < left or len(s.text.split()) > MAX_HEADER_WORDS for s in over):
+    if not over or len(over) > MAX_HEADER_PIECES or any(
+            s.center < left or len(s.text.split()) > MAX_HEADER_WORDS for s in over):
         return None
     if any(is_number(s.text) for s in pieces):
         return None

@@ -8,6 +8,7 @@ import pytest
 from memory_bank.loaders import load_file
 from memory_bank.loaders.document import Table
 from memory_bank.loaders.pdf_layout import Box, Line, Word
+from memory_bank.loaders.pdf_table_headers import MAX_CAPTION_LINES, MAX_HEADER_LINES
 from memory_bank.loaders.pdf_tables import MAX_COLUMNS, MAX_ROWS, find_tables
 
 from .pdf_factory import write_statement_pdf
@@ -173,3 +174,15 @@ def test_many_rows_are_cut_into_bounded_tables_quickly() -> None:
     assert all(len(table.rows) <= MAX_ROWS for _, _, table in found)
     assert sum(len(table.rows) for _, _, table in found) == count
     assert found[0][2].row_text(found[0][2].rows[0]) == "Item 0 | 1,234 | (5,678)"
+
+
+def test_header_lines_of_many_pieces_are_bounded() -> None:
+    """A line of 1,000 pieces is no header; 60 lines of 20 are read, at most MAX_HEADER_LINES of them."""
+    wide = [line([(f"h{j}", 282 + 15 * j) for j in range(1_000)], 1_600)]
+    many = [line([(f"h{j}", 282 + 25 * j) for j in range(20)], 1_500 - 12 * k) for k in range(60)]
+    rows = [value_row(f"Row {i}", ["1,234", "5,678"], 700 - 14 * i) for i in range(3)]
+    started = time.perf_counter()
+    (first, last, table), = find_tables(wide + many + rows)
+    assert time.perf_counter() - started < 5
+    assert last == len(wide) + len(many) + 2 and len(table.rows) == 3
+    assert first >= len(wide) + len(many) - MAX_HEADER_LINES - MAX_CAPTION_LINES
