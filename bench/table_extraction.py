@@ -25,7 +25,7 @@ Measured on the shared 2-core machine (load average 2.6):
 | known cells, pdfplumber word boxes, same detector | 15/15 (8.3 s) | 14/17 (23.2 s) |
 | known cells, pdfplumber extract_tables (text strategy) | 0/15 (13.8 s) | 0/17 (32.2 s) |
 | detection time, product | 1.05 s | 2.49 s |
-| load with / without tables | 1.08 wall, 1.13 CPU | 1.03 wall, 1.01 CPU |
+| load with / without tables (CPU, 4 runs) | 1.08 - 1.13 | 1.01 - 1.11 |
 
 pypdfium2's boxes win: pdfplumber's lose the "ti" ligature ("Effec ve Interest"), glue footnote markers to
 labels and miss a wrapped label, at 8-9 times the time; its own table finder splits words across cells.

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 # pdfium's marker for a hyphen at a line end (U+FFFE through FPDFText_GetText, 0x02 through GetUnicode).
 SOFT_HYPHENS = "\ufffe\x02"
 _LINE = re.compile(r"[^\r\n]+")
+_WORD = re.compile(r"\S+")
 _BULLET = re.compile(r"^\s*(?:[•▪◦‣●○■□∙·*–]|-\s)")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*\s*$")
 _SOFT_HYPHEN_JOIN = re.compile(rf"(\w+)[{SOFT_HYPHENS}]\s*(\w+)")
@@ -64,8 +65,8 @@ def split_lines(chars: str, boxes: list[Box | None]) -> list[Line]:
 
 def _words(chars: str, boxes: list[Box | None], start: int, end: int) -> list[Word]:
     out = []
-    for match in re.finditer(r"\S+", chars[start:end]):
-        box = _union([b for b in boxes[start + match.start():start + match.end()] if b is not None])
+    for match in _WORD.finditer(chars, start, end):
+        box = _union([b for b in boxes[match.start():match.end()] if b is not None])
         if box is not None:
             out.append(Word(match.group(0), box))
     return out
