@@ -19,10 +19,11 @@ from ..errors import InputError
 from .document import Block, Document, Page
 from .pdf_fonts import sample_font
 from .pdf_headings import HeadingCounts, Piece, page_blocks
-from .pdf_layout import Box, paragraph_groups, resolve_soft_hyphens, split_lines, vocabulary
+from .pdf_layout import Box, Line, page_metrics, paragraph_groups, resolve_soft_hyphens, split_lines, vocabulary
 from .pdf_margins import PageLines, strip_running_lines
 from .pdf_outline import OutlineEntry, read_outline
 from .pdf_page_labels import pdf_page_labels, printed_page_numbers
+from .pdf_tables import find_tables
 
 _PDFIUM_LOCK = threading.Lock()
 _PASSWORD_ERRORS = frozenset({pdfium_c.FPDF_ERR_PASSWORD, pdfium_c.FPDF_ERR_SECURITY})
@@ -32,8 +33,9 @@ NO_TEXT_MESSAGE = (
 )
 
 
-def load_pdf(path: Path, name: str) -> Document:
-    """Read every page's text; raise InputError for encrypted, unreadable or text-less PDFs."""
+def load_pdf(path: Path, name: str, *, tables: bool = True) -> Document:
+    """Read every page's text; raise InputError for encrypted, unreadable or text-less PDFs. A page with
+    tables (`tables`: look for them) gets typed blocks, its tables kept row by row."""
     with _PDFIUM_LOCK:
         document = _open(path, name)
         try:
@@ -45,7 +47,7 @@ def load_pdf(path: Path, name: str) -> Document:
             document.close()
     if not raw_pages:
         raise InputError("has no pages", source=name)
-    pages, dropped, headings = _pages(raw_pages, labels, outline)
+    pages, dropped, headings = _pages(raw_pages, labels, outline, tables)
     if not any(page.text for page in pages):
         raise InputError(NO_TEXT_MESSAGE, source=name)
     metadata.update(
@@ -118,17 +120,14 @@ def _metadata(document: pdfium.PdfDocument) -> dict:
     return metadata
 
 
-def _pages(raw_pages: list[PageLines], labels: list[str | None], outline: list[OutlineEntry]) \
+def _pages(raw_pages: list[PageLines], labels: list[str | None], outline: list[OutlineEntry], tables: bool) \
         -> tuple[list[Page], int, HeadingCounts]:
-    """Pages made of typed blocks (paragraphs, headings) with running headers/footers dropped, each page with
-    its printed number (a /PageLabels label first, else the number printed in its margins, read before they
+    """Pages made of typed blocks (paragraphs, headings, tables) with running headers/footers dropped, each page
+    with its printed number (a /PageLabels label first, else the number printed in its margins, read before they
     go); the page text is its blocks' texts joined by blank lines."""
     printed = printed_page_numbers(raw_pages)
     kept, dropped = strip_running_lines(raw_pages)
-    # The seam for tables: a table reader turns a page's kept lines into pieces in reading order, line groups
-    # for the text around and a Block(kind="table") per table; page_blocks passes such blocks through as they
-    # are (never a heading, never part of a title), each one ending a run of layout headings.
-    pieces: list[list[Piece]] = [paragraph_groups(lines) for lines in kept]
+    pieces = [_pieces(lines, tables) for lines in kept]
     typed, headings = page_blocks(pieces, outline)
     words = vocabulary([block.text for blocks in typed for block in blocks])
     pages = [
@@ -136,6 +135,36 @@ def _pages(raw_pages: list[PageLines], labels: list[str | None], outline: list[O
         for number, blocks, label, number_printed in zip(range(1, len(kept) + 1), typed, labels, printed)
     ]
     return pages, dropped, headings
+
+
+def _pieces(lines: list[Line], tables: bool) -> list[Piece]:
+    """The page in reading order as the heading reader takes it: the lines of each paragraph, and one table
+    block for the lines of each table (never a heading, never part of a title)."""
+    metrics = page_metrics(lines)
+    pieces: list[Piece] = []
+    start = 0
+    for first, last, table in find_tables(lines) if tables else []:
+        titled = first + _caption_lines(lines[first:last + 1], table.caption)
+        # the caption's lines stay text too: a statement's title ("CONSOLIDATED STATEMENTS OF CASH FLOWS",
+        # "Item 8. Financial Statements") is a heading of the outline or the layout, and the table keeps its
+        # caption so that a row read alone still says what it is
+        pieces.extend(paragraph_groups(lines[start:titled], metrics))
+        pieces.append(Block(table.text(), kind="table", table=table))
+        start = last + 1
+    pieces.extend(paragraph_groups(lines[start:], metrics))
+    return pieces
+
+
+def _caption_lines(lines: list[Line], caption: str) -> int:
+    """How many of a table's first lines are its caption's words (none of its header rows or rows)."""
+    said = " ".join(caption.split())
+    count = 0
+    for line in lines:
+        text = " ".join(line.text.split())
+        if not text or text not in said:
+            break
+        count += 1
+    return count
 
 
 def _resolved(block: Block, words: set[str]) -> Block:

@@ -12,13 +12,14 @@ import itertools
 import re
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pdf_fonts import Font
 
 # pdfium's marker for a hyphen at a line end (U+FFFE through FPDFText_GetText, 0x02 through GetUnicode).
 SOFT_HYPHENS = "\ufffe\x02"
 _LINE = re.compile(r"[^\r\n]+")
+_WORD = re.compile(r"\S+")
 _BULLET = re.compile(r"^\s*(?:[•▪◦‣●○■□∙·*–]|-\s)")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*\s*$")
 _SOFT_HYPHEN_JOIN = re.compile(rf"(\w+)[{SOFT_HYPHENS}]\s*(\w+)")
@@ -38,10 +39,19 @@ class Box:
 
 
 @dataclass(frozen=True)
+class Word:
+    text: str
+    box: Box
+
+
+@dataclass(frozen=True)
 class Line:
     text: str
     box: Box | None  # None when pdfium gave no geometry for the line's characters
     font: Font | None = None  # None when unknown (pdfium gave none, or the lines were made without fonts)
+    # the line's space-separated words with their boxes: a table row's label and cells are told apart by the
+    # gaps between them, which the line's text alone does not keep
+    words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
 def split_lines(chars: str, boxes: list[Box | None],
@@ -55,8 +65,18 @@ def split_lines(chars: str, boxes: list[Box | None],
             continue
         inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()]
         box = _union([b for b in (boxes[i] for i in inked) if b is not None])
-        lines.append(Line(text.strip(), box, font_of(inked) if font_of else None))
+        words = tuple(_words(chars, boxes, match.start(), match.end()))
+        lines.append(Line(text.strip(), box, font_of(inked) if font_of else None, words))
     return lines
+
+
+def _words(chars: str, boxes: list[Box | None], start: int, end: int) -> list[Word]:
+    out = []
+    for match in _WORD.finditer(chars, start, end):
+        box = _union([b for b in boxes[match.start():match.end()] if b is not None])
+        if box is not None:
+            out.append(Word(match.group(0), box))
+    return out
 
 
 def _union(boxes: list[Box]) -> Box | None:
@@ -130,9 +150,10 @@ def join_lines(lines: list[str]) -> str:
     return " ".join(text.split())
 
 
-def paragraph_groups(lines: list[Line]) -> list[list[Line]]:
-    """A page's lines grouped into paragraphs, in reading order."""
-    metrics = page_metrics(lines)
+def paragraph_groups(lines: list[Line], metrics: PageMetrics | None = None) -> list[list[Line]]:
+    """A page's lines grouped into paragraphs, in reading order; `metrics` are the whole page's when `lines` are
+    only the part of it around a table."""
+    metrics = metrics or page_metrics(lines)
     groups: list[list[Line]] = []
     for index, line in enumerate(lines):
         if not groups or starts_paragraph(lines[index - 1], line, metrics):

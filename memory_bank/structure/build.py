@@ -51,7 +51,9 @@ class StructureBuilder:
             transcript = read_transcript(doc.text)
             if transcript is not None:
                 return transcript
-        typed = any(page.blocks for page in doc.pages)
+        # headings are guessed by rule unless the loader typed some: a PDF page typed only for its tables
+        # still has its headings in plain paragraphs
+        typed = any(block.kind == "heading" for page in doc.pages for block in page.blocks)
         builder = _Tree(self.limits, doc.kind == "markdown")
         for para in _paragraphs(doc):
             builder.add(para, by_rule=not typed)
