@@ -100,3 +100,41 @@ def test_an_outline_lists_items_and_sub_sections_in_order() -> None:
     use = structure.sections[2]
     assert outline_lines(use, structure, OutlineConfig())[2:] == ["The checks are:", "- lint", "- tests",
                                                                   "- a browser run"]
+
+
+def test_a_list_question_is_answered_with_the_count_and_every_item_whole(nist_bank: MemoryBank) -> None:
+    result = nist_bank.run("How many tenets of zero trust are there?")
+    lines = result.answer.splitlines()
+    assert lines[0] == "There are 7 tenets (NIST.SP.800-207.pdf, §2.1 Tenets of Zero Trust, pp. 6-7 (PDF pp. 15-16)):"
+    assert [line.split()[0] for line in lines[1:]] == [f"{n}." for n in range(1, 8)]
+    for line, tenet in zip(lines[1:], TENETS):
+        assert line.startswith(f"{line.split()[0]} {tenet}") and line.endswith(".")  # whole sentences
+    (cite,) = result.citations
+    assert cite.section[-1] == "2.1 Tenets of Zero Trust" and cite.where().startswith("NIST.SP.800-207.pdf, §2.1")
+
+
+def test_a_question_for_kinds_lists_the_sub_sections(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What deployment models does NIST describe?").answer
+    lines = answer.splitlines()
+    assert lines[0].startswith("The documents give 4 models (NIST.SP.800-207.pdf, §3.2 Deployed Variations")
+    assert [line.split()[1] for line in lines[1:]] == ["3.2.1", "3.2.2", "3.2.3", "3.2.4"]
+    assert "In this deployment model" in lines[1]
+
+
+def test_an_outline_from_an_imported_file_is_validated() -> None:
+    from memory_bank.memory.outline import Outline
+
+    assert Outline.from_metadata({}) is None
+    assert Outline.from_metadata({"outline": "not a dict"}) is None
+    assert Outline.from_metadata({"outline": {"title": "x", "lists": [{"count": -1}]}}) is None
+    assert Outline.from_metadata({"outline": {"title": "x" * 5000}}) is None
+    ok = Outline.from_metadata({"outline": {"title": "T", "lists": [{"count": 2, "items": [
+        {"marker": "1.", "text": "a"}, {"marker": "2.", "text": "b"}]}]}})
+    assert ok is not None and ok.lists[0].items[1].text == "b"
+
+
+def test_a_follow_up_part_about_the_first_item_is_answered_from_the_list(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("How many tenets of zero trust are there, and what does the first say?").answer
+    assert answer.startswith("There are 7 tenets")
+    last = answer.splitlines()[-1]
+    assert last.startswith(f"- Item 1: {TENETS[0]}") and "§2.1 Tenets of Zero Trust" in last

@@ -20,7 +20,7 @@ from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sen
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
-from .list_answer import ListAnswerer, Listing
+from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
@@ -95,6 +95,10 @@ class OfflineExecutor:
             if listing is not None:  # a part that asks for a list is answered by the list
                 answers.append(Answer(self.lists.compose(part, listing), [_section_evidence(listing)], 1.0))
                 continue
+            pointed = _pointed(part, listings[:k])
+            if pointed is not None:  # "... and what does the first say?": the item of the list just given
+                answers.append(pointed)
+                continue
             # a sentence another item opens with, or one an earlier item shows, is not this item's filler
             said = {text for j, text in enumerate(openings) if j != k and text}
             said |= {ev.text for a in answers if a.found for ev in a.used}
@@ -150,6 +154,15 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
             items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
             out.extend(sorted(items, key=lambda s: s.position))
     return out
+
+
+def _pointed(part: str, earlier: list[Listing | None]) -> Answer | None:
+    position = ordinal(part)
+    listing = next((x for x in reversed(earlier) if x is not None), None)
+    if position is None or listing is None:
+        return None
+    text = pointed_item(listing, position)
+    return None if text is None else Answer(text, [_section_evidence(listing)], 1.0)
 
 
 def _section_evidence(listing: Listing) -> Evidence:

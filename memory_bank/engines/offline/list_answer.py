@@ -9,6 +9,7 @@ list stops, saying how many more there are, so a list of forty items still reads
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ...memory.outline import Outline
@@ -20,6 +21,16 @@ from ...text.tokens import stems
 from ..protocol.memory_block import Selection
 
 MIN_ITEMS = 2
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+             "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+_ORDINAL = re.compile(rf"\bthe\s+({'|'.join(_ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
+                      re.IGNORECASE)
+
+
+def ordinal(question: str) -> int | None:
+    """The item a follow-up part points at ("what does the first say?" -> 1, "the last" -> -1), if any."""
+    match = _ORDINAL.search(question)
+    return _ORDINALS[match.group(1).lower()] if match else None
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,17 @@ class ListAnswerer:
         if listing.count > len(lines) - 1:
             lines.append(f"… and {listing.count - (len(lines) - 1)} more.")
         return "\n".join(lines)
+
+
+def pointed_item(listing: Listing, position: int) -> str | None:
+    """'The first (1.): All data sources and computing services are considered resources.' for the item a
+    follow-up points at; None when the list has no such item."""
+    index = position - 1 if position > 0 else len(listing.items) + position
+    if not 0 <= index < len(listing.items) or (position < 0 and listing.count > len(listing.items)):
+        return None
+    item = listing.items[index]
+    name = "The last" if position < 0 else f"Item {index + 1}"
+    return f"{name}: {item.label} {item.text}".strip() if not listing.numbered else f"{name}: {item.text}"
 
 
 def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None:
