@@ -81,16 +81,25 @@ def _number(token: str) -> str:
 
 
 def _row_holds(text: str, label: str, number: str) -> bool:
-    """The number follows the label with only numbers and symbols between: one table row, whether the extraction
-    kept the row on its own line or ran rows together (the next row starts with its label's words)."""
+    """The number follows the label with only numbers, symbols and column headers between: one table row,
+    whether the extraction kept the row on its own line, ran rows together (the next row starts with its
+    label's words), or wrote each value after its column's header ('label | september 24, 2022: (10,708)')."""
     want = _number(normalise(number))
     start = text.find(label)
     while start >= 0:
-        for token in text[start + len(label):].split()[:12]:
-            if any(c.isalpha() for c in token):
-                break
-            if _number(token) == want:
+        tokens = text[start + len(label):].split()[:40]
+        i = 0
+        while i < len(tokens):
+            if any(c.isalpha() for c in tokens[i]):
+                # words are the row's end unless they are a column header closed by ':' within a few tokens
+                header_end = next((k for k in range(i, min(i + 5, len(tokens))) if tokens[k].endswith(":")), None)
+                if header_end is None:
+                    break
+                i = header_end + 1
+                continue
+            if _number(tokens[i]) == want:
                 return True
+            i += 1
         start = text.find(label, start + 1)
     return False
 

@@ -16,7 +16,7 @@ from ..text.chunks import runs_on
 from ..text.numbering import is_caption
 from ..text.split import split_paragraphs
 from .headings import looks_like_heading, markdown_heading, numbered_level
-from .lists import Marker, continues, item, item_marker, lead_in, line_items, starts_list
+from .lists import Marker, continues, inline_items, item, item_marker, lead_in, line_items, starts_list
 from .model import DocStructure, ListItem, Section, Unit
 from .transcript import read_transcript
 
@@ -227,6 +227,9 @@ def _line_list(paragraph: str) -> tuple[str | None, list[ListItem]] | None:
         items = line_items(rest)
         if items is not None:
             return " ".join(first.split()), items
+    inline = inline_items(paragraph)
+    if inline is not None:
+        return inline[0] or None, inline[1]
     return None
 
 

@@ -73,6 +73,22 @@ def line_items(paragraph: str) -> list[ListItem] | None:
     return items if len(items) >= 2 else None
 
 
+_INLINE_BULLET = re.compile(r"(?:^|\s)[•▪●◦‣]\s+(?=\S)")
+
+
+def inline_items(paragraph: str) -> tuple[str, list[ListItem]] | None:
+    """A list a PDF's layout ran into one paragraph ('... include: • Revenue Recognition; • Business
+    Combinations; ...'): (its lead-in, its items) when the text before the first bullet announces them."""
+    parts = _INLINE_BULLET.split(paragraph)
+    if len(parts) < 3:
+        return None
+    lead = " ".join(parts[0].split())
+    items = [ListItem("•", " ".join(p.split())) for p in parts[1:] if p.strip()]
+    if len(items) < 2 or (lead and not lead.endswith(":")):
+        return None
+    return lead, items
+
+
 def lead_in(paragraph: str) -> str | None:
     """The sentence that announces a list ('... the following zero trust basic tenets:'), if the paragraph
     ends with one."""

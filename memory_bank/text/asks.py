@@ -16,7 +16,8 @@ _ITEM_NOUNS = (
     r"segments?|products?|services?|assumptions?|questions?|attributes?|sources?|uses|deployments?|"
     r"variants?|properties|tasks?|activities|responsibilities|capabilities|limitations?|concerns?|issues?"
 )
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+# "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
+_HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
 _LIST_VERB = re.compile(r"\b(?:list|enumerate|name all|outline|summari[sz]e the)\b", re.IGNORECASE)
 _ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
 _NOUN_FIRST = re.compile(rf"\b(?:the|its|their)\s+(?:\S+\s+){{0,3}}(?:{_ITEM_NOUNS})\b.*\?", re.IGNORECASE)

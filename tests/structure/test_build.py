@@ -138,3 +138,21 @@ def test_chunks_cut_between_units_and_items_never_inside_and_never_end_on_a_head
         assert all(chunk.text[p.start:p.end].strip() for p in chunk.pieces)
     heads = [t for t in texts if "2 Steps" in t]
     assert heads and heads[0].index("2 Steps") < heads[0].index("Follow these steps:")
+
+
+def test_a_list_the_layout_ran_into_one_paragraph_is_still_a_list() -> None:
+    text = ("The policies we believe are the most critical include: • Revenue Recognition; • Business Combinations; "
+            "• Accounting for Income Taxes; and • Legal and Other Contingencies.")
+    structure = StructureBuilder().run(_pdf_like([["Critical Accounting Policies", text]]))
+    (unit,) = [u for u in structure.units if u.kind == "list"]
+    assert unit.lead_in.endswith("include:") and len(unit.items) == 4
+    assert unit.items[3].text == "Legal and Other Contingencies."
+
+
+def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
+    from memory_bank.text.asks import asks_for_items, item_noun
+
+    assert asks_for_items("How many tenets of zero trust are there?")
+    assert item_noun("What deployment models does NIST describe?") == "models"  # the head of the compound
+    assert not asks_for_items("How many full-time employees did Oracle have?")  # a quantity, not a list
+    assert not asks_for_items("How many shares did Apple repurchase in 2022?")
