@@ -14,21 +14,35 @@ _ITEM_NOUNS = (
     r"features?|functions?|roles?|actions?|measures?|options?|ways?|methods?|strategies|recommendations?|"
     r"goals?|objectives?|benefits?|advantages?|disadvantages?|challenges?|gaps?|areas?|items?|examples?|"
     r"segments?|products?|services?|assumptions?|questions?|attributes?|sources?|uses|deployments?|"
-    r"variants?|properties|tasks?|activities|responsibilities|capabilities|limitations?|concerns?|issues?"
+    r"variants?|properties|tasks?|activities|responsibilities|capabilities|limitations?|concerns?|issues?|"
+    r"polic(?:y|ies)|compan(?:y|ies)|competitors?|imperatives?|applications?|offerings?|programs?|initiatives?|"
+    r"priorities|controls?|standards?|markets?|regions?|countries|subsidiaries|suppliers?|partners?|platforms?|"
+    r"technologies|tools?|devices?|brands?|businesses|divisions?|obligations?|criteria|conditions?|reasons?|"
+    r"drivers?|trends?|practices?|guidelines?|rules?|milestones?|metrics?|indicators?|layers?|levels?|tiers?"
 )
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
 _LIST_VERB = re.compile(r"\b(?:list|enumerate|name all|outline|summari[sz]e the)\b", re.IGNORECASE)
-_ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
-_NOUN_FIRST = re.compile(rf"\b(?:the|its|their)\s+(?:\S+\s+){{0,3}}(?:{_ITEM_NOUNS})\b.*\?", re.IGNORECASE)
+_ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
+_NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?P<noun>{_ITEM_NOUNS})\b.*\?",
+                         re.IGNORECASE)
 
 
 _NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
 
 
 def asks_for_items(question: str) -> bool:
+    """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
+    the plural ('what is the policy engine?' names one thing)."""
     q = " ".join(question.split())
-    return bool(_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ITEMS.search(q) or _NOUN_FIRST.search(q))
+    if _HOW_MANY.search(q) or _LIST_VERB.search(q):
+        return True
+    return any(_plural(_head(q, m.start("noun"))) for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
+
+
+def _plural(noun: str) -> bool:
+    word = noun.lower().split()[-1]
+    return word.endswith("s") or word in {"criteria"}
 
 
 def item_noun(question: str) -> str | None:
@@ -38,9 +52,15 @@ def item_noun(question: str) -> str | None:
         return None
     words = " ".join(question.split())
     match = _NOUN.search(words)
-    while match is not None:  # "deployment models": the last noun of a run of them is the head
+    return _head(words, match.start()) if match else None
+
+
+def _head(words: str, start: int) -> str:
+    """The item noun at `start`, or the last of a run of them ("deployment models" -> "models")."""
+    match = _NOUN.match(words, start)
+    while match is not None:
         following = _NOUN.match(words, match.end() + 1)
         if following is None or words[match.end():match.end() + 1] != " ":
             break
         match = following
-    return match.group(1).lower() if match else None
+    return match.group(1).lower() if match else ""
