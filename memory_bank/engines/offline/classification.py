@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from ...retrieval.embedding import Embedder
@@ -82,7 +82,7 @@ class OfflineClassifier:
 
     def run(self, inp: ClassificationInput) -> ClassificationOutput:
         text = inp.context
-        units = _hinted_units(text, inp.units) if inp.units else self._units(text)
+        units = self._hinted_units(text, inp.units) if inp.units else self._units(text)
         if not units:
             return ClassificationOutput(should_cluster=False, clusters=[])
         groups = self._group(text, units)
@@ -100,6 +100,26 @@ class OfflineClassifier:
                 units.append(Unit(para.start, para.end, words, is_heading(para.text)))
             else:
                 units.extend(self._split_long(text, para))
+        return units
+
+    def _hinted_units(self, text: str, hints: list[UnitHint]) -> list[Unit]:
+        """The structure's pieces as units. A list's items and a table's rows keep their unit as a group; turns
+        of one session form one group too (a session's talk fills clusters, never cut mid-turn). An over-long
+        paragraph is cut at sentence ends as without structure: one node per 300-word paragraph would halve the
+        nodes of a prose book and cost the block its precision."""
+        units: list[Unit] = []
+        for hint in hints:
+            piece = text[hint.start:hint.end]
+            if not piece.strip():
+                continue
+            grouped = hint.kind in ("item", "row")
+            group = hint.group if grouped else (-1 if hint.kind == "turn" else None)
+            words = word_count(piece)
+            if hint.kind == "paragraph" and words > self.config.max_words:
+                units.extend(replace(u, section=hint.section)
+                             for u in self._split_long(text, Span(hint.start, hint.end, piece)))
+                continue
+            units.append(Unit(hint.start, hint.end, words, hint.kind == "heading", group, hint.section))
         return units
 
     def _split_long(self, text: str, para: Span) -> list[Unit]:
@@ -182,20 +202,6 @@ class OfflineClassifier:
         central = central_sentence(body, idf)
         line = f"{heading}: {central}" if heading else central
         return trim_words(line, self.config.context_words) or trim_words(body, self.config.context_words)
-
-
-def _hinted_units(text: str, hints: list[UnitHint]) -> list[Unit]:
-    """The structure's pieces as units. A list's items and a table's rows keep their unit as a group; turns of
-    one session form one group too (a session's talk fills clusters, never cut mid-turn)."""
-    units: list[Unit] = []
-    for hint in hints:
-        piece = text[hint.start:hint.end]
-        if not piece.strip():
-            continue
-        grouped = hint.kind in ("item", "row")
-        group = hint.group if grouped else (-1 if hint.kind == "turn" else None)
-        units.append(Unit(hint.start, hint.end, word_count(piece), hint.kind == "heading", group, hint.section))
-    return units
 
 
 def _apart(last: Unit, unit: Unit) -> bool:
