@@ -138,3 +138,10 @@ def test_a_follow_up_part_about_the_first_item_is_answered_from_the_list(nist_ba
     assert answer.startswith("There are 7 tenets")
     last = answer.splitlines()[-1]
     assert last.startswith(f"- Item 1: {TENETS[0]}") and "§2.1 Tenets of Zero Trust" in last
+
+
+def test_a_follow_up_about_each_item_is_what_the_list_already_says(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What are the core logical components of a zero trust architecture and what does each "
+                           "one do?").answer
+    assert answer.startswith("The documents give 3 components") and "Not found" not in answer
+    assert len(answer.splitlines()) == 4 and "Policy administrator (PA): This component is responsible" in answer

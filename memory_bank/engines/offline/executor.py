@@ -9,6 +9,7 @@ outputs, so the run log shows the same trail as with the LLM engine.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from ...memory.insight_doc import TaskType
@@ -24,6 +25,7 @@ from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .question_parts import question_parts
 
 NOT_FOUND = "Not found in the documents."
+_EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
 
@@ -107,7 +109,8 @@ class OfflineExecutor:
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
         lines = [(a.text if listing is not None else f"- {a.text} ({_where(a.used[0])})") if a.found
-                 else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)]
+                 else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)
+                 if not a.found or a.text]
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
@@ -157,9 +160,15 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
 
 
 def _pointed(part: str, earlier: list[Listing | None]) -> Answer | None:
-    position = ordinal(part)
+    """A part that points into the list an earlier part gave: 'the first' is that item; 'each one' is what the
+    items already say (each with its first sentence), so it adds no line of its own."""
     listing = next((x for x in reversed(earlier) if x is not None), None)
-    if position is None or listing is None:
+    if listing is None:
+        return None
+    if _EACH.search(part):
+        return Answer("", [_section_evidence(listing)], 1.0)
+    position = ordinal(part)
+    if position is None:
         return None
     text = pointed_item(listing, position)
     return None if text is None else Answer(text, [_section_evidence(listing)], 1.0)
