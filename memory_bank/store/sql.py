@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..errors import StoreError, TaskNotFound
@@ -325,12 +325,21 @@ class SqlTaskStore:
     def put_file(self, task_id: str, path: Path, name: str) -> tuple[str, Path]:
         """Store a file's content once and record that the task uses it under `name`."""
         sha, size = self.files.put(Path(path))
-        with self._guard("storing a file"), self._session() as s, s.begin():
-            self._task(s, task_id)
-            if s.get(FileRow, sha) is None:
-                s.add(FileRow(sha256=sha, size=size))
-            if s.get(TaskFileRow, (task_id, sha, name)) is None:
-                s.add(TaskFileRow(task_id=task_id, sha256=sha, name=name))
+        with self._guard("storing a file"):
+            for attempt in range(2):
+                try:
+                    with self._session() as s, s.begin():
+                        self._task(s, task_id)
+                        if s.get(FileRow, sha) is None:
+                            s.add(FileRow(sha256=sha, size=size))
+                        if s.get(TaskFileRow, (task_id, sha, name)) is None:
+                            s.add(TaskFileRow(task_id=task_id, sha256=sha, name=name))
+                    break
+                except IntegrityError:
+                    # another writer stored the same content (or name) between our read and our insert: the
+                    # rows are there now, and the second pass finds them; a second clash is a real error
+                    if attempt:
+                        raise
         return sha, self.files.path(sha)
 
     def file_path(self, sha256: str) -> Path:
