@@ -35,6 +35,12 @@ class OutlineConfig:
     max_words: int = 40  # per line
     max_edges: int = 40  # passages a section node links to
     keywords: int = 6
+    embed_words: int = 64  # of the outline embedded: its head says the topic; the whole would cost NIST 1.7 s
+
+
+def _digest(text: str, words: int) -> str:
+    """The outline's first words: the title, the opening sentence and the first items or sub-sections."""
+    return " ".join(text.split()[:words])
 
 
 def first_sentence(text: str, limit: int) -> str:
@@ -139,7 +145,8 @@ class SectionNodes:
         if not made:
             return []
         nodes = list(made.values())
-        for node, vector in zip(nodes, self.embedder.embed([n.embedding_text() for n in nodes])):
+        digests = [_digest(n.embedding_text(), self.config.embed_words) for n in nodes]
+        for node, vector in zip(nodes, self.embedder.embed(digests)):
             node.embedding = vector
         self.ops.add_nodes(nodes, raw)
         self._link(structure, made, passages, existing)
