@@ -254,7 +254,7 @@ class IngestPipeline:
                                           "page_end": node.sources[0].page_end,
                                           "printed_start": node.sources[0].printed_start,
                                           "printed_end": node.sources[0].printed_end,
-                                          **_structure_metadata(where)}, reading.attachments)
+                                          **_structure_metadata(where, cluster.content)}, reading.attachments)
                for node, cluster, where in built]
         live = self.ops.add_nodes([node for node, _, _ in built], raw)
         report.node_ids.extend(n.id for n in live)
@@ -262,13 +262,22 @@ class IngestPipeline:
         report.failures.extend(failures)
 
 
-def _structure_metadata(where: Place | None) -> dict:
+def _structure_metadata(where: Place | None, content: str) -> dict:
     """What an entry says of its place in the structure: the section path, the unit's kind (a table's rows and
-    a section's outline are read line by line), a turn's speaker and date."""
+    a section's outline are read line by line), a turn's speaker and date, and for a table the label of each of
+    its rows the entry holds (`rows`: [row line, label] pairs: an export's metadata keys are short names, a
+row line is not one) and the column headers, so a question that names a row
+    and a column finds the row without the line being parsed back."""
     if where is None:
         return {}
     unit = where.unit
     out: dict = {STRUCTURE_KEY: unit.kind, "section": list(where.path)}
+    tables = [u.table for u in where.units if u.table is not None]
+    if tables:
+        lines = {" ".join(line.split()) for line in content.split("\n")}
+        out["rows"] = [[key, row.label] for table in tables for row in table.rows
+                       if row.label and (key := " ".join(table.row_text(row).split())) in lines]
+        out["columns"] = list(dict.fromkeys(c for table in tables for c in table.columns if c))
     if unit.speaker:
         out["speaker"] = unit.speaker
     if unit.date or (where.section and where.section.date):

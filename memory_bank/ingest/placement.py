@@ -20,6 +20,7 @@ _PROBE = 80  # characters of a reflowed cluster's opening looked up in the chunk
 class Place:
     unit: Unit  # the first unit of the cluster that is not a heading (the heading's when it is all heading)
     section: Section | None
+    units: tuple[Unit, ...] = ()  # every unit the cluster holds a piece of, in order
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -54,4 +55,5 @@ def place(chunk: Chunk, structure: DocStructure, content: str) -> Place | None:
         return None
     body = [p for p in inside if p.kind != "heading"] or inside
     unit = structure.units[body[0].unit]
-    return Place(unit, structure.section(unit.section))
+    units = tuple(structure.units[i] for i in dict.fromkeys(p.unit for p in inside))
+    return Place(unit, structure.section(unit.section), units)

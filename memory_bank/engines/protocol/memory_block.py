@@ -32,6 +32,7 @@ from ...text.coverage import coverage, idf_weights
 from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
+from .table_rows import TableRowRef, names_row, table_rows
 
 OPEN, CLOSE = "<memory>", "</memory>"
 NO_MEMORY = "(no related memory yet)"
@@ -67,6 +68,7 @@ class Sentence:
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known
     section: tuple[str, ...] = ()  # the section path it was read in ("Session 3 (8 May 2023)" in a conversation)
     turn: bool = False  # a conversation's turn, shown whole
+    row: TableRowRef | None = None  # a table row's label and its table's column headers
 
     def where(self) -> str:
         """'file, §2.1 Tenets of Zero Trust, p. 6 (PDF p. 15)' (or fewer parts): a conversation's evidence names
@@ -146,10 +148,11 @@ class MemoryBlockBuilder:
         texts = [self._sentences(node, rejected, claims) for node in ranked]
         stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
         weights = idf_weights(stems(question), stemmed)
+        asked = frozenset(stems(question))
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
-            scored = _replies([replace(s, cover=coverage(weights, st)) for s, st in zip(sentences, sentence_stems)],
-                              self.config.reply_share)
+            scored = _replies([replace(s, cover=1.0 if names_row(asked, s.row) else coverage(weights, st))
+                               for s, st in zip(sentences, sentence_stems)], self.config.reply_share)
             if outline is not None and node.id == outline.id:
                 best = max((s.cover for s in scored), default=0.0)
                 scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
@@ -194,7 +197,8 @@ class MemoryBlockBuilder:
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
             turn = entry.metadata.get("structure") == "turn"
-            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section, turn)
+            rows = table_rows(entry.metadata)
+            out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section, turn, rows.get(s))
                        for i, s in enumerate(said))
         if not out:
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
@@ -318,10 +322,26 @@ def entry_sentences(entry: InteractionEntry) -> list[str]:
     structure = entry.metadata.get("structure")
     if structure == "turn":
         return turn_lines(entry.text)
+    rows = table_rows(entry.metadata)
+    if structure not in LINE_STRUCTURES and rows:
+        return _mixed_lines(entry.text, rows)
     if structure not in LINE_STRUCTURES:
         return split_sentences(entry.text)
     lines = [" ".join(line.split()) for line in entry.text.split("\n") if line.strip()]
     return lines[1:] if structure == "section" and len(lines) > 1 else lines
+
+
+def _mixed_lines(text: str, rows: dict[str, TableRowRef]) -> list[str]:
+    """Prose with a table in it (a caption paragraph before the rows): each paragraph in sentences, except a
+    table's lines, each row a sentence of its own."""
+    out: list[str] = []
+    for paragraph in split_paragraphs(text):
+        lines = [" ".join(line.split()) for line in paragraph.split("\n") if line.strip()]
+        if any(line in rows for line in lines):
+            out.extend(lines)
+        else:
+            out.extend(split_sentences(paragraph))
+    return out
 
 
 def turn_lines(text: str) -> list[str]:

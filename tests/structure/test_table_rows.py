@@ -1,0 +1,59 @@
+"""A question that names a table row and a column is answered by the row (typed from entry metadata)."""
+
+from __future__ import annotations
+
+from memory_bank.engines.protocol.table_rows import names_row, table_rows
+from memory_bank.text.tokens import stems
+
+META = {"structure": "table", "columns": ["2023", "2022"],
+        "rows": [["Total revenues | 2023: $49,954 | 2022: $42,440 (millions)", "Total revenues"],
+                 ["Total | 2023: 5 | 2022: 4", "Total"]]}
+
+
+def asked(question: str) -> frozenset[str]:
+    return frozenset(stems(question))
+
+
+def test_the_row_the_question_names_covers_it() -> None:
+    rows = table_rows(META)
+    row = rows["Total revenues | 2023: $49,954 | 2022: $42,440 (millions)"]
+    assert names_row(asked("What were Oracle's total revenues in fiscal 2023?"), row)
+    assert not names_row(asked("What were Oracle's total revenues in fiscal 2019?"), row)  # no such column
+    assert not names_row(asked("What were the total costs in 2023?"), row)  # not its label
+    assert not names_row(asked("What was the total in 2023?"), rows["Total | 2023: 5 | 2022: 4"])  # one word
+    assert not names_row(asked("Did total revenues grow?"), row)  # no column named: no single cell asked for
+
+
+def test_metadata_from_an_imported_file_is_checked() -> None:
+    assert table_rows({}) == {} and table_rows({"rows": ["x"], "columns": []}) == {}
+    assert table_rows({"rows": [["a", 1], [2, "b"], ["x"]], "columns": ["2023", 7]}) == {}
+    assert table_rows({"rows": {"a": "b"}, "columns": []}) == {}  # the old shape is no shape
+
+
+def test_rows_in_a_prose_entry_are_read_one_row_at_a_time() -> None:
+    from memory_bank.engines.protocol.memory_block import entry_sentences
+    from memory_bank.memory.interaction_tree import InteractionEntry
+
+    row = "Total revenues | 2023: $49,954 | 2022: $42,440 (millions)"
+    text = f"Year Ended May 31, the table below. It has rows.\n\n{row}\nNet income | 2023: 8,503 | 2022: 6,717"
+    entry = InteractionEntry(entry_id="e1", text=text, timestamp=0.0, metadata={"structure": "paragraph", "rows": [
+        [row, "Total revenues"], ["Net income | 2023: 8,503 | 2022: 6,717", "Net income"]], "columns": ["2023"]})
+    assert entry_sentences(entry) == ["Year Ended May 31, the table below.", "It has rows.", row,
+                                      "Net income | 2023: 8,503 | 2022: 6,717"]
+
+
+def test_a_document_with_a_table_exports_and_imports(tmp_path) -> None:  # noqa: ANN001
+    """Row metadata is export-safe (the schema takes short key names only): a bank that read a table saves."""
+    import json
+
+    from memory_bank import MemoryBank, Settings
+    from memory_bank.retrieval.embedding import HashingEmbedder
+    from tests.loaders.pdf_factory import write_statement_pdf
+
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))
+    data = bank.export()
+    rows = [e["metadata"]["rows"] for e in data["interaction_tree"]["entries"] if e["metadata"].get("rows")]
+    assert rows and all(len(pair) == 2 for pairs in rows for pair in pairs)
+    again = MemoryBank.from_export(json.dumps(data), bank.settings, embedder=HashingEmbedder())
+    assert again.export() == data
