@@ -277,6 +277,9 @@ class MemoryBank:
     def rejected_claims(self) -> set[str]:
         return self.view.rejected_claims()
 
+    def table_entries(self) -> list[tuple[InteractionEntry, tuple[str, ...]]]:
+        return self.view.table_entries()
+
     def section_nodes(self) -> list[Node]:
         return self.view.section_nodes()
 

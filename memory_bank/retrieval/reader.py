@@ -61,6 +61,13 @@ class MemoryReader:
         with self._memory.read():
             return self._memory.rejected_entries()
 
+    def table_entries(self) -> list[tuple[InteractionEntry, tuple[str, ...]]]:
+        with self._memory.read():
+            tree, graph = self._memory.tree, self._memory.graph
+            found = ((e, tuple(n for n in tree.nodes_for(e.entry_id) if n in graph))
+                     for e in tree.entries.values() if e.metadata.get("rows"))
+            return [(entry, nodes) for entry, nodes in found if nodes]
+
     def rejected_claims(self) -> set[str]:
         with self._memory.read():
             return self._memory.rejected_claims()

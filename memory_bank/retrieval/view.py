@@ -77,6 +77,10 @@ class MemoryView(Protocol):
         """Ids of the entries whose claim lost a cross-validation (see `Memory.rejected_entries`)."""
         ...
 
+    def table_entries(self) -> list[tuple[InteractionEntry, tuple[str, ...]]]:
+        """The raw entries that hold table rows (metadata `rows`), each with the live nodes made from it."""
+        ...
+
     def rejected_claims(self) -> set[str]:
         """Sentences only rejected entries say (see `Memory.rejected_claims`)."""
         ...

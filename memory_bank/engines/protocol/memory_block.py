@@ -53,6 +53,7 @@ class BlockConfig:
     max_pointers: int = 6
     rank_decay: float = 0.5
     outline_lines: int = 40  # lines of a section's outline a list question may be shown
+    row_nodes: int = 3  # nodes brought in because a table row in them is named by the question
     reply_share: float = 0.65  # a conversation's turn is worth at least this share of the turn before it
 
 
@@ -102,6 +103,7 @@ class MemoryBlockBuilder:
     def __init__(self, view: MemoryView, config: BlockConfig | None = None) -> None:
         self.view = view
         self.config = config or BlockConfig()
+        self._rows: dict[str, dict[str, TableRowRef]] = {}  # entry id -> its rows (entries never change)
 
     def build(self, question: str, budget_tokens: int) -> tuple[str, list[Node]]:
         """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
@@ -144,6 +146,9 @@ class MemoryBlockBuilder:
                 if node_id not in seen:
                     seen.add(node_id)
                     ranked.append(self.view.node(node_id))
+        named = [node_id for node_id in self._nodes_with_named_rows(question) if node_id not in seen]
+        # a row the question names by its label and column answers it outright: it ranks beside the best node
+        ranked[1:1] = [self.view.node(node_id) for node_id in named]
         rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
         texts = [self._sentences(node, rejected, claims) for node in ranked]
         stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
@@ -161,6 +166,23 @@ class MemoryBlockBuilder:
             scored.sort(key=lambda s: (-s.cover, s.position))
             candidates.append(Selected(node, rank, scored))
         return candidates
+
+    def _nodes_with_named_rows(self, question: str) -> list[str]:
+        """Nodes holding a table row the question names with one of its columns ("total revenues" in "2023"):
+        a table's node is mostly numbers and ranks low, its row answers the question outright."""
+        asked = frozenset(stems(question))
+        if not any(s.isdigit() for s in asked):
+            return []  # a row is named with its column, in practice a year
+        out: list[str] = []
+        for entry, node_ids in self.view.table_entries():
+            rows = self._rows.get(entry.entry_id)
+            if rows is None:
+                rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
+            if any(names_row(asked, row) for row in rows.values()):
+                out.append(node_ids[0])
+                if len(out) >= self.config.row_nodes:
+                    break
+        return out
 
     def _section_asked(self, question: str) -> Node | None:
         """For a question that asks for items, the section node whose outline answers it best: its own title
