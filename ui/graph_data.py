@@ -36,6 +36,26 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+TITLE_SEPARATOR = " · "  # a node title's section part and what sets the node apart ("3.1 … · policy")
+
+
+def short_label(text: str, limit: int) -> str:
+    """A node's label within `limit` characters, its distinguishing end kept: titles are unique by their suffix
+    ("3 Logical Components of Zero Trust Architecture · policy", "Overview (2)"), so a cut keeps the suffix and
+    shortens the section part before it."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    base, sep, suffix = text.rpartition(TITLE_SEPARATOR)
+    if not sep:
+        base, sep, suffix = text.rpartition(" (")
+        suffix = f"({suffix}" if sep else suffix
+        sep = " " if sep else ""
+    if sep and len(suffix) + len(sep) + 8 <= limit:
+        return shorten(base, limit - len(sep) - len(suffix)) + sep + suffix
+    return shorten(text, limit)
+
+
 def primary_source(node: NodeView) -> str:
     return node.source_names[0] if node.source_names else "(no source)"
 
@@ -156,7 +176,7 @@ def _add_nodes(net: Network, nodes: Sequence[NodeView], paint: Coloring, degree:
             font["color"] = FURNITURE_FONT
         color = paint.color_of[node.id]
         find = " ".join([node.label, " ".join(node.keywords), node.summary[:FIND_SUMMARY_CHARS]])
-        net.add_node(node.id, label=shorten(node.label or node.id, LABEL_CHARS), shape=_shape(node),
+        net.add_node(node.id, label=short_label(node.label or node.id, LABEL_CHARS), shape=_shape(node),
                      color=_node_color(faded(color) if furniture else color,
                                        MERGED_BORDER if merged else "#ffffff"),
                      size=round(size, 1), borderWidth=3 if merged else 1.5, font=font,

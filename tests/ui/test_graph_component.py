@@ -122,3 +122,15 @@ def test_rendering_writes_nothing_into_the_source_tree() -> None:
     assert not served.is_relative_to(ROOT)
     assert {p.name for p in FRONTEND.iterdir()} <= {p.name for p in served.iterdir()}
     assert all((served / "vendor" / name).stat().st_size > 0 for name in VENDOR_FILES)
+
+
+def test_a_long_unique_title_keeps_what_sets_it_apart_when_cut() -> None:
+    from ui.graph_data import LABEL_CHARS, short_label
+
+    titles = ["3 Logical Components of Zero Trust Architecture · policy",
+              "3 Logical Components of Zero Trust Architecture · resource access",
+              "3 Logical Components of Zero Trust Architecture (2)",
+              "3 Logical Components of Zero Trust Architecture"]
+    labels = [short_label(t, LABEL_CHARS) for t in titles]
+    assert len(set(labels)) == len(labels) and all(len(label) <= LABEL_CHARS for label in labels)
+    assert labels[0].endswith("· policy") and labels[2].endswith("(2)")
