@@ -136,7 +136,9 @@ class MemoryBlockBuilder:
     # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
 
     def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
-        outline = self._section_asked(question)
+        rejected = self.view.rejected_entries()
+        claims = self.view.rejected_claims() if rejected else set()  # read every entry: only when it can matter
+        outline = self._section_asked(question, rejected, claims)
         ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
         if outline is not None:
             ranked = [outline] + [n for n in ranked if n.id != outline.id]
@@ -149,7 +151,6 @@ class MemoryBlockBuilder:
         named = [node_id for node_id in self._nodes_with_named_rows(question) if node_id not in seen]
         # a row the question names by its label and column answers it outright: it ranks beside the best node
         ranked[1:1] = [self.view.node(node_id) for node_id in named]
-        rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
         texts = [self._sentences(node, rejected, claims) for node in ranked]
         stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
         weights = idf_weights(stems(question), stemmed)
@@ -175,16 +176,20 @@ class MemoryBlockBuilder:
             return []  # a row is named with its column, in practice a year
         out: list[str] = []
         for entry, node_ids in self.view.table_entries():
-            rows = self._rows.get(entry.entry_id)
-            if rows is None:
-                rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
-            if any(names_row(asked, row) for row in rows.values()):
+            if any(names_row(asked, row) for row in self._rows_of(entry).values()):
                 out.append(node_ids[0])
                 if len(out) >= self.config.row_nodes:
                     break
         return out
 
-    def _section_asked(self, question: str) -> Node | None:
+    def _rows_of(self, entry: InteractionEntry) -> dict[str, TableRowRef]:
+        """The entry's table rows, stemmed once per entry (entries never change; every question reads them)."""
+        rows = self._rows.get(entry.entry_id)
+        if rows is None:
+            rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
+        return rows
+
+    def _section_asked(self, question: str, rejected: set[str], claims: set[str]) -> Node | None:
         """For a question that asks for items, the section node whose outline answers it best: its own title
         and its best lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
         finds "2.1 Tenets of Zero Trust" rather than the chapter above it, and "deployment models" finds the
@@ -195,7 +200,6 @@ class MemoryBlockBuilder:
         sections = self.view.section_nodes()
         if not sections:
             return None
-        rejected, claims = self.view.rejected_entries(), self.view.rejected_claims()
         lines = [[frozenset(stems(s.text)) for s in self._sentences(node, rejected, claims)] for node in sections]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(question), [[t, *ls] for t, ls in zip(titles, lines)])
@@ -215,11 +219,11 @@ class MemoryBlockBuilder:
                 continue
             source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
             base = len(out)
-            said = entry_sentences(entry)
+            rows = self._rows_of(entry)
+            said = entry_sentences(entry, rows)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
             turn = entry.metadata.get("structure") == "turn"
-            rows = table_rows(entry.metadata)
             out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section, turn, rows.get(s))
                        for i, s in enumerate(said))
         if not out:
@@ -337,14 +341,14 @@ def _breadth(values: list[float], count: int) -> float:
     return sum(top) / count if top else 0.0
 
 
-def entry_sentences(entry: InteractionEntry) -> list[str]:
+def entry_sentences(entry: InteractionEntry, rows: dict[str, TableRowRef] | None = None) -> list[str]:
     """The entry's sentences; a section's outline and a table's rows are read a line at a time (a row or an
     item line has no full stop to end it), the outline's first line (its title, which the node's header says)
-    left out."""
+    left out. `rows`: the entry's `table_rows`, when the caller has them already."""
     structure = entry.metadata.get("structure")
     if structure == "turn":
         return turn_lines(entry.text)
-    rows = table_rows(entry.metadata)
+    rows = table_rows(entry.metadata) if rows is None else rows
     if structure not in LINE_STRUCTURES and rows:
         return _mixed_lines(entry.text, rows)
     if structure not in LINE_STRUCTURES:
