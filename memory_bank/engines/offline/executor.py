@@ -95,7 +95,7 @@ class OfflineExecutor:
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if listing is not None:  # a part that asks for a list is answered by the list
-                answers.append(Answer(self.lists.compose(part, listing), [_section_evidence(listing)], 1.0))
+                answers.append(self._list_answer(part, listing))
                 continue
             pointed = _pointed(part, listings[:k])
             if pointed is not None:  # "... and what does the first say?": the item of the list just given
@@ -116,10 +116,12 @@ class OfflineExecutor:
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
 
+    def _list_answer(self, question: str, listing: Listing) -> Answer:
+        return Answer(self.lists.compose(question, listing), [_section_evidence(listing)], 1.0)
+
     def _listed(self, question: str, listing: Listing, calls: list[ToolCallRecord]) -> ExecutionResult:
-        text = self.lists.compose(question, listing)
-        answer = Answer(text, [_section_evidence(listing)], 1.0)
-        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
+        answer = self._list_answer(question, listing)
+        return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=f"Listed from section node {listing.node.id} ({listing.title}).", success=True)
 
     def selected_evidence(self, question: str, calls: list[ToolCallRecord] | None = None) -> list[Evidence]:

@@ -97,8 +97,8 @@ class ListAnswerer:
 
 
 def pointed_item(listing: Listing, position: int) -> str | None:
-    """'The first (1.): All data sources and computing services are considered resources.' for the item a
-    follow-up points at; None when the list has no such item."""
+    """'Item 1: All data sources and computing services are considered resources.' (or 'The last: …') for the
+    item a follow-up points at; None when the list has no such item."""
     index = position - 1 if position > 0 else len(listing.items) + position
     if not 0 <= index < len(listing.items) or (position < 0 and listing.count > len(listing.items)):
         return None
