@@ -266,8 +266,8 @@ def _structure_metadata(where: Place | None, content: str) -> dict:
     """What an entry says of its place in the structure: the section path, the unit's kind (a table's rows and
     a section's outline are read line by line), a turn's speaker and date, and for a table the label of each of
     its rows the entry holds (`rows`: [row line, label] pairs: an export's metadata keys are short names, a
-row line is not one) and the column headers, so a question that names a row
-    and a column finds the row without the line being parsed back."""
+    row line is not one) and the column headers, so a question that names a row and a column finds the row
+    without the line being parsed back."""
     if where is None:
         return {}
     unit = where.unit

@@ -55,9 +55,9 @@ def _trim(text: str, limit: int) -> str:
 
 def outline_lines(section: Section, structure: DocStructure, config: OutlineConfig) -> list[str]:
     """The section's outline, one line each: what its node shows and its entry holds."""
-    mine = [u for u in structure.units if u.section == section.id and u.kind != "heading"]
+    mine = [u for u in structure.units_in(section.id) if u.kind != "heading"]
     lines = [section.title]
-    opening = next((u for u in mine if u.kind == "paragraph"), None)
+    opening = structure.opening(section.id)
     if opening is not None:
         lines.append(first_sentence(opening.text, config.max_words))
     for unit in mine:
@@ -87,7 +87,7 @@ def _list_lines(unit: Unit, config: OutlineConfig) -> list[str]:
 def _child_lines(child: Section, structure: DocStructure, config: OutlineConfig) -> list[str]:
     """The sub-section's title, then its opening sentence on a line of its own: every line of an outline is
     the document's own words, so an answer may quote it."""
-    opening = next((u for u in structure.units if u.section == child.id and u.kind == "paragraph"), None)
+    opening = structure.opening(child.id)
     if opening is None:
         return [child.title]
     return [child.title, first_sentence(opening.text, config.max_words)]
@@ -95,14 +95,14 @@ def _child_lines(child: Section, structure: DocStructure, config: OutlineConfig)
 
 def outline_data(section: Section, structure: DocStructure) -> Outline:
     """The outline as typed data (see `memory.outline`): what an answer counts and quotes, sentences whole."""
-    mine = [u for u in structure.units if u.section == section.id and u.kind == "list"]
+    mine = [u for u in structure.units_in(section.id) if u.kind == "list"]
     lists = [OutlineList(lead_in=_bounded(u.lead_in), count=len(u.items),
                          items=[OutlineItem(marker=i.marker[:16], text=_bounded(i.first_sentence))
                                 for i in u.items[:MAX_ENTRIES]])
              for u in mine[:MAX_ENTRIES]]
     children = []
     for child in structure.children(section.id)[:MAX_ENTRIES]:
-        opening = next((u for u in structure.units if u.section == child.id and u.kind == "paragraph"), None)
+        opening = structure.opening(child.id)
         children.append(OutlineChild(title=_bounded(child.title),
                                      opening=_bounded(first_sentence(opening.text, MAX_TEXT)) if opening else ""))
     return Outline(title=_bounded(section.title), lists=lists, children=children)
@@ -120,7 +120,7 @@ def worth_a_node(section: Section, structure: DocStructure, passages: list[str])
 
 
 def item_count(section: Section, structure: DocStructure) -> int:
-    return sum(len(u.items) for u in structure.units if u.section == section.id and u.kind == "list")
+    return sum(len(u.items) for u in structure.units_in(section.id) if u.kind == "list")
 
 
 class SectionNodes:

@@ -62,6 +62,12 @@ class DocStructure:
     # sections by id, built on first look-up: ingestion looks up a section per chunk piece and per cluster, and
     # a long conversation has thousands of sessions (rebuilt when the list grows or shrinks)
     _index: dict[str, Section] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # sub-sections and units by section id, likewise: a section node's outline reads its section's units and
+    # each sub-section's opening, for every section (a scan of every unit each time is sections x units)
+    _kids: dict[str | None, list[Section]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _kids_of: int = field(default=-1, init=False, repr=False, compare=False)
+    _held: dict[str | None, list[Unit]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _held_of: int = field(default=-1, init=False, repr=False, compare=False)
 
     def section(self, section_id: str | None) -> Section | None:
         if section_id is None:
@@ -69,7 +75,23 @@ class DocStructure:
         return self._by_id().get(section_id)
 
     def children(self, section_id: str | None) -> list[Section]:
-        return [s for s in self.sections if s.parent == section_id]
+        if self._kids_of != len(self.sections):
+            self._kids, self._kids_of = {}, len(self.sections)
+            for s in self.sections:
+                self._kids.setdefault(s.parent, []).append(s)
+        return list(self._kids.get(section_id, ()))
+
+    def units_in(self, section_id: str | None) -> list[Unit]:
+        """The units that sit directly in the section (not in its sub-sections), in reading order."""
+        if self._held_of != len(self.units):
+            self._held, self._held_of = {}, len(self.units)
+            for u in self.units:
+                self._held.setdefault(u.section, []).append(u)
+        return list(self._held.get(section_id, ()))
+
+    def opening(self, section_id: str | None) -> Unit | None:
+        """The section's first paragraph: what its outline quotes for it."""
+        return next((u for u in self.units_in(section_id) if u.kind == "paragraph"), None)
 
     def _by_id(self) -> dict[str, Section]:
         if len(self._index) != len(self.sections):
