@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ...memory.store import claim_key
 from ...text.furniture import Role
 from .classification import is_heading
 from .nlp import is_leader_line, sentences
@@ -30,7 +31,7 @@ def distinct(evidence: list[Evidence]) -> list[Evidence]:
     seen: set[str] = set()
     out: list[Evidence] = []
     for ev in evidence:
-        key = " ".join(ev.text.lower().split())
+        key = claim_key(ev.text)
         if key and key not in seen:
             seen.add(key)
             out.append(ev)
