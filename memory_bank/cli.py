@@ -17,7 +17,6 @@ from pathlib import Path
 from .errors import MemoryBankError
 from .events import ErrorRaised, Event, Progress
 from .settings import Settings
-from .text.pages import pages_label
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,8 +104,7 @@ def _ask(args: argparse.Namespace, settings: Settings, start: float) -> int:
         result = bank.run(args.question, text=args.text)
         print(result.answer)
         for i, c in enumerate(result.citations, 1):
-            pages = f", {pages_label(c.pages, c.printed_pages)}" if c.pages else ""
-            print(f"  [{i}] node {c.node_id}: {c.source}{pages}")
+            print(f"  [{i}] node {c.node_id}: {c.where()}")
         counts, usage = bank.snapshot().counts, bank.usage()
         print(f"nodes={counts['nodes']} edges={counts['edges']} merges={counts['merges']} "
               f"conflicts={counts['conflicts']} (pending {counts['pending_conflicts']}) "
