@@ -96,6 +96,10 @@ def test_shared_mode_import_restores_answers_and_browsers_keep_their_own_tasks(b
         mine = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = mine.new_page()
         page.goto(f"{url}/export_import")
+        # a new server's first sub-page request runs the page file alone, then reruns through app.py
+        # (ui/session._route_through_app): a file set on the first run's uploader is lost with it, so the
+        # upload waits for app.py's sidebar, which only the routed run draws
+        page.get_by_text("Offline engine", exact=False).first.wait_for(timeout=60_000)
         page.locator('input[type="file"]').set_input_files(str(export))
         page.get_by_text("notes-export.json", exact=True).wait_for(timeout=60_000)  # the upload has arrived
         page.get_by_role("button", name="Import").click(timeout=60_000)
