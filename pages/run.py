@@ -9,11 +9,31 @@ from ui.graph_panel import graph_block
 from ui.long_term import long_term_answer
 from ui.panels import answer_view, deep_retrieval_panel, errors_view, insight_doc_view, stop_unless
 from ui.run_view import log_view, metrics_row, progress_view, scroll_to_deep_retrieval
-from ui.session import get_task, launch, resume
+from ui.session import get_task, launch, resume, start_pending
 from ui.style import status_pill
 
 task = get_task()
 st.title("Run")
+
+
+@st.fragment(run_every=1.0)
+def waiting_for_model() -> None:
+    """A Start clicked while the embedding model loads: said here, and begun as soon as the model is ready."""
+    if start_pending(task):
+        st.rerun()
+    pending = task.pending
+    if pending is None:  # ended meanwhile (the task was cleared in another view)
+        st.rerun()
+    status_pill("starting")
+    st.markdown(f"**{md_escape(pending.question)}**")
+    st.info(f"Starting — the embedding model is still loading ({pending.waited:.0f} s so far). The first run "
+            "after the server starts waits for it; the run begins by itself as soon as it is ready.",
+            icon=":material/hourglass_top:")
+
+
+if task.pending is not None:
+    waiting_for_model()
+    st.stop()
 stop_unless(task.bank is not None and bool(task.runs), "No run yet: start a task (or the sample) first.")
 
 live_mode = task.running

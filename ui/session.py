@@ -14,8 +14,8 @@ from __future__ import annotations
 import logging
 import shutil
 import sys
-import tempfile
 import threading
+import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
@@ -35,6 +35,7 @@ from memory_bank import (
     safe_name,
 )
 
+from . import tempdirs
 from .tasks import LiveTask, registry_for
 from .worker import RunHandle, start_run
 
@@ -89,6 +90,30 @@ def warm_up_embedder(model_path: str | None) -> threading.Thread:
     return thread
 
 
+@dataclass(frozen=True)
+class PendingStart:
+    """A Start clicked while the embedding model still loads (the first run after a server start).
+
+    Creating the task needs the model, and waiting for it inside the click's script run kept the New task page
+    on screen with a live Start button for as long as the load took (seconds to a minute on a busy machine with a
+    cold disk): the click looked lost, and a second click started a second run. The click now goes straight to
+    the Run page, which says what it waits for and starts the run (`start_pending`) once the model is ready."""
+
+    question: str
+    files: tuple[Path, ...]
+    text: str | None
+    asked: float
+
+    @property
+    def waited(self) -> float:
+        return time.time() - self.asked
+
+
+def model_ready(settings: Settings) -> bool:
+    """Whether the shared embedding model is loaded (the warm-up thread has finished)."""
+    return not warm_up_embedder(settings.embedding_model_path).is_alive()
+
+
 def _remove(path: Path) -> None:
     """Delete a temp file or folder; a failure is logged (the OS cleans temp eventually), never raised at exit."""
     def report(_func, failed, exc_info) -> None:  # noqa: ANN001 - shutil.rmtree's onerror signature
@@ -124,6 +149,7 @@ class TaskSession:
     settings_error: str | None = None  # a bad variable in the environment or .env: the defaults run instead
     created_here: set[str] = field(default_factory=set)  # shared mode: ids this browser is to remember
     browser_ids: list[str] | None = None  # shared mode: what the browser remembers (None until it says)
+    pending: PendingStart | None = None  # a Start waiting for the embedding model (the Run page starts it)
 
     @property
     def current_run(self) -> RunHandle | None:
@@ -131,7 +157,8 @@ class TaskSession:
 
     @property
     def running(self) -> bool:
-        return any(r.alive for r in self.runs)
+        """A run is going, or is about to (a Start waits for the model): no second Start meanwhile."""
+        return self.pending is not None or any(r.alive for r in self.runs)
 
     @property
     def uploads(self) -> Path:
@@ -141,7 +168,14 @@ class TaskSession:
 
 
 def _new_workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="amb-session-"))
+    _sweep_once()
+    return tempdirs.make("session")
+
+
+@st.cache_resource(show_spinner=False)
+def _sweep_once() -> list[Path]:
+    """Once per server process: the temp folders of app processes that were killed (they could not clean up)."""
+    return tempdirs.sweep_orphans()
 
 
 def _route_through_app() -> None:
@@ -194,6 +228,7 @@ def attach(task: TaskSession, live: LiveTask) -> None:
 def detach(task: TaskSession) -> None:
     """Show no task (the stored one stays as it is); the next Start creates a new one."""
     task.task_id, task.bank, task.runs, task.selected, task.highlight, task.origin = None, None, [], None, [], ""
+    task.pending = None
     task.graph_id = uuid.uuid4().hex[:10]
     st.query_params.pop("task", None)
 
@@ -257,8 +292,12 @@ def save_upload(task: TaskSession, name: str, data: bytes) -> Path:
     return path
 
 
-def launch(task: TaskSession, question: str, files: list[Path], text: str | None) -> RunHandle:
-    """Start a run on the session's task (a new stored task on first use). Follow-ups reuse the memory."""
+def launch(task: TaskSession, question: str, files: list[Path], text: str | None) -> None:
+    """Start a run on the session's task (a new stored task on first use; follow-ups reuse the memory). While
+    the embedding model still loads, a new task's start waits as `task.pending` (see `PendingStart`)."""
+    if task.task_id is None and not model_ready(task.settings):
+        task.pending = PendingStart(question, tuple(files), text, time.time())
+        return
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
     if task.task_id is None:
@@ -268,7 +307,17 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
     task.tokens.append(handle.cancel_token)
     task.runs.append(handle)
-    return handle
+
+
+def start_pending(task: TaskSession) -> bool:
+    """The Run page asks about once a second: once the model is ready, the waiting start begins. True when it
+    did (the page then redraws with the run)."""
+    pending = task.pending
+    if pending is None or not model_ready(task.settings):
+        return False
+    task.pending = None
+    launch(task, pending.question, list(pending.files), pending.text)
+    return True
 
 
 def resume(task: TaskSession) -> RunHandle:
@@ -278,12 +327,12 @@ def resume(task: TaskSession) -> RunHandle:
     return registry_for(task.settings).resume(live)
 
 
-def start_sample(task: TaskSession, sample: Sample) -> RunHandle:
+def start_sample(task: TaskSession, sample: Sample) -> None:
     """A sample is a task of its own: it never adds its documents to the memory already in the session (that
     task stays stored, listed on the Tasks page)."""
     if task.bank is not None:
         detach(task)
-    return launch(task, sample.question, list(sample.files), None)
+    launch(task, sample.question, list(sample.files), None)
 
 
 def apply_settings(task: TaskSession, settings: Settings) -> None:

@@ -42,7 +42,7 @@ div[data-testid="stMarkdownContainer"] pre, div[data-testid="stText"] {
 
 STATUS = {"running": ("Running", "amb-running"), "done": ("Done", "amb-done"),
           "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed"),
-          "interrupted": ("Interrupted", "amb-cancelled"),
+          "interrupted": ("Interrupted", "amb-cancelled"), "starting": ("Starting", "amb-running"),
           "partly failed": ("Partly failed", "amb-partly")}
 
 
@@ -69,8 +69,9 @@ def nav_links(pages: dict[str, list]) -> None:
 def _embedder_status(task: TaskSession) -> None:
     """Polls while the model loads, so "loading" turns into "ready" by itself. It does not redraw the app when
     the model is ready (that would stop the polling): the model is ready a few seconds after the first page
-    view, just when a user clicks Start, and a full rerun asked for by the script at that moment can swallow
-    the click (a browser test lost its Start click that way). The polling stops at the next full run."""
+    view, just when a user clicks Start, and a full rerun asked for by the script at that moment would compete
+    with the click's own run. The polling stops at the next full run. (A Start clicked before the model is
+    ready waits on the Run page: `session.PendingStart`.)"""
     loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
 
     @st.fragment(run_every=1.0 if loading else None)

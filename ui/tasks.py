@@ -10,8 +10,8 @@ run that was going when the previous process died shows as 'interrupted', with R
 from __future__ import annotations
 
 import shutil
-import tempfile
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ import streamlit as st
 
 from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, event_from_dict
 
+from . import tempdirs
 from .local_model import with_endpoint
 from .long_term import long_term_for
 from .worker import RunHandle, restore_run, start_resume
@@ -36,6 +37,10 @@ class LiveTask:
     workdir: Path
     runs: list[RunHandle] = field(default_factory=list)
     origin: str = ""
+
+    def __post_init__(self) -> None:
+        # closing the task removes its folder; a task still open when the process exits goes then
+        weakref.finalize(self, shutil.rmtree, self.workdir, True)
 
     @property
     def task_id(self) -> str:
@@ -136,7 +141,7 @@ class TaskRegistry:
 
 
 def _workdir(settings: Settings) -> Path:
-    return Path(tempfile.mkdtemp(prefix="amb-task-", dir=settings.temp_dir))
+    return tempdirs.make("task", settings.temp_dir)
 
 
 def _for(settings: Settings, workdir: Path) -> Settings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +38,7 @@ def app_process(log_path: Path, env: dict[str, str] | None = None,
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
+            [sys.executable, "-c", _LAUNCH, "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
              "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"],
             cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
@@ -52,6 +53,22 @@ def app_process(log_path: Path, env: dict[str, str] | None = None,
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
+
+
+# `streamlit run`, with every thread's stack written to the log on SIGUSR1: a test that times out waiting for the
+# app asks for it (`dump_threads`), so a hang on a CI machine says where it hangs
+_LAUNCH = ("import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+           "from streamlit.web.cli import main; sys.argv[0] = 'streamlit'; sys.exit(main())")
+
+
+def dump_threads(proc: subprocess.Popen, log_path: Path, settle: float = 1.0) -> str:
+    """The server's thread stacks (written by faulthandler into its log) and the log's tail, for a failure
+    message."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(settle)
+    text = log_path.read_text(errors="replace") if log_path.is_file() else ""
+    return text[-12_000:]
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_path: Path) -> None:

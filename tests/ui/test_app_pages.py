@@ -44,6 +44,13 @@ def task_of(at: AppTest):  # noqa: ANN201 - ui.session.TaskSession
 
 
 def finish_runs(at: AppTest) -> None:
+    """Wait for the session's runs; a Start that waits for the embedding model (on the Run page) first begins."""
+    for _ in range(480):
+        if task_of(at).pending is None:
+            break
+        time.sleep(0.25)
+        at.run()  # the Run page begins the waiting start once the model is ready
+    assert task_of(at).pending is None, "the start still waits for the embedding model"
     for run in task_of(at).runs:
         run.join(240)
         assert not run.alive, "the run did not finish in time"

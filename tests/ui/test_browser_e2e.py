@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .app_server import ROOT, running_app
+from .app_server import ROOT, app_process, dump_threads, running_app
 
 QUESTION = "How does the policy engine decide whether to grant access to a resource?"
 # A note that tries everything a document can try on a page: a script, an image that reports home, a Markdown
@@ -61,11 +61,36 @@ def _wait(predicate, timeout: float, what: str):  # noqa: ANN001, ANN202
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
-def _wait_or_none(predicate, timeout: float):  # noqa: ANN001, ANN202
-    try:
-        return _wait(predicate, timeout, "")
-    except AssertionError:
-        return None
+class Watch:
+    """Waits on the page like `_wait`, but a timeout or an error on the page fails at once with what a person
+    at the screen would see (the page's text), a screenshot, and where every server thread is (its stacks): a
+    hang on a CI machine must say where it hangs."""
+
+    def __init__(self, page, proc, log_path: Path, artifacts: Path) -> None:  # noqa: ANN001
+        self.page, self.proc, self.log_path, self.artifacts = page, proc, log_path, artifacts
+
+    def until(self, predicate, timeout: float, what: str):  # noqa: ANN001, ANN202
+        deadline = time.monotonic() + timeout
+        alerts = self.page.locator('[data-testid="stAlertContentError"], [data-testid="stException"]')
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            if alerts.count():
+                self.fail(f"an error on the page while waiting for {what}")
+            time.sleep(0.25)
+        self.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+    def fail(self, why: str) -> None:
+        shot = self.artifacts / f"e2e_failure_{int(time.time())}.png"
+        try:
+            self.page.screenshot(path=str(shot), full_page=True)
+            text = self.page.locator("section.main, [data-testid='stMain']").first.inner_text(timeout=5_000)
+        except Exception as exc:  # noqa: BLE001 - the diagnosis must not hide the failure it diagnoses
+            text = f"(the page could not be read: {exc})"
+        raise AssertionError(f"{why}\n--- the page says ---\n{text[-4000:]}\n--- screenshot: {shot}\n"
+                             f"--- the server's log and thread stacks ---\n"
+                             f"{dump_threads(self.proc, self.log_path)}")
 
 
 def _stats(page) -> dict | None:  # noqa: ANN001
@@ -96,7 +121,9 @@ def _click_a_node(page, doc: str) -> str:  # noqa: ANN001
 
 def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path) -> None:  # noqa: ANN001
     outside: list[str] = []
-    with running_app(artifacts / "e2e_streamlit.log") as url:
+    log_path = artifacts / "e2e_streamlit.log"
+    # a data folder of its own: the suite's shared one holds every other test's tasks and long-term memory
+    with app_process(log_path, {"MEMORY_BANK_DATA_DIR": str(tmp_path / "data")}) as (url, proc):
         context = browser.new_context(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
 
         def guard(route) -> None:  # noqa: ANN001
@@ -109,6 +136,7 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path
 
         context.route("**/*", guard)
         page = context.new_page()
+        watch = Watch(page, proc, log_path, artifacts)
         page.goto(url)
         page.get_by_role("button", name="Run the sample").wait_for(timeout=60_000)
         hostile = tmp_path / "vendor-note.txt"
@@ -118,24 +146,19 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path
         page.get_by_label("Question or task").fill(QUESTION)
         page.screenshot(path=str(artifacts / "e2e_1_new_task.png"))
         start = page.get_by_role("button", name="Start")
-        _wait(start.is_enabled, 60, "the files to upload (Start is disabled meanwhile)")
-        start.click()
+        watch.until(start.is_enabled, 60, "the files to upload (Start is disabled meanwhile)")
+        start.click()  # once: a user's first click must start the run (or the page says why not)
         run_page = page.get_by_role("heading", name="Run", exact=True)
         refused = page.locator('[data-testid="stAlert"]')  # what the New task page says when it will not start
-        if not _wait_or_none(lambda: run_page.count() or refused.count(), 20) and start.count() \
-                and start.is_enabled():
-            # once in a CI run the click was lost with no message (the model finished loading at that moment);
-            # a user clicks again, so does the test, and says so in the log
-            print("Start was clicked a second time: the first click changed nothing in 20 s")
-            start.click()
-        _wait(lambda: run_page.count() or refused.count(), 60, "the Run page after Start")
+        watch.until(lambda: run_page.count() or refused.count(), 60, "the Run page after one click on Start")
         assert run_page.count(), refused.all_inner_texts()
 
-        stats = _wait(lambda: (s := _stats(page)) and s["nodes"] > 0 and s, 180, "the first node on the graph")
+        stats = watch.until(lambda: (s := _stats(page)) and s["nodes"] > 0 and s, 180, "the first node on the graph")
         page.screenshot(path=str(artifacts / "e2e_2_run_growing.png"))
-        page.get_by_text("Done", exact=True).wait_for(timeout=240_000)
+        done = page.get_by_text("Done", exact=True)
+        watch.until(done.count, 240, "the run to finish (Done)")
         page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=30_000)  # the final rerun
-        stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= stats["nodes"] and s, 30, "the final graph")
+        stats = watch.until(lambda: (s := _stats(page)) and s["nodes"] >= stats["nodes"] and s, 30, "the final graph")
         assert stats["nodes"] > 50 and stats["edges"] > 0
         page.screenshot(path=str(artifacts / "e2e_3_run_done.png"))
 
