@@ -68,7 +68,7 @@ def dump_threads(proc: subprocess.Popen, log_path: Path, settle: float = 1.0) ->
         proc.send_signal(signal.SIGUSR1)
         time.sleep(settle)
     text = log_path.read_text(errors="replace") if log_path.is_file() else ""
-    return text[-12_000:]
+    return text[-40_000:]
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_path: Path) -> None:
