@@ -34,7 +34,7 @@ from doc_qa_set import DEV_SET, KINDS, PDF_DIR, carries, evidence_share, load, t
 from longdoc import ChunkBaseline, cut, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.engines.offline.executor import NOT_FOUND  # noqa: E402
+from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found  # noqa: E402
 from memory_bank.loaders import load_file  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.text.tokens import tokens_for_chars  # noqa: E402
@@ -63,7 +63,7 @@ def ask(bank: MemoryBank, baseline: ChunkBaseline, tokens: dict[int, int], q: di
     cited = sorted({p for c in result.citations for p in c.pages})
     row = {"id": q["id"], "doc": q["doc"], "kind": q["kind"], "answerable": q["answerable"],
            "question": q["question"], "answer": answer, "cited_pages": cited, "seconds": round(seconds, 2),
-           "not_found": answer == NOT_FOUND, "a_part_not_found": NOT_FOUND in answer}
+           "not_found": is_not_found(answer), "a_part_not_found": NOT_FOUND in answer}
     if not q["answerable"]:
         return row
     chunks = baseline.context(q["question"], CHUNKS_READ)

@@ -7,6 +7,8 @@ a consistent state while the UI thread reads too.
 
 from __future__ import annotations
 
+import re
+
 from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
 from ..memory.store import Memory
@@ -53,6 +55,20 @@ class MemoryReader:
         with self._memory.read():
             return self._passages.search(query, k)
 
+    def mentions(self, terms: list[str]) -> dict[str, bool]:
+        """Whether the task's documents (their raw text) say each term anywhere: as a whole word, in any case,
+        with a hyphen or a space between its parts ("peer-to-peer", "peer to peer")."""
+        patterns = {t: _term_pattern(t) for t in dict.fromkeys(terms) if t.strip()}
+        found = dict.fromkeys(patterns, False)
+        with self._memory.read():
+            for entry in self._memory.tree.entries.values():
+                for term, pattern in patterns.items():
+                    if not found[term] and pattern.search(entry.text):
+                        found[term] = True
+                if all(found.values()):
+                    break
+        return found
+
     def conflict(self, conflict_id: str) -> PendingConflict:
         with self._memory.read():
             return self._memory.conflicts[conflict_id]
@@ -77,3 +93,14 @@ class MemoryReader:
         with self._memory.read():
             resolved = self._memory.resolve_id(node_id) or node_id
             return self._deep.run(resolved, with_attachments)
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    """A number's digits with thousands separators optional ('1577' is '1,577'); a term's parts joined by
+    hyphens, dashes or spaces, or none."""
+    term = term.strip()
+    if re.fullmatch(r"\d[\d.]*", term):
+        body = ",?".join(re.escape(c) for c in term)
+    else:
+        body = r"[\s\-‐‑–]*".join(re.escape(p) for p in re.split(r"[\s\-‐‑–]+", term) if p)
+    return re.compile(r"(?<![\w.])" + body + r"(?!\w|\.\d)", re.IGNORECASE)

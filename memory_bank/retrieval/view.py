@@ -71,6 +71,10 @@ class MemoryView(Protocol):
         """Local search over the raw text of the task's own documents (interaction entries)."""
         ...
 
+    def mentions(self, terms: list[str]) -> dict[str, bool]:
+        """Whether the task's documents say each term anywhere (whole words, any case, hyphen or space)."""
+        ...
+
     def conflict(self, conflict_id: str) -> PendingConflict: ...
 
     def rejected_entries(self) -> set[str]:

@@ -29,13 +29,25 @@ _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?
 
 
 _NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
+# "the eighth tenet", "the last step": one item of a list, found in the list (which tells too when there is none)
+_ORDINAL_ITEM = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)\s+"
+                           rf"(?:\S+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
+# "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
+_SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
+                        r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
+
+
+def asked_part(question: str) -> str:
+    """The question without the clause that sets something aside ("Besides the core components, …"), the part
+    that says what is asked for."""
+    return " ".join(_SET_ASIDE.sub(" ", " ".join(question.split())).split())
 
 
 def asks_for_items(question: str) -> bool:
     """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
-    the plural ('what is the policy engine?' names one thing)."""
-    q = " ".join(question.split())
-    if _HOW_MANY.search(q) or _LIST_VERB.search(q):
+    the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
+    q = asked_part(question)
+    if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q):
         return True
     return any(_plural(_head(q, m.start("noun"))) for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
 
@@ -50,8 +62,9 @@ def item_noun(question: str) -> str | None:
     titled by that kind, or whose items are of that kind, is the one that holds the list."""
     if not asks_for_items(question):
         return None
-    words = " ".join(question.split())
-    match = _NOUN.search(words)
+    words = asked_part(question)
+    pointed = _ORDINAL_ITEM.search(words)
+    match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     return _head(words, match.start()) if match else None
 
 

@@ -16,6 +16,7 @@ from ...memory.insight_doc import TaskType
 from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
+from ...text.asks import item_noun
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
 from .answering import Answer, AnswerConfig, Answerer, announces_list
@@ -23,9 +24,19 @@ from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .question_parts import question_parts
+from .specifics import specific_terms
+from .verdict import is_yes_no, verdict
 
 NOT_FOUND = "Not found in the documents."
+_ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+                  8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+def is_not_found(answer: str) -> bool:
+    """The answer says the documents do not answer (it may go on with the closest thing they do say)."""
+    return answer.strip().startswith(NOT_FOUND)
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
 
@@ -71,8 +82,15 @@ class OfflineExecutor:
         if len(parts) > 1:
             return self._answer_parts(parts, calls)
         selection, evidence = self._select(question, calls)
-        listing = self.lists.listing(question, selection)
+        absent = self._absent(question)
+        if absent:
+            return self._not_mentioned(question, absent, evidence, calls)
+        yes_no = is_yes_no(question)
+        listing = None if yes_no else self.lists.listing(question, selection)
         if listing is not None:
+            position = ordinal(question)
+            if position is not None and not _COUNT.search(question):
+                return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
@@ -80,20 +98,60 @@ class OfflineExecutor:
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary=f"No passage of the documents answers the question.{why}")
-        return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
+        text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
+        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
+
+    def _absent(self, question: str) -> list[str]:
+        """The names, numbers and terms the question asks about that the documents never mention."""
+        terms = specific_terms(question)
+        return [t for t, said in self.view.mentions(terms).items() if not said] if terms else []
+
+    def _not_mentioned(self, question: str, absent: list[str], evidence: list[Evidence],
+                       calls: list[ToolCallRecord]) -> ExecutionResult:
+        """"Not found", saying what the documents never mention, and the closest thing they do say, labelled."""
+        named = ", ".join(f"“{t}”" for t in absent)
+        text = f"{NOT_FOUND} They never mention {named}."
+        ranked = self.answerer.rank(question, evidence)
+        closest = ranked.pool[ranked.lead()] if ranked is not None else None
+        if closest is None:
+            return ExecutionResult(answer=text, tool_calls=calls, success=True,
+                                   summary=f"The documents never mention {named}.")
+        answer = Answer(closest.text, [closest], 0.0)
+        return ExecutionResult(answer=f"{text}\nThe closest they come ({_where(closest)}): {closest.text}",
+                               tool_calls=calls, citations=_citations(answer), success=True,
+                               summary=f"The documents never mention {named}; closest: node {closest.node_id}.")
+
+    def _pointed(self, question: str, listing: Listing, position: int,
+                 calls: list[ToolCallRecord]) -> ExecutionResult:
+        """"What does the eighth tenet require?": that item of the list, or "not found" when the list is shorter
+        (saying how long it is)."""
+        text = pointed_item(listing, position)
+        answer = self._list_answer(question, listing)
+        if text is None:
+            noun = item_noun(question) or "items"
+            which = _ORDINAL_WORDS.get(position, f"{position}th")
+            text = (f"{NOT_FOUND} The documents list {listing.count} {_plural(noun)} "
+                    f"({_where(answer.used[0])}); there is no {which} one.")
+        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer), success=True,
+                               summary=f"Item {position} of section node {listing.node.id} ({listing.title}).")
 
     def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
         answerer = self.part_answerer
         selected = [self._select(part, calls) for part in parts]
-        listings = [self.lists.listing(part, selection) for part, (selection, _) in zip(parts, selected)]
+        listings = [None if is_yes_no(part) else self.lists.listing(part, selection)
+                    for part, (selection, _) in zip(parts, selected)]
+        absent = [self._absent(part) for part in parts]
         ranked = [answerer.rank(part, evidence) for part, (_, evidence) in zip(parts, selected)]
         openings = [answerer.opening(r) for r in ranked]
         answers: list[Answer] = []
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
+            if absent[k]:  # it asks about something the documents never mention
+                answers.append(Answer(text="", found=False))
+                continue
             if listing is not None:  # a part that asks for a list is answered by the list
                 answers.append(self._list_answer(part, listing))
                 continue
@@ -104,7 +162,10 @@ class OfflineExecutor:
             # a sentence another item opens with, or one an earlier item shows, is not this item's filler
             said = {text for j, text in enumerate(openings) if j != k and text}
             said |= {ev.text for a in answers if a.found for ev in a.used}
-            answers.append(answerer.answer_ranked(part, ranking, frozenset(said)))
+            answer = answerer.answer_ranked(part, ranking, frozenset(said))
+            if answer.found and is_yes_no(part):
+                answer.text = f"{verdict(part, answer.used[0].text)}. {answer.text}"
+            answers.append(answer)
         if not any(a.found for a in answers):
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                    summary="No passage of the documents answers any part of the question.")
@@ -184,6 +245,10 @@ def _section_evidence(listing: Listing) -> Evidence:
     return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
                     source.name if source else "", tuple(node.pages()), 1.0, node.role,
                     tuple(sorted(node.printed_pages().items())), 0, node.section())
+
+
+def _plural(noun: str) -> str:
+    return noun if noun.endswith("s") else f"{noun}s"
 
 
 def _where(ev: Evidence) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ...memory.outline import Outline
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
-from ...text.asks import item_noun
+from ...text.asks import asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.tokens import stems
 from ..protocol.memory_block import Selection
@@ -120,7 +120,7 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return None
     texts = [[frozenset(stems(lead))] + [frozenset(stems(f"{i.label} {i.text}")) for i in listing.items]
              for listing, lead in candidates]
-    weights = idf_weights(stems(question), texts)
+    weights = idf_weights(stems(asked_part(question)), texts)
     noun = frozenset(stems(item_noun(question) or ""))
 
     def score(k: int) -> tuple[int, float]:

@@ -27,7 +27,7 @@ from ...memory.interaction_tree import InteractionEntry
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
-from ...text.asks import asks_for_items, item_noun
+from ...text.asks import asked_part, asks_for_items, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
@@ -202,7 +202,7 @@ class MemoryBlockBuilder:
             return None
         lines = [[frozenset(stems(s.text)) for s in self._sentences(node, rejected, claims)] for node in sections]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
-        weights = idf_weights(stems(question), [[t, *ls] for t, ls in zip(titles, lines)])
+        weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
         noun = set(stems(item_noun(question) or ""))
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
                   + _kind_match(noun, title, ls) for title, ls in zip(titles, lines)]

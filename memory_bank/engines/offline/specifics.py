@@ -1,0 +1,43 @@
+"""The specific things a question names that the documents never mention: an honest "not found".
+
+A question on the documents' topic whose answer they do not hold often names one thing they never say: "TIC
+4.0" where they discuss TIC 3.0, "the peer-to-peer mesh model" beside four models they do describe, a year or a
+name that is not there. The passages on the topic still match the question's other words well, which is why a
+similarity threshold answers it. A name, a number, an acronym or a hyphenated term in the question that appears
+nowhere in the task's documents is a plain signal: the answer would have to be about something they do not
+mention. Common words are not checked (a reader's question paraphrases them freely).
+"""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[A-Za-z0-9$][\w.\-/$%'’]*")
+_TRAILING = ".,;:?!)\"'’"
+_ORDINARY_CAPS = frozenset({"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does",
+                            "do", "did", "is", "are", "was", "were", "can", "could", "should", "would", "will",
+                            "has", "have", "had", "may", "might", "must", "shall", "the", "a", "an", "in", "on",
+                            "according", "besides", "apart", "other", "and", "or", "if", "for", "to", "of"})
+
+
+def specific_terms(question: str) -> list[str]:
+    """The question's names (capitalised past its first word), acronyms, numbers and hyphenated terms."""
+    out: list[str] = []
+    for index, match in enumerate(_TOKEN.finditer(question)):
+        word = match.group(0).rstrip(_TRAILING)
+        word = re.sub(r"['’]s$", "", word)
+        core = word.strip("$%")
+        if not core or core.lower() in _ORDINARY_CAPS:
+            continue
+        if any(c.isdigit() for c in core):
+            out.append(core.replace(",", ""))
+        elif re.search(r"[A-Za-z]-[A-Za-z]", core) or sum(c.isupper() for c in core) >= 2:
+            out.append(core)
+        elif index > 0 and core[:1].isupper() and not _after_colon(question, match.start()):
+            out.append(core)
+    return list(dict.fromkeys(out))
+
+
+def _after_colon(question: str, start: int) -> bool:
+    return question[:start].rstrip().endswith((":", '"', "“"))
+

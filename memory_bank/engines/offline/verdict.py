@@ -1,0 +1,54 @@
+"""Yes/no questions: the answer says "Yes" or "No" first, read off the sentence that answers.
+
+"Is network location alone enough to trust a request?" is answered by "network location alone does not imply
+trust": the reader wants the verdict before the quote. The verdict is the polarity of the answering sentence
+where it speaks about what the question asks (a negation within a few words of the question's own words), set
+against a negation inside the question's proposition ("Is it true that X does not …?"). A negation elsewhere in
+the sentence ("if the request is not authorized …" far from the asked words) does not flip it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.tokens import STOPWORDS, stem
+
+_YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
+                     r"shall|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|can't|won't|hasn't|haven't)\b",
+                     re.IGNORECASE)
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "nobody"})
+_BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)
+
+
+def is_yes_no(question: str) -> bool:
+    """A question that opens with an auxiliary verb ("Does …", "Is …", "Should …") asks for a verdict."""
+    return _YES_NO.match(question) is not None
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower().replace("’", "'"))
+
+
+def _negators(tokens: list[str]) -> list[int]:
+    return [i for i, t in enumerate(tokens) if t in _NEGATORS or t.endswith("n't")]
+
+
+def _content(tokens: list[str]) -> set[str]:
+    return {stem(t) for t in tokens if t not in STOPWORDS and t not in _NEGATORS and len(t) > 2}
+
+
+def _negated_near(tokens: list[str], asked: set[str]) -> bool:
+    stems_ = [stem(t) for t in tokens]
+    return any(asked & set(stems_[max(0, i - _BEFORE): i + _AFTER + 1]) for i in _negators(tokens))
+
+
+def verdict(question: str, sentence: str) -> str:
+    """'Yes' or 'No': whether the sentence affirms what the question asks."""
+    q = _tokens(question)
+    if q and (q[0].endswith("n't") or q[0] == "cannot"):
+        q = q[1:]  # "Isn't X Y?" asks the same as "Is X Y?"
+    asked = _content(q)
+    said_no = _negated_near(_tokens(sentence), asked)
+    asked_no = bool(_negators(q)) and _negated_near(q, asked)
+    return "No" if said_no != asked_no else "Yes"

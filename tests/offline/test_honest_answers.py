@@ -1,0 +1,88 @@
+"""Answers a careful reader accepts, on the real NIST PDF: a verdict first for a yes/no question, an item of a
+list by its place (or "not found" when the list is shorter), and "not found" for a question about something the
+documents never mention, with the closest thing they do say labelled as such."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
+from memory_bank.engines.offline.specifics import specific_terms
+from memory_bank.engines.offline.verdict import is_yes_no, verdict
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.text.asks import asked_part, asks_for_items, item_noun
+
+
+@pytest.fixture(scope="module")
+def nist_bank(nist_pdf: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path_factory.mktemp("nist"))
+    bank.ingest_file(nist_pdf)
+    return bank
+
+
+NOTES = ("Zero trust notes\n\nIn a zero trust architecture, network location alone does not imply trust: assets "
+         "on the enterprise network meet the same security requirements as any other. The policy engine makes the "
+         "final decision to grant access to a resource, and the policy administrator carries it out.\n")
+
+
+def test_a_yes_no_question_gets_its_verdict_first(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(NOTES, "notes.txt")
+    no = bank.run("Is network location alone enough to trust an asset in a zero trust architecture?").answer
+    assert no.startswith("No. ") and "does not imply trust" in no, no
+    yes = bank.run("Does the policy engine make the final decision to grant access to a resource?").answer
+    assert yes.startswith("Yes. ") and "final decision" in yes, yes
+
+
+def test_an_item_past_the_end_of_the_list_is_not_found_and_says_how_long_the_list_is(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What does the eighth tenet of zero trust require?").answer
+    assert is_not_found(answer) and "7 tenets" in answer and "no eighth" in answer, answer
+    first = nist_bank.run("What does the first tenet of zero trust say?").answer
+    assert not is_not_found(first) and "All data sources and computing services are considered resources" in first
+
+
+def test_a_question_about_something_never_mentioned_is_not_found_with_the_closest_passage(
+        nist_bank: MemoryBank) -> None:
+    result = nist_bank.run("What security capabilities does TIC 4.0 add for zero trust architectures?")
+    assert result.answer.startswith(f"{NOT_FOUND} They never mention “4.0”."), result.answer
+    assert "The closest they come (NIST.SP.800-207.pdf" in result.answer and result.citations
+    mesh = nist_bank.run("How does the peer-to-peer mesh deployment model of zero trust work?").answer
+    assert is_not_found(mesh) and "peer-to-peer" in mesh
+
+
+def test_terms_the_documents_do_say_are_not_taken_for_absent(nist_bank: MemoryBank) -> None:
+    assert nist_bank.view.mentions(["ZTA", "3.4.1", "agent/gateway", "consumer facing", "Zero-Trust"]) == dict.fromkeys(
+        ["ZTA", "3.4.1", "agent/gateway", "consumer facing", "Zero-Trust"], True)
+    assert nist_bank.view.mentions(["4.0", "peer-to-peer", "3.4.9"]) == dict.fromkeys(
+        ["4.0", "peer-to-peer", "3.4.9"], False)
+
+
+@pytest.mark.parametrize(("question", "sentence", "expected"), [
+    ("Did the survey find the ecosystem mature enough?", "The ecosystem is not mature enough for adoption.", "No"),
+    ("Does the policy engine make the final decision?", "The policy engine makes the ultimate decision.", "Yes"),
+    ("Isn't the policy engine the one that decides?", "The policy engine decides on every request.", "Yes"),
+    ("Is it true that location does not imply trust?", "Network location does not imply trust.", "Yes"),
+    ("Does the engine grant access?", "If the request is not authorized by the administrator, nothing happens "
+     "in the data plane; otherwise the engine grants access to the resource.", "Yes"),
+])
+def test_the_verdict_is_the_polarity_where_the_sentence_speaks_of_what_is_asked(question: str, sentence: str,
+                                                                                 expected: str) -> None:
+    assert is_yes_no(question)
+    assert verdict(question, sentence) == expected
+
+
+def test_what_a_question_sets_aside_is_not_what_it_asks_for() -> None:
+    question = "Besides the core components, which data sources provide input to the policy engine?"
+    assert asked_part(question).startswith("which data sources") and item_noun(question) == "sources"
+    assert asks_for_items("What does the eighth tenet require?") and item_noun("What does the eighth tenet "
+                                                                               "require?") == "tenet"
+    assert not is_yes_no("What are the tenets?")
+
+
+def test_specific_terms_are_names_numbers_acronyms_and_hyphenated_words() -> None:
+    assert specific_terms("What does TIC 4.0 add to NIST's peer-to-peer model in Kenya?") == [
+        "TIC", "4.0", "NIST", "peer-to-peer", "Kenya"]
+    assert specific_terms("What are the basic tenets of zero trust?") == []
