@@ -18,6 +18,7 @@ from .evidence import Evidence
 from .found import FoundModel
 from .ranking import Ranked, SentenceModel, SentenceRanker
 
+WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -29,7 +30,6 @@ class AnswerConfig:
     max_words: int = 50
     ranking: SentenceModel = field(default_factory=SentenceModel)
     found: FoundModel = field(default_factory=FoundModel)
-    min_fill_words: int = 8
 
 
 @dataclass
@@ -75,27 +75,27 @@ class Answerer:
 
     def compose(self, question: str, pool: list[Evidence], order: list[int], score: float,
                  said: frozenset[str] = frozenset()) -> Answer:
-        """Best sentence first; then the next best ones while they fit, the last one cut to the room left
-        around the question's words (a second sentence often holds the answer next to the matching one). A best
-        sentence ending in a colon announces a list: the sentences that follow it in its source come next."""
+        """Best sentence first; then the next best ones, whole, while they fit (a second sentence often holds
+        the answer next to the matching one). A reader gets whole sentences, never a fragment that opens or ends
+        mid-sentence: a next-best sentence too long for the room left is left out, and only a best sentence
+        longer than `WHOLE_LIMIT` times the budget is cut around the question's words. A best sentence ending in
+        a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         first = pool[order[0]]
-        if len(first.text.split()) > limit:
+        if len(first.text.split()) > WHOLE_LIMIT * limit:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
         size = len(first.text.split())
         announced = _following(pool, order[0]) if announces_list(first.text) else []
         for i in announced + [i for i in order[1:4] if i not in announced and pool[i].text not in said]:
-            room = limit - size
             extra = len(pool[i].text.split())
-            if extra <= room:
-                used.append(pool[i])
-                parts.append(pool[i].text)
-                size += extra
-            elif room >= self.config.min_fill_words:
-                used.append(pool[i])
-                parts.append(window(pool[i].text, question, room))
-                break
+            if size + extra > limit:
+                if i in announced:
+                    break  # a list's items in order, or none past the room
+                continue
+            used.append(pool[i])
+            parts.append(pool[i].text)
+            size += extra
         return Answer(text=" ".join(parts), used=used, score=score)
 
 

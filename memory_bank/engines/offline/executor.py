@@ -59,10 +59,8 @@ class OfflineExecutor:
         self.blocks = blocks
         self.config = config or ExecutorConfig()
         self.answerer = Answerer(embedder, answer_config)
-        # each part of a multi-part question gets a shorter answer, so the list stays readable: whole sentences
-        # only (a fragment cut from a next-best sentence reads as noise in a list item)
-        self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS,
-                                                        min_fill_words=PART_WORDS + 1))
+        # each part of a multi-part question gets a shorter answer, so the list stays readable
+        self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS))
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
         self.lists = ListAnswerer(view)
 
