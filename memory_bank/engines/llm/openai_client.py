@@ -15,7 +15,8 @@ the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM
 breaker, which stops all calls of a run once the endpoint is judged down.
 A JSON schema (`response_format` `json_schema`) is tried first where one is given: the first request that
 carries one probes the endpoint, and a rejection is remembered (then JSON mode). A streamed answer is read under
-the same deadline.
+the same deadline. `llm_socket` sends the requests over a Unix socket instead of TCP (the local model server
+listens on one, see `local_server`); the base URL then only names the paths.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
+import httpx2
 import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
@@ -43,7 +45,8 @@ AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell t
 IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
 _RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
 _REJECTED_STATUS = frozenset({401, 403, 404})  # bad key, no permission, no such model or path: asking again won't help
-_CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
+_CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.connect_unix_socket.complete",
+                        "connection.start_tls.complete"})
 _JSON_MODE_REJECTIONS = (openai.BadRequestError, openai.UnprocessableEntityError)
 _DETAIL_CHARS = 300
 
@@ -128,7 +131,8 @@ class OpenAIClient:
         self._calls = threading.local()  # the watchdog of the call this thread is making
         self._cancel = cancel
         self._breaker = breaker
-        http = openai.DefaultHttpxClient(event_hooks={"request": [self._watch_request]})
+        unix = httpx2.HTTPTransport(uds=settings.llm_socket) if settings.llm_socket else None
+        http = openai.DefaultHttpxClient(event_hooks={"request": [self._watch_request]}, transport=unix)
         self._sdk = openai.OpenAI(base_url=settings.llm_base_url or DEFAULT_BASE_URL, api_key=self._key or "not-needed",
                                   timeout=settings.llm_timeout, max_retries=0, http_client=http)
         self._base = str(self._sdk.base_url).rstrip("/")
