@@ -6,6 +6,11 @@ run log) can catch one type and show its message. Sub-classes exist only where a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class MemoryBankError(Exception):
     """Base of every error the memory bank raises on purpose; its message is meant for a user."""
@@ -24,7 +29,15 @@ class ImportFormatError(MemoryBankError):
 
 
 class LLMError(MemoryBankError):
-    """The LLM endpoint failed after retries (transport, HTTP status, timeout)."""
+    """The LLM endpoint failed after retries (transport, HTTP status, timeout).
+
+    Raised without the SDK's exception chained to it: that exception holds the raw response, and a server that
+    echoes the request puts the API key there, which any rendered traceback would print. `status` keeps the one
+    thing callers read from it (the HTTP status, None when there was no answer)."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
 
 
 class LLMUnavailable(LLMError):
@@ -81,3 +94,18 @@ class StoreError(MemoryBankError):
 
 class TaskNotFound(StoreError):
     """No task has this id (never created, or deleted)."""
+
+
+def call_unchained(call: Callable[[], T], catch: type[Exception] | tuple[type[Exception], ...],
+                   failure: Callable[[Exception], MemoryBankError]) -> T:
+    """`call()`, or the error `failure` makes of what it raised, with nothing chained to it.
+
+    `raise ... from None` inside a handler still leaves the caught exception in `__context__`. That exception can
+    hold what a server sent (an SDK error its response, a `JSONDecodeError` the whole body in `doc`), which holds
+    an API key when the server echoes the request. Raised here, outside the handler, the new error has neither
+    `__cause__` nor `__context__`: no rendered traceback or error report can reach the original."""
+    try:
+        return call()
+    except catch as exc:
+        error = failure(exc)
+    raise error

@@ -102,9 +102,12 @@ class Settings(BaseModel):
     # per agent slot (AGENT_SLOTS), the engine that runs it; a slot not named here runs on `engine`
     agent_engines: dict[str, EngineName] = Field(default_factory=dict)
     # LLM endpoint: "openai" is any OpenAI-compatible server at llm_base_url; "local" is the llama.cpp server this
-    # process starts on 127.0.0.1 with the model fetched into data_dir/models/
+    # process starts (on a private Unix socket, with a per-process key) with the model fetched into data_dir/models/
     llm_provider: Literal["openai", "local"] = "openai"
     llm_base_url: str | None = None
+    # a Unix socket the endpoint listens on instead of a TCP port (the local server: no web page can reach it);
+    # set by LocalModelServer.settings_for, never read from the environment
+    llm_socket: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None
     llm_vision_model: str | None = None

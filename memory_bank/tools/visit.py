@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ToolError
+from ..errors import ToolError, call_unchained
 from ..loaders.html import html_to_text
 from ..text.redact import redact
 from ..text.split import split_paragraphs, split_sentences
@@ -115,6 +115,12 @@ def _decode(body: bytes, charset: str | None) -> str:
         return body.decode("utf-8", errors="replace")
 
 
+def _jina_fields(fetched: Fetched) -> tuple[Any, Any]:
+    """(content, title) of a Jina Reader answer; KeyError or TypeError when it has another shape."""
+    data = json.loads(_decode(fetched.body, fetched.charset))["data"]
+    return data["content"], data.get("title")
+
+
 NO_MATCH = "Nothing on this page matches the goal"
 
 
@@ -203,16 +209,13 @@ class VisitTool:
         self.fetcher.check(url)  # the same rule whoever fetches: no private hosts handed to a third party either
         secret = [self._jina_api_key]
         headers = {"Authorization": f"Bearer {self._jina_api_key}", "Accept": "application/json"}
-        try:
-            fetched = self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False, timeout=timeout)
-        except ToolError as error:
-            raise ToolError(redact(str(error), secret)) from None
-        try:
-            data = json.loads(_decode(fetched.body, fetched.charset))["data"]
-            content, title = data["content"], data.get("title")
-        except (ValueError, KeyError, TypeError) as error:
-            raise ToolError(redact(f"Jina Reader returned an unexpected answer for {url} ({error!r})", secret)) \
-                from None
+        fetched = call_unchained(
+            lambda: self.fetcher.get(self.jina_endpoint + url, headers=headers, guard=False, timeout=timeout),
+            ToolError, lambda error: ToolError(redact(str(error), secret)))
+        content, title = call_unchained(
+            lambda: _jina_fields(fetched), (ValueError, KeyError, TypeError),
+            lambda error: ToolError(redact(f"Jina Reader returned an unexpected answer for {url} ({error!r})",
+                                           secret)))
         if not isinstance(content, str):
             raise ToolError(f"Jina Reader returned no text for {url}")
         content, title = redact(content, secret), redact(str(title), secret) if title else None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from ..errors import ConfigError, ToolError
+from ..errors import ConfigError, ToolError, call_unchained
 from ..text.redact import redact
 from ..watchdog import Cancellable
 from .base import SearchHit, ToolResult, ToolSpec
@@ -89,10 +89,8 @@ def request_json(fetcher: SafeFetcher, service: str, refused_hint: str, method: 
         raise ToolError(f"{service} refused the request (HTTP {answer.status}; {refused_hint}): {detail}")
     if answer.status >= 400:
         raise ToolError(f"{service} answered HTTP {answer.status}: {detail}")
-    try:
-        return json.loads(answer.body)
-    except ValueError as error:
-        raise ToolError(f"{service} returned a response that is not JSON: {detail}") from error
+    return call_unchained(lambda: json.loads(answer.body), ValueError,
+                          lambda _: ToolError(f"{service} returned a response that is not JSON: {detail}"))
 
 
 def api_fetcher(timeout: float, cancel: Cancellable | None) -> SafeFetcher:

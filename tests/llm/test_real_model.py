@@ -10,7 +10,6 @@ minutes on 2 cores; a busy machine makes it slower, never different.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,9 +23,8 @@ from memory_bank.engines.llm.local_server import LocalModelServer
 from memory_bank.engines.llm.openai_client import OpenAIClient
 from memory_bank.engines.llm.structure import StructureAgent
 from memory_bank.engines.models import ClassificationInput, StructureInput
-from memory_bank.errors import ConfigError
 from memory_bank.events import EventBus
-from memory_bank.settings import default_data_dir
+from tests.support.local_model import local_model_server
 
 pytestmark = pytest.mark.real_model
 
@@ -36,12 +34,7 @@ QUESTION = "What is the Northwind project budget, and who approved it?"
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LocalModelServer]:
-    try:
-        local = LocalModelServer.for_data_dir(default_data_dir())
-    except ConfigError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(str(exc))
+    local = local_model_server()
     local.start()
     try:
         yield local

@@ -2,21 +2,35 @@
 
 `xllamacpp.Server` serves `/v1/chat/completions` with `response_format` json_schema (grammar-constrained
 decoding), so the LLM engine talks to it through the same `OpenAIClient` as to any remote endpoint: nothing else
-changes. It binds 127.0.0.1 on a port the OS picks. Loading 1.1 GB of weights takes seconds and 2 GB of memory,
-so there is one server per process (the app holds it in a resource cache shared by every session) and it stops
-when its owner stops it or the process ends. `xllamacpp` is imported only when a server is started.
+changes. Loading 1.1 GB of weights takes seconds and 2 GB of memory, so there is one server per process (the app
+holds it in a resource cache shared by every session) and it stops when its owner stops it or the process ends.
+`xllamacpp` is imported only when a server is started.
+
+No web page may use it. A server on a loopback TCP port is reachable from any page the user's browser opens:
+llama.cpp answers any `Host` (DNS rebinding turns a page into a same-origin caller), reflects any `Origin` in
+`Access-Control-Allow-Origin`, and leaves `/slots` and `/props` open. llama.cpp has an API key and CORS settings
+but no `Host` check, and a reverse proxy with one would leave the server's own port behind it open. So the server
+opens no TCP port at all: it listens on a Unix socket in a folder only this user can enter (browsers cannot
+connect to Unix sockets, so there is nothing to rebind), and on top of that every endpoint but `/health` wants
+a key drawn afresh for each start (`secrets.token_urlsafe`), which `settings_for` hands to this process's own
+client; CORS grants no origin, and the slots, metrics, props-writing and web UI endpoints are off.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import requests
+import httpx2
+from pydantic import SecretStr
 
 from ...errors import ConfigError, LLMError
 from ...settings import Settings
@@ -26,6 +40,9 @@ LOCAL_TIMEOUT = 900.0  # seconds per call: a 2-core machine under load generates
 LOCAL_REPLY_ROOM = 1_024  # tokens of a slot's context kept for the reply when sizing the agent window
 READY_DEADLINE = 120.0  # seconds: loading takes ~3 s on a quiet machine; minutes only when the disk is cold
 _POLL = 0.25
+BASE_URL = "http://localhost/v1"  # the paths on the socket; the host name is never resolved
+SOCKET_NAME = "llm.sock"
+MAX_SOCKET_PATH = 100  # bytes: a Unix socket's path must fit sun_path (108 on Linux, 104 on macOS)
 
 
 @dataclass(frozen=True)
@@ -50,7 +67,7 @@ def _threads(requested: int) -> int:
 
 
 class LocalModelServer:
-    """One running llama.cpp server; `base_url` is what `LLM_BASE_URL` would be for a remote one."""
+    """One running llama.cpp server on a Unix socket (`socket_path`); `settings_for` points settings at it."""
 
     def __init__(self, model_path: Path, alias: str, options: ServerOptions | None = None, *,
                  deadline: float = READY_DEADLINE, probe: Callable[[str], bool] | None = None) -> None:
@@ -60,8 +77,11 @@ class LocalModelServer:
         self._deadline = deadline
         self._probe = probe or _health_ok
         self._server = None
+        self._key = ""
+        self._remove_folder: weakref.finalize | None = None
         self._lock = threading.Lock()
         self.base_url = ""
+        self.socket_path = ""
 
     @classmethod
     def for_data_dir(cls, data_dir: Path, spec: ModelSpec = DEFAULT_MODEL,
@@ -83,35 +103,51 @@ class LocalModelServer:
                 raise ConfigError(f"the local model file {self.model_path} is missing")
             import xllamacpp
 
-            params = xllamacpp.CommonParams()
-            params.model.path = str(self.model_path)
-            params.model_alias = [self.alias]  # a list: the server answers to any name in it
-            params.hostnames = ["127.0.0.1"]
-            params.port = 0  # the OS picks a free port; listening_address reports it
-            params.n_ctx = self.options.context
-            params.n_parallel = self.options.parallel
-            params.cpuparams.n_threads = _threads(self.options.threads)
-            params.cpuparams_batch.n_threads = _threads(self.options.threads)
-            params.cont_batching = True
-            params.kv_unified = self.options.unified
-            params.warmup = False
-            params.verbosity = -1  # llama.cpp logs every slot step to stderr; failures reach us over HTTP
-            server = xllamacpp.Server(params)
-            address = str(server.listening_address)
-            base = f"http://{address}/v1" if "://" not in address else f"{address.rstrip('/')}/v1"
-            self._wait_ready(base)
-            self._server, self.base_url = server, base
-            return base
+            folder = tempfile.mkdtemp(prefix="amb-llm-")  # mode 0700: no other user can reach the socket
+            remove_folder = weakref.finalize(self, shutil.rmtree, folder, True)  # also at exit, if never stopped
+            socket_path, key = os.path.join(folder, SOCKET_NAME), secrets.token_urlsafe(32)
+            try:
+                if len(os.fsencode(socket_path)) > MAX_SOCKET_PATH:
+                    raise ConfigError(f"the temp folder path is too long for a Unix socket ({socket_path}); "
+                                      "set TMPDIR to a shorter one")
+                server = xllamacpp.Server(self._params(xllamacpp.CommonParams(), socket_path, key))
+                self._wait_ready(socket_path)
+            except BaseException:
+                remove_folder()
+                raise
+            self._server, self._key, self._remove_folder = server, key, remove_folder
+            self.base_url, self.socket_path = BASE_URL, socket_path
+            return self.base_url
+
+    def _params(self, params, socket_path: str, key: str):  # noqa: ANN001, ANN202 - xllamacpp.CommonParams
+        params.model.path = str(self.model_path)
+        params.model_alias = [self.alias]  # a list: the server answers to any name in it
+        params.hostnames = [socket_path]  # a path ending in .sock: llama.cpp listens on a Unix socket, no TCP port
+        params.api_keys = [key]
+        params.cors_origins, params.cors_origins_explicit = "", True  # the header stays empty: no origin matches it
+        params.cors_credentials, params.cors_methods, params.cors_headers = False, "", ""
+        params.endpoint_slots = params.endpoint_props = params.endpoint_metrics = False
+        params.ui = params.ui_mcp_proxy = False  # no web UI, no proxy to other sites
+        params.n_ctx = self.options.context
+        params.n_parallel = self.options.parallel
+        params.cpuparams.n_threads = _threads(self.options.threads)
+        params.cpuparams_batch.n_threads = _threads(self.options.threads)
+        params.cont_batching = True
+        params.kv_unified = self.options.unified
+        params.warmup = False
+        params.verbosity = -1  # llama.cpp logs every slot step to stderr; failures reach us over HTTP
+        return params
 
     def settings_for(self, settings: Settings) -> Settings:
-        """`settings` pointed at this server: its URL and alias, no key, and limits a small local model needs
+        """`settings` pointed at this server: its socket, key and alias, and limits a small local model needs
         (a window that fits one slot's context, one call per parallel slot, a timeout for a slow machine)."""
         if not self.base_url:
             raise ConfigError("the local model server is not running")
         slot = self.options.context // self.options.parallel if not self.options.unified else self.options.context
         window = max(512, slot - LOCAL_REPLY_ROOM)
         return settings.model_copy(update={
-            "llm_provider": "local", "llm_base_url": self.base_url, "llm_model": self.alias, "llm_api_key": None,
+            "llm_provider": "local", "llm_base_url": self.base_url, "llm_socket": self.socket_path,
+            "llm_model": self.alias, "llm_api_key": SecretStr(self._key),
             "llm_vision_model": None, "agent_window": min(settings.agent_window, window),
             "agent_windows": {k: min(v, window) for k, v in settings.agent_windows.items()},
             "react_max_context_tokens": min(settings.react_max_context_tokens, max(1_000, slot - 256)),
@@ -122,22 +158,26 @@ class LocalModelServer:
     def stop(self) -> None:
         """Release the server (its threads and the model's memory); a later `start` loads it again."""
         with self._lock:
-            server, self._server, self.base_url = self._server, None, ""
+            server, self._server, self.base_url, self.socket_path = self._server, None, "", ""
+            remove_folder, self._remove_folder, self._key = self._remove_folder, None, ""
         del server  # xllamacpp stops the HTTP server and frees the model when the object is released
+        if remove_folder is not None:
+            remove_folder()  # the socket and its folder
 
-    def _wait_ready(self, base: str) -> None:
+    def _wait_ready(self, socket_path: str) -> None:
         end = time.monotonic() + self._deadline
         while time.monotonic() < end:
-            if self._probe(base):
+            if self._probe(socket_path):
                 return
             time.sleep(_POLL)
-        raise LLMError(f"the local model server at {base} was not ready within {self._deadline:g} s")
+        raise LLMError(f"the local model server on {socket_path} was not ready within {self._deadline:g} s")
 
 
-def _health_ok(base: str) -> bool:
-    """llama.cpp answers /health with 503 while the model loads and 200 once it can serve."""
-    root = base.removesuffix("/v1")
+def _health_ok(socket_path: str) -> bool:
+    """llama.cpp answers /health (the one endpoint without a key) with 503 while the model loads, 200 once it
+    can serve."""
     try:
-        return requests.get(f"{root}/health", timeout=2).status_code == 200
-    except requests.RequestException:
+        with httpx2.Client(transport=httpx2.HTTPTransport(uds=socket_path), timeout=2) as client:
+            return client.get(BASE_URL.removesuffix("/v1") + "/health").status_code == 200
+    except httpx2.HTTPError:
         return False

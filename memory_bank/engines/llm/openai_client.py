@@ -3,9 +3,12 @@
 The only module that imports `openai`. The SDK's own retries are off (`max_retries=0`) because the retry policy
 must be ours: exponential backoff on connection errors, timeouts, 5xx and 429 (honouring `Retry-After`, capped
 at `llm_backoff_max`), immediate failure on other 4xx, and a final `LLMError` that names status, endpoint and
-model but never the key. JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a
-JSON-mode request is retried once without it and the server is remembered as not supporting it; the structured
-helper validates the text either way.
+model but never the key. That error is raised outside the handler that caught the SDK's exception, so nothing is
+chained to it (`__cause__` and `__context__` stay empty): the SDK's exception holds the raw response, which holds
+the key when a server echoes the request, and a rendered traceback prints every chained exception.
+JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a JSON-mode request is
+retried once without it and the server is remembered as not supporting it; the structured helper validates the
+text either way.
 
 Deadlines, not timeouts: `LLM_TIMEOUT` is the wall-clock deadline of one attempt (one HTTP request, from sending
 it to the last byte of the answer). Socket timeouts only bound each read, so a server dripping its body would
@@ -15,7 +18,8 @@ the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM
 breaker, which stops all calls of a run once the endpoint is judged down.
 A JSON schema (`response_format` `json_schema`) is tried first where one is given: the first request that
 carries one probes the endpoint, and a rejection is remembered (then JSON mode). A streamed answer is read under
-the same deadline.
+the same deadline. `llm_socket` sends the requests over a Unix socket instead of TCP (the local model server
+listens on one, see `local_server`); the base URL then only names the paths.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
+import httpx2
 import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
@@ -43,8 +48,9 @@ AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell t
 IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
 _RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
 _REJECTED_STATUS = frozenset({401, 403, 404})  # bad key, no permission, no such model or path: asking again won't help
-_CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.start_tls.complete"})
-_JSON_MODE_REJECTIONS = (openai.BadRequestError, openai.UnprocessableEntityError)
+_CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.connect_unix_socket.complete",
+                        "connection.start_tls.complete"})
+_JSON_MODE_REJECTIONS = frozenset({400, 422})  # bad request, unprocessable entity: what a server without it says
 _DETAIL_CHARS = 300
 
 
@@ -128,7 +134,8 @@ class OpenAIClient:
         self._calls = threading.local()  # the watchdog of the call this thread is making
         self._cancel = cancel
         self._breaker = breaker
-        http = openai.DefaultHttpxClient(event_hooks={"request": [self._watch_request]})
+        unix = httpx2.HTTPTransport(uds=settings.llm_socket) if settings.llm_socket else None
+        http = openai.DefaultHttpxClient(event_hooks={"request": [self._watch_request]}, transport=unix)
         self._sdk = openai.OpenAI(base_url=settings.llm_base_url or DEFAULT_BASE_URL, api_key=self._key or "not-needed",
                                   timeout=settings.llm_timeout, max_retries=0, http_client=http)
         self._base = str(self._sdk.base_url).rstrip("/")
@@ -180,7 +187,7 @@ class OpenAIClient:
             try:
                 return self._with_retries({**params, "response_format": response_format}, agent)
             except LLMError as exc:
-                if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
+                if exc.status not in _JSON_MODE_REJECTIONS:
                     raise
             with self._lock:
                 self._schema_supported = False  # remembered: later calls go straight to JSON mode
@@ -190,7 +197,7 @@ class OpenAIClient:
         try:
             return self._with_retries({**params, "response_format": {"type": "json_object"}}, agent)
         except LLMError as exc:
-            if not isinstance(exc.__cause__, _JSON_MODE_REJECTIONS):
+            if exc.status not in _JSON_MODE_REJECTIONS:
                 raise
         completion = self._with_retries(params, agent)
         with self._lock:
@@ -205,17 +212,14 @@ class OpenAIClient:
         """
         sampling = self._settings.sampling_for("react")
         start = time.perf_counter()
-        try:
-            response = self._attempt(lambda: self._sdk.chat.completions.create(
-                model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
-                temperature=sampling.temperature, top_p=sampling.top_p))
-            self._to_completion(response, [])
-        except ValueError as exc:
-            raise LLMUnavailable(self._unreadable(exc)) from exc
-        except openai.NotFoundError as exc:
-            raise LLMRejected(self._describe(exc, 1) + self._available_models()) from exc
-        except openai.APIError as exc:
-            raise _error_class(exc)(self._describe(exc, 1)) from exc
+        response, failure = self._attempt(lambda: self._sdk.chat.completions.create(
+            model=self._model, messages=[{"role": "user", "content": "Reply with the single word OK."}],
+            temperature=sampling.temperature, top_p=sampling.top_p))
+        if isinstance(failure, openai.NotFoundError):
+            raise LLMRejected(self._describe(failure, 1) + self._available_models(), status=failure.status_code)
+        if failure is not None:
+            raise self._failure(failure, 1)
+        self._to_completion(response, [])
         seconds = time.perf_counter() - start
         return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
 
@@ -224,44 +228,43 @@ class OpenAIClient:
                       on_text: Callable[[str], None] | None = None) -> Completion:
         attempts = self._settings.llm_max_retries + 1
         for attempt in range(1, attempts + 1):
-            try:
-                if on_text is not None:
-                    return self._attempt(lambda: self._collect(self._sdk.chat.completions.create(**params),
-                                                               params["messages"], on_text, agent))
-                response = self._attempt(lambda: self._sdk.chat.completions.create(**params))
-            except ValueError as exc:  # the SDK's JSON decoding of a cut or broken body
-                raise LLMUnavailable(self._unreadable(exc, agent)) from exc
-            except openai.APIError as exc:
-                if not _retryable(exc) or attempt == attempts:
-                    raise _error_class(exc)(self._describe(exc, attempt, agent)) from exc
-                self._sleep(self._delay(attempt, exc))
-                if self._breaker is not None:
-                    self._breaker.check()  # another call found the endpoint down while this one waited
-                continue
-            return self._to_completion(response, params["messages"], agent)
+            if on_text is not None:
+                result, failure = self._attempt(lambda: self._collect(self._sdk.chat.completions.create(**params),
+                                                                      params["messages"], on_text, agent))
+            else:
+                result, failure = self._attempt(lambda: self._sdk.chat.completions.create(**params))
+            if failure is None:
+                return result if on_text is not None else self._to_completion(result, params["messages"], agent)
+            if not _retryable(failure) or attempt == attempts:
+                raise self._failure(failure, attempt, agent)
+            self._sleep(self._delay(attempt, failure))
+            if self._breaker is not None:
+                self._breaker.check()  # another call found the endpoint down while this one waited
         raise AssertionError("unreachable: the loop returns or raises")
 
-    def _attempt(self, create: Callable[[], Any]) -> Any:
-        """One request under its deadline and the run's cancel (see the module docstring)."""
+    def _attempt(self, create: Callable[[], Any]) -> tuple[Any, Exception | None]:
+        """One request under its deadline and the run's cancel (see the module docstring): (its result, None), or
+        (None, the SDK's exception or the `ValueError` of a body that does not decode). The exception is returned,
+        not raised, so the error made from it is raised outside any handler and has nothing chained to it."""
         with Watchdog(self._settings.llm_timeout, self._cancel) as watch:
             self._calls.watch = watch
             try:
-                response = create()
+                result, failure = create(), None
             except (openai.APIError, ValueError) as exc:  # a body cut by the watchdog may fail to decode
-                self._raise_if_fired(watch, exc)
-                raise
+                result, failure = None, exc
             finally:
                 self._calls.watch = None
-        self._raise_if_fired(watch, None)  # a body cut at the deadline can look complete
-        return response
-
-    @staticmethod
-    def _raise_if_fired(watch: Watchdog, exc: Exception | None) -> None:
         if watch.fired == "cancel":
-            raise RunCancelled("the run was cancelled") from exc
-        if watch.fired == "deadline":
-            request = getattr(exc, "request", None)
-            raise openai.APITimeoutError(request=request) from exc  # type: ignore[arg-type]
+            raise RunCancelled("the run was cancelled")
+        if watch.fired == "deadline":  # whatever the cut body looked like, complete or broken
+            return None, openai.APITimeoutError(request=getattr(failure, "request", None))  # type: ignore[arg-type]
+        return result, failure
+
+    def _failure(self, exc: Exception, attempts: int, agent: str = "") -> LLMError:
+        """The error for a failed request: a new one, with the HTTP status and the redacted detail only."""
+        if isinstance(exc, ValueError):  # the SDK's JSON decoding of a cut or broken body
+            return LLMUnavailable(self._unreadable(exc, agent))
+        return _error_class(exc)(self._describe(exc, attempts, agent), status=getattr(exc, "status_code", None))
 
     def _watch_request(self, request: Any) -> None:
         """httpx request hook: hand the sockets this request opens to the call's watchdog."""
