@@ -28,7 +28,8 @@ _EXPORTS: dict[str, str] = {
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
         "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
-        "event_from_dict", "AgentFellBack", "AnswerDelta", "AnswerDraft", "ReadingStopped")},
+        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped")},
+    "AnswerDraft": ".text.buffer",
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
@@ -106,7 +107,6 @@ if TYPE_CHECKING:
     from .events import (
         AgentFellBack,
         AnswerDelta,
-        AnswerDraft,
         AnswerReady,
         ChunksStored,
         ConflictFlagged,
@@ -150,6 +150,7 @@ if TYPE_CHECKING:
     from .run.results import RunResult
     from .settings import AGENT_SLOTS, PRESETS, Settings
     from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
+    from .text.buffer import AnswerDraft
     from .text.pages import page_span, pages_label
 
 

@@ -8,7 +8,6 @@ instead of being silently dropped.
 
 from __future__ import annotations
 
-import io
 import threading
 import time
 from collections import deque
@@ -181,9 +180,9 @@ class AnswerDelta(Event):
     """The answer as it is being written: only the new text, which starts `offset` characters into the answer
     (offset 0 starts the draft again: a retried or a new reply), and the calls and tokens used up to now.
 
-    A reader keeps the draft itself (`AnswerDraft`). Each event carries only its own piece, so a streamed answer
-    costs memory in proportion to its length, not its length squared; the events are not logged (`logged`),
-    the finished answer is (`AnswerReady`)."""
+    A reader keeps the draft itself (`AnswerDraft`, in `text.buffer`). Each event carries only its own piece,
+    so a streamed answer costs memory in proportion to its length, not its length squared; the events are not
+    logged (`logged`), the finished answer is (`AnswerReady`)."""
 
     kind: ClassVar[str] = "answer_delta"
     logged: ClassVar[bool] = False
@@ -191,33 +190,6 @@ class AnswerDelta(Event):
     offset: int = 0
     llm_calls: int = 0
     tokens: int = 0
-
-
-class AnswerDraft:
-    """The answer so far, folded from `AnswerDelta` pieces: what a reader of the stream keeps instead of every
-    event. One text buffer, so it costs about one byte per character of the answer. Not thread-safe: its owner
-    guards it."""
-
-    def __init__(self) -> None:
-        self._buffer = io.StringIO()
-        self.llm_calls = 0
-        self.tokens = 0
-
-    def add(self, delta: AnswerDelta) -> None:
-        if delta.offset == 0:
-            self._buffer = io.StringIO()
-        elif delta.offset < self._buffer.tell():  # the reply was taken up again from an earlier point
-            self._buffer.seek(delta.offset)
-            self._buffer.truncate()
-        self._buffer.write(delta.text)
-        self.llm_calls, self.tokens = delta.llm_calls, delta.tokens
-
-    @property
-    def text(self) -> str:
-        return self._buffer.getvalue()
-
-    def __len__(self) -> int:
-        return self._buffer.tell()
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_bank import AnswerDelta, AnswerDraft, MemoryBank, Progress, Settings, SqlTaskStore
+from memory_bank import AnswerDelta, AnswerDraft, CancelToken, MemoryBank, Progress, Settings, SqlTaskStore
+from memory_bank.engines.llm.client import Completion, MeteredClient, UsageMeter
 from memory_bank.engines.protocol.answer_stream import cut_marker
 from memory_bank.events import EventBus
 from memory_bank.memory.import_rules import MAX_JSON_STRING
@@ -182,3 +183,27 @@ def test_a_retried_stream_starts_the_draft_again(tmp_path: Path) -> None:
     assert result.answer == answer
     assert folded(deltas) == answer
     assert any(d.offset == 0 and d is not deltas[0] for d in deltas), "the retry started the draft again"
+
+
+class EchoesTheKey:
+    """An inner client that streams a reply echoing the keys, 3 characters a piece (a key split across pieces)."""
+
+    REPLY = "<answer>keys: sk-llm-123456 and serper-abcdef, jina-zzzzzz.</answer>"
+
+    def complete(self, messages: list, *, on_text=None, **kwargs: object) -> Completion:  # noqa: ANN001
+        for start in range(0, len(self.REPLY), 3):
+            on_text(self.REPLY[start:start + 3], start)
+        return Completion(self.REPLY, 1, 1)
+
+
+def test_a_key_split_across_streamed_pieces_is_redacted_in_every_piece() -> None:
+    settings = Settings(llm_api_key="sk-llm-123456", serper_api_key="serper-abcdef", jina_api_key="jina-zzzzzz")
+    metered = MeteredClient(EchoesTheKey(), UsageMeter(10, 10_000), EventBus(), CancelToken(),
+                            secrets=settings.secret_values())
+    heard: list[tuple[str, int]] = []
+    completion = metered.complete([{"role": "user", "content": "hi"}], agent="react", temperature=0.1, top_p=0.8,
+                                  on_text=lambda text, offset: heard.append((text, offset)))
+    streamed = "".join(text for text, _ in heard)
+    assert streamed == completion.text == "<answer>keys: *** and ***, ***.</answer>"
+    assert [offset for _, offset in heard] == list(accumulate([0] + [len(t) for t, _ in heard[:-1]]))
+    assert all(s not in streamed for s in settings.secret_values())

@@ -21,7 +21,6 @@ the same deadline.
 from __future__ import annotations
 
 import email.utils
-import io
 import random
 import threading
 import time
@@ -33,6 +32,7 @@ import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
 from ...settings import Settings
+from ...text.buffer import TextBuffer
 from ...text.redact import redact
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
@@ -290,9 +290,9 @@ class OpenAIClient:
 
     def _read_stream(self, stream: Any, messages: list[Message], on_text: TextListener,
                      agent: str = "") -> Completion:
-        """The reply accumulates in one text buffer (about a byte a character; a list of token-sized strings
-        costs some 60 bytes a token), and each piece is handed on once, with its offset: linear in the reply."""
-        buffer = io.StringIO()
+        """The reply accumulates in a `TextBuffer` (about a byte a character), and each piece is handed on once,
+        with its offset: linear in the reply."""
+        buffer = TextBuffer()
         finish, model, usage, chunks = "", "", None, 0
         for chunk in stream:
             model = getattr(chunk, "model", "") or model
@@ -301,7 +301,7 @@ class OpenAIClient:
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
                 if piece:
-                    on_text(piece, buffer.tell())
+                    on_text(piece, len(buffer))
                     buffer.write(piece)
                 finish = choice.finish_reason or finish
         text = buffer.getvalue()

@@ -17,7 +17,7 @@ from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox, ToolResult
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.answer_stream import AnswerStream
+from ..protocol.answer_stream import AnswerStream, cap_answer
 from ..protocol.react_format import (
     Step,
     ToolCall,
@@ -86,6 +86,8 @@ class ReactAgent:
             goal=inp.task_goal)
         try:
             answer = self._loop(state)
+            # cut before citations and summary read it: they cost in proportion to what they are given
+            answer = cap_answer(answer, self._settings.max_answer_chars) if answer is not None else None
         except STOPS_THE_RUN:
             raise
         except LLMError as exc:

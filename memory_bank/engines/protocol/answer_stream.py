@@ -11,9 +11,9 @@ the same marker `cap_answer` puts on the finished answer, and nothing more is ha
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 
+from ...text.buffer import TextBuffer
 from .react_format import ANSWER_CLOSE, ANSWER_OPEN, answer_so_far
 
 HOLD = 64  # the longest tail held back: a tag being written, or spaces that may end the answer
@@ -40,14 +40,14 @@ class AnswerStream:
         self._restart()
 
     def _restart(self) -> None:
-        self._reply = io.StringIO()  # the reply until the answer opens
+        self._reply = TextBuffer()  # the reply until the answer opens
         self._tail = ""  # its last HOLD characters
         self._open = self._done = False
         self._pending = ""  # answer text not handed on yet
         self._sent = 0
 
     def hear(self, piece: str, offset: int) -> None:
-        if offset == 0 and (self._sent or self._reply.tell() or self._open):
+        if offset == 0 and (self._sent or len(self._reply) or self._open):
             if self._sent:
                 self._report("", 0)
             self._restart()
@@ -66,7 +66,7 @@ class AnswerStream:
             return
         if answer_so_far(self._reply.getvalue()) is None:
             return  # inside <think>, or after a tool call: not the answer
-        self._open, self._reply = True, io.StringIO()
+        self._open, self._reply = True, TextBuffer()
         self._answer(seen[opened[0].end():])
 
     def _answer(self, piece: str) -> None:
