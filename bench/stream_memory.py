@@ -8,7 +8,7 @@ compared with the RSS before the run. Printed per cap: growth in MB and as a mul
 the answer kept, seconds. Before the fix every delta carried the whole answer so far: ~1 GB for 2 MB.
 Target: growth <= 3x the answer.
 
-    python bench/stream_memory.py [--chars 2000000] [--piece 4]
+    python bench/stream_memory.py [--chars 2000000] [--piece 4] [--cap N ...]
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chars", type=int, default=2_000_000)
     parser.add_argument("--piece", type=int, default=4)
+    parser.add_argument("--cap", type=int, action="append", help="max_answer_chars (default: shipped and largest)")
     args = parser.parse_args()
     code = SERVER.format(root=str(ROOT), chars=args.chars, piece=args.piece)
     server = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -115,7 +116,7 @@ def main() -> None:
     try:
         base_url = server.stdout.readline().strip()
         print(f"answer {args.chars:,} characters streamed {args.piece} a chunk; target: growth <= 3x")
-        for cap in (Settings().max_answer_chars, 1_000_000):
+        for cap in args.cap or (Settings().max_answer_chars, 1_000_000):
             measure(base_url, args.chars, cap)
     finally:
         server.stdin.close()
