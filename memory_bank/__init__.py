@@ -28,7 +28,8 @@ _EXPORTS: dict[str, str] = {
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
         "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
-        "event_from_dict", "AgentFellBack", "AnswerDelta")},
+        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped")},
+    "AnswerDraft": ".text.buffer",
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
@@ -69,13 +70,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
-    "AGENT_SLOTS", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerReady", "AnswerUse",
+    "AGENT_SLOTS", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady", "AnswerUse",
     "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored", "Citation",
     "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
     "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
     "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "LongTermInjected", "LongTermLearned",
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError", "MemoryRecord",
-    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "RecoveryMetadata",
+    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "ReadingStopped", "RecoveryMetadata",
     "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
@@ -120,6 +121,7 @@ if TYPE_CHECKING:
         NodesMerged,
         NodeUpdated,
         Progress,
+        ReadingStopped,
         Subscriber,
         SubscriberFailed,
         TaskCompleted,
@@ -148,6 +150,7 @@ if TYPE_CHECKING:
     from .run.results import RunResult
     from .settings import AGENT_SLOTS, PRESETS, Settings
     from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
+    from .text.buffer import AnswerDraft
     from .text.pages import page_span, pages_label
 
 

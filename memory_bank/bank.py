@@ -32,7 +32,7 @@ from .retrieval.view import Passage
 from .run.results import RunResult
 from .run.runner import tool_called
 from .settings import Settings
-from .text.tokens import estimate_tokens
+from .text.tokens import tokens_for_chars
 
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
@@ -145,12 +145,12 @@ class MemoryBank:
 
     # -- events and state ---------------------------------------------------------------------------------
 
-    def _answer_text(self, text: str) -> None:
-        """The answer as the ReAct agent writes it, with the run's calls and tokens so far (the call being
-        streamed is counted when it ends, so its tokens are estimated from the text until then)."""
+    def _answer_text(self, text: str, offset: int) -> None:
+        """A new piece of the answer as the ReAct agent writes it, with the run's calls and tokens so far (the
+        call being streamed is counted when it ends, so its tokens are estimated from the answer until then)."""
         run = self.meter.run_usage()
-        self.events.publish(AnswerDelta(text=text, llm_calls=run.calls + 1,
-                                        tokens=run.tokens + estimate_tokens(text)))
+        self.events.publish(AnswerDelta(text=text, offset=offset, llm_calls=run.calls + 1,
+                                        tokens=run.tokens + tokens_for_chars(offset + len(text))))
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
@@ -18,6 +19,9 @@ from typing import Any, ClassVar
 @dataclass(frozen=True)
 class Event:
     kind: ClassVar[str] = "event"
+    # False for a kind that is only heard as it happens (one per streamed token): kept by neither the bus's log
+    # nor the task store's run log, so a long answer cannot fill either
+    logged: ClassVar[bool] = True
     ts: float = field(default_factory=time.time, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
@@ -173,11 +177,17 @@ class AgentFellBack(ErrorRaised):
 
 @dataclass(frozen=True)
 class AnswerDelta(Event):
-    """The answer as it is being written, token by token: the text so far (a snapshot, not a diff, so a reader
-    that misses one event loses nothing), and the calls and tokens used up to now."""
+    """The answer as it is being written: only the new text, which starts `offset` characters into the answer
+    (offset 0 starts the draft again: a retried or a new reply), and the calls and tokens used up to now.
+
+    A reader keeps the draft itself (`AnswerDraft`, in `text.buffer`). Each event carries only its own piece,
+    so a streamed answer costs memory in proportion to its length, not its length squared; the events are not
+    logged (`logged`), the finished answer is (`AnswerReady`)."""
 
     kind: ClassVar[str] = "answer_delta"
+    logged: ClassVar[bool] = False
     text: str
+    offset: int = 0
     llm_calls: int = 0
     tokens: int = 0
 
@@ -195,8 +205,7 @@ class EventBus:
     def __init__(self, keep: int = 5_000) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[Subscriber] = []
-        self._log: list[Event] = []
-        self._keep = keep
+        self._log: deque[Event] = deque(maxlen=keep)  # bounded: the oldest go first
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Register a callback; returns a function that unsubscribes it."""
@@ -212,9 +221,8 @@ class EventBus:
 
     def publish(self, event: Event) -> None:
         with self._lock:
-            self._log.append(event)
-            if len(self._log) > self._keep:
-                del self._log[: len(self._log) - self._keep]
+            if event.logged:
+                self._log.append(event)
             subscribers = list(self._subscribers)
         for callback in subscribers:
             try:
@@ -236,6 +244,20 @@ class ChunksStored(Event):
     source: str
     done: int
     total: int
+
+
+@dataclass(frozen=True)
+class ReadingStopped(ErrorRaised):
+    """A document's ingestion stopped at the per-document time budget before its end: shown in the run log like
+    an error, with how far the reading got (`done` of `total` pages, or parts of a text without pages); what was
+    read stays in memory."""
+
+    kind: ClassVar[str] = "reading_stopped"
+    source: str = ""
+    seconds: float = 0.0
+    done: int = 0
+    total: int = 0
+    unit: str = "pages"
 
 
 def event_from_dict(data: dict[str, Any]) -> Event | None:

@@ -79,6 +79,7 @@ ENV_FIELDS: dict[str, str] = {
     "LONG_TERM_HALF_LIFE_DAYS": "long_term_half_life_days",
     "LONG_TERM_MIN_CONFIDENCE": "long_term_min_confidence",
     "INGEST_TIME_BUDGET": "ingest_time_budget",
+    "MAX_ANSWER_CHARS": "max_answer_chars",
     "DATABASE_URL": "database_url",
     "MEMORY_BANK_RETENTION_DAYS": "retention_days",
     "MEMORY_BANK_SHARED": "shared",
@@ -137,6 +138,9 @@ class Settings(BaseModel):
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
     react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
+    # the longest answer a run keeps; a longer one is cut with a marker saying so (`cap_answer`). At most
+    # 1,000,000, so a cut answer (with its marker) stays within what an export may hold and imports again.
+    max_answer_chars: int = Field(default=100_000, ge=1_000, le=1_000_000)
     # tools
     serper_api_key: SecretStr | None = None
     searxng_url: str | None = None
@@ -154,8 +158,10 @@ class Settings(BaseModel):
     long_term_budget_tokens: int = Field(default=400, ge=16)
     long_term_half_life_days: float = Field(default=30.0, gt=0)
     long_term_min_confidence: float = Field(default=0.2, ge=0.0, le=1.0)
-    # seconds one document's ingestion may take; then it stops between chunks and keeps what it built
-    ingest_time_budget: float = Field(default=1_800.0, gt=0)
+    # seconds one document's ingestion may take; then it stops between chunks, keeps what it built and says so
+    # in the run log ("Stopped reading X after 120 s: N of M pages read"). Two minutes reads a few hundred pages
+    # on the offline engine; a pathological file (megabytes of one repeated line) is cut instead of running on.
+    ingest_time_budget: float = Field(default=120.0, gt=0)
     # the task store: SQLite in data_dir by default, or any SQLAlchemy URL (postgresql+psycopg://...)
     database_url: SecretStr | None = None
     retention_days: int | None = Field(default=None, ge=1)  # tasks untouched this long are deleted

@@ -167,7 +167,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
                  events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                 on_answer_text: Callable[[str], None] | None = None, toolbox: ToolBox | None = None,
+                 on_answer_text: Callable[[str, int], None] | None = None, toolbox: ToolBox | None = None,
                  cancel: Cancellable | None = None) -> Engine:
     """The engine the settings select: offline, or each agent slot on the engine chosen for it (LLM slots get
     the metered client and the toolbox, the full one built here unless one is given, and fall back to the

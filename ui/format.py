@@ -15,6 +15,7 @@ from memory_bank import (
     LongTermLearned,
     NodeAdded,
     NodesMerged,
+    ReadingStopped,
     SubscriberFailed,
     TaskCompleted,
     TaskPlanned,
@@ -69,6 +70,8 @@ def describe(event: Event) -> tuple[str, str] | None:
                     f"Tool {event.tool}({short(str(event.arguments), 60)}) → {short(event.summary, 80)}")
         case AnswerReady():
             return "answer", f"Answer ready ({len(event.citations)} citations)"
+        case ReadingStopped():  # the message says it all: "Stopped reading X after 120 s: N of M pages read…"
+            return "error", event.message
         case ErrorRaised():
             return "error", f"{event.where}: {event.message}"
         case SubscriberFailed():

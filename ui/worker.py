@@ -18,6 +18,7 @@ from typing import Any
 
 from memory_bank import (
     AnswerDelta,
+    AnswerDraft,
     CancelToken,
     Event,
     LLMUsage,
@@ -54,6 +55,15 @@ class LogLine:
 
 
 @dataclass(frozen=True)
+class Draft:
+    """The answer as it is being written, with the run's calls and tokens so far."""
+
+    text: str
+    llm_calls: int
+    tokens: int
+
+
+@dataclass(frozen=True)
 class RunView:
     """An immutable copy of a monitor, safe to read on the page while the worker goes on."""
 
@@ -71,7 +81,7 @@ class RunView:
     result: RunResult | None
     error: str | None
     cancel_requested: bool
-    draft: AnswerDelta | None = None  # the answer as it is being written, with the calls and tokens so far
+    draft: Draft | None = None  # the answer as it is being written, with the calls and tokens so far
 
     @property
     def elapsed(self) -> float:
@@ -105,7 +115,7 @@ class RunMonitor:
         self._result: RunResult | None = None
         self._error: str | None = None
         self._cancel_requested = False
-        self._draft: AnswerDelta | None = None
+        self._draft = AnswerDraft()  # folded from the deltas: one buffer, not one event per token
 
     def on_event(self, event: Event) -> None:
         with self._lock:
@@ -123,8 +133,8 @@ class RunMonitor:
                 self._llm["prompt_tokens"] += event.prompt_tokens
                 self._llm["completion_tokens"] += event.completion_tokens
             elif isinstance(event, AnswerDelta):
-                self._draft = event
-                return  # one per token: counted and kept, not logged
+                self._draft.add(event)
+                return  # one per token: counted and folded into the draft, not logged
             elif isinstance(event, NodeAdded):
                 self._fresh[event.node_id] = event.ts
             elif isinstance(event, NodesMerged):
@@ -170,7 +180,11 @@ class RunMonitor:
             fresh = tuple(n for n, ts in self._fresh.items() if now - ts <= FRESH_SECONDS)
             return RunView(self.question, self.files, self._status, self.started, self._finished,
                            tuple(self._stages.values()), tuple(self._log), dict(self._counts), dict(self._llm),
-                           fresh, self._result, self._error, self._cancel_requested, self._draft)
+                           fresh, self._result, self._error, self._cancel_requested, self._draft_view())
+
+    def _draft_view(self) -> Draft | None:
+        draft = self._draft
+        return Draft(draft.text, draft.llm_calls, draft.tokens) if len(draft) else None
 
 
 @dataclass

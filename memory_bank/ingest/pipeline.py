@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..engines.base import Engine
 from ..engines.models import ClassificationInput, Cluster, StructureInput
 from ..errors import MemoryBankError
-from ..events import ChunksStored, ErrorRaised, EventBus, Progress
+from ..events import ChunksStored, ErrorRaised, EventBus, Progress, ReadingStopped
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
 from ..memory.query_graph import Node, Source
@@ -115,8 +115,7 @@ class IngestPipeline:
         for first in range(start_chunk, len(chunks), size):
             self.check_cancel()
             if first > start_chunk and time.perf_counter() - start > budget:  # between waves: the first runs
-                self._stop(report, f"{doc.name}: stopped after {budget:g} s, the ingestion time budget "
-                                   f"(INGEST_TIME_BUDGET); {first} of {len(chunks)} chunks were read and kept")
+                self._stop(report, doc, budget, chunks, first)
                 break
             self._wave(reading, chunks[first:first + size], first, task_goal, report, progress, furniture, known)
             self.events.publish(ChunksStored(source=doc.name, done=min(first + size, len(chunks)),
@@ -132,10 +131,19 @@ class IngestPipeline:
         with self.ops.memory.read():
             return [node.title for node in self.ops.graph.nodes() if node.title]
 
-    def _stop(self, report: IngestReport, reason: str) -> None:
+    def _stop(self, report: IngestReport, doc: Document, budget: float, chunks: list[Chunk], read: int) -> None:
+        """Say where the budget cut the document, in pages when it has them (parts of the text otherwise)."""
+        pages = [c.page_end for c in chunks if c.page_end is not None]
+        if pages:
+            done, total, unit = chunks[read - 1].page_end or 0, max(pages), "pages"
+        else:
+            done, total, unit = read, len(chunks), "parts"
+        reason = (f"Stopped reading {doc.name} after {budget:g} s: {done} of {total} {unit} read. The per-document "
+                  f"time budget (INGEST_TIME_BUDGET) ended it; what was read is kept.")
         report.stopped = reason
         report.failures.append(reason)
-        self.events.publish(ErrorRaised(where="ingestion time budget", message=reason))
+        self.events.publish(ReadingStopped(where="ingestion time budget", message=reason, source=doc.name,
+                                           seconds=budget, done=done, total=total, unit=unit))
 
     def _wave(self, reading: _Reading, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
               progress: _WaveProgress, furniture: FurnitureDetector,

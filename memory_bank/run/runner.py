@@ -23,6 +23,7 @@ from ..engines.models import (
     PlanningInput,
     ToolCallRecord,
 )
+from ..engines.protocol.answer_stream import cap_answer
 from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
 from ..ingest.linker import Linker, node_info
@@ -214,7 +215,7 @@ class TaskRunner:
         result = self._run_executor(state, task)
         fresh = self._ingest_observations(state, result)
         if result.answer:
-            state.answer = result.answer
+            state.answer = cap_answer(result.answer, self.settings.max_answer_chars)
             state.citations = self._fill_citations(result.citations)
         ok = result.success and bool(result.answer or fresh)
         return CompletedTask(type=task.type, description=task.description,

@@ -55,6 +55,8 @@ class Persistence:
     def _on_event(self, event: Event) -> None:
         if isinstance(event, ErrorRaised) and event.where == "task store":
             return  # our own failure report: not queued again (it is in the bus log)
+        if not event.logged:
+            return  # a streamed answer's pieces: the run's finished answer is stored, not one row per token
         with self._lock:
             self._queue.append(json.dumps(event.to_dict(), default=str))
             if isinstance(event, ChunksStored) and self._run_id is not None:

@@ -42,6 +42,12 @@ from .schema import (
     TaskRow,
 )
 
+# A task's stored run log keeps its last MAX_LOG_EVENTS events (and every answer, from which an export's runs are
+# rebuilt): far more than a run writes (a 2,000-node ingestion logs ~6,000), far below what an export may hold, so
+# a task asked a thousand questions still loads and exports.
+MAX_LOG_EVENTS = 50_000
+_ANSWER_EVENT = '{"kind": "answer",%'  # how `json.dumps(AnswerReady.to_dict())` begins
+
 SEQ_TABLES = {"nodes": NodeRow, "edges": EdgeRow, "entries": EntryRow, "links": LinkRow, "conflicts": ConflictRow,
               "merge_events": MergeEventRow, "merged_into": MergedIntoRow, "events": EventRow}
 
@@ -263,6 +269,10 @@ class SqlTaskStore:
             self._append(s, MergedIntoRow, seqs, "merged_into", ({"task_id": task_id, "old_id": o, "new_id": n}
                                                                  for o, n in changes.merged_into))
             self._append(s, EventRow, seqs, "events", ({"task_id": task_id, "data": d} for d in changes.events))
+            if changes.events and seqs["events"] > MAX_LOG_EVENTS:
+                s.execute(delete(EventRow).where(EventRow.task_id == task_id,
+                                                 EventRow.seq < seqs["events"] - MAX_LOG_EVENTS,
+                                                 EventRow.data.not_like(_ANSWER_EVENT)))
             self._write_runs(s, task_id, changes)
             values: dict[str, Any] = {"updated": time.time()}
             if changes.insight_doc is not None:

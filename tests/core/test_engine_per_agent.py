@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bank import MemoryBank
+from memory_bank import AnswerDelta, AnswerDraft, MemoryBank
 from memory_bank.engines.compose import GuardedAnalysis
 from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
 from memory_bank.engines.offline.analysis import OfflineAnalyzer
@@ -47,13 +47,18 @@ def test_local_model_for_answers_asks_the_llm_only_to_answer_and_validate(tmp_pa
         settings = fake.settings(llm_concurrency=2).with_preset("answers")
         bank = MemoryBank(settings, embedder=HashingEmbedder(), workdir=tmp_path / "work")
         assert bank.engine.name == "mixed" and "for react; offline for the rest" in bank.engine.label
+        drafts: list[AnswerDelta] = []
+        bank.subscribe(lambda e: drafts.append(e) if isinstance(e, AnswerDelta) else None)
         result = bank.run("When were ALPHA systems first deployed?", text=TEXT)
         agents = {r.agent for r in fake.chat_requests}
     assert agents == {"react"}, "ingestion, linking, planning and merging stayed offline"
     assert result.answer and result.termination == "done"
-    drafts = [e for e in bank.events.log() if e.kind == "answer_delta"]
-    assert drafts and drafts[-1].text.strip() in result.answer, "the answer streamed as it was written"
-    assert drafts[-1].llm_calls >= 1 and drafts[-1].tokens > drafts[0].tokens
+    draft = AnswerDraft()
+    for delta in drafts:
+        draft.add(delta)
+    assert drafts and draft.text.strip() in result.answer, "the answer streamed as it was written"
+    assert draft.llm_calls >= 1 and drafts[-1].tokens > drafts[0].tokens
+    assert not any(e.kind == "answer_delta" for e in bank.events.log()), "heard as they come, not logged"
 
 
 def node(node_id: str, text: str) -> NodeInfo:

@@ -212,12 +212,15 @@ def test_the_answer_streams_token_by_token_and_tool_steps_show_nothing(fake: Fak
     answer = "ALPHA systems were first deployed in 1990, according to the ministry archive [node:n1]."
     fake.push(ok(tool_call("search", query="ALPHA")), ok(f"<think>Found it.</think>\n<answer>{answer}</answer>",
                                                          usage=(40, 30)))
-    heard: list[str] = []
+    heard: list[tuple[str, int]] = []
     settings = fake.settings()
-    react = ReactAgent(OpenAIClient(settings), settings, ToolBox([search]), on_answer_text=heard.append)
+    react = ReactAgent(OpenAIClient(settings), settings, ToolBox([search]),
+                       on_answer_text=lambda text, offset: heard.append((text, offset)))
     result = react.run(execution())
-    assert result.answer == answer and heard[-1] == answer
-    assert len(heard) > 5 and all(answer.startswith(h) for h in heard), "growing snapshots of the answer only"
+    assert result.answer == answer and "".join(text for text, _ in heard) == answer
+    assert len(heard) > 5, "token by token"
+    assert [offset for _, offset in heard] == [sum(len(t) for t, _ in heard[:i]) for i in range(len(heard))], \
+        "each piece is new text only, at the offset where the last one ended"
     assert all(r.body.get("stream") is True for r in fake.chat_requests)
     assert [r.body["max_tokens"] for r in fake.chat_requests] == [settings.react_reply_tokens] * 2
 

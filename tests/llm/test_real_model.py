@@ -78,6 +78,8 @@ def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_p
     and writes the answer through the ReAct loop, streamed."""
     settings = small(server, tmp_path).with_preset("answers")
     bank = MemoryBank(settings, workdir=tmp_path / "work")
+    drafts: list = []
+    bank.subscribe(lambda e: drafts.append(e) if e.kind == "answer_delta" else None)
     result = bank.run(QUESTION, files=NOTES)
     log = bank.events.log()
     snap = bank.snapshot()
@@ -94,5 +96,4 @@ def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_p
     assert all(c.node_id in live for c in result.citations), "citations point at nodes that exist"
     usage = bank.usage()["per_agent"]
     assert set(usage) == {"react"} and usage["react"]["calls"] >= 2
-    drafts = [e for e in log if e.kind == "answer_delta"]
-    assert drafts and len({d.text for d in drafts}) > 1, "the answer streamed"
+    assert len(drafts) > 1, "the answer streamed"

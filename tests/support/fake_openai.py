@@ -43,6 +43,7 @@ class Reply:
     drip: float = 0.0  # seconds between the body's bytes: a server that keeps every read short, for ever
     usage: tuple[int, int] | str | None = "auto"
     finish_reason: str = "stop"
+    piece: int = 7  # characters per streamed chunk
 
 
 def ok(text: str, *, usage: tuple[int, int] | str | None = "auto", finish_reason: str = "stop",
@@ -239,12 +240,12 @@ def _completion_body(reply: Reply, request: RecordedRequest, serial: int) -> byt
 
 
 def _stream_body(reply: Reply, request: RecordedRequest, serial: int) -> bytes:
-    """The reply as server-sent events, a few characters a chunk, the usage in a last chunk (as OpenAI and
+    """The reply as server-sent events, `reply.piece` characters a chunk, the usage in a last chunk (as OpenAI and
     llama.cpp send it with stream_options.include_usage)."""
     whole = json.loads(_completion_body(reply, request, serial))
     head = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
             "model": whole["model"]}
-    pieces = [reply.text[i:i + 7] for i in range(0, len(reply.text), 7)]
+    pieces = [reply.text[i:i + reply.piece] for i in range(0, len(reply.text), reply.piece)]
     events = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": p}, "finish_reason": None}]}
               for p in pieces]
     events.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})

@@ -1,4 +1,5 @@
-"""The streamed answer reaches the page as snapshots: the worker's events land in the monitor, never in st.*."""
+"""The streamed answer reaches the page: the worker's deltas (new text only) are folded into the monitor's draft,
+never drawn from the worker with st.*."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ from memory_bank import AnswerDelta
 from ui.worker import RunMonitor
 
 
-def test_the_monitor_keeps_the_latest_draft_and_logs_no_token() -> None:
+def test_the_monitor_folds_the_deltas_into_the_draft_and_logs_no_token() -> None:
     monitor = RunMonitor("What is the budget?")
-    for text in ("The", "The budget", "The budget is 5 million"):
-        monitor.on_event(AnswerDelta(text=text, llm_calls=2, tokens=100 + len(text)))
+    for text, offset in (("The", 0), (" budget", 3), (" is 5 million", 10)):
+        monitor.on_event(AnswerDelta(text=text, offset=offset, llm_calls=2, tokens=100 + offset))
     view = monitor.view()
     assert view.draft is not None and view.draft.text == "The budget is 5 million" and view.draft.llm_calls == 2
     assert view.counts["answer_delta"] == 3 and not view.log
+    monitor.on_event(AnswerDelta(text="Five", offset=0, llm_calls=3))  # a retried reply starts the draft again
+    assert monitor.view().draft.text == "Five"
 
 
 def test_the_page_draws_the_draft_while_the_run_goes_on() -> None:

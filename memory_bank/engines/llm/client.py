@@ -20,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from ...control import Cancellation, CancelToken
 from ...errors import BudgetExceeded, LLMError
 from ...events import EventBus, LLMUsage
-from ...text.redact import redact
+from ...text.redact import RedactedStream, redact
 from .breaker import EndpointBreaker
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
@@ -44,13 +44,18 @@ class ResponseSchema:
     schema: dict[str, Any]
 
 
+# Hears a streamed reply piece by piece: the new text, and how many characters of the reply came before it (0
+# starts the reply again: a retried stream begins anew). Only new text travels, so a long reply costs linear work.
+TextListener = Callable[[str, int], None]
+
+
 @runtime_checkable
 class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: Callable[[str], None] | None = None) -> Completion:
-        """`on_text`, when given, hears the reply's text so far as it is generated (the client streams)."""
+                 on_text: TextListener | None = None) -> Completion:
+        """`on_text`, when given, hears each new piece of the reply as it is generated (the client streams)."""
         ...
 
 
@@ -135,31 +140,29 @@ class MeteredClient:
         """The inner client's backoff sleep: ends at once when the current run's token is cancelled."""
         self.cancel.wait(seconds)
 
-    def _redacting(self, on_text: Callable[[str], None] | None) -> Callable[[str], None] | None:
-        """The streamed text goes through the same redaction as the finished completion (an echoed key)."""
-        if on_text is None:
-            return None
-        return lambda text: on_text(redact(text, self.secrets))
-
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: Callable[[str], None] | None = None) -> Completion:
+                 on_text: TextListener | None = None) -> Completion:
         self.cancel.check()
         self.meter.check()
         if self.breaker is not None:
             self.breaker.begin(self.cancel.token if isinstance(self.cancel, Cancellation) else self.cancel)
             self.breaker.check()
         start = time.perf_counter()
+        # the streamed text goes through the same redaction as the finished completion (an echoed key)
+        stream = RedactedStream(on_text, self.secrets) if on_text is not None else None
         try:
             completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
                                              max_tokens=max_tokens, json_mode=json_mode, schema=schema,
-                                             on_text=self._redacting(on_text))
+                                             on_text=stream.hear if stream is not None else None)
         except LLMError as exc:
             down = self.breaker.failed(exc) if self.breaker is not None else None
             if down is not None:
                 raise down from exc
             raise
+        if stream is not None:
+            stream.end()  # the held-back tail, now that no secret can continue past it
         if self.breaker is not None:
             self.breaker.succeeded()
         seconds = time.perf_counter() - start

@@ -35,7 +35,7 @@ def engine_label(settings: Settings) -> str:
 
 def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
                      on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                     on_answer_text: Callable[[str], None] | None = None) -> Engine:
+                     on_answer_text: Callable[[str, int], None] | None = None) -> Engine:
     settings.check_llm()
     return Engine(
         name="llm", label=engine_label(settings),

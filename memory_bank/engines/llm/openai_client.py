@@ -37,11 +37,12 @@ import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
 from ...settings import Settings
+from ...text.buffer import TextBuffer
 from ...text.redact import redact
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
-from .client import Completion, Message, ResponseSchema
+from .client import Completion, Message, ResponseSchema, TextListener
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
@@ -166,7 +167,7 @@ class OpenAIClient:
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: Callable[[str], None] | None = None) -> Completion:
+                 on_text: TextListener | None = None) -> Completion:
         if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
             streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
                         "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
@@ -225,7 +226,7 @@ class OpenAIClient:
 
     # -- internals -------------------------------------------------------------------------------------------
     def _with_retries(self, params: dict[str, Any], agent: str,
-                      on_text: Callable[[str], None] | None = None) -> Completion:
+                      on_text: TextListener | None = None) -> Completion:
         attempts = self._settings.llm_max_retries + 1
         for attempt in range(1, attempts + 1):
             if on_text is not None:
@@ -279,9 +280,9 @@ class OpenAIClient:
 
         request.extensions = {**request.extensions, "trace": trace}
 
-    def _collect(self, stream: Any, messages: list[Message], on_text: Callable[[str], None],
+    def _collect(self, stream: Any, messages: list[Message], on_text: TextListener,
                  agent: str = "") -> Completion:
-        """Read a streamed reply, telling `on_text` the text so far at each piece; usage from the last chunk."""
+        """Read a streamed reply, telling `on_text` each new piece; usage from the last chunk."""
         try:
             return self._read_stream(stream, messages, on_text, agent)
         except (openai.APIError, LLMUnavailable):
@@ -290,9 +291,11 @@ class OpenAIClient:
             raise openai.APIConnectionError(message=f"the stream broke: {type(exc).__name__}: {exc}",
                                             request=stream.response.request) from exc
 
-    def _read_stream(self, stream: Any, messages: list[Message], on_text: Callable[[str], None],
+    def _read_stream(self, stream: Any, messages: list[Message], on_text: TextListener,
                      agent: str = "") -> Completion:
-        parts: list[str] = []
+        """The reply accumulates in a `TextBuffer` (about a byte a character), and each piece is handed on once,
+        with its offset: linear in the reply."""
+        buffer = TextBuffer()
         finish, model, usage, chunks = "", "", None, 0
         for chunk in stream:
             model = getattr(chunk, "model", "") or model
@@ -301,14 +304,14 @@ class OpenAIClient:
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
                 if piece:
-                    parts.append(piece)
-                    on_text("".join(parts))
+                    on_text(piece, len(buffer))
+                    buffer.write(piece)
                 finish = choice.finish_reason or finish
-        if not chunks or not (parts or finish):  # no completion chunk at all: not an OpenAI-compatible stream
+        text = buffer.getvalue()
+        if not chunks or not (text or finish):  # no completion chunk at all: not an OpenAI-compatible stream
             where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
             raise LLMUnavailable(f"{where} returned a non-completion body to a streamed request. "
                                  "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
-        text = "".join(parts)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
         return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish)

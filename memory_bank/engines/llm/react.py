@@ -17,10 +17,10 @@ from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox, ToolResult
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
+from ..protocol.answer_stream import AnswerStream, cap_answer
 from ..protocol.react_format import (
     Step,
     ToolCall,
-    answer_so_far,
     citations,
     describe_tools,
     observation,
@@ -66,9 +66,10 @@ class ReactAgent:
 
     def __init__(self, client: LLMClient, settings: Settings, toolbox: ToolBox,
                  on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                 on_answer_text: Callable[[str], None] | None = None) -> None:
+                 on_answer_text: Callable[[str, int], None] | None = None) -> None:
         """`on_tool_call` hears of every call as it returns, so the UI can show a long task's work live;
-        `on_answer_text` hears the answer as it is written (the text inside <answer> so far), token by token."""
+        `on_answer_text` hears the answer as it is written, token by token: each new piece of the text inside
+        <answer> with its offset in the answer (`AnswerStream`)."""
         self._client = client
         self._on_tool_call = on_tool_call
         self._on_answer_text = on_answer_text
@@ -85,6 +86,8 @@ class ReactAgent:
             goal=inp.task_goal)
         try:
             answer = self._loop(state)
+            # cut before citations and summary read it: they cost in proportion to what they are given
+            answer = cap_answer(answer, self._settings.max_answer_chars) if answer is not None else None
         except STOPS_THE_RUN:
             raise
         except LLMError as exc:
@@ -122,26 +125,16 @@ class ReactAgent:
 
     def _step(self, state: _Run) -> Step:
         sampling = self._settings.sampling_for(self.name)
+        # per step: the reply's pieces in, the answer's new text out (nothing before <answer> opens), capped
+        on_text = (AnswerStream(self._on_answer_text, self._settings.max_answer_chars).hear
+                   if self._on_answer_text is not None else None)
         completion = self._client.complete(state.messages, agent=self.name, temperature=sampling.temperature,
                                            top_p=sampling.top_p, max_tokens=self._settings.react_reply_tokens,
-                                           on_text=self._answer_stream() if self._on_answer_text else None)
+                                           on_text=on_text)
         state.llm_calls += 1
         step = Step(completion.text)
         state.add("assistant", step.kept_text)
         return step
-
-    def _answer_stream(self) -> Callable[[str], None]:
-        """A per-step listener: from the reply so far, the answer so far (nothing before `<answer>` opens)."""
-        sent = {"text": ""}
-        report = self._on_answer_text
-
-        def hear(so_far: str) -> None:
-            answer = answer_so_far(so_far)
-            if answer is not None and answer != sent["text"] and report is not None:
-                sent["text"] = answer
-                report(answer)
-
-        return hear
 
     def _act(self, body: str, state: _Run) -> str:
         """Run one tool call; returns the observation text (an `Error: ...` line when anything failed)."""

@@ -23,8 +23,8 @@ from .escaping import escape_tags
 _CALL = tag_block("tool_call", capture=True)
 _ANSWER = tag_block("answer", capture=True)
 _FORGED_OBSERVATION = re.compile(r"<\s*tool_response\s*>", re.IGNORECASE)
-_ANSWER_OPEN = re.compile(r"<\s*answer\s*>", re.IGNORECASE)
-_ANSWER_CLOSE = re.compile(r"<\s*/\s*answer\s*>", re.IGNORECASE)
+ANSWER_OPEN = re.compile(r"<\s*answer\s*>", re.IGNORECASE)
+ANSWER_CLOSE = re.compile(r"<\s*/\s*answer\s*>", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
@@ -50,11 +50,11 @@ def answer_so_far(reply: str) -> str | None:
     """The text inside `<answer>` of a reply still being written (None until the tag opens); a tool call before
     it means the reply is not an answer. A half-written closing tag at the end is not shown."""
     visible = strip_think(reply, spaced=False)
-    opened = _ANSWER_OPEN.search(visible)
+    opened = ANSWER_OPEN.search(visible)
     if opened is None or _CALL.search(visible[:opened.start()]) or "<tool_call" in visible[:opened.start()]:
         return None
     rest = visible[opened.end():]
-    closed = _ANSWER_CLOSE.search(rest)
+    closed = ANSWER_CLOSE.search(rest)
     text = rest[:closed.start()] if closed else re.sub(r"<[^>]*$", "", rest)
     return text.strip()
 
