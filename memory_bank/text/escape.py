@@ -7,6 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from ..limits import shorten_name
+
+SAFE_NAME_CHARS = 120  # a path component every file system takes
+
 # every character Markdown (CommonMark plus Streamlit's extensions: math, colour and emoji shortcodes) gives a
 # meaning to; escaping one that needs none only adds a backslash Markdown drops
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
@@ -20,6 +24,7 @@ def md_escape(text: str) -> str:
 
 def safe_name(name: str, default: str = "file") -> str:
     """A file name as one harmless path component (the user still sees the original name elsewhere): no folder
-    part (either slash), no characters outside word characters, dot, dash and space, at most 120 characters."""
+    part (either slash), no characters outside word characters, dot, dash and space, at most 120 characters. A
+    longer one is cut in the middle and keeps its extension: the file's kind is read from it."""
     cleaned = re.sub(r"[^\w.\- ]+", "_", PurePosixPath(str(name).replace("\\", "/")).name).strip(" .")
-    return cleaned[:120] or default
+    return shorten_name(cleaned, SAFE_NAME_CHARS, mark="_") or default
