@@ -20,7 +20,11 @@ TASK_ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # a stored task's id: its link and its
 USER_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"  # a long-term memory user: a folder's name
 
 # strings
-MAX_NAME = 1_000  # a source or file name, an attachment id or path, a MIME type, a model name
+MAX_NAME = 1_000  # what an export may hold: a source or file name, an attachment id or path, a MIME type, a model
+# A name given at entry (a file, an upload, an API caller's source name) is shortened further: the longest file
+# name a file system takes, and short enough, in any script, for the database keys it is part of (PostgreSQL
+# refuses an index row over 2,704 bytes; 255 characters are at most 1,020)
+MAX_SOURCE_NAME = 255
 MAX_URL = 4_096  # a web page's address (the URL policy refuses longer ones before any fetch)
 MAX_TASK_NAME = 200  # what the task list shows; rename and import are held to it alike
 MAX_LINE = 20_000  # one line of memory: a topic, a keyword, a title, a section heading, a sub-task
@@ -57,7 +61,7 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + ELLIPSIS
 
 
-def shorten_name(name: str, limit: int = MAX_NAME, mark: str = ELLIPSIS) -> str:
+def shorten_name(name: str, limit: int = MAX_SOURCE_NAME, mark: str = ELLIPSIS) -> str:
     """A file or source name of at most `limit` characters that keeps its extension ('report….pdf'): the loaders
     tell a file's kind by it, and a reader recognises the file. Shortening twice changes nothing. `mark` shows
     where it was cut (one character)."""

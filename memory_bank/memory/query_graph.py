@@ -14,7 +14,17 @@ from enum import Enum
 import networkx as nx
 import numpy as np
 
-from ..limits import MAX_BODY, MAX_KEYWORDS, MAX_LINE, MAX_SOURCES, MAX_URL, shorten, shorten_name, shorten_path
+from ..limits import (
+    MAX_BODY,
+    MAX_KEYWORDS,
+    MAX_LINE,
+    MAX_NAME,
+    MAX_SOURCES,
+    MAX_URL,
+    shorten,
+    shorten_name,
+    shorten_path,
+)
 from ..text.furniture import Role
 from ..text.pages import page_span, pages_label, printed_pages
 
@@ -39,7 +49,7 @@ class Source:
     def __post_init__(self) -> None:
         """Within the export schema's bounds whatever made it (a file, a web page, a heading of 30,000
         characters): the store writes sources as export records, and one it refused stopped all saving."""
-        object.__setattr__(self, "name", shorten_name(self.name))
+        object.__setattr__(self, "name", shorten_name(self.name, MAX_NAME))  # as an export may hold it
         if self.url is not None:
             object.__setattr__(self, "url", shorten(self.url, MAX_URL))
         object.__setattr__(self, "section", shorten_path(tuple(self.section)))
