@@ -28,14 +28,16 @@ _EXPORTS: dict[str, str] = {
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
         "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
-        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped")},
+        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped", "SaveFailed", "SaveRecovered")},
     "AnswerDraft": ".text.buffer",
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
         "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound")},
     # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
-    **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord")},
+    **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord", "SaveStatus")},
+    # the bounds every value from outside is held to (one set: entry points and the export schema share it)
+    **{name: ".limits" for name in ("MAX_TASK_NAME", "shorten_name")},
     # long-term memory across tasks (seed 004)
     "LongTermMemory": ".long_term.memory",
     **{name: ".long_term.models" for name in (
@@ -75,13 +77,15 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
     "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
     "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "LongTermInjected", "LongTermLearned",
-    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MemoryBank", "MemoryBankError", "MemoryRecord",
+    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_TASK_NAME", "MemoryBank", "MemoryBankError",
+    "MemoryRecord",
     "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "ReadingStopped", "RecoveryMetadata",
-    "RunCancelled", "RunRecord", "RunResult", "Settings", "SqlTaskStore", "StoreError", "Subscriber",
+    "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
+    "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
     "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "reflection_body", "safe_name",
-    "section_label", "supported_suffixes",
+    "section_label", "shorten_name", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -122,6 +126,8 @@ if TYPE_CHECKING:
         NodeUpdated,
         Progress,
         ReadingStopped,
+        SaveFailed,
+        SaveRecovered,
         Subscriber,
         SubscriberFailed,
         TaskCompleted,
@@ -130,6 +136,7 @@ if TYPE_CHECKING:
         ToolRecovered,
         event_from_dict,
     )
+    from .limits import MAX_TASK_NAME, shorten_name
     from .loaders import supported_suffixes
     from .long_term.memory import LongTermMemory, reflection_body
     from .long_term.models import (
@@ -149,7 +156,7 @@ if TYPE_CHECKING:
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
     from .settings import AGENT_SLOTS, PRESETS, Settings
-    from .store import RunRecord, SqlTaskStore, TaskStore, TaskSummary
+    from .store import RunRecord, SaveStatus, SqlTaskStore, TaskStore, TaskSummary
     from .text.buffer import AnswerDraft
     from .text.pages import page_span, pages_label
 

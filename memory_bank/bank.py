@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .run.long_term import LongTermHook
     from .store.base import RunRecord, TaskStore
     from .store.binding import TaskBinding
+    from .store.persist import SaveStatus
 
 
 class MemoryBank:
@@ -59,8 +60,7 @@ class MemoryBank:
         if store is not None and _stored is None:
             _stored = store.create_task(task_name, "", self.embedder.name), {}
         if store is not None and _stored is not None and workdir is None:
-            workdir = store.task_folder(_stored[0])  # the task's files outlive the process, as its rows do
-            Path(workdir).mkdir(parents=True, exist_ok=True)
+            workdir = store.task_folder(_stored[0], create=True)  # the task's files outlive the process, as its rows do
             owned = True  # ending the task removes them
         else:
             owned = workdir is None
@@ -94,10 +94,7 @@ class MemoryBank:
     def _bind(self, store: TaskStore, stored: tuple[str, dict[str, int]]) -> None:
         from .store.binding import TaskBinding
 
-        task_id, seqs = stored
-        self._task = TaskBinding(store, task_id, self.memory, self.events, self._stored_usage,
-                                 {**dict.fromkeys(("nodes", "edges", "entries", "links", "conflicts", "merge_events",
-                                                   "merged_into", "events"), 0), **seqs}, loaded=bool(seqs))
+        self._task = TaskBinding(store, stored[0], self.memory, self.events, self._stored_usage, stored[1])
 
     @classmethod
     def open(cls, task_id: str, store: TaskStore, settings: Settings | None = None, *,
@@ -105,17 +102,10 @@ class MemoryBank:
         """Reopen a stored task: memory, run log and usage as they were last written. A run left 'running' by
         a process that died (no heartbeat for `stale_seconds`) is marked 'interrupted' (see `resume`).
         `TaskNotFound` for an unknown id, `StoreError` for a damaged or newer database or bad stored data."""
-        from .errors import ImportFormatError, StoreError
-        from .memory.export import import_memory
-        from .store.binding import STALE_SECONDS
+        from .store.binding import load_task
 
-        store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
-        stored = store.load(task_id)
-        try:
-            memory = import_memory(stored.export)
-        except ImportFormatError as exc:
-            raise StoreError(f"task {task_id} in the store is damaged: {exc}") from exc
-        bank = cls(settings, _memory=memory, store=store, _stored=(task_id, stored.seqs), **kwargs)
+        memory, seqs = load_task(store, task_id, stale_seconds)
+        bank = cls(settings, _memory=memory, store=store, _stored=(task_id, seqs), **kwargs)
         bank._core.ops.reindex_all()
         return bank
 
@@ -134,14 +124,21 @@ class MemoryBank:
         return self._task.runs() if self._task else []
 
     def flush(self) -> None:
-        """Write pending changes to the store now (it happens by itself within about a second)."""
+        """Write pending changes to the store now (it happens by itself within about a second). `StoreError`
+        when the store does not take them: they stay in memory, and a later flush that succeeds writes them."""
         if self._task:
             self._task.persistence.flush()
 
-    def close(self) -> None:
-        """Stop writing to the store after a final flush; the bank is not to be used afterwards."""
+    def save_status(self) -> SaveStatus | None:
+        """Whether all of the memory is in the store (None without a store): a failed write shows here."""
+        return self._task.persistence.status() if self._task else None
+
+    def close(self, save: bool = True) -> None:
+        """Stop writing to the store after a final flush; the bank is not to be used afterwards. When that flush
+        fails, `StoreError` and the bank keeps saving in the background: call again once the cause is fixed.
+        `save=False`: stop without a final write (the task is about to be deleted)."""
         if self._task:
-            self._task.close()
+            self._task.close(save)
 
     # -- events and state ---------------------------------------------------------------------------------
 
@@ -355,7 +352,8 @@ class MemoryBank:
             self._task.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}"})
             raise
         status = "cancelled" if result.termination == "cancelled" else "done"
-        self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
+        unsaved = self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
+        result.errors.extend(unsaved)  # the answer is still returned; the store gets it once it takes writes
         return result
 
     def resume(self, cancel: CancelToken | None = None) -> RunResult:

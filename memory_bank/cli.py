@@ -16,7 +16,10 @@ from pathlib import Path
 
 from .errors import MemoryBankError
 from .events import ErrorRaised, Event, Progress
+from .limits import shorten_name
 from .settings import Settings
+
+MAX_SHOWN_PATH = 300  # a path in an error line
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +50,18 @@ def fetch_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_input(path: Path) -> None:
+    """A `MemoryBankError` (one line, the path shortened) for a path that is no file or that the system refuses
+    to look at (a name longer than it takes), never a traceback."""
+    shown = shorten_name(str(path), MAX_SHOWN_PATH)
+    try:
+        found = path.is_file()
+    except OSError as exc:
+        raise MemoryBankError(f"{shown}: {exc.strerror or exc}") from exc
+    if not found:
+        raise MemoryBankError(f"{shown}: no such file")
+
+
 def _progress_printer(quiet: bool):  # noqa: ANN202
     last = {"t": 0.0}
 
@@ -72,8 +87,7 @@ def ask(args: argparse.Namespace) -> int:
         settings = settings.with_preset(args.preset)
     settings.check_llm()
     for path in args.files:  # before loading any model: a typo should fail in milliseconds
-        if not path.is_file():
-            raise MemoryBankError(f"{path}: no such file")
+        check_input(path)
 
     start = time.perf_counter()
     server = None

@@ -260,6 +260,22 @@ class ReadingStopped(ErrorRaised):
     unit: str = "pages"
 
 
+@dataclass(frozen=True)
+class SaveFailed(ErrorRaised):
+    """The task store did not take the latest changes: they stay in memory and are written by the next flush
+    that succeeds (the writer retries by itself; `flush()` and `close()` raise until one does)."""
+
+    kind: ClassVar[str] = "save_failed"
+
+
+@dataclass(frozen=True)
+class SaveRecovered(Event):
+    """A flush succeeded after failures: everything in memory is in the store again."""
+
+    kind: ClassVar[str] = "save_recovered"
+    message: str
+
+
 def event_from_dict(data: dict[str, Any]) -> Event | None:
     """A stored event (`Event.to_dict()`, through JSON) as its typed event again, for a reopened task's run log;
     None for a kind this version does not know or a record that does not fit it."""

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from .errors import ConfigError
+from .limits import MAX_RETRY_WAIT
 
 AGENT_NAMES = ("classification", "structure", "analysis", "integration", "planning", "react")
 # The engine slots a person can put on either engine; "react" is the answering executor, "image" the recogniser.
@@ -114,8 +115,8 @@ class Settings(BaseModel):
     llm_vision_model: str | None = None
     llm_timeout: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=4, ge=0, le=10)
-    llm_backoff_base: float = Field(default=1.0, ge=0)
-    llm_backoff_max: float = Field(default=30.0, ge=0)
+    llm_backoff_base: float = Field(default=1.0, ge=0, le=MAX_RETRY_WAIT)
+    llm_backoff_max: float = Field(default=30.0, ge=0, le=MAX_RETRY_WAIT)  # the longest wait before a retry
     llm_concurrency: int = Field(default=4, ge=1, le=64)
     # a run stops after this many LLM calls in a row failed (each after its retries); a rejected key stops it at once
     llm_max_consecutive_failures: int = Field(default=2, ge=1, le=20)

@@ -7,7 +7,14 @@ import streamlit as st
 from ui.format import md_escape
 from ui.graph_panel import graph_block
 from ui.long_term import long_term_answer
-from ui.panels import answer_view, deep_retrieval_panel, errors_view, insight_doc_view, stop_unless
+from ui.panels import (
+    answer_view,
+    deep_retrieval_panel,
+    errors_view,
+    insight_doc_view,
+    save_status_view,
+    stop_unless,
+)
 from ui.run_view import log_view, metrics_row, progress_view, scroll_to_deep_retrieval
 from ui.session import get_task, launch, resume, start_pending
 from ui.style import status_pill
@@ -62,6 +69,7 @@ def live() -> None:
         resume(task)
         st.rerun()
     metrics_row(snapshot, view, uses_llm=task.bank.engine.uses_llm)
+    save_status_view(task.bank)
     errors_view(view)
 
     graph_col, side = st.columns([3, 2], gap="medium")

@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from memory_bank import MAX_TASK_NAME
 from ui.format import md_escape
 from ui.session import detach, end_task, get_task, open_task
 from ui.tasks import registry_for
@@ -71,7 +72,7 @@ for item in tasks:
                 registry.delete(item.id)
                 st.rerun()
         with st.expander("Rename"):
-            name = st.text_input("Name", value=item.name, key=f"name-{item.id}", max_chars=200)
+            name = st.text_input("Name", value=item.name, key=f"name-{item.id}", max_chars=MAX_TASK_NAME)
             if st.button("Save name", key=f"rename-{item.id}") and name.strip():
                 registry.store.rename_task(item.id, name.strip())
                 st.rerun()

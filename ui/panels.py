@@ -17,6 +17,7 @@ import streamlit as st
 from memory_bank import (
     DeepRetrieval,
     EntryView,
+    MemoryBank,
     MemoryBankError,
     page_span,
     pages_label,
@@ -195,6 +196,15 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
     elif result.termination != "done":
         st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
     citations_view(task, result, key=key)
+
+
+def save_status_view(bank: MemoryBank) -> None:
+    """The task's memory not all in the store (a full disk, a database gone): said at once, not at the next
+    reload that would find less than was shown."""
+    status = bank.save_status()
+    if status is not None and not status.ok:
+        st.error(f"Not saved yet: {md_escape(status.error)} The memory stays here and is saved as soon as the "
+                 "store takes it.", icon=":material/sync_problem:")
 
 
 def errors_view(view: RunView) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import streamlit as st
 
 from memory_bank import (
+    MAX_TASK_NAME,
     CancelToken,
     ConfigError,
     MemoryBank,
@@ -33,6 +34,7 @@ from memory_bank import (
     describe_engine,
     load_embedder,
     safe_name,
+    shorten_name,
 )
 
 from . import tempdirs
@@ -278,7 +280,7 @@ def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
     (ImportFormatError) nothing is created and the current task stays."""
     live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings.embedding_model_path),
-                                              f"import: {name}", export=data)
+                                              f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", export=data)
     task.created_here.add(live.task_id)
     attach(task, live)
     return live.bank

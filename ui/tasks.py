@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, event_from_dict
+from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, event_from_dict
 
 from . import tempdirs
 from .local_model import with_endpoint
@@ -115,8 +115,9 @@ class TaskRegistry:
             live.runs.append(handle)
             return handle
 
-    def close(self, task_id: str) -> None:
-        """Stop the task's run (it stays resumable), flush it and forget it here; the store keeps it."""
+    def close(self, task_id: str, save: bool = True) -> None:
+        """Stop the task's run (it stays resumable), flush it and forget it here; the store keeps it. When the
+        final flush fails (`StoreError`) the task stays open here, its unsaved memory with it, and keeps trying."""
         with self._lock:
             live = self._open.pop(task_id, None)
         if live is None:
@@ -125,18 +126,26 @@ class TaskRegistry:
             run.cancel()
         for run in live.runs:
             run.join(timeout=10)
-        live.bank.close()
+        try:
+            live.bank.close(save)
+        except StoreError:
+            with self._lock:
+                self._open[task_id] = live
+            raise
         shutil.rmtree(live.workdir, ignore_errors=True)
 
     def delete(self, task_id: str) -> None:
-        self.close(task_id)
+        self.close(task_id, save=False)  # its rows go next: nothing to save
         self.store.delete_task(task_id)
 
     def _add(self, live: LiveTask) -> LiveTask:
         self._open[live.task_id] = live
         idle = [i for i, t in self._open.items() if not t.running and i != live.task_id]
         for task_id in idle[: max(0, len(self._open) - KEEP_OPEN)]:
-            self.close(task_id)
+            try:
+                self.close(task_id)
+            except StoreError:
+                continue  # kept open with its unsaved memory; its writer goes on retrying and reports
         return live
 
 

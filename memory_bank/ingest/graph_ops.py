@@ -125,7 +125,7 @@ class GraphOps:
             new_keywords = list(dict.fromkeys(k.strip() for k in keywords or [] if k.strip())) or node.keywords
             if (new_context, new_keywords) != (node.context, node.keywords):
                 node.context, node.keywords = new_context, new_keywords
-                changed.append(node)
+                changed.append(node.bound())
         self._reindex(changed)
         return changed
 

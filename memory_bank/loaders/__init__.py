@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError
+from ..limits import shorten_name
 from .document import Document, Page
 from .html import load_html
 from .image import SUFFIXES as IMAGE_SUFFIXES
@@ -74,7 +75,7 @@ def detect_kind(path: Path, name: str) -> str:
 def load_file(path: str | Path, *, name: str | None = None, max_bytes: int, max_image_pixels: int) -> Document:
     """Load one file; `name` is the display name (defaults to the file name), used in every error."""
     file_path = Path(path).expanduser().resolve()
-    display = name or file_path.name
+    display = shorten_name(name or file_path.name)
     check_file(file_path, display, max_bytes)
     kind = detect_kind(file_path, display)
     if kind == "pdf":

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..limits import MAX_URL, shorten, shorten_name
+
 BlockKind = Literal["paragraph", "heading", "table"]
 
 
@@ -80,6 +82,13 @@ class Document:
     pages: list[Page]  # one Page(None, text) for text formats; [] for an image not yet described
     metadata: dict = field(default_factory=dict)  # page_count, title, width/height/format, mime, ...
     url: str | None = None  # where a web page was read from
+
+    def __post_init__(self) -> None:
+        """A name of any length (an API caller's, a page title) is shortened at entry, keeping its extension,
+        to the bound the memory and its exports hold every name to (`limits`)."""
+        object.__setattr__(self, "name", shorten_name(self.name))
+        if self.url is not None:
+            object.__setattr__(self, "url", shorten(self.url, MAX_URL))
 
     @classmethod
     def from_text(cls, text: str, name: str, *, kind: str = "text", path: str | None = None,

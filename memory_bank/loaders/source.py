@@ -14,12 +14,16 @@ SNIFF_BYTES = 1024  # a PDF header may start anywhere in the first kilobyte
 
 
 def check_file(path: Path, name: str, max_bytes: int) -> int:
-    """Reject missing, empty and oversized files; return the size in bytes."""
-    if not path.exists():
-        raise InputError("file not found", source=name)
-    if not path.is_file():
-        raise InputError("is not a regular file", source=name)
-    size = path.stat().st_size
+    """Reject missing, empty and oversized files; return the size in bytes. A path the system refuses to look
+    at (a name too long for it, a folder without permission) is an `InputError` too, never a raw `OSError`."""
+    try:
+        if not path.exists():
+            raise InputError("file not found", source=name)
+        if not path.is_file():
+            raise InputError("is not a regular file", source=name)
+        size = path.stat().st_size
+    except OSError as error:
+        raise InputError(f"cannot be opened ({error.strerror or error})", source=name) from error
     if size == 0:
         raise InputError("is empty (0 bytes)", source=name)
     if size > max_bytes:

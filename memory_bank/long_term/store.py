@@ -26,9 +26,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import LongTermStoreError
+from ..limits import USER_ID_PATTERN
 from .models import MEMORY_ID, IndexFile
 
-USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+USER_ID = re.compile(USER_ID_PATTERN)
 INDEX = "memory.json"
 REFLECTIONS = "reflections"
 TMP_PREFIX = ".tmp-"
@@ -38,13 +39,13 @@ MAX_REFLECTION_BYTES = 256 * 1024
 
 def check_user_id(user_id: str) -> str:
     """A user id names a folder: letters, digits, '_' and '-' only, never a path."""
-    if not isinstance(user_id, str) or not USER_ID.match(user_id):
+    if not isinstance(user_id, str) or not USER_ID.fullmatch(user_id):  # in full: "local\n" matched `^…$`
         raise LongTermStoreError("a user id is 1-64 letters, digits, '_' or '-', starting with a letter or digit")
     return user_id
 
 
 def _check_memory_id(memory_id: str) -> str:
-    if not MEMORY_ID.match(memory_id):
+    if not isinstance(memory_id, str) or not MEMORY_ID.fullmatch(memory_id):
         raise LongTermStoreError(f"not a memory id: {memory_id[:40]!r}")
     return memory_id
 

@@ -36,7 +36,7 @@ def relative_parts(path: str) -> tuple[str, ...]:
     parts = PurePosixPath(path).parts
     if PurePosixPath(path).is_absolute() or len(parts) < 2 or parts[0] != STORAGE:
         raise FileRejected("not a path inside the bank's storage")
-    if not all(_SAFE_PART.match(p) and p not in (".", "..") for p in parts[1:]):
+    if not all(_SAFE_PART.fullmatch(p) and p not in (".", "..") for p in parts[1:]):
         raise FileRejected("not a path inside the bank's storage")
     return parts
 

@@ -13,7 +13,8 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import ImportFormatError
+from ..errors import ImportFormatError, MemoryBankError
+from ..limits import MAX_IMPORT_BYTES, MAX_KEYWORDS, MAX_SECTION_DEPTH, MAX_SOURCES
 from ..settings import Settings
 from ..text.furniture import Role
 from .bank_files import FileRejected, relative_parts
@@ -30,6 +31,7 @@ from .import_rules import (
     Page,
     Printed,
     Timestamp,
+    Url,
 )
 from .insight_doc import InsightDoc, TaskStatus, TaskType
 from .interaction_tree import Attachment, AttachmentType, InteractionEntry, InteractionTree, MergeEvent
@@ -52,22 +54,22 @@ class SourceRecord(_Strict):
     name: Name
     page_start: Page | None = None
     page_end: Page | None = None
-    url: Name | None = None
+    url: Url | None = None
     entry_ids: list[Id] = _items()
     # page numbers printed on the first/last page; absent in older exports
     printed_start: Printed | None = None
     printed_end: Printed | None = None
-    section: list[Line] = Field(default_factory=list, max_length=32)  # absent in older exports
+    section: list[Line] = Field(default_factory=list, max_length=MAX_SECTION_DEPTH)  # absent in older exports
 
 
 class NodeRecord(_Strict):
     id: Id
     summary: Body
     context: Line
-    keywords: list[Line] = Field(max_length=1_000)
+    keywords: list[Line] = Field(max_length=MAX_KEYWORDS)
     embedding: Embedding | None
     timestamp: Timestamp
-    sources: list[SourceRecord] = _items(10_000)
+    sources: list[SourceRecord] = _items(MAX_SOURCES)
     merged_from: list[Id] = _items()
     kind: Literal["text", "image", "section"] = "text"
     role: Role = Role.BODY  # added later: an export without it is all body text
@@ -198,25 +200,41 @@ def merge_event_record(m: MergeEvent) -> MergeEventRecord:
     return MergeEventRecord(**{**m.__dict__, "merged_node_ids": list(m.merged_node_ids)})
 
 
+def insight_record(doc: InsightDoc) -> InsightDocRecord:
+    return InsightDocRecord.model_validate(doc.model_dump())
+
+
+def schema_problem(exc: ValidationError) -> str:
+    """'sources.0.name: String should have at most 1000 characters (1 problem(s))': where and what, never the
+    value (it may be megabytes of document text)."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"{where}: {first['msg']} ({exc.error_count()} problem(s))"
+
+
 def export_memory(memory: Memory, settings: Settings, usage_per_agent: dict[str, dict[str, float]],
                   embedding_model: str, run_log: list[dict[str, Any]]) -> dict[str, Any]:
-    entries = [entry_record(e) for e in memory.tree.entries.values()]
-    doc = ExportDocument(
-        format=FORMAT, version=VERSION, embedding_model=embedding_model,
-        insight_doc=InsightDocRecord.model_validate(memory.insight_doc.model_dump()),
-        query_graph=QueryGraphRecord(nodes=[node_record(n) for n in memory.graph.nodes()],
-                                     edges=[EdgeRecord(a=a, b=b) for a, b in memory.graph.edges()]),
-        conflicts=[conflict_record(c) for c in memory.conflicts.values()],
-        interaction_tree=InteractionTreeRecord(
-            entries=entries, node_to_entries={k: list(v) for k, v in memory.tree.node_to_entries.items()},
-            merge_events=[merge_event_record(m) for m in memory.tree.merge_events],
-            merged_into=dict(memory.merged_into)),
-        attachments=attachments_of(entries), run_log=memory.prior_log + run_log,
-        usage=sum_usage(memory.prior_usage, usage_per_agent), settings=settings.public_dict())
+    """The whole memory as one export; a value outside the schema's bounds (which entry points keep out of the
+    memory) is a `MemoryBankError` naming the field, never a raw validation error."""
+    try:
+        entries = [entry_record(e) for e in memory.tree.entries.values()]
+        doc = ExportDocument(
+            format=FORMAT, version=VERSION, embedding_model=embedding_model,
+            insight_doc=insight_record(memory.insight_doc),
+            query_graph=QueryGraphRecord(nodes=[node_record(n) for n in memory.graph.nodes()],
+                                         edges=[EdgeRecord(a=a, b=b) for a, b in memory.graph.edges()]),
+            conflicts=[conflict_record(c) for c in memory.conflicts.values()],
+            interaction_tree=InteractionTreeRecord(
+                entries=entries, node_to_entries={k: list(v) for k, v in memory.tree.node_to_entries.items()},
+                merge_events=[merge_event_record(m) for m in memory.tree.merge_events],
+                merged_into=dict(memory.merged_into)),
+            attachments=attachments_of(entries), run_log=memory.prior_log + run_log,
+            usage=sum_usage(memory.prior_usage, usage_per_agent), settings=settings.public_dict())
+    except ValidationError as exc:
+        raise MemoryBankError(f"the memory cannot be exported: {schema_problem(exc)}") from exc
     return doc.model_dump(mode="json")
 
 
-MAX_IMPORT_BYTES = 512 * 1024 * 1024
 DROPPED_NOTE = "[file not imported: the export named a path outside the bank's storage]"
 
 
@@ -243,9 +261,7 @@ def _parse(data: dict[str, Any] | str | bytes) -> ExportDocument:
     try:
         return ExportDocument.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ImportFormatError(f"invalid export at {where}: {first['msg']} ({exc.error_count()} problem(s))") from exc
+        raise ImportFormatError(f"invalid export at {schema_problem(exc)}") from exc
     except RecursionError as exc:
         raise ImportFormatError("invalid export: it is nested too deeply") from exc
 

@@ -15,25 +15,34 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from ..text.pages import MAX_PRINTED_CHARS
+from ..limits import (
+    ID_PATTERN,
+    MAX_BODY,
+    MAX_ITEMS,
+    MAX_JSON_DEPTH,
+    MAX_JSON_ITEMS,
+    MAX_JSON_KEY,
+    MAX_LINE,
+    MAX_NAME,
+    MAX_PAGE,
+    MAX_PRINTED,
+    MAX_URL,
+)
 
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$"
-MAX_LINE = 20_000
-MAX_BODY = 2_000_000
-MAX_ITEMS = 1_000_000
-MAX_JSON_DEPTH = 32
+__all__ = ["MAX_ITEMS", "Body", "Count", "Embedding", "Id", "JsonObject", "Line", "Metadata", "Name", "Page",
+           "Printed", "Timestamp", "Url", "bounded_json", "entry_metadata"]
+
 MAX_JSON_STRING = MAX_BODY
-MAX_JSON_ITEMS = 200_000
 MAX_TIMESTAMP = 1e11  # the year 5138: anything later is not a real clock reading
-MAX_PAGE = 1_000_000
 MAX_EMBEDDING_DIM = 8_192
 MAX_EMBEDDING_VALUE = 1e3
 
-Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
-Name = Annotated[str, StringConstraints(max_length=1_000)]
+Id = Annotated[str, StringConstraints(pattern=f"^{ID_PATTERN}$")]  # pydantic's regex: `$` ends the text
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+Url = Annotated[str, StringConstraints(max_length=MAX_URL)]
 Line = Annotated[str, StringConstraints(max_length=MAX_LINE)]
 Body = Annotated[str, StringConstraints(max_length=MAX_BODY)]
-Printed = Annotated[str, StringConstraints(max_length=MAX_PRINTED_CHARS)]
+Printed = Annotated[str, StringConstraints(max_length=MAX_PRINTED)]
 Timestamp = Annotated[float, Field(ge=0, le=MAX_TIMESTAMP, allow_inf_nan=False)]
 Page = Annotated[int, Field(strict=True, ge=0, le=MAX_PAGE)]
 Count = Annotated[float, Field(ge=0, le=1e15, allow_inf_nan=False)]
@@ -67,7 +76,7 @@ def bounded_json(value: Any, depth: int = 0) -> Any:
         if len(value) > MAX_JSON_ITEMS:
             raise ValueError("holds an object with too many keys")
         for key in value:
-            if not isinstance(key, (str, int)) or len(str(key)) > 200:  # int keys: JSON makes them strings
+            if not isinstance(key, (str, int)) or len(str(key)) > MAX_JSON_KEY:  # int keys: JSON makes them strings
                 raise ValueError("holds a key that is not a short string")
         return {k: bounded_json(v, depth + 1) for k, v in value.items()}
     raise ValueError(f"holds a {type(value).__name__}, not JSON")
@@ -86,7 +95,7 @@ def entry_metadata(value: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{key} must be a whole page number or null")
     for key in _PRINTED_KEYS:
         label = value.get(key)
-        if label is not None and (not isinstance(label, str) or len(label) > MAX_PRINTED_CHARS):
+        if label is not None and (not isinstance(label, str) or len(label) > MAX_PRINTED):
             raise ValueError(f"{key} must be a short printed page label or null")
     return value
 

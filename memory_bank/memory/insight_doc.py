@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import uuid
 from enum import Enum
+from functools import partial
+from typing import Annotated
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator
+
+from ..limits import MAX_BODY, MAX_LINE, shorten
+
+# The doc is written to the task store as its export record: texts a model or a user wrote are shortened to the
+# schema's bounds when set, so the store never holds a doc its reader would refuse.
+Line = Annotated[str, AfterValidator(partial(shorten, limit=MAX_LINE))]
+Body = Annotated[str, AfterValidator(partial(shorten, limit=MAX_BODY))]
 
 
 class TaskType(str, Enum):
@@ -25,7 +34,7 @@ class TaskStatus(str, Enum):
 
 class PendingTask(BaseModel):
     type: TaskType = TaskType.NORMAL
-    description: str = Field(min_length=1)
+    description: Line = Field(min_length=1)
     # CROSS_VALIDATE: the conflict to validate; IMAGE_RECOGNITION: the temp image to describe.
     conflict_id: str | None = None
     image_id: str | None = None
@@ -33,14 +42,14 @@ class PendingTask(BaseModel):
 
 class CompletedTask(BaseModel):
     type: TaskType = TaskType.NORMAL
-    description: str
+    description: Line
     status: TaskStatus
-    context: str = Field(default="", description="1-2 sentences of knowledge gained, or why it failed")
+    context: Body = Field(default="", description="1-2 sentences of knowledge gained, or why it failed")
 
 
 class InsightDoc(BaseModel):
     doc_id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])
-    task_goal: str = ""
+    task_goal: Body = ""
     completed_tasks: list[CompletedTask] = Field(default_factory=list)
     pending_tasks: list[PendingTask] = Field(default_factory=list, max_length=1)
 

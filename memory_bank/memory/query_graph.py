@@ -14,6 +14,17 @@ from enum import Enum
 import networkx as nx
 import numpy as np
 
+from ..limits import (
+    MAX_BODY,
+    MAX_KEYWORDS,
+    MAX_LINE,
+    MAX_NAME,
+    MAX_SOURCES,
+    MAX_URL,
+    shorten,
+    shorten_name,
+    shorten_path,
+)
 from ..text.furniture import Role
 from ..text.pages import page_span, pages_label, printed_pages
 
@@ -34,6 +45,14 @@ class Source:
     printed_start: str | None = None
     printed_end: str | None = None
     section: tuple[str, ...] = ()  # the section path it was read from, titles top down ("3 ...", "3.2 ...")
+
+    def __post_init__(self) -> None:
+        """Within the export schema's bounds whatever made it (a file, a web page, a heading of 30,000
+        characters): the store writes sources as export records, and one it refused stopped all saving."""
+        object.__setattr__(self, "name", shorten_name(self.name, MAX_NAME))  # as an export may hold it
+        if self.url is not None:
+            object.__setattr__(self, "url", shorten(self.url, MAX_URL))
+        object.__setattr__(self, "section", shorten_path(tuple(self.section)))
 
     @property
     def printed_pages(self) -> dict[int, str]:
@@ -75,6 +94,17 @@ class Node:
     kind: str = "text"  # "text", "image", or "section" (a section of a document, summarising its children)
     role: Role = Role.BODY  # body text, or document furniture (contents, notice, ...) that ranks below it
     title: str = ""  # the node's short name, unique within the task (its section's title and what sets it apart)
+
+    def bound(self) -> Node:
+        """Held to the export schema's bounds in place (summary, topic, keywords, title, sources), so the store
+        can always write it; every way into the graph calls this (a model may answer with a topic of any size)."""
+        self.summary = shorten(self.summary, MAX_BODY)
+        self.context = shorten(self.context, MAX_LINE)
+        self.title = shorten(self.title, MAX_LINE)
+        if len(self.keywords) > MAX_KEYWORDS or any(len(k) > MAX_LINE for k in self.keywords):
+            self.keywords = [shorten(k, MAX_LINE) for k in self.keywords[:MAX_KEYWORDS]]
+        del self.sources[MAX_SOURCES:]
+        return self
 
     def embedding_text(self) -> str:
         """What gets embedded and indexed: summary + context + keywords (DESIGN §2)."""
@@ -158,7 +188,7 @@ class QueryGraph:
     def add_node(self, node: Node) -> None:
         if node.id in self.graph:
             raise ValueError(f"node {node.id} already exists")
-        self.graph.add_node(node.id, node=node)
+        self.graph.add_node(node.id, node=node.bound())
 
     def remove_node(self, node_id: str) -> None:
         self.graph.remove_node(node_id)

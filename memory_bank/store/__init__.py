@@ -7,6 +7,8 @@ PostgreSQL by URL); a `MemoryBank` given a store writes its changes there in the
 from __future__ import annotations
 
 from .base import ChangeSet, RunRecord, StoredTask, TaskStore, TaskSummary
+from .persist import SaveStatus
 from .sql import SqlTaskStore, new_task_id
 
-__all__ = ["ChangeSet", "RunRecord", "SqlTaskStore", "StoredTask", "TaskStore", "TaskSummary", "new_task_id"]
+__all__ = ["ChangeSet", "RunRecord", "SaveStatus", "SqlTaskStore", "StoredTask", "TaskStore", "TaskSummary",
+           "new_task_id"]

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..errors import MemoryBankError
+from ..errors import ImportFormatError, MemoryBankError, StoreError
 from ..events import EventBus
+from ..limits import shorten_name
+from ..memory.export import import_memory
 from ..memory.store import Memory
-from .base import RunRecord, TaskStore
+from .base import SEQ_NAMES, RunRecord, TaskStore
 from .persist import HEARTBEAT_SECONDS, Persistence
 
 # A run whose heartbeat is older than this is taken as dead with its process (the writer beats every 5 s)
@@ -38,18 +41,32 @@ class ResumePlan:
     inputs: tuple[ResumeInput, ...]
 
 
+def load_task(store: TaskStore, task_id: str, stale_seconds: float | None = None) -> tuple[Memory, dict[str, int]]:
+    """A stored task's memory and where each table's rows go on (see `MemoryBank.open`); its runs left
+    'running' by a process that died are marked interrupted first. Stored data the export schema refuses is a
+    `StoreError` (the task is damaged), never a half-read memory."""
+    store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
+    stored = store.load(task_id)
+    try:
+        return import_memory(stored.export), stored.seqs
+    except ImportFormatError as exc:
+        raise StoreError(f"task {task_id} in the store is damaged: {exc}") from exc
+
+
 class TaskBinding:
     def __init__(self, store: TaskStore, task_id: str, memory: Memory, events: EventBus,
-                 usage: Callable[[], dict[str, Any]], seqs: dict[str, int], loaded: bool) -> None:
+                 usage: Callable[[], dict[str, Any]], seqs: dict[str, int]) -> None:
+        """`seqs` as `load_task` returned them for a reopened task, {} for a new one (written at once)."""
         self.store, self.task_id = store, task_id
-        self.persistence = Persistence(store, task_id, memory, events, usage, seqs, loaded)
+        self.persistence = Persistence(store, task_id, memory, events, usage,
+                                       {**dict.fromkeys(SEQ_NAMES, 0), **seqs}, loaded=bool(seqs))
 
     def store_files(self, files: Sequence[str | Path],
                     names: Sequence[str | None] = ()) -> list[tuple[Path, str]]:
         """Copy files into the store (content-addressed); returns (stored path, the name it goes by)."""
         out = []
         for i, f in enumerate(files):
-            name = (names[i] if i < len(names) else None) or Path(f).name
+            name = shorten_name((names[i] if i < len(names) else None) or Path(f).name)  # as the document's
             _, stored = self.store.put_file(self.task_id, Path(f), name)
             out.append((stored, name))
         return out
@@ -60,11 +77,18 @@ class TaskBinding:
         self.persistence.set_run(run_id)
         return run_id
 
-    def end_run(self, run_id: str, status: str, result: dict[str, Any] | None) -> None:
-        """Flush the memory first, then the run's outcome: a finished run never points at unsaved nodes."""
+    def end_run(self, run_id: str, status: str, result: dict[str, Any] | None) -> list[str]:
+        """Flush the memory first, then the run's outcome: a finished run never points at unsaved nodes. When
+        the store does not take the memory, the outcome waits for the first flush that succeeds, and the failure
+        is returned (for the run's errors) rather than raised: the caller still gets the answer."""
         self.persistence.set_run(None)
-        self.persistence.flush()
+        try:
+            self.persistence.flush()
+        except StoreError as exc:
+            self.persistence.after_save(partial(self.store.finish_run, self.task_id, run_id, status, result))
+            return [str(exc)]
         self.store.finish_run(self.task_id, run_id, status, result)
+        return []
 
     def record_imported_runs(self, run_log: list[dict[str, Any]]) -> None:
         """An import's questions and answers become the new task's runs (the export keeps them as answer events),
@@ -113,5 +137,9 @@ class TaskBinding:
         self.store.clear_task(self.task_id)
         self.persistence.cleared()
 
-    def close(self) -> None:
-        self.persistence.close()
+    def close(self, save: bool = True) -> None:
+        """See `Persistence.close`; `save=False` stops the writer without a final write (a task being deleted)."""
+        if save:
+            self.persistence.close()
+        else:
+            self.persistence.abandon()

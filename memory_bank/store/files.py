@@ -32,10 +32,9 @@ class FileStore:
             raise ValueError("not a sha256 hex digest")
         return self.root / sha256[:2] / sha256
 
-    def put(self, source: Path) -> tuple[str, int]:
-        """Copy `source` in (once per content); returns its digest and size. The copy lands under a temp name
-        and is renamed, so a crash never leaves a half file under a real digest."""
-        sha = sha256_of(source)
+    def put(self, source: Path, sha: str) -> int:
+        """Copy `source`, whose digest is `sha`, in (once per content); returns its size. The copy lands under a
+        temp name and is renamed, so a crash never leaves a half file under a real digest."""
         target = self.path(sha)
         if not target.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -46,7 +45,7 @@ class FileStore:
                 os.replace(tmp, target)
             finally:
                 Path(tmp).unlink(missing_ok=True)
-        return sha, target.stat().st_size
+        return target.stat().st_size
 
     def delete(self, sha256: str) -> None:
         target = self.path(sha256)

@@ -8,6 +8,7 @@ threads (or a reader on the Tasks page) wait for each other instead of failing.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shutil
 import time
@@ -20,9 +21,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..errors import StoreError, TaskNotFound
-from .base import ChangeSet, RunRecord, StoredTask, TaskSummary
-from .files import FileStore
+from ..errors import InputError, StoreError, TaskNotFound
+from ..limits import MAX_TASK_NAME, TASK_ID_PATTERN, fits, shorten, shorten_name
+from .base import SEQ_NAMES, ChangeSet, RunRecord, StoredTask, TaskSummary
+from .files import FileStore, sha256_of
 from .migrations import _reason, ensure_schema
 from .schema import (
     MEMORY_TABLES,
@@ -48,8 +50,8 @@ from .schema import (
 MAX_LOG_EVENTS = 50_000
 _ANSWER_EVENT = '{"kind": "answer",%'  # how `json.dumps(AnswerReady.to_dict())` begins
 
-SEQ_TABLES = {"nodes": NodeRow, "edges": EdgeRow, "entries": EntryRow, "links": LinkRow, "conflicts": ConflictRow,
-              "merge_events": MergeEventRow, "merged_into": MergedIntoRow, "events": EventRow}
+SEQ_TABLES = dict(zip(SEQ_NAMES, (NodeRow, EdgeRow, EntryRow, LinkRow, ConflictRow, MergeEventRow, MergedIntoRow,
+                                  EventRow), strict=True))
 
 
 def new_task_id() -> str:
@@ -67,9 +69,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 class SqlTaskStore:
     def __init__(self, data_dir: Path, url: str | None = None) -> None:
-        """Files always live under `data_dir/files`; the rows in `url`, or in `data_dir/tasks.sqlite3`."""
+        """Files always live under `data_dir/files`; the rows in `url`, or in `data_dir/tasks.sqlite3`. A data
+        folder that cannot be made or written is a `StoreError` saying which, like a database that cannot."""
         root = Path(data_dir)
-        root.mkdir(parents=True, exist_ok=True)
+        _writable(root)
         url = url or f"sqlite:///{root / 'tasks.sqlite3'}"
         parsed = make_url(url)
         self.where = parsed.render_as_string(hide_password=True)
@@ -106,8 +109,10 @@ class SqlTaskStore:
                 return None
 
             def __exit__(self, kind, exc, tb) -> bool:  # noqa: ANN001
-                if exc is not None and isinstance(exc, SQLAlchemyError):
+                if isinstance(exc, SQLAlchemyError):
                     raise StoreError(f"task store {store.where}: {what} failed: {_reason(exc)}") from exc
+                if isinstance(exc, OSError):  # the files beside the rows: a full disk, a folder made read-only
+                    raise StoreError(f"task store {store.where}: {what} failed: {exc.strerror or exc}") from exc
                 return False
 
         return _G()
@@ -115,9 +120,10 @@ class SqlTaskStore:
     # -- tasks ----------------------------------------------------------------------------------------------
 
     def create_task(self, name: str, origin: str, embedding_model: str) -> str:
+        """A new, empty task; its name is held to the bound a rename has (an import names it after a file)."""
         task_id, now = new_task_id(), time.time()
         with self._guard("creating a task"), self._session() as s, s.begin():
-            s.add(TaskRow(id=task_id, name=name, origin=origin, created=now, updated=now,
+            s.add(TaskRow(id=task_id, name=shorten(name, MAX_TASK_NAME), origin=origin, created=now, updated=now,
                           embedding_model=embedding_model, insight_doc="{}", usage="{}"))
         return task_id
 
@@ -133,7 +139,7 @@ class SqlTaskStore:
 
     def rename_task(self, task_id: str, name: str) -> None:
         with self._guard("renaming a task"), self._session() as s, s.begin():
-            self._task(s, task_id).name = name[:200]
+            self._task(s, task_id).name = shorten(name, MAX_TASK_NAME)
 
     def clear_task(self, task_id: str) -> None:
         """End the task: its memory, runs and log go; the task (name, files) stays, empty."""
@@ -159,12 +165,16 @@ class SqlTaskStore:
             self.files.delete(sha)
         shutil.rmtree(self.task_folder(task_id), ignore_errors=True)
 
-    def task_folder(self, task_id: str) -> Path:
+    def task_folder(self, task_id: str, create: bool = False) -> Path:
         """The folder a stored task's bank keeps its files in (`storage/`, where attachments point, and images
         waiting for recognition): inside the data directory, so a reopened task finds them again."""
-        if not task_id or not all(c.isalnum() or c in "-_" for c in task_id):
+        if not fits(TASK_ID_PATTERN, task_id):
             raise ValueError("not a task id")
-        return self.task_files / task_id
+        folder = self.task_files / task_id
+        if create:
+            with self._guard("making the task's folder"):
+                folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     def sweep_files(self) -> int:
         """Remove files on disk that no row names (left by a crash mid-delete); returns how many."""
@@ -333,8 +343,16 @@ class SqlTaskStore:
     # -- files ----------------------------------------------------------------------------------------------
 
     def put_file(self, task_id: str, path: Path, name: str) -> tuple[str, Path]:
-        """Store a file's content once and record that the task uses it under `name`."""
-        sha, size = self.files.put(Path(path))
+        """Store a file's content once and record that the task uses it under `name` (shortened like every
+        source name, so the run's inputs and the document's name agree). A file that cannot be read is an
+        `InputError` naming it; a store that cannot take it, a `StoreError`."""
+        name = shorten_name(name)
+        try:
+            sha = sha256_of(Path(path))
+        except OSError as exc:
+            raise InputError(f"cannot be read ({exc.strerror or exc})", source=name) from exc
+        with self._guard("storing a file"):
+            size = self.files.put(Path(path), sha)
         with self._guard("storing a file"):
             for attempt in range(2):
                 try:
@@ -414,6 +432,17 @@ class SqlTaskStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _writable(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"the data folder {root} cannot be made ({exc.strerror or exc}): point "
+                         "MEMORY_BANK_DATA_DIR at a folder this user can write") from exc
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise StoreError(f"the data folder {root} is read-only for this user: point MEMORY_BANK_DATA_DIR at a "
+                         "folder this user can write")
 
 
 def _floats(blob: bytes) -> list[float]:

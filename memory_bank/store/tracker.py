@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..memory.export import conflict_record, entry_record, merge_event_record, node_record
+from ..memory.export import conflict_record, entry_record, insight_record, merge_event_record, node_record
 from ..memory.query_graph import Node
 from ..memory.store import Memory
 from .base import ChangeSet
@@ -79,7 +79,7 @@ class ChangeTracker:
         if len(m.merged_into) != self._merged_into:
             out.merged_into = list(m.merged_into.items())[self._merged_into:]
             self._merged_into = len(m.merged_into)
-        insight = m.insight_doc.model_dump_json()
+        insight = insight_record(m.insight_doc).model_dump_json()  # held to the schema the reopen reads with
         if insight != self._insight:
             out.insight_doc = self._insight = insight
         usage_text = json.dumps(usage, sort_keys=True)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ..limits import MAX_PRINTED
+
 PrintedPages = Mapping[int, str]  # PDF page number -> the page number printed on it, for the pages known
-MAX_PRINTED_CHARS = 32  # a printed page label longer than this is no page number (a crafted PDF or export)
+MAX_PRINTED_CHARS = MAX_PRINTED  # a longer printed page label is no page number (a crafted PDF or export)
 
 
 def page_span(start: int | None, end: int | None) -> tuple[int, ...]:

@@ -23,12 +23,13 @@ from urllib3.exceptions import LocationParseError
 from urllib3.util import parse_url
 
 from ..errors import ToolError
+from ..limits import MAX_URL
 
 Resolver = Callable[..., list[tuple[Any, ...]]]  # the signature of socket.getaddrinfo
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
-MAX_URL_CHARS = 4_096
+MAX_URL_CHARS = MAX_URL  # the bound the memory keeps a source URL to
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # the well-known prefix: the IPv4 address is the last 32 bits
 _LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")  # local-use NAT64: where the IPv4 sits is site-defined
 _UNSAFE_CHARS = re.compile(r"[\x00-\x20\x7f-\x9f\\\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff]")
@@ -84,7 +85,7 @@ def _parse_literal(host: str) -> IPAddress | None:
     except ValueError:
         pass
     labels = host.rstrip(".").split(".")
-    if all(_NUMERIC_LABEL.match(label) for label in labels):
+    if all(_NUMERIC_LABEL.fullmatch(label) for label in labels):
         raise ToolError(f"refused host {host!r}: an IPv4 address must be written as four decimal numbers")
     return None
 
@@ -101,7 +102,7 @@ def _host(raw: str | None, url: str) -> str:
         host = host.encode("idna").decode("ascii") if not host.isascii() else host
     except UnicodeError as error:
         raise ToolError(f"invalid URL {url!r}: bad host name ({error})") from error
-    if not _HOST_NAME.match(host):
+    if not _HOST_NAME.fullmatch(host):
         raise ToolError(f"refused {url!r}: the host name {raw!r} has characters a host name cannot have")
     return host.rstrip(".")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "memory_bank"
 LAYERS = [
-    {"errors", "settings", "events", "control", "watchdog"},
+    {"errors", "limits", "settings", "events", "control", "watchdog"},
     {"text"},
     {"loaders"},
     {"structure"},

@@ -13,6 +13,7 @@ from memory_bank.engines.llm.client import MeteredClient, UsageMeter
 from memory_bank.engines.llm.openai_client import OpenAIClient, parse_retry_after
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage
+from memory_bank.limits import MAX_RETRY_WAIT
 from memory_bank.settings import Settings
 from memory_bank.wiring import metered
 from tests.support.fake_openai import FakeOpenAI, dropped, error, garbage, ok, slow
@@ -58,8 +59,8 @@ def test_backoff_is_capped(fake: FakeOpenAI) -> None:
 def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
     """The wiring the bank uses: the OpenAI client's backoff sleeps on the metered client's cancel token."""
     cancel = CancelToken()
-    client = metered(fake.settings(llm_backoff_base=3_600.0, llm_backoff_max=7_200.0), None, EventBus(), cancel,
-                     UsageMeter(max_calls=100, max_tokens=10_000))
+    client = metered(fake.settings(llm_backoff_base=MAX_RETRY_WAIT, llm_backoff_max=MAX_RETRY_WAIT), None,
+                     EventBus(), cancel, UsageMeter(max_calls=100, max_tokens=10_000))
     fake.push(error(503), ok("too late"))
     threading.Timer(0.3, cancel.cancel).start()
     outcome: list[BaseException] = []
@@ -72,7 +73,7 @@ def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
 
     worker = threading.Thread(target=call, daemon=True)
     worker.start()
-    worker.join(60)  # a hang guard, not a timing: the backoff is an hour, so returning at all shows the cut
+    worker.join(60)  # a hang guard, not a timing: the backoff is 5 minutes, so returning at all shows the cut
     assert not worker.is_alive(), "cancel did not cut the backoff short"
     assert len(outcome) == 1 and isinstance(outcome[0], RunCancelled)
     assert len(fake.chat_requests) == 1
@@ -86,11 +87,14 @@ def test_429_retry_after_is_honoured(fake: FakeOpenAI) -> None:
     assert sleeps == [1.0] and len(fake.chat_requests) == 2
 
 
-def test_retry_after_is_capped_at_backoff_max(fake: FakeOpenAI) -> None:
+def test_a_retry_after_longer_than_backoff_max_fails_the_call_at_once(fake: FakeOpenAI) -> None:
+    """The server said it will not answer within any wait the client takes: no blind retries, and the error
+    says what the server asked for."""
     client, sleeps = recording_client(fake, llm_backoff_max=0.2)
     fake.push(error(429, retry_after="120"), ok("x"))
-    assert ask(client) == "x"
-    assert sleeps == [0.2]
+    with pytest.raises(LLMError, match=r"asks to retry after 120 s, longer than the 0.2 s"):
+        ask(client)
+    assert sleeps == [] and len(fake.chat_requests) == 1
 
 
 def test_retry_after_as_http_date(fake: FakeOpenAI) -> None:

@@ -158,3 +158,24 @@ def test_a_version_1_database_is_migrated_keeping_its_tasks(settings, store):
     assert migrated.mark_interrupted(task_id, stale_seconds=0) == [run_id]  # no heartbeat: the run is dead
     assert migrated.progress(task_id, run_id) == {}
     migrated.close()
+
+
+def test_the_longest_source_name_of_wide_characters_stores_on_every_backend(settings, store, embedder, tmp_path):
+    """A name shortened at entry must still fit every backend's keys: PostgreSQL refuses an index row over
+    2,704 bytes, and a file's name is part of `task_files`' and `ingest_progress`' keys."""
+    import random
+
+    from memory_bank.limits import MAX_NAME
+
+    rng = random.Random(7)
+    name = "".join(chr(rng.randrange(0x4E00, 0x9FFF)) for _ in range(MAX_NAME + 50)) + ".md"  # 3 bytes each
+    doc = tmp_path / "doc.md"
+    doc.write_text(NOTES[0].read_text())
+    bank = _bank(settings, store, embedder)
+    assert bank.ingest_file(doc, name=name)
+    result = bank.run(QUESTION, files=[doc])
+    assert result.new_node_ids is not None
+    bank.close()
+    reopened = MemoryBank.open(bank.task_id, store, settings, embedder=embedder)
+    assert reopened.export()["query_graph"] == bank.export()["query_graph"]
+    reopened.close()

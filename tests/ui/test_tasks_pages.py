@@ -83,3 +83,34 @@ def test_a_wrong_link_says_so(data_dir: Path) -> None:
     assert any("not valid any more" in w.value for w in at.warning)
     assert task_of(at).task_id is None
 
+
+
+def test_a_task_the_store_does_not_take_says_so_on_the_run_page_until_it_is_saved(data_dir: Path) -> None:
+    from sqlalchemy import text
+
+    from memory_bank import StoreError
+
+    at = new_app()
+    at.run()
+    at.button(key="run-sample-notes").click().run()
+    finish_runs(at)
+    bank = task_of(at).bank
+    at.switch_page("pages/run.py").run()
+    assert not any("Not saved" in e.value for e in at.error)
+
+    store = SqlTaskStore(data_dir)  # a second connection to the same file: the failure is the database's own
+    with store.engine.begin() as conn:
+        conn.execute(text("CREATE TRIGGER amb_fail BEFORE INSERT ON nodes BEGIN SELECT RAISE(ABORT, 'disk says no'); "
+                          "END"))
+    bank.ingest_text("The OMEGA tank holds forty litres.", source="later.txt")
+    with pytest.raises(StoreError):
+        bank.flush()
+    at.run()
+    assert any("Not saved yet" in e.value and "disk says no" in e.value for e in at.error)
+
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER amb_fail"))
+    bank.flush()
+    at.run()
+    assert not any("Not saved" in e.value for e in at.error)
+    assert store.list_tasks([bank.task_id])[0].nodes == bank.snapshot().counts["nodes"]

@@ -1,11 +1,12 @@
 """`LLMClient` for any OpenAI-compatible endpoint (OpenAI, DeepSeek, Ollama, vLLM, LM Studio).
 
 The only module that imports `openai`. The SDK's own retries are off (`max_retries=0`) because the retry policy
-must be ours: exponential backoff on connection errors, timeouts, 5xx and 429 (honouring `Retry-After`, capped
-at `llm_backoff_max`), immediate failure on other 4xx, and a final `LLMError` that names status, endpoint and
-model but never the key. That error is raised outside the handler that caught the SDK's exception, so nothing is
-chained to it (`__cause__` and `__context__` stay empty): the SDK's exception holds the raw response, which holds
-the key when a server echoes the request, and a rendered traceback prints every chained exception.
+must be ours: exponential backoff on connection errors, timeouts, 5xx and 429 (honouring `Retry-After` up to
+`llm_backoff_max`; a server asking for longer fails the call at once, saying so), immediate failure on other 4xx,
+and a final `LLMError` that names status, endpoint and model but never the key. That error is raised outside the
+handler that caught the SDK's exception, so nothing is chained to it (`__cause__` and `__context__` stay empty):
+the SDK's exception holds the raw response, which holds the key when a server echoes the request, and a rendered
+traceback prints every chained exception.
 JSON mode is only a hint: many local servers reject `response_format`, so a 400 on a JSON-mode request is
 retried once without it and the server is remembered as not supporting it; the structured helper validates the
 text either way.
@@ -236,9 +237,10 @@ class OpenAIClient:
                 result, failure = self._attempt(lambda: self._sdk.chat.completions.create(**params))
             if failure is None:
                 return result if on_text is not None else self._to_completion(result, params["messages"], agent)
-            if not _retryable(failure) or attempt == attempts:
+            wait = self._delay(attempt, failure) if _retryable(failure) and attempt < attempts else None
+            if wait is None:
                 raise self._failure(failure, attempt, agent)
-            self._sleep(self._delay(attempt, failure))
+            self._sleep(wait)
             if self._breaker is not None:
                 self._breaker.check()  # another call found the endpoint down while this one waited
         raise AssertionError("unreachable: the loop returns or raises")
@@ -316,12 +318,22 @@ class OpenAIClient:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
         return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish)
 
-    def _delay(self, attempt: int, exc: Exception) -> float:
+    def _asked_wait(self, exc: Exception) -> float | None:
+        """The wait the server asked for (Retry-After), when it is longer than this client waits."""
+        if not isinstance(exc, openai.APIStatusError):
+            return None
+        asked = parse_retry_after(exc.response.headers)
+        return asked if asked is not None and asked > self._settings.llm_backoff_max else None
+
+    def _delay(self, attempt: int, exc: Exception) -> float | None:
+        """Seconds to wait before the next attempt, never more than `llm_backoff_max` (itself bounded by
+        `limits.MAX_RETRY_WAIT`). None when the server asks for longer (`Retry-After: 3600`): it said it will
+        not answer within any wait we take, so the call fails now, saying so, instead of retrying blind."""
         cap = self._settings.llm_backoff_max
         if isinstance(exc, openai.APIStatusError):
             retry_after = parse_retry_after(exc.response.headers)
             if retry_after is not None:
-                return min(retry_after, cap)
+                return None if retry_after > cap else retry_after
         delay = min(self._settings.llm_backoff_base * 2 ** (attempt - 1), cap)
         return delay * self._rng.uniform(0.5, 1.0)  # jitter: concurrent agents that failed together retry apart
 
@@ -352,6 +364,10 @@ class OpenAIClient:
             return f"LLM request to {where} could not connect {tries}: {self._redact(str(cause))[:_DETAIL_CHARS]}"
         status = getattr(exc, "status_code", "?")
         detail = self._redact(getattr(exc, "message", str(exc)))[:_DETAIL_CHARS]
+        asked = self._asked_wait(exc)
+        if asked is not None:
+            detail += (f" (the server asks to retry after {asked:,.0f} s, longer than the "
+                       f"{self._settings.llm_backoff_max:g} s this app waits before a retry)")
         return f"LLM request to {where} failed with HTTP {status} {tries}: {detail}"
 
     def _unreadable(self, exc: ValueError, agent: str = "") -> str:
