@@ -67,6 +67,10 @@ def test_terms_the_documents_do_say_are_not_taken_for_absent(nist_bank: MemoryBa
     ("Is it true that location does not imply trust?", "Network location does not imply trust.", "Yes"),
     ("Does the engine grant access?", "If the request is not authorized by the administrator, nothing happens "
      "in the data plane; otherwise the engine grants access to the resource.", "Yes"),
+    ("Did net sales in Japan grow in 2022?", "Japan net sales decreased during 2022 due to the weak yen.", "No"),
+    ("Did net sales in Japan fall in 2022?", "Japan net sales decreased during 2022 due to the weak yen.", "Yes"),
+    ("Was the tax rate lower than the statutory rate?", "The effective tax rate of 16.2% was lower than the "
+     "statutory federal income tax rate of 21%.", "Yes"),
 ])
 def test_the_verdict_is_the_polarity_where_the_sentence_speaks_of_what_is_asked(question: str, sentence: str,
                                                                                  expected: str) -> None:

@@ -19,6 +19,11 @@ _YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would
 _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "nobody"})
 _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)
+# "Did net sales in Japan grow?" is answered by "net sales in Japan decreased": a change the other way is a no
+_UP = frozenset({"grow", "grew", "grown", "increas", "rise", "rose", "risen", "improv", "gain", "expand", "higher",
+                 "more", "up", "exceed", "exceeded", "above", "larger", "greater"})
+_DOWN = frozenset({"decreas", "declin", "fall", "fell", "fallen", "drop", "dropp", "reduc", "shrink", "shrank",
+                   "lower", "less", "down", "worsen", "below", "smaller", "fewer", "contract"})
 
 
 def is_yes_no(question: str) -> bool:
@@ -43,12 +48,22 @@ def _negated_near(tokens: list[str], asked: set[str]) -> bool:
     return any(asked & set(stems_[max(0, i - _BEFORE): i + _AFTER + 1]) for i in _negators(tokens))
 
 
+def _direction(tokens: list[str]) -> int:
+    """+1 when the words speak of a change up only, -1 of a change down only, 0 otherwise."""
+    stems_ = {stem(t) for t in tokens} | set(tokens)
+    up, down = bool(stems_ & _UP), bool(stems_ & _DOWN)
+    return 0 if up == down else (1 if up else -1)
+
+
 def verdict(question: str, sentence: str) -> str:
     """'Yes' or 'No': whether the sentence affirms what the question asks."""
     q = _tokens(question)
     if q and (q[0].endswith("n't") or q[0] == "cannot"):
         q = q[1:]  # "Isn't X Y?" asks the same as "Is X Y?"
     asked = _content(q)
-    said_no = _negated_near(_tokens(sentence), asked)
+    said = _tokens(sentence)
+    said_no = _negated_near(said, asked)
     asked_no = bool(_negators(q)) and _negated_near(q, asked)
-    return "No" if said_no != asked_no else "Yes"
+    asked_way, said_way = _direction(q), _direction(said)
+    opposite = asked_way * said_way < 0  # asked about a rise, told of a fall (or the other way)
+    return "No" if (said_no != asked_no) != opposite else "Yes"
