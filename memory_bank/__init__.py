@@ -60,6 +60,7 @@ _EXPORTS: dict[str, str] = {
     "section_label": ".memory.query_graph",
     # engines, before one is built
     "describe_engine": ".engines.describe",
+    "is_not_found": ".engines.offline.executor",
     "check_connection": ".engines.describe",
     "AGENT_SLOTS": ".settings",
     "PRESETS": ".settings",
@@ -84,7 +85,8 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
-    "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "reflection_body", "safe_name",
+    "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "reflection_body",
+    "safe_name",
     "section_label", "shorten_name", "supported_suffixes",
 ]
 
@@ -94,6 +96,7 @@ if TYPE_CHECKING:
     from .engines.describe import check_connection, describe_engine
     from .engines.llm.local_server import LocalModelServer
     from .engines.models import Citation
+    from .engines.offline.executor import is_not_found
     from .errors import (
         AgentOutputError,
         BudgetExceeded,

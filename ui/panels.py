@@ -19,6 +19,7 @@ from memory_bank import (
     EntryView,
     MemoryBank,
     MemoryBankError,
+    is_not_found,
     page_span,
     pages_label,
     place_label,
@@ -189,8 +190,11 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
         else:
             st.caption("Working on it…")
         return
-    with st.container(border=True):
-        st.markdown(safe_markdown(result.answer))
+    if is_not_found(result.answer):  # told apart at a glance from an answer
+        st.info(safe_markdown(result.answer), icon=":material/search_off:")
+    else:
+        with st.container(border=True):
+            st.markdown(safe_markdown(result.answer))
     if result.termination == "endpoint_down":
         st.error(md_escape(result.stop_reason))
     elif result.termination != "done":

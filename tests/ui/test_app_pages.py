@@ -414,3 +414,14 @@ def test_settings_choose_the_local_model_for_answers_only(monkeypatch: pytest.Mo
     assert settings.llm_provider == "local" and settings.preset_name() == "answers"
     assert plain(at.caption[0].value).startswith("Now: LLM engine (local model") and "for react; offline" in \
         plain(at.caption[0].value)
+
+
+def test_a_question_the_documents_do_not_answer_is_shown_apart_from_an_answer() -> None:
+    at = new_app()
+    at.run()
+    at.text_area[0].set_value("When were the GAMMA-7 systems first deployed?")
+    at.text_area[1].set_value(ALPHA_NOTES)
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    finish_runs(at)
+    shown = [i.value for i in at.info if "Not found in the documents" in i.value]
+    assert shown and "GAMMA-7" in shown[0], [i.value for i in at.info]
