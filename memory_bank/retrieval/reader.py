@@ -12,6 +12,7 @@ import re
 from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
 from ..memory.store import Memory
+from ..text.acronyms import defined_acronyms
 from .deep_retrieval import DeepRetrieval, DeepRetriever
 from .passages import PassageSearch
 from .retriever import Retriever
@@ -26,6 +27,7 @@ class MemoryReader:
         self._retriever = retriever
         self._passages = passages
         self._deep = deep
+        self._acronyms: tuple[int, dict[str, str]] = (-1, {})
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
         with self._memory.read():
@@ -68,6 +70,18 @@ class MemoryReader:
                 if all(found.values()):
                     break
         return found
+
+    def acronyms(self) -> dict[str, str]:
+        """The acronyms the task's documents define, with their long forms (read again when entries are added)."""
+        with self._memory.read():
+            entries = self._memory.tree.entries
+            if self._acronyms[0] != len(entries):
+                found: dict[str, str] = {}
+                for entry in entries.values():
+                    for acronym, long_form in defined_acronyms(entry.text).items():
+                        found.setdefault(acronym, long_form)
+                self._acronyms = (len(entries), found)
+            return dict(self._acronyms[1])
 
     def conflict(self, conflict_id: str) -> PendingConflict:
         with self._memory.read():

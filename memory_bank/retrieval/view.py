@@ -75,6 +75,10 @@ class MemoryView(Protocol):
         """Whether the task's documents say each term anywhere (whole words, any case, hyphen or space)."""
         ...
 
+    def acronyms(self) -> dict[str, str]:
+        """The acronyms the task's documents define ("RMF" -> "Risk Management Framework")."""
+        ...
+
     def conflict(self, conflict_id: str) -> PendingConflict: ...
 
     def rejected_entries(self) -> set[str]:

@@ -16,6 +16,7 @@ from ...memory.insight_doc import TaskType
 from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
+from ...text.acronyms import shorten
 from ...text.asks import item_noun
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
@@ -92,6 +93,8 @@ class OfflineExecutor:
             return self._listed(question, listing, calls)
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
+            answer = self._in_their_words(question, evidence) or answer
+        if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
@@ -99,6 +102,15 @@ class OfflineExecutor:
         text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
+
+    def _in_their_words(self, question: str, evidence: list[Evidence]) -> Answer | None:
+        """A question in the long form of an acronym the documents define, asked again in the short form their
+        sentences use ("Risk Management Framework" -> "RMF"); the answer when that finds one."""
+        short = shorten(question, self.view.acronyms())
+        if short == question:
+            return None
+        answer = self.answerer.answer(short, evidence)
+        return answer if answer.found else None
 
     def _absent(self, question: str) -> list[str]:
         """The names, numbers and terms the question asks about that the documents never mention."""
