@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from memory_bank import Category, LongTermMemory, RecoveryMetadata
 from memory_bank.long_term.models import FixPattern
+from tests.ui.test_app_pages import finish_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,12 +21,7 @@ def plain(markdown: str) -> str:
 
 
 def _finish(at: AppTest) -> None:
-    task = at.session_state["task_session"]
-    for run in task.runs:
-        run.thread.join(240)
-        assert not run.alive
-    at.run()
-    assert not at.exception, at.exception
+    finish_runs(at)  # a start that waits for the embedding model begins first (ui.session.PendingStart)
 
 
 def test_feedback_and_the_long_term_page(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
