@@ -19,7 +19,7 @@ def test_files_follow_the_seed_layout(ltm: LongTermMemory, storage: Path) -> Non
     record = ltm.add("The user prefers answers with page numbers", Category.PREFERENCE, tags=["citations"],
                      title="Citation preference")
     index = json.loads((storage / "alice" / "memory.json").read_text(encoding="utf-8"))
-    assert index["format"] == "agentic-memory-bank-long-term" and index["version"] == 1
+    assert index["format"] == "agentic-memory-bank-long-term" and index["version"] == 2
     [stored] = index["records"]
     assert SEED_FIELDS <= set(stored) and stored["layer"] == "L2" and stored["category"] == "preference"
     assert stored["summary_md_ref"] == f"reflections/{record.memory_id}.md"
