@@ -171,7 +171,8 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
         distiller = LLMDistiller(llm, settings)
     else:
         distiller = RuleDistiller()
-    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools, task_id)
+    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools, task_id,
+                        loop.adapter.blocks.view)
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,

@@ -72,7 +72,7 @@ _SECRET_NOUN = _words(r"api[\s_-]?keys?", r"api[\s_-]?tokens?", r"access[\s_-]?(
                       r"secret[\s_-]?keys?", r"secrets?", r"passwords?", "passphrase", "passcode",
                       r"credentials?", r"private[\s_-]?keys?", r"bearer[\s_-]?tokens?", r"auth(?:entication)?"
                       r"[\s_-]?tokens?", r"session[\s_-]?tokens?", r"ssh[\s_-]?keys?", r"env(?:ironment)?[\s_-]?"
-                      r"var(?:iable)?s?", r"\.env\b", r"[a-z_]*_api_key")
+                      r"var(?:iable)?s?", r"\.env\b")
 _DISCLOSE = "(?:" + _words("include", "reveal", "disclose", "print", "output", "send", "share", "leak", "expose",
                            "show", "tell", "give", "post", "upload", "email", "paste", "append", "return", "dump",
                            "echo", "exfiltrate", "provide", "repeat", "attach", "display") \
@@ -85,8 +85,8 @@ _SECRET = re.compile("|".join([
     r"\bsk-[a-z0-9_-]{16,}", r"\bakia[0-9a-z]{16}\b", r"\bgh[pousr]_[a-z0-9]{20,}", r"\bxox[abp]-[a-z0-9-]{10,}",
 ]))
 _MARKUP = re.compile(r"(?:<|&lt;)\s*/?\s*(?:tool[\s_-]*call|tool[\s_-]*response|function[\s_-]*call|answer|think"
-                     r"|long[\s_-]*term|memory|task|system|assistant|user)\s*>|<\|[a-z_]{2,30}\|>|\[/?inst\]"
-                     r"|<<\s*/?sys\s*>>|\"name\"\s*:\s*\"[a-z_]+\"\s*,\s*\"arguments\"")
+                     r"|long[\s_-]*term|memory|task|system|assistant|user)\s*>|<\|[a-z ]{2,30}\|>|\[/?inst\]"
+                     r"|<<\s*/?sys\s*>>|\"name\"\s*:\s*\"[a-z ]+\"\s*,\s*\"arguments\"")
 _ASSISTANT = _words("assistant", "ai", "model", "agent", "llm", "chatbot", "bot", "gpt", "chatgpt", "claude",
                     "copilot", "language model")
 _MODAL = _words("must", "should", "shall", "will now", "needs? to", "has to", "have to", "is required to",
@@ -111,7 +111,7 @@ nothing everything anything what whatever sure""".split())
 _SENTENCE = re.compile(r"[.!?:]+(?:\s|$)|[\n;()\[\]{}\"“”«»]|\s[-–—]+\s|—")
 _COORDINATE = re.compile(r",|\s(?:and|or|then|and then)\s")
 _TOOL = re.compile(r"\b(?:call|invoke|use|run|execute|trigger|make)\s+(?:the\s+|a\s+)?(?:visit|search|deep[\s_]"
-                   r"retrieval|fetch|browse|browser|http|curl|wget|web)\b|\b(?:visit|search|deep_retrieval|fetch)"
+                   r"retrieval|fetch|browse|browser|http|curl|wget|web)\b|\b(?:visit|search|deep retrieval|fetch)"
                    r"\s+(?:tool|function)\b|\btool[\s_-]*call\b")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://|\bwww\d?\.|\blocalhost\b|\b[a-z0-9-]+\.(?:internal|local|lan|corp"
                   r"|localdomain|arpa)\b|\b0x[0-9a-f]{8}\b|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net"
@@ -123,9 +123,9 @@ _LETTER_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 
 
 def normalise(text: str) -> str:
-    """The text a reader sees: compatibility forms folded, invisible characters gone, case folded, spaces
-    collapsed, obfuscated dots restored."""
-    text = unicodedata.normalize("NFKC", text)
+    """The text a reader sees: compatibility forms folded, invisible characters gone, case folded, '_' read as a
+    space ("ignore_previous_instructions" says what it says), spaces collapsed, obfuscated dots restored."""
+    text = unicodedata.normalize("NFKC", text).replace("_", " ")
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return re.sub(r"[^\S\n]+", " ", _DOTS.sub(".", text.casefold())).strip()
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import LongTermStoreError
-from .models import MEMORY_ID, IndexFile
+from .models import MEMORY_ID, VERSION, IndexFile
 
 USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 INDEX = "memory.json"
@@ -135,6 +135,7 @@ class FileStore:
                     tmp.unlink()
 
     def save(self, index: IndexFile) -> None:
+        index.version = VERSION  # a version 1 file, once read, is written in this version's form
         atomic_write(self.index_path, index.model_dump_json(indent=1))
         self._seen = self._stamp()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..engines.models import Citation
 from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
 from ..events import (
     ConflictResolved,
@@ -29,12 +30,27 @@ from ..long_term.memory import LongTermMemory
 from ..long_term.models import REFLECTION, Category, Injection, LongTermUse, MemoryRecord, Source, Withheld
 from ..long_term.recovery import RecoveringToolBox
 from ..long_term.vetting import vet
+from ..retrieval.view import MemoryView
 from .adapter import Adapter
 from .results import RunResult
 
+MAX_EVIDENCE_CHARS = 4_000  # of each cited passage
+MAX_EVIDENCE = 8
 
-def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
-    """What the finished run did, typed, from its result and the events it published."""
+
+def cited_evidence(citations: list[Citation], view: MemoryView | None) -> list[str]:
+    """The text each citation stands on: its quote, else the document text behind the cited node (an LLM's
+    citation names a node only). What a lesson's document support is checked against."""
+    out = []
+    for c in citations[:MAX_EVIDENCE]:
+        text = c.quote or (" ".join(e.text for e in view.entries_for(c.node_id)) if view is not None else "")
+        if text.strip():
+            out.append(text[:MAX_EVIDENCE_CHARS])
+    return out
+
+
+def task_digest(result: RunResult, events: list[Event], view: MemoryView | None = None) -> TaskDigest:
+    """What the finished run did, typed, from its result, the events it published and the cited memory."""
     return TaskDigest(
         question=result.question, answer=result.answer, answered=bool(result.citations),
         termination=result.termination,
@@ -43,18 +59,19 @@ def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
         calls=[DigestCall(tool=e.tool, ok=e.ok, arguments=e.arguments) for e in events if isinstance(e, ToolCalled)],
         settled_conflicts=[e.resolution for e in events if isinstance(e, ConflictResolved) and e.resolution],
         errors=list(result.errors), sources=[c.where() for c in result.citations],
-        evidence=[c.quote for c in result.citations if c.quote])
+        evidence=cited_evidence(result.citations, view))
 
 
 class LongTermHook:
     def __init__(self, ltm: LongTermMemory, distiller: Distiller, adapter: Adapter, events: EventBus,
                  budget_tokens: int, tools: RecoveringToolBox | None = None,
-                 task_id: Callable[[], str | None] = lambda: None) -> None:
+                 task_id: Callable[[], str | None] = lambda: None, view: MemoryView | None = None) -> None:
         """`task_id`: the task this bank is (`wiring.source_task`), read at each run: the source task its lessons
         and answers name."""
         self.ltm, self.distiller, self.adapter, self.events, self.tools = ltm, distiller, adapter, events, tools
         self.budget_tokens = budget_tokens
         self.task_id = task_id
+        self.view = view
 
     def before(self, question: str) -> Injection:
         """The block for this run, within the bank's `long_term_budget_tokens` (a bank sizes its own prompt)."""
@@ -81,7 +98,7 @@ class LongTermHook:
     def _distil(self, result: RunResult, events: list[Event]) -> tuple[list[str], list[Withheld]]:
         if result.termination in ("cancelled", "endpoint_down"):  # nothing to learn; the endpoint is known down
             return [], []
-        digest = task_digest(result, events)
+        digest = task_digest(result, events, self.view)
         try:
             lessons = self.distiller.run(digest)
         except (BudgetExceeded, RunCancelled) as exc:
