@@ -16,6 +16,7 @@ again here for what an older version, an import or a hand edit put on disk.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from ..engines.protocol.escaping import escape_tags
 from ..text.tokens import chars_for_tokens, estimate_tokens
@@ -77,7 +78,6 @@ def _item(record: MemoryRecord, line: str, text: str | None = None, **fields: ob
                         source_task=task_ref(record.source_task), own_words=record.own_words, **fields)
 
 
-
 def _why(hit: Scored) -> str:
     r = hit.record
     return (f"tier {tier(r)}; relevance {hit.relevance:.2f} x confidence {r.confidence:.2f} x reward "
@@ -89,14 +89,16 @@ def _render(lines: list[str]) -> str:
 
 
 def build_injection(query: str, analysis: QueryAnalysis, hits: list[Scored], summaries: dict[Category, MemoryRecord],
-                    budget_tokens: int) -> Injection:
+                    budget_tokens: int, withheld: Callable[[MemoryRecord], Withheld | None] = record_withheld
+                    ) -> Injection:
+    """`withheld`: the screen of a record (`vetting.ScreenedRecords` remembers it across searches)."""
     ordered = sorted(hits, key=lambda h: (tier(h.record), -h.score))
     lines: list[str] = []
     items: list[InjectedItem] = []
     dropped: list[tuple[str, Category]] = []
     kept_out: list[Withheld] = []
     for hit in ordered:
-        refused = record_withheld(hit.record)
+        refused = withheld(hit.record)
         if refused is not None:
             kept_out.append(refused)
             continue
@@ -110,7 +112,7 @@ def build_injection(query: str, analysis: QueryAnalysis, hits: list[Scored], sum
         summary = summaries.get(category)
         if summary is None:
             continue
-        refused = record_withheld(summary)
+        refused = withheld(summary)
         if refused is not None:
             kept_out.append(refused)
         else:

@@ -38,7 +38,7 @@ from .models import (
 from .routing import analyse_query
 from .store import FileStore
 from .vectors import VectorFile
-from .vetting import confirmed_text
+from .vetting import ScreenedRecords, confirmed_text
 
 DEFAULT_USER = "local"
 MAX_ANSWERS = 2_000
@@ -59,6 +59,7 @@ class LongTermMemory:
         self._lock = threading.RLock()
         vectors = VectorFile(self.store.root / ".vectors", embedder.name, embedder.dim) if embedder else None
         self._index = SearchIndex(embedder, half_life_days, vectors)
+        self._screened = ScreenedRecords()
         with self.store.locked():
             self._reload()
 
@@ -115,7 +116,7 @@ class LongTermMemory:
         with self._lock:
             hits = self._index.search(query, analysis.categories, self.clock())
             summaries = self._summaries
-        return build_injection(query, analysis, hits, summaries, budget_tokens or self.budget_tokens)
+        return build_injection(query, analysis, hits, summaries, budget_tokens or self.budget_tokens, self._screened)
 
     def mark_used(self, memory_ids: Iterable[str]) -> None:
         ids = set(memory_ids)

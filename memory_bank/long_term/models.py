@@ -61,6 +61,7 @@ def provenance_of(source: Source) -> Provenance:
 
 
 ERROR_RECOVERY = "error_recovery"
+GOAL = "{task_goal}"  # a fix pattern's stand-in for the task goal: each task fills in its own
 REFLECTION = "reflection"
 
 

@@ -29,11 +29,10 @@ from ..events import Event, ToolRecovered
 from ..tools.base import ToolBox, ToolResult, ToolSpec
 from .markdown import recovery_markdown
 from .memory import LongTermMemory
-from .models import ERROR_RECOVERY, Category, FixPattern, MemoryRecord, Provenance, RecoveryMetadata, Source
-from .screen import reasons, screen
-from .vetting import record_withheld
+from .models import ERROR_RECOVERY, GOAL, Category, FixPattern, MemoryRecord, Provenance, RecoveryMetadata, Source
+from .screen import screen
+from .vetting import pattern_findings, record_withheld
 
-GOAL = "{task_goal}"
 HIGH_SCORE = 0.8  # error type and tool both match
 MAX_FIXES = 3
 TIMEOUT_FACTOR = 3.0
@@ -91,23 +90,14 @@ def match_score(meta: RecoveryMetadata, failure: ToolFailure) -> float:
             + 0.2 * message_similarity(meta.error_message, failure.message))
 
 
-def pattern_findings(pattern: FixPattern) -> str:
-    """Why a fix pattern must not be remembered or applied ('' when it may): its new text values screened."""
-    values = [v for k, v in pattern.fixed.items()
-              if isinstance(v, str) and v != GOAL and v != pattern.original.get(k)]
-    return reasons([f for v in values for f in screen(v)])
-
-
 def find_strategies(ltm: LongTermMemory, failure: ToolFailure) -> list[tuple[MemoryRecord, RecoveryMetadata, float]]:
     """Remembered strategies for `failure`, best first: score, then confidence, then use count. One whose text or
-    fix screens as instruction-like is not a candidate."""
+    fix screens as instruction-like is not a candidate (`record_withheld`)."""
     found = []
     for record in ltm.records(Category.STRATEGY, tags=[ERROR_RECOVERY]):
         if record.subcategory != ERROR_RECOVERY or record.needs_revision or record_withheld(record) is not None:
             continue
         meta = RecoveryMetadata.model_validate(record.metadata)
-        if pattern_findings(meta.fix_pattern):
-            continue
         found.append((record, meta, match_score(meta, failure)))
     return sorted(found, key=lambda f: (-f[2], -f[0].confidence, -f[1].uses))
 

@@ -60,11 +60,13 @@ _OVERRIDE = re.compile("|".join([
     rf"\b{_SET_ASIDE}\b(?:\W+\w+){{0,3}}?\W+{_QUALIFIED}\W+(?:\w+\W+)?{_INSTRUCTIONS}\b",
     rf"\b{_SET_ASIDE}\W+(?:(?:all|any|your|the|my|these|those|of)\W+){{0,3}}(?:instructions?|system prompts?|prompts?"
     r"|guidelines|programming|training|safeguards|restrictions)\b",
+    rf"\b{_SET_ASIDE}\W+(?:everything|anything|all|whatever)\W+(?:\w+\W+)?(?:above|before|prior|previously|earlier"
+    r"|said|written|you were told)\b",
     r"\b(?:system|developer|admin|administrator)\s*(?:note|prompt|message|instruction|override|directive)s?\b",
     r"\b(?:for|in|during|across)\s+(?:all|every|any|each)?\s*(?:future|subsequent|upcoming)\s+(?:tasks?|sessions?"
     r"|conversations?|chats?|quer(?:y|ies)|questions?|answers?|responses?|interactions?|prompts?)\b",
     r"\bfrom now on\b", r"\bhenceforth\b", r"\byou are (?:now|no longer)\b", r"\bjailbreak", r"\bdeveloper mode\b",
-    r"\bnew (?:instructions?|rules|role|persona|system prompt)\b", r"\bpretend (?:to be|you)\b",
+    r"\bnew (?:instructions?|rules?|role|persona|system prompt)\b", r"\bpretend (?:to be|you)\b",
     r"\b(?:act|behave|respond) as (?:an? |the )?(?:unrestricted|jailbroken|root|admin|administrator|developer|dan)\b",
     r"\bdo anything now\b",
 ]))
@@ -72,7 +74,7 @@ _SECRET_NOUN = _words(r"api[\s_-]?keys?", r"api[\s_-]?tokens?", r"access[\s_-]?(
                       r"secret[\s_-]?keys?", r"secrets?", r"passwords?", "passphrase", "passcode",
                       r"credentials?", r"private[\s_-]?keys?", r"bearer[\s_-]?tokens?", r"auth(?:entication)?"
                       r"[\s_-]?tokens?", r"session[\s_-]?tokens?", r"ssh[\s_-]?keys?", r"env(?:ironment)?[\s_-]?"
-                      r"var(?:iable)?s?", r"\.env\b")
+                      r"var(?:iable)?s?", r"\.env\b", r"(?:system|hidden|initial|original) (?:prompt|instructions)")
 _DISCLOSE = "(?:" + _words("include", "reveal", "disclose", "print", "output", "send", "share", "leak", "expose",
                            "show", "tell", "give", "post", "upload", "email", "paste", "append", "return", "dump",
                            "echo", "exfiltrate", "provide", "repeat", "attach", "display") \
@@ -84,9 +86,11 @@ _SECRET = re.compile("|".join([
     rf"\b(?:your|the user'?s|the assistant'?s|the system'?s|the server'?s|its own)\s+{_SECRET_NOUN}",
     r"\bsk-[a-z0-9_-]{16,}", r"\bakia[0-9a-z]{16}\b", r"\bgh[pousr]_[a-z0-9]{20,}", r"\bxox[abp]-[a-z0-9-]{10,}",
 ]))
+_SECRET_HINT = re.compile(rf"{_SECRET_NOUN}|sk-|akia|gh[pousr]_|xox[abp]-")  # the cheap test first
 _MARKUP = re.compile(r"(?:<|&lt;)\s*/?\s*(?:tool[\s_-]*call|tool[\s_-]*response|function[\s_-]*call|answer|think"
                      r"|long[\s_-]*term|memory|task|system|assistant|user)\s*>|<\|[a-z ]{2,30}\|>|\[/?inst\]"
-                     r"|<<\s*/?sys\s*>>|\"name\"\s*:\s*\"[a-z ]+\"\s*,\s*\"arguments\"")
+                     r"|<<\s*/?sys\s*>>|\"name\"\s*:\s*\"[a-z ]+\"\s*,\s*\"arguments\""
+                     r"|(?:^|\n)\s*(?:system|assistant)\s*:")  # a role's turn, as a chat transcript writes it
 _ASSISTANT = _words("assistant", "ai", "model", "agent", "llm", "chatbot", "bot", "gpt", "chatgpt", "claude",
                     "copilot", "language model")
 _MODAL = _words("must", "should", "shall", "will now", "needs? to", "has to", "have to", "is required to",
@@ -97,14 +101,17 @@ _ADDRESS = re.compile("|".join([
     rf"(?:\s*[,:]|\s+{_MODAL}\b)",
     r"\byour (?:instructions|task|job|role|rules|prompt|system prompt|goal|guidelines|answers?|repl(?:y|ies)"
     r"|responses?|outputs?|next)\b",
+    r"\b(?:wants?|needs?|asks?|instructs?|requires?|expects?|would like|tells?) you to\b",
 ]))
 _VERBS = frozenset("""ignore disregard forget override bypass obey follow comply call invoke execute run visit fetch
 open browse navigate download upload curl wget send post email forward transmit submit include insert append add
+exfiltrate
 reveal disclose leak expose print output display show tell say reply respond answer write return repeat use search
 query access connect delete remove erase change set update modify stop start begin act pretend make do remember
 keep treat consider click install contact read check look go load request""".split())
 _LEADS = frozenset("please kindly now also just then first immediately and so".split())
 _ADVERBS = frozenset(("always", "never", "don't", "dont", "do not"))
+_SUBORDINATORS = frozenset("when whenever if once before after while unless".split())
 _STARTERS = frozenset("""the a an all any every each this that these those your my our their his her its it them
 me us him you on to with for at into from out up down in previous prior above earlier other some no more only
 nothing everything anything what whatever sure""".split())
@@ -119,14 +126,16 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://|\bwww\d?\.|\blocalhost\b|\b[a-z0
 _IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})\s*\.\s*(\d{1,3})(?![\w.]*\d)")
 _IPV6 = re.compile(r"(?<![\w:])\[?([0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?:%\w+)?)\]?(?![\w:])")
 _DOTS = re.compile(r"\s*(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\}|\s+dot\s+)\s*")
-_LETTER_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+_NON_ASCII_WORD = re.compile(r"\w*[^\x00-\x7f]\w*")
+_LOOK_ALIKES = frozenset("аеорсухіјѕԁԛԝһӏԌАВЕКМНОРСТХІЈЅοιкνραυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ")  # Cyrillic and Greek
 
 
 def normalise(text: str) -> str:
     """The text a reader sees: compatibility forms folded, invisible characters gone, case folded, '_' read as a
     space ("ignore_previous_instructions" says what it says), spaces collapsed, obfuscated dots restored."""
     text = unicodedata.normalize("NFKC", text).replace("_", " ")
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    if not text.isascii():
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return re.sub(r"[^\S\n]+", " ", _DOTS.sub(".", text.casefold())).strip()
 
 
@@ -136,9 +145,12 @@ def _clip(text: str) -> str:
 
 
 def _mixed_script(text: str) -> str | None:
-    for word in re.findall(r"\w+", text):
-        scripts = {unicodedata.name(ch, "").split(" ", 1)[0] for ch in word if ch.isalpha()}
-        if len(scripts & set(_LETTER_SCRIPTS)) > 1:
+    """A word of Latin letters with a Cyrillic or Greek look-alike among them ("ignоre" with a Cyrillic o).
+    Only look-alikes count: "5 μm" or a phonetic "ˈluːθər" mixes scripts without disguising anything."""
+    if text.isascii():
+        return None
+    for word in _NON_ASCII_WORD.findall(text):
+        if any(ch in _LOOK_ALIKES for ch in word) and sum(ch.isascii() and ch.isalpha() for ch in word) >= 2:
             return word
     return None
 
@@ -163,8 +175,8 @@ def _network(text: str) -> str | None:
 
 def _imperative(segment: str) -> bool:
     """A clause in the imperative mood: it opens (after "please", "now" and the like) with a directive verb,
-    or "always" / "never" / "do not", followed by an object or a preposition, so "visit the site" is one and
-    "visit counts rose" is not."""
+    or "always" / "never" / "do not", followed by an object (a determiner, a pronoun, a quoted string, an
+    address) or a preposition, so "visit the site" is one and "visit counts rose" is not."""
     words = segment.split()
     while words and words[0] in _LEADS:
         words = words[1:]
@@ -173,8 +185,9 @@ def _imperative(segment: str) -> bool:
             return True
     if len(words) < 2 or words[0].strip("'") not in _VERBS:
         return False
-    nxt = words[1].strip("'\"`*")
-    return nxt in _STARTERS or nxt in _VERBS or bool(_network(nxt)) or nxt.isdigit()
+    quoted = words[1][0] in "'\"`“‘«"  # a quoted string is an object: add 'PWNED', say "yes"
+    nxt = words[1].strip("'\"`*“”‘’«»")
+    return quoted or nxt in _STARTERS or nxt in _VERBS or bool(_network(nxt)) or nxt.isdigit()
 
 
 def _directive(text: str) -> str | None:
@@ -189,13 +202,14 @@ def _directive(text: str) -> str | None:
                 continue
             if previous_imperative and _imperative(segment):
                 return segment
-            previous_imperative = False
+            # after "when you answer," or "if asked," the main clause opens as a sentence would
+            previous_imperative = segment.split(" ", 1)[0] in _SUBORDINATORS
     return None
 
 
 _CHECKS = {
     Signal.OVERRIDE: lambda t: (m := _OVERRIDE.search(t)) and m.group(0),
-    Signal.SECRET: lambda t: (m := _SECRET.search(t)) and m.group(0),
+    Signal.SECRET: lambda t: _SECRET_HINT.search(t) and (m := _SECRET.search(t)) and m.group(0),
     Signal.MARKUP: lambda t: (m := _MARKUP.search(t)) and m.group(0),
     Signal.ADDRESS: lambda t: (m := _ADDRESS.search(t)) and m.group(0),
     Signal.TOOL: lambda t: (m := _TOOL.search(t)) and m.group(0),

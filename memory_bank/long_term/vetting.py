@@ -11,14 +11,17 @@ cited hold its content words, model-distilled otherwise. A refusal is reported b
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+
+from pydantic import ValidationError
 
 from ..engines.protocol.react_format import without_citations
 from ..text.split import split_sentences
 from ..text.tokens import stems
 from .distill import Lesson, Lessons, TaskDigest
-from .models import MemoryRecord, Provenance, Withheld
+from .models import ERROR_RECOVERY, GOAL, FixPattern, MemoryRecord, Provenance, RecoveryMetadata, Withheld
 from .screen import reasons, screen
 
 COPY_WORDS = 8
@@ -41,10 +44,43 @@ def findings_of(text: str, subcategory: str = "", tags: list[str] | tuple[str, .
 
 
 def record_withheld(record: MemoryRecord) -> Withheld | None:
-    """Whether a stored record must stay out of a prompt: its text, subcategory and tags screened, leniently
-    only when the user typed them."""
+    """Whether a stored record must stay out of a prompt (and out of its category's summary): its text,
+    subcategory and tags screened, leniently only when the user typed them; a recovery strategy's fix too."""
     why = findings_of(record.content, record.subcategory, record.tags, own_words=record.own_words)
+    if not why and record.subcategory == ERROR_RECOVERY:
+        try:
+            why = pattern_findings(RecoveryMetadata.model_validate(record.metadata).fix_pattern)
+        except ValidationError:
+            why = "not a valid recovery strategy"
     return Withheld(memory_id=record.memory_id, reasons=why) if why else None
+
+
+def pattern_findings(pattern: FixPattern) -> str:
+    """Why a recovery fix must not be remembered or applied ('' when it may): its new text values screened. A
+    remembered fix is applied with no model in the loop, so a value that points a tool at an address or asks for
+    a key must never become one."""
+    values = [v for k, v in pattern.fixed.items()
+              if isinstance(v, str) and v != GOAL and v != pattern.original.get(k)]
+    return reasons([f for v in values for f in screen(v)])
+
+
+class ScreenedRecords:
+    """`record_withheld` remembered per record text, so a search does not screen the same records again; keyed
+    by what the screen reads, an edit is screened anew. Bounded: past `limit` entries it starts over."""
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self._seen: dict[tuple, Withheld | None] = {}
+
+    def __call__(self, record: MemoryRecord) -> Withheld | None:
+        fix = json.dumps(record.metadata.get("fix_pattern"), sort_keys=True, default=str) \
+            if record.subcategory == ERROR_RECOVERY else ""
+        key = (record.memory_id, record.content, record.subcategory, tuple(record.tags), record.own_words, fix)
+        if key not in self._seen:
+            if len(self._seen) >= self.limit:
+                self._seen.clear()
+            self._seen[key] = record_withheld(record)
+        return self._seen[key]
 
 
 def _word_runs(text: str, n: int) -> set[tuple[str, ...]]:
