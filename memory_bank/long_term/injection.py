@@ -98,12 +98,12 @@ def build_injection(query: str, analysis: QueryAnalysis, hits: list[Scored], sum
     dropped: list[tuple[str, Category]] = []
     kept_out: list[Withheld] = []
     for hit in ordered:
-        refused = withheld(hit.record)
-        if refused is not None:
-            kept_out.append(refused)
-            continue
         line = _line(hit.record)
         if estimate_tokens(_render([*lines, line])) <= budget_tokens:
+            refused = withheld(hit.record)  # screened only when it would be shown: a search ranks 20, shows few
+            if refused is not None:
+                kept_out.append(refused)
+                continue
             lines.append(line)
             items.append(_item(hit.record, line, tier=tier(hit.record), score=hit.score, why=_why(hit)))
         else:

@@ -240,7 +240,8 @@ class Injection(BaseModel):
     block: str
     items: list[InjectedItem] = Field(default_factory=list)
     dropped: list[str] = Field(default_factory=list, description="ids that ranked but did not fit")
-    withheld: list[Withheld] = Field(default_factory=list, description="ranked, but instruction-like: not shown")
+    withheld: list[Withheld] = Field(default_factory=list, description="ranked and within the budget, but "
+                                     "instruction-like: not shown")
 
     @property
     def memory_ids(self) -> list[str]:
