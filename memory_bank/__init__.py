@@ -41,8 +41,11 @@ _EXPORTS: dict[str, str] = {
     # long-term memory across tasks (seed 004)
     "LongTermMemory": ".long_term.memory",
     **{name: ".long_term.models" for name in (
-        "MemoryRecord", "Category", "Injection", "InjectedItem", "LongTermUse", "AnswerUse", "RecoveryMetadata")},
+        "MemoryRecord", "Category", "Injection", "InjectedItem", "LongTermUse", "AnswerUse", "RecoveryMetadata",
+        "Provenance")},
     "reflection_body": ".long_term.memory",
+    "record_withheld": ".long_term.vetting",
+    "source_line": ".long_term.markdown",
     # read-only views of the memory
     "BankSnapshot": ".memory.snapshot",
     "NodeView": ".memory.snapshot",
@@ -80,14 +83,13 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "LongTermInjected", "LongTermLearned",
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_TASK_NAME", "MemoryBank", "MemoryBankError",
     "MemoryRecord",
-    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "ReadingStopped", "RecoveryMetadata",
-    "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
+    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "Provenance", "ReadingStopped",
+    "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
     "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
-    "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "reflection_body",
-    "safe_name",
-    "section_label", "shorten_name", "supported_suffixes",
+    "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "record_withheld",
+    "reflection_body", "safe_name", "section_label", "shorten_name", "source_line", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -141,6 +143,7 @@ if TYPE_CHECKING:
     )
     from .limits import MAX_TASK_NAME, shorten_name
     from .loaders import supported_suffixes
+    from .long_term.markdown import source_line
     from .long_term.memory import LongTermMemory, reflection_body
     from .long_term.models import (
         AnswerUse,
@@ -149,8 +152,10 @@ if TYPE_CHECKING:
         Injection,
         LongTermUse,
         MemoryRecord,
+        Provenance,
         RecoveryMetadata,
     )
+    from .long_term.vetting import record_withheld
     from .memory.communities import Community, find_communities
     from .memory.insight_doc import InsightDoc
     from .memory.query_graph import place_label, section_label

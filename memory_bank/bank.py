@@ -73,8 +73,10 @@ class MemoryBank:
         self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
         self.long_term = long_term
         self.tools = wiring.build_tools(self.settings, self.view, self.llm, self.cancellation)
+        source_task = wiring.source_task(lambda: self.task_id)  # what long-term records learnt here name
         if long_term is not None:
-            self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events)
+            self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events,
+                                                 source_task)
         self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
                                                     llm=self.llm, toolbox=self.tools,
                                                     on_tool_call=lambda call: self.events.publish(tool_called(call)),
@@ -83,7 +85,8 @@ class MemoryBank:
         self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
                                        self.temp, self.cancellation)
         self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,
-                                                 self.events, self.tools) if long_term is not None else None)
+                                                 self.events, self.tools, source_task)
+                           if long_term is not None else None)
         self.reports: list[IngestReport] = []
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))

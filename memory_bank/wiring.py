@@ -7,6 +7,7 @@ it (`Loop`). Everything a test may want to replace (embedder, LLM client, engine
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -137,8 +138,15 @@ def build_tools(settings: Settings, view: MemoryView, llm: LLMClient | None,
     return build_toolbox(settings, view, extractor, cancel)
 
 
+def source_task(stored: Callable[[], str | None]) -> Callable[[], str]:
+    """The task id a bank's long-term records name as their source: the stored task's (read when asked, since a
+    bank is bound to its task after it is built), else one of the bank's own while it is kept in memory only."""
+    unsaved = f"unsaved-{uuid.uuid4().hex[:12]}"
+    return lambda: stored() or unsaved
+
+
 def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, llm: LLMClient | None,
-                     events: EventBus) -> RecoveringToolBox:
+                     events: EventBus, task_id: Callable[[], str | None] = lambda: None) -> RecoveringToolBox:
     """The tools with long-term error recovery: the LLM engine analyses a new error with its prompt, the offline
     engine with the built-in rules."""
     from .long_term.recovery import RecoveringToolBox, RuleAnalyst
@@ -146,12 +154,13 @@ def recovering_tools(settings: Settings, tools: ToolBox, ltm: LongTermMemory, ll
     if settings.needs_llm and llm is not None:
         from .long_term.llm_agents import LLMErrorAnalyst
 
-        return RecoveringToolBox(tools, ltm, LLMErrorAnalyst(llm, settings), events.publish)
-    return RecoveringToolBox(tools, ltm, RuleAnalyst(settings.visit_timeout), events.publish)
+        return RecoveringToolBox(tools, ltm, LLMErrorAnalyst(llm, settings), events.publish, task_id)
+    return RecoveringToolBox(tools, ltm, RuleAnalyst(settings.visit_timeout), events.publish, task_id)
 
 
 def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm: LLMClient | None, loop: Loop,
-                   events: EventBus, tools: RecoveringToolBox) -> LongTermHook:
+                   events: EventBus, tools: RecoveringToolBox,
+                   task_id: Callable[[], str | None] = lambda: None) -> LongTermHook:
     from .long_term.distill import Distiller, RuleDistiller
     from .run.long_term import LongTermHook
 
@@ -162,7 +171,8 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
         distiller = LLMDistiller(llm, settings)
     else:
         distiller = RuleDistiller()
-    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools)
+    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools, task_id,
+                        loop.adapter.blocks.view)
 
 
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,

@@ -6,9 +6,9 @@ import json
 
 import streamlit as st
 
-from memory_bank import Category, MemoryBankError, RecoveryMetadata, reflection_body
+from memory_bank import Category, MemoryBankError, RecoveryMetadata, reflection_body, source_line
 from ui.format import md_escape, safe_markdown
-from ui.long_term import USER_ID, long_term_error, long_term_for, record_rows
+from ui.long_term import USER_ID, in_prompts, long_term_error, long_term_for, record_rows
 from ui.session import get_task
 
 task = get_task()
@@ -50,7 +50,12 @@ else:
         st.markdown(f"**{md_escape(record.category.value)}**"
                     + (f" / {md_escape(record.subcategory)}" if record.subcategory else "")
                     + (" · ⚠ needs revision" if record.needs_revision else ""))
+        st.caption(md_escape(source_line(record)))
         st.text(record.content)
+        withheld = in_prompts(record)
+        if withheld != "yes":
+            st.warning(f"Kept out of every prompt ({withheld.removeprefix('withheld: ')}): its text reads as an "
+                       "instruction. Saving new content here makes it your own words.", icon=":material/block:")
         if record.subcategory == "error_recovery":
             meta = RecoveryMetadata.model_validate(record.metadata)
             st.markdown(f"Fix pattern for **{md_escape(meta.tool_name)}** on **{md_escape(meta.error_type)}** "

@@ -12,7 +12,15 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import LongTermMemory, LongTermStoreError, MemoryBankError, Settings
+from memory_bank import (
+    InjectedItem,
+    LongTermMemory,
+    LongTermStoreError,
+    MemoryBankError,
+    MemoryRecord,
+    Settings,
+    record_withheld,
+)
 
 from .format import md_escape, short
 from .worker import RunView
@@ -66,14 +74,29 @@ def long_term_answer(view: RunView, ltm: LongTermMemory | None, *, key: str) -> 
                        f"{injection.tokens} of {injection.budget_tokens} tokens"
                        + (f"; {len(injection.dropped)} over budget" if injection.dropped else ""))
             for item in injection.items:
-                kind = "L3 summary" if item.as_summary else f"tier {item.tier}"
-                st.markdown(f"- **{md_escape(item.category.value)}** ({kind}): {md_escape(short(item.text, 300))}  \n"
-                            f"  _{md_escape(item.why)}_")
+                st.markdown(injected_markdown(item))
+            if injection.withheld:
+                st.caption(f"{len(injection.withheld)} matching record(s) withheld: their text reads as an "
+                           f"instruction ({'; '.join(w.reasons for w in injection.withheld)}).")
         if use.strategies_applied:
             st.markdown("Recovery strategies applied: " + ", ".join(f"`{i}`" for i in use.strategies_applied))
         if use.distilled:
             st.markdown(f"Learnt from this task: {len(use.distilled)} record(s) "
                         "(see the Long-term memory page).")
+        if use.refused:
+            st.caption(f"Not learnt: {len(use.refused)} lesson(s) refused "
+                       f"({'; '.join(r.reasons for r in use.refused)}).")
+
+
+def injected_markdown(item: InjectedItem) -> str:
+    """One record as the prompt had it: a quotation, under the source it is quoted from and why it ranked."""
+    kind = "L3 summary" if item.as_summary else f"tier {item.tier}"
+    who = item.provenance.value.replace("_", "-")
+    source = ("the user's own note" if item.own_words
+              else f"quoted from task {item.source_task}" if item.source_task else "quoted from an earlier task")
+    return (f"**{md_escape(item.category.value)}** ({kind}) · {md_escape(source)} · {md_escape(who)} · "
+            f"{md_escape(item.memory_id)}\n\n"
+            f"> {md_escape(short(item.quote, 300))}\n\n_{md_escape(item.why)}_")
 
 
 def _feedback(ltm: LongTermMemory, answer_id: str, key: str) -> None:
@@ -103,8 +126,15 @@ def _rate(ltm: LongTermMemory, answer_id: str, rating: str, reason: str, rated: 
 
 # -- the Long-term memory page -----------------------------------------------------------------------------
 
-def record_rows(ltm: LongTermMemory, records: list[Any]) -> list[dict[str, Any]]:
+def in_prompts(record: MemoryRecord) -> str:
+    """'yes', or why the record is withheld from prompts."""
+    withheld = record_withheld(record)
+    return f"withheld: {withheld.reasons}" if withheld else "yes"
+
+
+def record_rows(ltm: LongTermMemory, records: list[MemoryRecord]) -> list[dict[str, Any]]:
     return [{"id": r.memory_id, "category": r.category.value, "subcategory": r.subcategory,
-             "content": short(r.content, 200), "tags": ", ".join(r.tags), "confidence": r.confidence,
-             "reward": (r.reward + 1) / 2, "decay": ltm.decay_of(r), "uses": r.access_count,
-             "needs revision": "⚠ yes" if r.needs_revision else ""} for r in records]
+             "content": short(r.content, 200), "provenance": r.provenance.value.replace("_", "-"),
+             "source task": r.source_task or "", "in prompts": in_prompts(r), "tags": ", ".join(r.tags),
+             "confidence": r.confidence, "reward": (r.reward + 1) / 2, "decay": ltm.decay_of(r),
+             "uses": r.access_count, "needs revision": "⚠ yes" if r.needs_revision else ""} for r in records]

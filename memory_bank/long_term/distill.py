@@ -1,9 +1,12 @@
 """Distillation at task end (seed 004 §6.3): what the finished task teaches, as new L2 records.
 
 The input is typed (`TaskDigest`, built from the run's result and events): the question, the answer, the sub-tasks
-with their status, the tool calls, the conflicts the run settled, the errors. The offline distiller applies rules;
-the LLM engine's distiller (`llm_agents.py`) writes the same typed output from a prompt. Recoveries are not
-distilled here: the recovering tool box records them as they happen.
+with their status, the tool calls, the conflicts the run settled, the errors, and the places and passages the
+answer cited. The offline distiller applies rules; the LLM engine's distiller (`llm_agents.py`) writes the same
+typed output from a prompt. Neither decides what is kept: `vetting.py` refuses instruction-like lessons and copies
+of the answer, and sets each kept lesson's provenance. A lesson says how the task was done and where its answer
+was found, never what the answer said: the answer is the task's, and what a document put in it is not a lesson.
+Recoveries are not distilled here: the recovering tool box records them as they happen.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class TaskDigest(BaseModel):
     calls: list[DigestCall] = Field(default_factory=list)
     settled_conflicts: list[str] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list, description="where the cited passages are (file, section)")
+    evidence: list[str] = Field(default_factory=list, description="the cited passages' text")
 
 
 class Lesson(BaseModel):
@@ -76,9 +81,11 @@ class RuleDistiller:
         tools = list(dict.fromkeys(c.tool for c in digest.calls if c.ok))
         if digest.answered:
             how = f"using {', '.join(tools)}" if tools else "from memory alone"
+            where = list(dict.fromkeys(digest.sources))[:3]
+            found = f"; the answer was found in {_clip('; '.join(where), 200)}" if where else ""
             lessons.append(Lesson(category=Category.STRATEGY, subcategory="task_approach",
                                   tags=["success", *(f"tool:{t}" for t in tools)],
-                                  content=f"Answered '{q}' {how}: {_clip(digest.answer, 300)}", confidence=0.5))
+                                  content=f"Answered '{q}' {how}{found}", confidence=0.5))
         for task in digest.tasks:
             if task.status == "failed":
                 lessons.append(Lesson(category=Category.STRATEGY, subcategory="failure_cause", tags=["failure"],

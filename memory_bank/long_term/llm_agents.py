@@ -12,17 +12,34 @@ from ..engines.protocol.escaping import escape_tags
 from ..tools.base import ToolSpec
 from .distill import Lessons, TaskDigest
 from .recovery import Fix, ToolFailure
+from .screen import neutralise
 
 MAX_DIGEST_CHARS = 12_000
 
 
+def shown_digest(digest: TaskDigest) -> TaskDigest:
+    """The digest as the distiller's model reads it: every text that came from documents or a model has its
+    instruction-like sentences replaced by a marker (`screen.neutralise`), so the model is not handed the very
+    text a document planted; the question stays as the user wrote it."""
+    return digest.model_copy(update={
+        "answer": neutralise(digest.answer),
+        "tasks": [t.model_copy(update={"description": neutralise(t.description), "context": neutralise(t.context)})
+                  for t in digest.tasks],
+        "settled_conflicts": [neutralise(c) for c in digest.settled_conflicts],
+        "errors": [neutralise(e) for e in digest.errors],
+        "sources": [neutralise(s) for s in digest.sources],
+        "evidence": [neutralise(e) for e in digest.evidence]})
+
+
 class LLMDistiller(PromptedAgent):
+    """What the model writes is vetted afterwards all the same (`vetting.vet`): this agent's output is untrusted."""
+
     name = "distill"
     prompt_name = "distill"
     sampling_fallback = "structure"
 
     def run(self, digest: TaskDigest) -> Lessons:
-        text = json.dumps(digest.model_dump(), ensure_ascii=False, indent=1)[:MAX_DIGEST_CHARS]
+        text = json.dumps(shown_digest(digest).model_dump(), ensure_ascii=False, indent=1)[:MAX_DIGEST_CHARS]
         return self._ask(Lessons, digest=escape_tags(text))
 
 

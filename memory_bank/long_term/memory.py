@@ -14,28 +14,31 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ImportFormatError, MemoryBankError
+from ..errors import MemoryBankError
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
 from . import feedback as fb
+from .exchange import parse_export
 from .index import Scored, SearchIndex, decay
 from .injection import build_injection
-from .markdown import category_reflection, front_matter, record_markdown, split_front_matter, strategy_reflection
+from .markdown import record_markdown, split_front_matter
 from .models import (
-    ERROR_RECOVERY,
     REFLECTION,
     AnswerUse,
     Category,
     IndexFile,
     Injection,
     MemoryRecord,
+    Provenance,
     Source,
     new_memory_id,
+    provenance_of,
     reflection_ref,
 )
 from .routing import analyse_query
 from .store import FileStore
 from .vectors import VectorFile
+from .vetting import ScreenedRecords, confirmed_text
 
 DEFAULT_USER = "local"
 MAX_ANSWERS = 2_000
@@ -56,6 +59,7 @@ class LongTermMemory:
         self._lock = threading.RLock()
         vectors = VectorFile(self.store.root / ".vectors", embedder.name, embedder.dim) if embedder else None
         self._index = SearchIndex(embedder, half_life_days, vectors)
+        self._screened = ScreenedRecords()
         with self.store.locked():
             self._reload()
 
@@ -112,7 +116,7 @@ class LongTermMemory:
         with self._lock:
             hits = self._index.search(query, analysis.categories, self.clock())
             summaries = self._summaries
-        return build_injection(query, analysis, hits, summaries, budget_tokens or self.budget_tokens)
+        return build_injection(query, analysis, hits, summaries, budget_tokens or self.budget_tokens, self._screened)
 
     def mark_used(self, memory_ids: Iterable[str]) -> None:
         ids = set(memory_ids)
@@ -132,15 +136,19 @@ class LongTermMemory:
 
     def add(self, content: str, category: Category | str, *, subcategory: str = "", tags: Iterable[str] = (),
             confidence: float = 0.6, reward: float = 0.0, source: Source | str = Source.USER_INPUT,
+            provenance: Provenance | str | None = None, source_task: str | None = None,
             metadata: dict[str, Any] | None = None, markdown: str | None = None,
             title: str | None = None) -> MemoryRecord:
-        """A new L2 record; with `markdown` (the body) or `title`, its L3 reflection beside it."""
+        """A new L2 record; with `markdown` (the body) or `title`, its L3 reflection beside it. `provenance`
+        defaults to what `source` implies: the user's for what the user added, model-distilled otherwise."""
         now = self.clock()
         memory_id = new_memory_id(now)
+        source = Source(source)
         record = MemoryRecord(memory_id=memory_id, category=Category(category), subcategory=subcategory,
                               tags=list(tags), content=" ".join(content.split()), confidence=confidence,
-                              reward=reward, source=Source(source), created_at=now, updated_at=now,
-                              metadata=metadata or {},
+                              reward=reward, source=source, created_at=now, updated_at=now,
+                              provenance=Provenance(provenance) if provenance else provenance_of(source),
+                              source_task=source_task, metadata=metadata or {},
                               summary_md_ref=reflection_ref(memory_id) if markdown or title else None)
         if markdown is not None:
             self.store.write_reflection(memory_id, markdown)
@@ -150,7 +158,8 @@ class LongTermMemory:
         return record.model_copy(deep=True)
 
     def update(self, memory_id: str, **changes: Any) -> MemoryRecord:
-        """Edit the fields a person may edit; an edit settles `needs_revision` unless it says otherwise."""
+        """Edit the fields a person may edit; an edit settles `needs_revision` unless it says otherwise. New
+        content is the person's own words: the record becomes theirs (user-confirmed, typed by the user)."""
         unknown = set(changes) - EDITABLE
         if unknown:
             raise MemoryBankError(f"cannot edit {sorted(unknown)}; editable: {sorted(EDITABLE)}")
@@ -158,6 +167,8 @@ class LongTermMemory:
         def edit(data: IndexFile) -> MemoryRecord:
             record = self._find(data, memory_id)
             changes.setdefault("needs_revision", False)
+            if "content" in changes and " ".join(str(changes["content"]).split()) != record.content:
+                record.source, record.provenance = Source.USER_INPUT, Provenance.USER_CONFIRMED
             for key, value in changes.items():
                 setattr(record, key, Category(value) if key == "category" else value)
             record.updated_at = self.clock()
@@ -211,10 +222,10 @@ class LongTermMemory:
 
     # -- answers and feedback -----------------------------------------------------------------------------
 
-    def record_answer(self, question: str, answer: str, memory_ids: Iterable[str]) -> str:
+    def record_answer(self, question: str, answer: str, memory_ids: Iterable[str], task_id: str | None = None) -> str:
         answer_id = f"ans_{uuid.uuid4().hex[:16]}"
         use = AnswerUse(answer_id=answer_id, question=question[:4_000], answer=answer[:20_000],
-                        memory_ids=list(dict.fromkeys(memory_ids)), created_at=self.clock())
+                        memory_ids=list(dict.fromkeys(memory_ids)), created_at=self.clock(), task_id=task_id)
 
         def keep(data: IndexFile) -> None:
             data.answers.append(use)
@@ -225,7 +236,8 @@ class LongTermMemory:
 
     def feedback(self, answer_id: str, rating: fb.Rating, reason: str = "") -> list[MemoryRecord]:
         """Rate an answer (👍/👎 or 1-5, with an optional reason); the records it used learn from it. A liked
-        answer is a fact the user confirmed: it becomes a record of its own. Returns the records changed."""
+        answer is a fact the user confirmed: it becomes a record of its own, less any sentence of it that reads as
+        an instruction (`vetting.confirmed_text`). Returns the records changed."""
         stars = fb.as_stars(rating)
         now = self.clock()
 
@@ -243,10 +255,11 @@ class LongTermMemory:
             return changed, use.model_copy(), newly_liked
 
         changed, use, newly_liked = self._mutate(rate, mode="numbers")
-        if newly_liked:
-            self.add(f"Confirmed by the user: {use.question[:300]} -> {use.answer[:600]}", Category.WORK,
-                     subcategory="confirmed_fact", tags=["confirmed"], confidence=0.8, reward=0.5,
-                     source=Source.USER_FEEDBACK, title="Fact the user confirmed")
+        confirmed = confirmed_text(use.question, use.answer) if newly_liked else None
+        if confirmed:
+            self.add(confirmed, Category.WORK, subcategory="confirmed_fact", tags=["confirmed"], confidence=0.8,
+                     reward=0.5, source=Source.USER_FEEDBACK, provenance=Provenance.USER_CONFIRMED,
+                     source_task=use.task_id, title="Fact the user confirmed")
         return changed
 
     def feedback_pairs(self) -> list[dict[str, str]]:
@@ -259,24 +272,10 @@ class LongTermMemory:
     # -- L3 reflections -----------------------------------------------------------------------------------
 
     def reflect(self, category: Category | str) -> MemoryRecord | None:
-        """Write (or rewrite) the category's L3 summary and the L2 record that references it; None when the
-        category holds nothing to reflect on. Strategies get the seed's error-recovery experience summary."""
-        category = Category(category)
-        sources = [r for r in self.records(category) if r.subcategory != REFLECTION]
-        if category is Category.STRATEGY:
-            sources = [r for r in sources if r.subcategory == ERROR_RECOVERY]
-        if not sources:
-            return None
-        body, digest = (strategy_reflection(sources) if category is Category.STRATEGY
-                        else category_reflection(category, sources))
-        existing = next((r for r in self.records(category) if r.subcategory == REFLECTION), None)
-        if existing is None:
-            record = self.add(digest[:2_000], category, subcategory=REFLECTION, tags=[REFLECTION],
-                              confidence=0.7, source=Source.REFLECTION, title="reflection")
-        else:
-            record = existing.model_copy(update={"content": digest[:2_000], "updated_at": self.clock()})
-        self.replace(record, front_matter(record) + body)
-        return self.get(record.memory_id)
+        """Write (or rewrite) the category's L3 summary (see `reflect.py`); None when it has nothing to summarise."""
+        from .reflect import reflect
+
+        return reflect(self, category)
 
     # -- export / import ----------------------------------------------------------------------------------
 
@@ -291,20 +290,8 @@ class LongTermMemory:
 
     def import_data(self, data: dict[str, Any]) -> int:
         """Add an export's records (and reflections) that are not here yet; returns how many. The export is
-        validated whole first: a bad one changes nothing."""
-        from pydantic import ValidationError
-
-        if not isinstance(data, dict):
-            raise ImportFormatError("a long-term memory export is a JSON object")
-        reflections = data.get("reflections") or {}
-        try:
-            incoming = IndexFile.model_validate({**{k: v for k, v in data.items() if k != "reflections"},
-                                                 "user_id": self.user_id})
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            raise ImportFormatError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
-        if not isinstance(reflections, dict) or not all(isinstance(v, str | None) for v in reflections.values()):
-            raise ImportFormatError("reflections: an object of memory id -> Markdown text")
+        validated whole first: a bad one changes nothing (`exchange.py`)."""
+        incoming, reflections = parse_export(data, self.user_id)
 
         def merge(index: IndexFile) -> list[MemoryRecord]:
             have = {r.memory_id for r in index.records}

@@ -15,11 +15,12 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 FORMAT = "agentic-memory-bank-long-term"
-VERSION = 1
+VERSION = 2  # 2: records carry their provenance and source task (a version 1 file reads as it was, see below)
 MEMORY_ID = re.compile(r"^mem_[0-9]{8}_[0-9a-f]{8}$")
+TASK_REF = r"^[A-Za-z0-9_-]{1,64}$"
 MAX_CONTENT = 2_000
 MAX_TAGS = 32
 MAX_TAG = 80
@@ -42,7 +43,25 @@ class Source(StrEnum):
     IMPORTED = "imported"
 
 
+class Provenance(StrEnum):
+    """Who vouches for a record's text. Only the user's own words may tell the assistant what to do; the rest is
+    quoted to a model as data from its source task (DESIGN §9)."""
+
+    USER_CONFIRMED = "user_confirmed"  # the user wrote it, or confirmed the answer it comes from
+    DOCUMENT_SUPPORTED = "document_supported"  # distilled, and its words are in the passages the task cited
+    MODEL_DISTILLED = "model_distilled"  # distilled by the engine (rules or a model), vouched for by nobody
+
+
+_USER_SOURCES = frozenset({Source.USER_INPUT, Source.USER_FEEDBACK})
+
+
+def provenance_of(source: Source) -> Provenance:
+    """What a record written before provenance existed is taken to be: the user's when the user made it."""
+    return Provenance.USER_CONFIRMED if source in _USER_SOURCES else Provenance.MODEL_DISTILLED
+
+
 ERROR_RECOVERY = "error_recovery"
+GOAL = "{task_goal}"  # a fix pattern's stand-in for the task goal: each task fills in its own
 REFLECTION = "reflection"
 
 
@@ -78,6 +97,8 @@ class MemoryRecord(BaseModel):
     confidence: float = Field(default=0.6, ge=0.0, le=1.0)
     reward: float = Field(default=0.0, ge=-1.0, le=1.0)
     source: Source = Source.TASK_RESULT
+    provenance: Provenance = Provenance.MODEL_DISTILLED
+    source_task: str | None = Field(default=None, pattern=TASK_REF, description="the task it was learnt from")
     created_at: float = Field(ge=0)
     updated_at: float = Field(ge=0)
     last_used_at: float | None = Field(default=None, ge=0)
@@ -87,6 +108,22 @@ class MemoryRecord(BaseModel):
     needs_revision: bool = False
 
     _tags = field_validator("tags")(classmethod(lambda cls, v: _clean_tags(v)))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _provenance_from_source(cls, data: Any) -> Any:
+        """A version 1 record has no provenance: it is the user's only when the user made it."""
+        if isinstance(data, dict) and "provenance" not in data and "source" in data:
+            try:
+                return {**data, "provenance": provenance_of(Source(data["source"]))}
+            except ValueError:
+                return data  # the field's own validation says what is wrong with the source
+        return data
+
+    @property
+    def own_words(self) -> bool:
+        """The user typed this text (not an answer they liked, not an import): it may state a preference."""
+        return self.provenance is Provenance.USER_CONFIRMED and self.source is Source.USER_INPUT
 
     @field_validator("summary_md_ref")
     @classmethod
@@ -144,6 +181,7 @@ class AnswerUse(BaseModel):
     created_at: float
     rating: int | None = Field(default=None, ge=1, le=5)
     reason: str = Field(default="", max_length=2_000)
+    task_id: str | None = Field(default=None, pattern=TASK_REF, description="the task the answer belongs to")
 
 
 class IndexFile(BaseModel):
@@ -152,7 +190,7 @@ class IndexFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["agentic-memory-bank-long-term"] = FORMAT
-    version: Literal[1] = VERSION
+    version: Literal[1, 2] = VERSION
     user_id: str
     records: list[MemoryRecord] = Field(default_factory=list)
     answers: list[AnswerUse] = Field(default_factory=list)
@@ -176,9 +214,20 @@ class InjectedItem(BaseModel):
     category: Category
     tier: int = Field(description="1 preferences and constraints, 2 high-reward strategies, 3 recent experience")
     score: float
-    text: str
+    text: str = Field(description="the item's lines in the block: its label and its quotation")
+    quote: str = Field(default="", description="the record's text as quoted (escaped, clipped)")
+    provenance: Provenance = Provenance.MODEL_DISTILLED
+    source_task: str | None = None
+    own_words: bool = Field(default=False, description="the user typed it: a preference, not only a quotation")
     as_summary: bool = Field(default=False, description="an L3 summary stood in for records over budget")
     why: str = ""
+
+
+class Withheld(BaseModel):
+    """A record kept out of a prompt, or out of memory, because its text reads as an instruction."""
+
+    memory_id: str | None = Field(default=None, description="None for a lesson that was never stored")
+    reasons: str = Field(description="the classes of signal found ('override, network'), never the text")
 
 
 class Injection(BaseModel):
@@ -191,6 +240,8 @@ class Injection(BaseModel):
     block: str
     items: list[InjectedItem] = Field(default_factory=list)
     dropped: list[str] = Field(default_factory=list, description="ids that ranked but did not fit")
+    withheld: list[Withheld] = Field(default_factory=list, description="ranked and within the budget, but "
+                                     "instruction-like: not shown")
 
     @property
     def memory_ids(self) -> list[str]:
@@ -204,3 +255,5 @@ class LongTermUse(BaseModel):
     injection: Injection | None = None
     strategies_applied: list[str] = Field(default_factory=list)
     distilled: list[str] = Field(default_factory=list, description="ids of the records the task produced")
+    refused: list[Withheld] = Field(default_factory=list, description="lessons not kept: instruction-like text, or "
+                                    "an answer copied")

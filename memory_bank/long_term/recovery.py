@@ -8,7 +8,10 @@ error-analysis agent). A fix that works is recorded as a strategy (or, when it c
 strategy more confident); a remembered fix that fails loses confidence.
 
 A fix is stored as a pattern: a value that was the task's goal is written `{task_goal}`, so the next task fills
-in its own goal rather than the last one's.
+in its own goal rather than the last one's. A remembered fix is applied with no model in the loop, so a pattern
+whose new values screen as instruction-like (a model's fix that points `visit` at a new address, a query that
+asks for a key) is used once and never remembered, and such a pattern found on disk is never applied. The
+record's text names the fix's source, and carries the fixer's reason only when that reason is clean.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from ..events import Event, ToolRecovered
 from ..tools.base import ToolBox, ToolResult, ToolSpec
 from .markdown import recovery_markdown
 from .memory import LongTermMemory
-from .models import ERROR_RECOVERY, Category, FixPattern, MemoryRecord, RecoveryMetadata, Source
+from .models import ERROR_RECOVERY, GOAL, Category, FixPattern, MemoryRecord, Provenance, RecoveryMetadata, Source
+from .screen import screen
+from .vetting import pattern_findings, record_withheld
 
-GOAL = "{task_goal}"
 HIGH_SCORE = 0.8  # error type and tool both match
 MAX_FIXES = 3
 TIMEOUT_FACTOR = 3.0
@@ -87,10 +91,11 @@ def match_score(meta: RecoveryMetadata, failure: ToolFailure) -> float:
 
 
 def find_strategies(ltm: LongTermMemory, failure: ToolFailure) -> list[tuple[MemoryRecord, RecoveryMetadata, float]]:
-    """Remembered strategies for `failure`, best first: score, then confidence, then use count."""
+    """Remembered strategies for `failure`, best first: score, then confidence, then use count. One whose text or
+    fix screens as instruction-like is not a candidate (`record_withheld`)."""
     found = []
     for record in ltm.records(Category.STRATEGY, tags=[ERROR_RECOVERY]):
-        if record.subcategory != ERROR_RECOVERY or record.needs_revision:
+        if record.subcategory != ERROR_RECOVERY or record.needs_revision or record_withheld(record) is not None:
             continue
         meta = RecoveryMetadata.model_validate(record.metadata)
         found.append((record, meta, match_score(meta, failure)))
@@ -137,9 +142,14 @@ class RuleAnalyst:
         return []
 
 
-def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: str) -> MemoryRecord | None:
+_FIXED_BY = {"rule": "a built-in rule", "llm": "the model's analysis", "memory": "a remembered strategy"}
+
+
+def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: str,
+                   task_id: str | None = None) -> MemoryRecord | None:
     """A fix worked: a remembered strategy grows more confident, a new one is written (L2 + L3). A fix too large
-    to keep as a pattern (a model may rewrite a whole argument list) is used once and not remembered: None."""
+    to keep as a pattern (a model may rewrite a whole argument list), or one whose new values screen as
+    instruction-like, is used once and not remembered: None."""
     now = ltm.clock()
     if fix.memory_id is not None:
         record = ltm.get(fix.memory_id)
@@ -152,17 +162,18 @@ def record_success(ltm: LongTermMemory, failure: ToolFailure, fix: Fix, goal: st
         ltm.replace(record, recovery_markdown(record, meta))
         return record
     pattern = pattern_of(failure.arguments, fix.arguments, goal)
-    if len(pattern.model_dump_json()) > MAX_PATTERN_CHARS:
+    if len(pattern.model_dump_json()) > MAX_PATTERN_CHARS or pattern_findings(pattern):
         return None
     meta = RecoveryMetadata(error_type=failure.error_type, tool_name=failure.tool,
                             error_message=failure.message[:500], fix_pattern=pattern)
     changed = ", ".join(pattern.fixed) or "the same call again"
-    content = (f"Tool {failure.tool} failing with {failure.error_type} recovered by fixing {changed}"
-               f" ({fix.reason})")[:2_000]
-    record = ltm.add(content, Category.STRATEGY, subcategory=ERROR_RECOVERY,
+    reason = " ".join(fix.reason.split())[:300]
+    why = _FIXED_BY[fix.source] + (f": {reason}" if reason and not screen(reason) else "")
+    content = f"Tool {failure.tool} failing with {failure.error_type} recovered by fixing {changed} ({why})"
+    record = ltm.add(content[:2_000], Category.STRATEGY, subcategory=ERROR_RECOVERY,
                      tags=[ERROR_RECOVERY, f"tool:{failure.tool}", f"error:{failure.error_type}"],
-                     confidence=START_CONFIDENCE, source=Source.TASK_RESULT, metadata=meta.model_dump(),
-                     title="recovery")
+                     confidence=START_CONFIDENCE, source=Source.TASK_RESULT, provenance=Provenance.MODEL_DISTILLED,
+                     source_task=task_id, metadata=meta.model_dump(), title="recovery")
     ltm.replace(record, recovery_markdown(record, meta))
     return record
 
@@ -180,9 +191,12 @@ class RecoveringToolBox(ToolBox):
     """A `ToolBox` whose failed calls are recovered through long-term memory before the agent sees an error."""
 
     def __init__(self, inner: ToolBox, ltm: LongTermMemory, analyst: Analyst,
-                 publish: Callable[[Event], None] | None = None) -> None:
+                 publish: Callable[[Event], None] | None = None,
+                 task_id: Callable[[], str | None] = lambda: None) -> None:
+        """`task_id`: the task a new strategy is learnt in (its record's source task)."""
         self.inner, self.ltm, self.analyst = inner, ltm, analyst
         self.publish = publish or (lambda _event: None)
+        self.task_id = task_id
         self.applied: list[str] = []  # strategies used since `take_applied`, for the run's feedback
 
     def names(self) -> list[str]:
@@ -228,7 +242,7 @@ class RecoveringToolBox(ToolBox):
                 if fix.memory_id is not None:
                     record_failure(self.ltm, fix.memory_id)
                 continue
-            record = record_success(self.ltm, failure, fix, goal)
+            record = record_success(self.ltm, failure, fix, goal, self.task_id())
             if fix.memory_id is not None:
                 self.applied.append(fix.memory_id)
             self.publish(ToolRecovered(tool=failure.tool, error_type=failure.error_type, fix_source=fix.source,

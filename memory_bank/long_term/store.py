@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from ..errors import LongTermStoreError
 from ..limits import USER_ID_PATTERN
-from .models import MEMORY_ID, IndexFile
+from .models import MEMORY_ID, VERSION, IndexFile
 
 USER_ID = re.compile(USER_ID_PATTERN)
 INDEX = "memory.json"
@@ -136,6 +136,7 @@ class FileStore:
                     tmp.unlink()
 
     def save(self, index: IndexFile) -> None:
+        index.version = VERSION  # a version 1 file, once read, is written in this version's form
         atomic_write(self.index_path, index.model_dump_json(indent=1))
         self._seen = self._stamp()
 

@@ -3,12 +3,17 @@
 Before: the question is routed and the <long_term> block built within its budget; the adapter puts it into every
 prompt of the run (the offline executor reads memory directly, so for it the block records what it would use);
 the injection is published as an event. After: the run's typed result and events become a `TaskDigest`, the
-engine's distiller turns it into lessons (L2 records, each with its L3 Markdown), old weak strategies are cleaned
-up, and the answer is registered with the records it used, so feedback on it reaches them.
+engine's distiller turns it into lessons, `vetting` keeps the ones that are neither instruction-like nor copies of
+the answer and says where each comes from (L2 records with their provenance and source task, each with its L3
+Markdown), old weak strategies are cleaned up, and the answer is registered with the records it used, so feedback
+on it reaches them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..engines.models import Citation
 from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
 from ..events import (
     ConflictResolved,
@@ -22,14 +27,30 @@ from ..events import (
 )
 from ..long_term.distill import DigestCall, DigestTask, Distiller, TaskDigest
 from ..long_term.memory import LongTermMemory
-from ..long_term.models import REFLECTION, Category, Injection, LongTermUse, MemoryRecord, Source
+from ..long_term.models import REFLECTION, Category, Injection, LongTermUse, MemoryRecord, Source, Withheld
 from ..long_term.recovery import RecoveringToolBox
+from ..long_term.vetting import vet
+from ..retrieval.view import MemoryView
 from .adapter import Adapter
 from .results import RunResult
 
+MAX_EVIDENCE_CHARS = 4_000  # of each cited passage
+MAX_EVIDENCE = 8
 
-def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
-    """What the finished run did, typed, from its result and the events it published."""
+
+def cited_evidence(citations: list[Citation], view: MemoryView | None) -> list[str]:
+    """The text each citation stands on: its quote, else the document text behind the cited node (an LLM's
+    citation names a node only). What a lesson's document support is checked against."""
+    out = []
+    for c in citations[:MAX_EVIDENCE]:
+        text = c.quote or (" ".join(e.text for e in view.entries_for(c.node_id)) if view is not None else "")
+        if text.strip():
+            out.append(text[:MAX_EVIDENCE_CHARS])
+    return out
+
+
+def task_digest(result: RunResult, events: list[Event], view: MemoryView | None = None) -> TaskDigest:
+    """What the finished run did, typed, from its result, the events it published and the cited memory."""
     return TaskDigest(
         question=result.question, answer=result.answer, answered=bool(result.citations),
         termination=result.termination,
@@ -37,14 +58,20 @@ def task_digest(result: RunResult, events: list[Event]) -> TaskDigest:
                for t in result.insight_doc.completed_tasks],
         calls=[DigestCall(tool=e.tool, ok=e.ok, arguments=e.arguments) for e in events if isinstance(e, ToolCalled)],
         settled_conflicts=[e.resolution for e in events if isinstance(e, ConflictResolved) and e.resolution],
-        errors=list(result.errors))
+        errors=list(result.errors), sources=[c.where() for c in result.citations],
+        evidence=cited_evidence(result.citations, view))
 
 
 class LongTermHook:
     def __init__(self, ltm: LongTermMemory, distiller: Distiller, adapter: Adapter, events: EventBus,
-                 budget_tokens: int, tools: RecoveringToolBox | None = None) -> None:
+                 budget_tokens: int, tools: RecoveringToolBox | None = None,
+                 task_id: Callable[[], str | None] = lambda: None, view: MemoryView | None = None) -> None:
+        """`task_id`: the task this bank is (`wiring.source_task`), read at each run: the source task its lessons
+        and answers name."""
         self.ltm, self.distiller, self.adapter, self.events, self.tools = ltm, distiller, adapter, events, tools
         self.budget_tokens = budget_tokens
+        self.task_id = task_id
+        self.view = view
 
     def before(self, question: str) -> Injection:
         """The block for this run, within the bank's `long_term_budget_tokens` (a bank sizes its own prompt)."""
@@ -58,29 +85,32 @@ class LongTermHook:
     def after(self, result: RunResult, events: list[Event], injection: Injection) -> LongTermUse:
         self.adapter.long_term_block = ""
         applied = self.tools.take_applied() if self.tools is not None else []
-        distilled = self._distil(result, events)
+        distilled, refused = self._distil(result, events)
         self.ltm.cleanup()
         self._refresh_reflections(distilled, events)
-        answer_id = self.ltm.record_answer(result.question, result.answer, [*injection.memory_ids, *applied])
+        answer_id = self.ltm.record_answer(result.question, result.answer, [*injection.memory_ids, *applied],
+                                           task_id=self.task_id())
         if distilled:
             self.events.publish(LongTermLearned(memory_ids=tuple(distilled)))
         return LongTermUse(answer_id=answer_id, injection=injection, strategies_applied=applied,
-                           distilled=distilled)
+                           distilled=distilled, refused=refused)
 
-    def _distil(self, result: RunResult, events: list[Event]) -> list[str]:
+    def _distil(self, result: RunResult, events: list[Event]) -> tuple[list[str], list[Withheld]]:
         if result.termination in ("cancelled", "endpoint_down"):  # nothing to learn; the endpoint is known down
-            return []
+            return [], []
+        digest = task_digest(result, events, self.view)
         try:
-            lessons = self.distiller.run(task_digest(result, events))
+            lessons = self.distiller.run(digest)
         except (BudgetExceeded, RunCancelled) as exc:
             result.errors.append(f"long-term distillation: {exc}")
-            return []
+            return [], []
         except MemoryBankError as exc:
             result.errors.append(f"long-term distillation: {exc}")
             self.events.publish(ErrorRaised(where="long-term distillation", message=str(exc)))
-            return []
+            return [], []
+        kept, refused = vet(lessons, digest)
         ids = []
-        for lesson in lessons.lessons:
+        for lesson, provenance in ((v.lesson, v.provenance) for v in kept):
             same = self._same(lesson.category, lesson.content)
             if same is not None:  # learnt again: more confident, not a second copy
                 self.ltm.update(same.memory_id, confidence=min(1.0, same.confidence + 0.1 * (1 - same.confidence)),
@@ -89,9 +119,10 @@ class LongTermHook:
                 continue
             record = self.ltm.add(lesson.content, lesson.category, subcategory=lesson.subcategory,
                                   tags=lesson.tags, confidence=lesson.confidence, source=Source.TASK_RESULT,
+                                  provenance=provenance, source_task=self.task_id(),
                                   title=f"Lesson from the task: {result.question[:120]}")
             ids.append(record.memory_id)
-        return ids
+        return ids, refused
 
     def _refresh_reflections(self, distilled: list[str], events: list[Event]) -> None:
         """A category that has an L3 summary gets it rewritten when the task added to it (seed §6.3)."""

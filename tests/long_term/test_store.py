@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_bank import Category, ImportFormatError, LongTermMemory, LongTermStoreError
+from memory_bank import Category, ImportFormatError, LongTermMemory, LongTermStoreError, Provenance
 from memory_bank.long_term import store as store_module
 from tests.long_term.conftest import Clock
 
@@ -19,7 +19,7 @@ def test_files_follow_the_seed_layout(ltm: LongTermMemory, storage: Path) -> Non
     record = ltm.add("The user prefers answers with page numbers", Category.PREFERENCE, tags=["citations"],
                      title="Citation preference")
     index = json.loads((storage / "alice" / "memory.json").read_text(encoding="utf-8"))
-    assert index["format"] == "agentic-memory-bank-long-term" and index["version"] == 1
+    assert index["format"] == "agentic-memory-bank-long-term" and index["version"] == 2
     [stored] = index["records"]
     assert SEED_FIELDS <= set(stored) and stored["layer"] == "L2" and stored["category"] == "preference"
     assert stored["summary_md_ref"] == f"reflections/{record.memory_id}.md"
@@ -145,3 +145,30 @@ def test_record_vectors_are_not_embedded_again_on_open(storage: Path, clock: Clo
     fourth = CountingEmbedder()
     assert len(LongTermMemory(storage, "alice", embedder=fourth, clock=clock).ranked("budget note")) == 6
     assert fourth.texts == 1  # the query; every record's vector came from the file
+
+
+def test_a_version_1_index_reads_with_provenance_from_its_source(storage: Path, clock: Clock) -> None:
+    """Before provenance existed, a record the user made is the user's; anything else was distilled. The next
+    write stores the file in the current version."""
+    folder = storage / "carol"
+    folder.mkdir(parents=True)
+    base = {"category": "work", "created_at": clock.now, "updated_at": clock.now}
+    records = [{**base, "memory_id": "mem_20270115_0000000a", "content": "typed", "source": "user_input"},
+               {**base, "memory_id": "mem_20270115_0000000b", "content": "liked", "source": "user_feedback"},
+               {**base, "memory_id": "mem_20270115_0000000c", "content": "learnt", "source": "task_result"},
+               {**base, "memory_id": "mem_20270115_0000000d", "content": "summary", "source": "reflection"}]
+    (folder / "memory.json").write_text(json.dumps({"format": "agentic-memory-bank-long-term", "version": 1,
+                                                    "user_id": "carol", "records": records}), encoding="utf-8")
+    ltm = LongTermMemory(storage, "carol", clock=clock)
+    got = {r.content: (r.provenance, r.own_words, r.source_task) for r in ltm.records()}
+    assert got == {"typed": (Provenance.USER_CONFIRMED, True, None), "liked": (Provenance.USER_CONFIRMED, False, None),
+                   "learnt": (Provenance.MODEL_DISTILLED, False, None),
+                   "summary": (Provenance.MODEL_DISTILLED, False, None)}
+    ltm.add("new", Category.WORK, source="task_result", provenance="document_supported", source_task="t-1")
+    index = json.loads((folder / "memory.json").read_text(encoding="utf-8"))
+    assert index["version"] == 2
+    assert [r["provenance"] for r in index["records"]] == ["user_confirmed", "user_confirmed", "model_distilled",
+                                                          "model_distilled", "document_supported"]
+    assert index["records"][-1]["source_task"] == "t-1"
+    with pytest.raises(ValueError, match="source_task"):
+        ltm.add("bad", Category.WORK, source_task="../../etc")

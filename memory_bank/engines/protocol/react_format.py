@@ -115,9 +115,14 @@ def citations(answer: str, known_text: str, memory_ids: list[str]) -> list[Citat
     return [Citation(node_id=i) for i in cited_ids(answer) if i in memory_ids or i in known_text]
 
 
+def without_citations(answer: str) -> str:
+    """The answer's text without its [node:ID] markers, whitespace collapsed: node ids mean nothing elsewhere."""
+    return " ".join(_CITATION_MARK.sub("", answer).split())
+
+
 def summarise(answer: str) -> str:
     """1-2 sentences of the answer without citation markers, for the Insight Doc."""
-    plain = " ".join(_CITATION_MARK.sub("", answer).split())
+    plain = without_citations(answer)
     sentences = split_sentences(plain)
     summary = " ".join(sentences[:2]) if sentences else plain
     return summary if len(summary) <= SUMMARY_CHARS else summary[: SUMMARY_CHARS - 3].rstrip() + "..."
