@@ -52,7 +52,10 @@ def test_questions_whose_paragraph_was_removed_are_not_found(gone_bank, article)
     results = {i: gone_bank.run(_first_question(article, i)[0]) for i in REMOVED}
     refused = [r for r in results.values() if is_not_found(r.answer)]
     assert len(refused) >= 3, f"only {len(refused)} of {len(REMOVED)} refused: {[r.answer for r in results.values()]}"
-    assert all(r.citations == [] for r in refused)  # nothing is cited for an answer that was not found
+    for r in refused:  # nothing is cited as an answer; only a closest passage, labelled as such, may be
+        closest = "\nThe closest they come (" in r.answer
+        assert len(r.citations) == (1 if closest else 0), r.answer
+        assert not closest or r.citations[0].quote in r.answer
 
 
 def test_the_questions_of_the_paragraphs_that_stayed_are_answered(gone_bank, article) -> None:

@@ -144,10 +144,11 @@ def test_the_projects_own_client_works_and_streams(server: LocalModelServer, tmp
     assert settings.llm_socket == server.socket_path and settings.secret("llm_api_key") == key_of(server)
     client = OpenAIClient(settings)
     assert client.check_connection().startswith("Connected")
-    pieces: list[str] = []
+    pieces: list[tuple[str, int]] = []
     streamed = client.complete([{"role": "user", "content": "Say hello."}], agent="react", temperature=0.2,
-                               top_p=0.9, max_tokens=4, on_text=pieces.append)
-    assert streamed.text and pieces and pieces[-1] == streamed.text
+                               top_p=0.9, max_tokens=4, on_text=lambda piece, offset: pieces.append((piece, offset)))
+    assert streamed.text and pieces and "".join(p for p, _ in pieces) == streamed.text
+    assert [o for _, o in pieces] == [sum(len(p) for p, _ in pieces[:i]) for i in range(len(pieces))]
 
 
 def test_a_cancel_cuts_a_reply_on_the_socket_at_once(server: LocalModelServer, tmp_path: Path) -> None:
@@ -157,8 +158,8 @@ def test_a_cancel_cuts_a_reply_on_the_socket_at_once(server: LocalModelServer, t
     client = OpenAIClient(server.settings_for(Settings(data_dir=tmp_path)), cancel=token)
     pieces: list[str] = []
 
-    def on_text(text: str) -> None:
-        pieces.append(text)
+    def on_text(piece: str, _offset: int) -> None:
+        pieces.append(piece)
         token.cancel()
 
     with pytest.raises(RunCancelled):
