@@ -29,12 +29,20 @@ _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?
 
 
 _NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
+# an item of a list by its place: the words and the positions they name ("last" counts from the end)
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+            "ninth": 9, "tenth": 10, "last": -1}
 # "the eighth tenet", "the last step": one item of a list, found in the list (which tells too when there is none)
-_ORDINAL_ITEM = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)\s+"
-                           rf"(?:\S+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
+_ORDINAL_ITEM = re.compile(rf"\bthe\s+(?:{'|'.join(ORDINALS)})\s+(?:\S+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b",
+                           re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
+
+
+def ordinal_word(position: int) -> str:
+    """The word for an item's place: 8 -> "eighth", -1 -> "last"."""
+    return next((word for word, n in ORDINALS.items() if n == position), f"{position}th")
 
 
 def asked_part(question: str) -> str:

@@ -58,13 +58,14 @@ def finish_runs(at: AppTest) -> None:
     assert not at.exception, at.exception
 
 
-def run_alpha_task(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> AppTest:
+def run_alpha_task(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
+                   question: str = "When were ALPHA systems first deployed?") -> AppTest:
     """Start a task on the ALPHA notes through the New task form, with `env` set, and wait for its run."""
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     at = new_app()
     at.run()
-    at.text_area[0].set_value("When were ALPHA systems first deployed?")
+    at.text_area[0].set_value(question)
     at.text_area[1].set_value(ALPHA_NOTES)
     at.button(key="FormSubmitter:new-task-Start").click().run()
     finish_runs(at)
@@ -416,12 +417,8 @@ def test_settings_choose_the_local_model_for_answers_only(monkeypatch: pytest.Mo
         plain(at.caption[0].value)
 
 
-def test_a_question_the_documents_do_not_answer_is_shown_apart_from_an_answer() -> None:
-    at = new_app()
-    at.run()
-    at.text_area[0].set_value("When were the GAMMA-7 systems first deployed?")
-    at.text_area[1].set_value(ALPHA_NOTES)
-    at.button(key="FormSubmitter:new-task-Start").click().run()
-    finish_runs(at)
+def test_a_question_the_documents_do_not_answer_is_shown_apart_from_an_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    at = run_alpha_task(monkeypatch, {}, "When were the GAMMA-7 systems first deployed?")
     shown = [i.value for i in at.info if "Not found in the documents" in i.value]
     assert shown and "GAMMA-7" in shown[0], [i.value for i in at.info]

@@ -17,7 +17,7 @@ from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shorten
-from ...text.asks import item_noun
+from ...text.asks import item_noun, ordinal_word
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
 from .answering import Answer, AnswerConfig, Answerer, announces_list
@@ -29,8 +29,6 @@ from .specifics import specific_terms
 from .verdict import is_yes_no, verdict
 
 NOT_FOUND = "Not found in the documents."
-_ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
-                  8: "eighth", 9: "ninth", 10: "tenth"}
 
 
 def is_not_found(answer: str) -> bool:
@@ -140,7 +138,7 @@ class OfflineExecutor:
         answer = self._list_answer(question, listing)
         if text is None:
             noun = item_noun(question) or "items"
-            which = _ORDINAL_WORDS.get(position, f"{position}th")
+            which = ordinal_word(position)
             text = (f"{NOT_FOUND} The documents list {listing.count} {_plural(noun)} "
                     f"({_where(answer.used[0])}); there is no {which} one.")
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer), success=True,

@@ -15,22 +15,20 @@ from dataclasses import dataclass
 from ...memory.outline import Outline
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
-from ...text.asks import asked_part, item_noun
+from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.tokens import stems
 from ..protocol.memory_block import Selection
 
 MIN_ITEMS = 2
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-             "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-_ORDINAL = re.compile(rf"\bthe\s+({'|'.join(_ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
+_ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 
 
 def ordinal(question: str) -> int | None:
     """The item a follow-up part points at ("what does the first say?" -> 1, "the last" -> -1), if any."""
     match = _ORDINAL.search(question)
-    return _ORDINALS[match.group(1).lower()] if match else None
+    return ORDINALS[match.group(1).lower()] if match else None
 
 
 @dataclass(frozen=True)
