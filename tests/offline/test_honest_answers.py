@@ -90,3 +90,18 @@ def test_specific_terms_are_names_numbers_acronyms_and_hyphenated_words() -> Non
     assert specific_terms("What does TIC 4.0 add to NIST's peer-to-peer model in Kenya?") == [
         "TIC", "4.0", "NIST", "peer-to-peer", "Kenya"]
     assert specific_terms("What are the basic tenets of zero trust?") == []
+
+
+def test_an_item_of_a_list_held_only_in_part_is_not_called_missing(nist_bank: MemoryBank) -> None:
+    """An outline keeps the first items of a long list and its count: its later items exist, unread."""
+    from memory_bank.engines.offline.list_answer import Item, Listing
+
+    executor = nist_bank.engine.executor
+    node = next(n for n in nist_bank.memory.graph.nodes() if n.kind == "section")
+    listing = Listing(node, "Requirements", [Item("1.", "The first requirement."), Item("2.", "The second one.")],
+                      5, True)
+    for position, word in ((-1, "last"), (4, "fourth")):
+        answer = executor._pointed(f"What does the {word} requirement say?", listing, position, []).answer
+        assert not is_not_found(answer) and "The first requirement." in answer and "3 more" in answer, answer
+    sixth = executor._pointed("What does the sixth requirement say?", listing, 6, []).answer
+    assert is_not_found(sixth) and "5 requirements" in sixth and "no sixth" in sixth, sixth

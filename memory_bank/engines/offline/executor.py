@@ -136,7 +136,9 @@ class OfflineExecutor:
         (saying how long it is)."""
         text = pointed_item(listing, position)
         answer = self._list_answer(question, listing)
-        if text is None:
+        if text is None and (position < 0 or position <= listing.count):
+            text = answer.text  # an item of a list held only in part (it exists, unread): the list, with its count
+        elif text is None:
             noun = item_noun(question) or "items"
             which = ordinal_word(position)
             text = (f"{NOT_FOUND} The documents list {listing.count} {_plural(noun)} "
