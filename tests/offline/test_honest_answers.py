@@ -105,3 +105,11 @@ def test_an_item_of_a_list_held_only_in_part_is_not_called_missing(nist_bank: Me
         assert not is_not_found(answer) and "The first requirement." in answer and "3 more" in answer, answer
     sixth = executor._pointed("What does the sixth requirement say?", listing, 6, []).answer
     assert is_not_found(sixth) and "5 requirements" in sixth and "no sixth" in sixth, sixth
+
+
+def test_a_question_pasted_full_of_names_is_bounded(nist_bank: MemoryBank) -> None:
+    names = " ".join(f"Zq{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}xv" for i in range(5000))
+    question = f"What does {names} say?"
+    assert len(specific_terms(question)) == 16  # each is searched for in every passage: a few, not thousands
+    answer = nist_bank.run(question).answer
+    assert is_not_found(answer) and "and 13 more names" in answer and len(answer) < 2000, answer[:300]

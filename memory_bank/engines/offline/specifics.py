@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+MAX_TERMS = 16  # a question names a few specific things; a pasted wall of names is not searched term by term
 _TOKEN = re.compile(r"[A-Za-z0-9$][\w.\-/$%'’]*")
 _TRAILING = ".,;:?!)\"'’"
 _ORDINARY_CAPS = frozenset({"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does",
@@ -21,7 +22,8 @@ _ORDINARY_CAPS = frozenset({"i", "what", "which", "who", "whom", "whose", "when"
 
 
 def specific_terms(question: str) -> list[str]:
-    """The question's names (capitalised past its first word), acronyms, numbers and hyphenated terms."""
+    """The question's names (capitalised past its first word), acronyms, numbers and hyphenated terms: the first
+    `MAX_TERMS` of them (each is searched for in every passage of the documents)."""
     out: list[str] = []
     for index, match in enumerate(_TOKEN.finditer(question)):
         word = match.group(0).rstrip(_TRAILING)
@@ -35,7 +37,7 @@ def specific_terms(question: str) -> list[str]:
             out.append(core)
         elif index > 0 and core[:1].isupper() and not _after_colon(question, match.start()):
             out.append(core)
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out))[:MAX_TERMS]
 
 
 def _after_colon(question: str, start: int) -> bool:
