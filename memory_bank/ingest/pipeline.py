@@ -273,9 +273,9 @@ class IngestPipeline:
 def _structure_metadata(where: Place | None, content: str) -> dict:
     """What an entry says of its place in the structure: the section path, the unit's kind (a table's rows and
     a section's outline are read line by line), a turn's speaker and date, and for a table the label of each of
-    its rows the entry holds (`rows`: [row line, label] pairs: an export's metadata keys are short names, a
-    row line is not one) and the column headers, so a question that names a row and a column finds the row
-    without the line being parsed back."""
+    its rows the entry holds (`rows`: [row line, label, [[column, value], ...], unit]: an export's metadata
+    keys are short names, a row line is not one) and the column headers, so a question that names a row and a
+    column finds the row and its value without the line being parsed back."""
     if where is None:
         return {}
     unit = where.unit
@@ -283,7 +283,8 @@ def _structure_metadata(where: Place | None, content: str) -> dict:
     tables = [u.table for u in where.units if u.table is not None]
     if tables:
         lines = {" ".join(line.split()) for line in content.split("\n")}
-        out["rows"] = [[key, row.label] for table in tables for row in table.rows
+        out["rows"] = [[key, row.label, [[c, v] for c, v in zip(table.columns, row.cells) if c and v], table.unit]
+                       for table in tables for row in table.rows
                        if row.label and (key := " ".join(table.row_text(row).split())) in lines]
         out["columns"] = list(dict.fromkeys(c for table in tables for c in table.columns if c))
     if unit.speaker:

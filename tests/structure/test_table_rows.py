@@ -54,6 +54,22 @@ def test_a_document_with_a_table_exports_and_imports(tmp_path) -> None:  # noqa:
     bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))
     data = bank.export()
     rows = [e["metadata"]["rows"] for e in data["interaction_tree"]["entries"] if e["metadata"].get("rows")]
-    assert rows and all(len(pair) == 2 for pairs in rows for pair in pairs)
+    assert rows and all(len(row) == 4 for pairs in rows for row in pairs)  # line, label, cells, unit
     again = MemoryBank.from_export(json.dumps(data), bank.settings, embedder=HashingEmbedder())
     assert again.export() == data
+    typed = [ref for e in data["interaction_tree"]["entries"] for ref in table_rows(e["metadata"]).values()]
+    net = next(ref for ref in typed if ref.name == "Net income")
+    assert net.unit == "millions" and net.values_for(asked("net income in the year to September 24, 2022")) \
+        == [("September 24, 2022", "$99,803")]
+
+
+def test_cells_come_typed_and_hostile_cells_are_dropped() -> None:
+    meta = {"columns": ["2023", "2022"], "rows": [
+        ["Capital expenditures | 2023: (8,695) | 2022: (4,511) (millions)", "Capital expenditures",
+         [["2023", "(8,695)"], ["2022", "(4,511)"]], "millions"],
+        ["Bad | 2023: 1", "Bad", [["2023", 1], "x", ["a", "b", "c"]], 7]]}
+    rows = table_rows(meta)
+    capex = rows["Capital expenditures | 2023: (8,695) | 2022: (4,511) (millions)"]
+    assert capex.values_for(asked("What were capital expenditures in fiscal 2022?")) == [("2022", "(4,511)")]
+    assert capex.values_for(asked("What were capital expenditures in fiscal 2020?")) == []
+    assert rows["Bad | 2023: 1"].cells == () and rows["Bad | 2023: 1"].unit == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -9,6 +10,8 @@ from ...memory.store import claim_key
 from ...text.furniture import Role
 from .classification import is_heading
 from .nlp import is_leader_line, sentences
+
+_ROW_NAMES = re.compile(r"^[^.;:]{1,120}:\s+(?:[^;]{1,120};\s+){2,}[^;]{0,119}[^;.]$")
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,9 @@ def distinct(evidence: list[Evidence]) -> list[Evidence]:
 
 
 def answerable(sentence: str) -> bool:
-    """Contents lines and headings are no evidence: they name a topic and answer nothing."""
-    return not is_leader_line(sentence) and not is_heading(sentence)
+    """Contents lines and headings are no evidence: they name a topic and answer nothing; nor is an outline's
+    line naming a table's rows ("Table: iPhone (1); Mac (1); iPad (1)"), whose numbers are in the rows."""
+    return not is_leader_line(sentence) and not is_heading(sentence) and not _ROW_NAMES.match(sentence)
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,

@@ -18,11 +18,15 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
+from ...text.tokens import stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
+from ..protocol.figures import NamedRow, label_rows
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
+from ..protocol.table_rows import asked_years
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
+from .figure_answer import asks_comparison, asks_one_figure, figure_text, missing_text, row_evidence, said_in_prose
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .question_parts import question_parts
 from .specifics import specific_terms
@@ -80,10 +84,13 @@ class OfflineExecutor:
         if len(parts) > 1:
             return self._answer_parts(parts, calls)
         selection, evidence = self._select(question, calls)
+        yes_no = is_yes_no(question)
+        figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
+        if figure is not None:
+            return figure
         absent = self._absent(question)
         if absent:
             return self._not_mentioned(question, absent, evidence, calls)
-        yes_no = is_yes_no(question)
         listing = None if yes_no else self.lists.listing(question, selection)
         if listing is not None:
             position = ordinal(question)
@@ -93,6 +100,9 @@ class OfflineExecutor:
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
+        rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
+        if rows:
+            return self._with_rows(answer, rows, calls)
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -101,6 +111,42 @@ class OfflineExecutor:
         text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
+
+    def _figure(self, question: str, evidence: list[Evidence],
+                calls: list[ToolCallRecord]) -> ExecutionResult | None:
+        """The table row the question names, with its year and unit; "not found" when the row's tables stop
+        short of the asked year and no sentence gives it; None when no row is named."""
+        rows = self.blocks.named_rows(question)
+        if rows:
+            best = rows[0]
+            answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
+            return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
+                                   summary=_summary(answer), success=True)
+        missing = self.blocks.missing_years(question)
+        asked = [w for w in question.split() if w.strip("?.,").isdigit()]
+        if missing is None or said_in_prose(missing[0], [w.strip("?.,") for w in asked], evidence):
+            return None
+        label, years = missing
+        return ExecutionResult(answer=missing_text(NOT_FOUND, label, years), tool_calls=calls, success=True,
+                               summary=f"The tables give {label} for {', '.join(years)} only.")
+
+    def _compared_rows(self, question: str) -> list[NamedRow]:
+        """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
+        said = stems(question)
+        rows = label_rows(said, self.view.table_entries(), self.blocks.rows_of)
+        return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(said))) > 1) else []
+
+    def _with_rows(self, answer: Answer, rows: list[NamedRow], calls: list[ToolCallRecord]) -> ExecutionResult:
+        """A comparison: the rows it names, whole (each year's value and the change where the table gives
+        one), each with its place; then what the text says of it, when a sentence answers."""
+        used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
+        lines = [f"- {r.line} ({_where(ev)})" for r, ev in zip(rows, used)]
+        if answer.found:
+            lines.append(answer.text)
+            used += answer.used
+        merged = Answer("\n".join(lines), used, 1.0)
+        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
+                               summary=_summary(merged), success=True)
 
     def _in_their_words(self, question: str, evidence: list[Evidence]) -> Answer | None:
         """A question in the long form of an acronym the documents define, asked again in the short form their

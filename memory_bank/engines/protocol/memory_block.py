@@ -32,6 +32,7 @@ from ...text.coverage import coverage, idf_weights
 from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
+from .figures import NamedRow, missing_years, named_rows
 from .table_rows import TableRowRef, names_row, table_rows
 
 OPEN, CLOSE = "<memory>", "</memory>"
@@ -169,20 +170,26 @@ class MemoryBlockBuilder:
         return candidates
 
     def _nodes_with_named_rows(self, question: str) -> list[str]:
-        """Nodes holding a table row the question names with one of its columns ("total revenues" in "2023"):
-        a table's node is mostly numbers and ranks low, its row answers the question outright."""
-        asked = frozenset(stems(question))
-        if not any(s.isdigit() for s in asked):
-            return []  # a row is named with its column, in practice a year
+        """Nodes holding a table row the question names with one of its columns ("total revenues" in "2023"),
+        the value most tables agree on first: a table's node is mostly numbers and ranks low, its row answers
+        the question outright."""
         out: list[str] = []
-        for entry, node_ids in self.view.table_entries():
-            if any(names_row(asked, row) for row in self._rows_of(entry).values()):
-                out.append(node_ids[0])
-                if len(out) >= self.config.row_nodes:
-                    break
+        for named in self.named_rows(question):
+            if named.node_id not in out:
+                out.append(named.node_id)
+            if len(out) >= self.config.row_nodes:
+                break
         return out
 
-    def _rows_of(self, entry: InteractionEntry) -> dict[str, TableRowRef]:
+    def named_rows(self, question: str) -> list[NamedRow]:
+        """The table rows `question` names by label and column, the most agreed-on value first (`figures`)."""
+        return named_rows(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+
+    def missing_years(self, question: str) -> tuple[str, list[str]] | None:
+        """(row label, years given) when the question names a row and a year no table of that row has."""
+        return missing_years(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+
+    def rows_of(self, entry: InteractionEntry) -> dict[str, TableRowRef]:
         """The entry's table rows, stemmed once per entry (entries never change; every question reads them)."""
         rows = self._rows.get(entry.entry_id)
         if rows is None:
@@ -219,7 +226,7 @@ class MemoryBlockBuilder:
                 continue
             source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
             base = len(out)
-            rows = self._rows_of(entry)
+            rows = self.rows_of(entry)
             said = entry_sentences(entry, rows)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
@@ -244,13 +251,17 @@ class MemoryBlockBuilder:
                          for depth, s in enumerate(c.sentences if c.whole else
                                                    c.sentences[: self.config.max_sentences])),
                         key=lambda item: (-item[0], item[1], item[2]))
-        used = 0
+        used, taken = 0, set()
         for _, rank, depth in ranked:
             c = candidates[rank]
             sentence = c.sentences[depth]
+            said = _said(sentence.text)
+            if said in taken:
+                continue  # a section's outline and its passages' nodes restate the same lines: show them once
             cost = self._cost(c, sentence, new=not c.shown)
             if used + cost <= room:
                 c.shown.append(sentence)
+                taken.add(said)
                 used += cost
         for c in candidates:
             c.shown.sort(key=lambda s: s.position)  # they read as the source reads
@@ -296,6 +307,11 @@ class MemoryBlockBuilder:
 
 LINE_STRUCTURES = frozenset({"section", "table"})
 TURN_WORDS = 80  # a longer conversation turn is shown sentence by sentence
+
+
+def _said(text: str) -> str:
+    """A sentence as compared for repeats: case and spacing aside."""
+    return " ".join(text.split()).casefold()
 
 
 def _replies(sentences: list[Sentence], share: float) -> list[Sentence]:

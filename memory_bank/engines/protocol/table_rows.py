@@ -10,6 +10,7 @@ is checked and bounded here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,30 +19,62 @@ from ...text.tokens import stems
 MIN_LABEL_STEMS = 2  # "Total" alone is named by too many questions
 MAX_ROWS = 5_000
 MAX_TEXT = 2_000
+MAX_CELLS = 64
+YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
 @dataclass(frozen=True)
 class TableRowRef:
     label: frozenset[str]  # the row label's stems
     columns: frozenset[str]  # the stems of the table's column headers
+    name: str = ""  # the row label as printed ("Total revenues")
+    cells: tuple[tuple[str, str], ...] = ()  # (column header, value) for each value the row has
+    unit: str = ""  # "millions", "Dollars in millions" ...; "" when the table states none
+
+    def values_for(self, asked: frozenset[str]) -> list[tuple[str, str]]:
+        """The (column, value) cells of the columns the question names: by year when it names one ("2023" in
+        "fiscal 2023"; "September 25, 2021" is not named by "September 24, 2022"), else by any word."""
+        years = asked_years(asked)
+        return [(c, v) for c, v in self.cells if set(stems(c)) & (years or asked)]
 
 
 def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
-    """Row line (whitespace-normalised) -> its label and columns, for a table entry; {} for anything else."""
+    """Row line (whitespace-normalised) -> its label, columns and cells, for a table entry; {} for anything
+    else. Entries written before cells were kept ([line, label] pairs) still give their labels and columns."""
     rows, columns = metadata.get("rows"), metadata.get("columns")
     if not isinstance(rows, list) or not isinstance(columns, list):
         return {}
-    heads = frozenset(s for c in columns[:64] if isinstance(c, str) for s in stems(c[:MAX_TEXT]))
+    heads = frozenset(s for c in columns[:MAX_CELLS] if isinstance(c, str) for s in stems(c[:MAX_TEXT]))
     out: dict[str, TableRowRef] = {}
-    for pair in rows[:MAX_ROWS]:
-        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
-            out[pair[0]] = TableRowRef(frozenset(stems(pair[1][:MAX_TEXT])), heads)
+    for row in rows[:MAX_ROWS]:
+        if not (isinstance(row, list) and 2 <= len(row) <= 4 and all(isinstance(x, str) for x in row[:2])):
+            continue
+        cells = _cells(row[2]) if len(row) > 2 else ()
+        unit = row[3][:MAX_TEXT] if len(row) > 3 and isinstance(row[3], str) else ""
+        out[row[0]] = TableRowRef(frozenset(stems(row[1][:MAX_TEXT])), heads, row[1][:MAX_TEXT], cells, unit)
     return out
+
+
+def _cells(value: Any) -> tuple[tuple[str, str], ...]:
+    """[[column, value], ...] from metadata (an import's included): anything else shaped is dropped."""
+    if not isinstance(value, list):
+        return ()
+    return tuple((c[:MAX_TEXT], v[:MAX_TEXT]) for pair in value[:MAX_CELLS]
+                 if isinstance(pair, list) and len(pair) == 2 for c, v in [pair]
+                 if isinstance(c, str) and isinstance(v, str))
+
+
+def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
+    """The question says the row's whole label, two words or more ("total revenues")."""
+    return row is not None and len(row.label) >= MIN_LABEL_STEMS and row.label <= asked
 
 
 def names_row(asked: frozenset[str], row: TableRowRef | None) -> bool:
     """The question says the row's whole label (two words or more) and one of the table's columns (its year):
     a question that names no column is no question for one cell."""
-    if row is None or len(row.label) < MIN_LABEL_STEMS or not row.label <= asked:
-        return False
-    return bool(row.columns & asked)
+    return names_label(asked, row) and bool(row.columns & asked)  # type: ignore[union-attr]
+
+
+def asked_years(asked: frozenset[str]) -> frozenset[str]:
+    """The years a question names ("fiscal 2020"): the columns a filing's tables are headed by."""
+    return frozenset(s for s in asked if YEAR.match(s))

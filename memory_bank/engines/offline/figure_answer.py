@@ -1,0 +1,69 @@
+"""A figure from a table, stated with its row label, year and unit, or an honest "the tables stop at ...".
+
+"What were Oracle's capital expenditures in fiscal 2022?" is answered by the cash-flow statement's row, not by a
+sentence of the discussion that repeats the question's words: "Capital expenditures, 2022: (4,511) (millions)".
+The row is the one most of the document's tables agree on (`protocol.figures`). Only a question asking for one
+figure takes this path ("what was/were ...", "how much ..."): one asking how a figure changed, compared or grew
+needs the discussion's reasons, and a yes/no question its verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...memory.query_graph import Node
+from ..protocol.figures import NamedRow
+from .evidence import Evidence
+
+_ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
+_NOT_ONE = re.compile(r"\b(?:change[sd]?|grow|grew|growth|increase[sd]?|decrease[sd]?|compare[sd]?|compared|"
+                      r"faster|slower|why|reason|trend|versus|vs\.?|difference|share|percentage of)\b",
+                      re.IGNORECASE)
+
+
+_COMPARE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|more|less|change[sd]?|grow|grew|"
+                      r"growth|differ|difference|higher|lower)\b", re.IGNORECASE)
+
+
+def asks_comparison(question: str) -> bool:
+    """'Which grew faster, X or Y?', 'How did X change from 2022 to 2023?', 'How does X compare with Y?'."""
+    return bool(_COMPARE.search(question))
+
+
+def asks_one_figure(question: str) -> bool:
+    """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
+    the share of revenues change from 2022 to 2023?'."""
+    return bool(_ONE_FIGURE.search(question)) and not _NOT_ONE.search(question)
+
+
+def figure_text(best: NamedRow) -> str:
+    """The figure, then how many of the document's tables give the same value (a reader's check)."""
+    text = f"{best.statement()}."
+    if best.agree > 1:
+        text += f" The same figure appears in {best.agree} of the document's tables."
+    return text
+
+
+def row_evidence(named: NamedRow, node: Node) -> Evidence:
+    """The citation of a figure: the row line as the quote, from the table's entry and place."""
+    entry = named.entry
+    source = str(entry.metadata.get("source", "")) or (node.sources[0].name if node.sources else "")
+    return Evidence(named.line, named.node_id, source, tuple(entry.pages), 1.0, node.role,
+                    tuple(sorted(entry.printed_pages.items())), 0, tuple(entry.section))
+
+
+def missing_text(not_found: str, label: str, years: list[str]) -> str:
+    """'Not found in the documents. Their tables give “Capital expenditures” for 2023, 2022 and 2021 only.'"""
+    given = years[0] if len(years) == 1 else f"{', '.join(years[:-1])} and {years[-1]}"
+    return f"{not_found} Their tables give “{label}” for {given} only."
+
+
+def said_in_prose(label: str, years: list[str] | frozenset[str], evidence: list[Evidence]) -> bool:
+    """Whether a sentence of the evidence (not a table row) says the label's words with one of the years: the
+    discussion may give a year the tables leave out."""
+    words = {w for w in re.findall(r"[a-z]+", label.lower()) if len(w) > 2}
+    for ev in evidence:
+        text = ev.text.lower()
+        if "|" not in text and any(y in text for y in years) and all(w in text for w in words):
+            return True
+    return False

@@ -1,0 +1,119 @@
+"""A figure asked for by its row and year: which table rows name it, and which value the document stands by.
+
+"What were Oracle's total revenues in fiscal 2023?" is named by the "Total revenues" row of five tables: the
+consolidated statement of operations, the segment note, the geography note ... and by the "Total revenues" rows
+of the hardware and services segments' own tables, which hold those segments' totals. A filing repeats its
+headline figure in every table that carries it, while a segment's subtotal appears once or twice, so the rows
+are ordered by how many tables agree on the value under the asked column (ties in document order). The same
+order brings table nodes into the memory block and picks the figure the offline answer states.
+
+A question that names a row's label and a year none of those rows has a column for ("capital expenditures in
+fiscal 2020" of a filing whose tables cover 2021-2023) is a near miss the tables can say plainly: `missing_years`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ...memory.interaction_tree import InteractionEntry
+from .table_rows import TableRowRef, asked_years, names_label, names_row
+
+MAX_NAMED = 200  # named rows weighed per question (a filing has a few thousand rows, a question names a handful)
+
+
+@dataclass(frozen=True)
+class NamedRow:
+    """A table row the question names by label and column, with the value under that column."""
+
+    entry: InteractionEntry
+    node_id: str
+    line: str  # the row as the block shows it ("Total revenues | 2023: 49,954 | 2022: 42,440 (millions)")
+    row: TableRowRef
+    column: str
+    value: str
+    agree: int = 1  # tables (entries) whose named rows give this value under this column
+
+    def statement(self) -> str:
+        """'Total revenues, 2023: $49,954 (millions)': the figure with its row label, year and unit."""
+        unit = f" ({self.row.unit})" if self.row.unit else ""
+        return f"{self.row.name}, {self.column}: {self.value}{unit}"
+
+
+Tables = Iterable[tuple[InteractionEntry, tuple[str, ...]]]
+RowsOf = Callable[[InteractionEntry], dict[str, TableRowRef]]
+
+
+def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[NamedRow]:
+    """Every row the question names with a value under a named column, most agreed-on value first."""
+    if not asked_years(asked) and not any(s.isdigit() for s in asked):
+        return []  # a row is named with its column, in practice a year
+    found: list[NamedRow] = []
+    for entry, node_ids in tables:
+        for line, row in rows_of(entry).items():
+            if names_row(asked, row):
+                found.extend(NamedRow(entry, node_ids[0], line, row, column, value)
+                             for column, value in row.values_for(asked)[:1] if value.strip())
+        if len(found) >= MAX_NAMED:
+            break
+    votes = Counter((r.column, _plain(r.value)) for r in {(r.entry.entry_id, r.column, _plain(r.value)): r
+                                                          for r in found}.values())
+    ranked = [NamedRow(r.entry, r.node_id, r.line, r.row, r.column, r.value, votes[(r.column, _plain(r.value))])
+              for r in found]
+    order = {id(r): i for i, r in enumerate(ranked)}
+    return sorted(ranked, key=lambda r: (-r.agree, order[id(r)]))
+
+
+def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tuple[str, list[str]] | None:
+    """(row label, the years its tables do give) when the question names a row's label and a year, and no row
+    of that label has a column for the year; None otherwise."""
+    years = asked_years(asked)
+    if not years:
+        return None
+    label, given = "", set()
+    for entry, _ in tables:
+        for row in rows_of(entry).values():
+            if not names_label(asked, row):
+                continue
+            columns = [c for c, v in row.cells if v.strip()]
+            if row.values_for(asked):
+                return None  # some row does give it
+            label = label or row.name
+            given.update(y for c in columns for y in c.split() if y.isdigit() and len(y) == 4)
+    return (label, sorted(given, reverse=True)) if label and given else None
+
+
+def _plain(value: str) -> str:
+    """A value as compared across tables: "$49,954" and "49,954" agree."""
+    return "".join(ch for ch in value if ch not in "$€£ ")
+
+
+def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3) -> list[NamedRow]:
+    """One row per label the question names (whole labels of two words or more), for comparing them: each the
+    row most tables agree on (all its cells the same), labels in the order the question says them. A row is
+    given with its first asked column (or its first column when the question names none). `said`: the
+    question's stems in order."""
+    asked = frozenset(said)
+    found: dict[str, list[NamedRow]] = {}
+    for entry, node_ids in tables:
+        for line, row in rows_of(entry).items():
+            if names_label(asked, row) and row.cells:
+                column, value = (row.values_for(asked) or list(row.cells))[0]
+                found.setdefault(row.name.casefold(), []).append(
+                    NamedRow(entry, node_ids[0], line, row, column, value))
+        if sum(map(len, found.values())) >= MAX_NAMED:
+            break
+    best: list[NamedRow] = []
+    for rows in found.values():
+        votes = Counter(_signature(r.row) for r in rows)
+        top = max(rows, key=lambda r: votes[_signature(r.row)])  # the first of the most agreed-on
+        best.append(NamedRow(top.entry, top.node_id, top.line, top.row, top.column, top.value,
+                             votes[_signature(top.row)]))
+    best = [r for r in best if not any(r.row.label < other.row.label for other in best)]  # the fuller label
+    where = {s: i for i, s in reversed(list(enumerate(said)))}
+    return sorted(best, key=lambda r: min(where.get(s, len(said)) for s in r.row.label))[:limit]
+
+
+def _signature(row: TableRowRef) -> tuple[tuple[str, str], ...]:
+    return tuple((c, _plain(v)) for c, v in row.cells)

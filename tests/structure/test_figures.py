@@ -1,0 +1,53 @@
+"""A figure asked for by row and year: the value the document's tables agree on, stated with year and unit; a
+year the tables do not cover is said plainly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.executor import is_not_found
+from memory_bank.engines.protocol.figures import missing_years, named_rows
+from memory_bank.engines.protocol.table_rows import table_rows
+from memory_bank.memory.interaction_tree import InteractionEntry
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.text.tokens import stems
+from tests.loaders.pdf_factory import write_statement_pdf
+
+
+def _table(entry_id: str, label: str, values: dict[str, str]) -> tuple[InteractionEntry, tuple[str, ...]]:
+    line = " | ".join([label, *(f"{c}: {v}" for c, v in values.items())]) + " (millions)"
+    meta = {"structure": "table", "columns": list(values),
+            "rows": [[line, label, [[c, v] for c, v in values.items()], "millions"]]}
+    return InteractionEntry(entry_id, line, 0.0, meta), (f"node-{entry_id}",)
+
+
+def _asked(question: str) -> frozenset[str]:
+    return frozenset(stems(question))
+
+
+def test_the_value_most_tables_agree_on_comes_first() -> None:
+    tables = [_table("hardware", "Total revenues", {"2023": "3,274", "2022": "3,183"}),
+              _table("statement", "Total revenues", {"2023": "$49,954", "2022": "$42,440"}),
+              _table("segments", "Total revenues", {"2023": "49,954", "2022": "42,440"}),
+              _table("other", "Total costs", {"2023": "1", "2022": "2"})]
+    rows = named_rows(_asked("What were Oracle's total revenues in fiscal 2023?"), tables,
+                      lambda e: table_rows(e.metadata))
+    assert [(r.entry.entry_id, r.value, r.agree) for r in rows] == [
+        ("statement", "$49,954", 2), ("segments", "49,954", 2), ("hardware", "3,274", 1)]
+    assert rows[0].statement() == "Total revenues, 2023: $49,954 (millions)"
+    assert named_rows(_asked("Did total revenues grow?"), tables, lambda e: table_rows(e.metadata)) == []
+    gap = missing_years(_asked("What were total revenues in fiscal 2020?"), tables, lambda e: table_rows(e.metadata))
+    assert gap == ("Total revenues", ["2023", "2022"])
+    assert missing_years(_asked("What were total revenues in 2022?"), tables,
+                         lambda e: table_rows(e.metadata)) is None
+
+
+def test_a_figure_is_answered_from_its_row_and_a_year_past_the_tables_is_not_found(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))
+    result = bank.run("What were the purchases of marketable securities in 2022?")
+    assert result.answer.startswith("Purchases of marketable securities, September 24, 2022: (76,923) (millions)")
+    assert result.citations and "(76,923)" in result.citations[0].quote and result.citations[0].pages == [1]
+    gone = bank.run("What were the purchases of marketable securities in 2019?")
+    assert is_not_found(gone.answer) and "2022 and 2021 only" in gone.answer
