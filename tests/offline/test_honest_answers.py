@@ -113,3 +113,38 @@ def test_a_question_pasted_full_of_names_is_bounded(nist_bank: MemoryBank) -> No
     assert len(specific_terms(question)) == 16  # each is searched for in every passage: a few, not thousands
     answer = nist_bank.run(question).answer
     assert is_not_found(answer) and "and 13 more names" in answer and len(answer) < 2000, answer[:300]
+
+
+REPORT = """# Northwind annual report
+
+## Risk factors
+
+We expect to continue to receive such claims as:
+
+- we continue to expand into new businesses and acquire companies;
+- the number of products in our industry grows;
+- the volume of issued patents continues to increase.
+
+## Competition
+
+We face intense competition in all aspects of our business. Our offerings compete directly with some of the
+largest companies in the world, including Acme Corporation, Globex Inc., Initech and Umbrella Group.
+
+## Services
+
+Northwind sells two services:
+
+- consulting services, which help customers deploy our products;
+- support services, which keep our products running.
+
+Cloud revenues grew 40% in 2023, while support revenues grew 2%.
+"""
+
+
+def test_a_list_of_something_else_is_not_the_answer_to_a_which_question(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(REPORT, "report.md")
+    named = bank.run("Which companies does Northwind name as its main competitors?").answer
+    assert "acquire companies" not in named and "The documents give" not in named, named
+    choice = bank.run("Which grew faster in 2023: cloud revenues or support revenues?").answer
+    assert "The documents give" not in choice and "40%" in choice, choice

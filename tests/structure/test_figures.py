@@ -51,3 +51,15 @@ def test_a_figure_is_answered_from_its_row_and_a_year_past_the_tables_is_not_fou
     assert result.citations and "(76,923)" in result.citations[0].quote and result.citations[0].pages == [1]
     gone = bank.run("What were the purchases of marketable securities in 2019?")
     assert is_not_found(gone.answer) and "2022 and 2021 only" in gone.answer
+
+
+def test_a_comparison_shows_the_rows_it_names_each_with_its_place(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))
+    result = bank.run("How did purchases of marketable securities compare with cash used in investing activities?")
+    lines = result.answer.splitlines()
+    assert lines[0].startswith("- Purchases of marketable securities | September 24, 2022: (76,923)")
+    assert lines[1].startswith("- Cash used in investing activities | September 24, 2022: $(22,354)") \
+        or lines[1].startswith("- Cash used in investing activities | September 24, 2022: (22,354)")
+    assert all("statement.pdf" in line for line in lines[:2])
+    assert len({c.node_id for c in result.citations}) >= 1

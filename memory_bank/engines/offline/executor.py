@@ -26,7 +26,15 @@ from ..protocol.table_rows import asked_years
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
-from .figure_answer import asks_comparison, asks_one_figure, figure_text, missing_text, row_evidence, said_in_prose
+from .figure_answer import (
+    asks_choice,
+    asks_comparison,
+    asks_one_figure,
+    figure_text,
+    missing_text,
+    row_evidence,
+    said_in_prose,
+)
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .question_parts import question_parts
 from .specifics import specific_terms
@@ -91,7 +99,10 @@ class OfflineExecutor:
         absent = self._absent(question)
         if absent:
             return self._not_mentioned(question, absent, evidence, calls)
-        listing = None if yes_no else self.lists.listing(question, selection)
+        rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
+        listing = None if yes_no or rows or asks_choice(question) else self.lists.listing(question, selection)
+        if listing is None and any(c.whole for c in selection.nodes):  # an outline of something else: read prose
+            selection, evidence = self._select(question, calls, outline=False)
         if listing is not None:
             position = ordinal(question)
             if position is not None and not _COUNT.search(question):
@@ -100,7 +111,6 @@ class OfflineExecutor:
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
-        rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         if rows:
             return self._with_rows(answer, rows, calls)
         if not answer.found:
@@ -251,8 +261,9 @@ class OfflineExecutor:
         which fits the `FoundModel` on exactly the evidence the product answers from."""
         return self._select(question, [] if calls is None else calls)[1]
 
-    def _select(self, question: str, calls: list[ToolCallRecord]) -> tuple[Selection, list[Evidence]]:
-        selection = self.blocks.select(question, self.config.budget_tokens)
+    def _select(self, question: str, calls: list[ToolCallRecord],
+                outline: bool = True) -> tuple[Selection, list[Evidence]]:
+        selection = self.blocks.select(question, self.config.budget_tokens, outline)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
                                                        for p in selection.passages) or "no passage found"))

@@ -30,6 +30,16 @@ def asks_comparison(question: str) -> bool:
     return bool(_COMPARE.search(question))
 
 
+_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|change[sd]?)\b|"
+                     r"\bwhich\b[^?]*\bor\b", re.IGNORECASE)
+
+
+def asks_choice(question: str) -> bool:
+    """A comparison between things named ("which grew faster: A or B?", "how does A differ from B?"): no list
+    of items answers it, even when it says "which ... revenues"."""
+    return bool(_CHOICE.search(question))
+
+
 def asks_one_figure(question: str) -> bool:
     """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
     the share of revenues change from 2022 to 2023?'."""

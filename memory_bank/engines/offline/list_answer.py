@@ -21,6 +21,7 @@ from ...text.tokens import stems
 from ..protocol.memory_block import Selection
 
 MIN_ITEMS = 2
+VAGUE = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 
@@ -107,7 +108,9 @@ def pointed_item(listing: Listing, position: int) -> str | None:
 
 def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None:
     """The outline's list that matches the question best, or its sub-sections taken as the list: each
-    candidate weighed by how many of its lines name the kind of item asked for, then by coverage."""
+    candidate weighed by how many of its lines name the kind of item asked for, then by coverage. None when the
+    best one is not of the kind asked for: neither the section's title, nor the list's lead-in, nor two of its
+    lines name it."""
     candidates: list[tuple[Listing, str]] = [
         (Listing(node, outline.title, [Item(i.marker, i.text) for i in lst.items], lst.count, True), lst.lead_in)
         for lst in outline.lists if lst.count >= MIN_ITEMS]
@@ -125,4 +128,9 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         named = sum(bool(noun) and noun <= line for line in texts[k])
         return min(named, 3), max(coverage(weights, line) for line in texts[k])
 
-    return candidates[max(range(len(candidates)), key=lambda k: (score(k), -k))][0]
+    best = max(range(len(candidates)), key=lambda k: (score(k), -k))
+    title = frozenset(stems(outline.title))
+    kind_named = noun <= title or noun <= texts[best][0] or sum(noun <= line for line in texts[best]) >= 2
+    if noun and not noun & VAGUE and not kind_named:
+        return None  # a list of something else ("such claims as: ... acquire companies") answers no "which companies"
+    return candidates[best][0]

@@ -27,8 +27,14 @@ _MEANS = re.compile(r"\b(?:by|through|using|uses?|used|via|based on|according to
 _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
-_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) the\b[^?]*?\b[a-z]{3,}s\b", re.IGNORECASE)
-_LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s", re.IGNORECASE)
+_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b",
+                     re.IGNORECASE)
+_PART = r"(?:[^.;]|\.(?=[\w,]|\s+(?:and|or)\b|\s+[a-z]))"  # a list part: no sentence end ("Amazon.com, Inc.," is one part)
+# ... or names them in one sentence: "The Company's reportable segments consist of the Americas, Europe, Greater
+# China, Japan and Rest of Asia Pacific."
+_LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s|"
+                    rf"\b(?:consists? of|comprised? of|comprises?|includes?|including|are|were)\s+{_PART}{{2,80}},"
+                    rf"{_PART}{{2,80}},{_PART}{{2,200}}\band\b", re.IGNORECASE)
 _NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "that", "which", "when", "where", "why",
                          "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
 

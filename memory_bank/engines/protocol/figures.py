@@ -110,9 +110,9 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3)
         top = max(rows, key=lambda r: votes[_signature(r.row)])  # the first of the most agreed-on
         best.append(NamedRow(top.entry, top.node_id, top.line, top.row, top.column, top.value,
                              votes[_signature(top.row)]))
-    best = [r for r in best if not any(r.row.label < other.row.label for other in best)]  # the fuller label
+    best = sorted(best, key=lambda r: -len(r.row.label))[:limit]  # the labels that say most of the question
     where = {s: i for i, s in reversed(list(enumerate(said)))}
-    return sorted(best, key=lambda r: min(where.get(s, len(said)) for s in r.row.label))[:limit]
+    return sorted(best, key=lambda r: min(where.get(s, len(said)) for s in r.row.label))
 
 
 def _signature(row: TableRowRef) -> tuple[tuple[str, str], ...]:

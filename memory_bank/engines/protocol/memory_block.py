@@ -110,12 +110,13 @@ class MemoryBlockBuilder:
         """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
         return self.render(self.select(question, budget_tokens))
 
-    def select(self, question: str, budget_tokens: int) -> Selection:
-        """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
+    def select(self, question: str, budget_tokens: int, outline: bool = True) -> Selection:
+        """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order; without
+        `outline`, no section's outline is brought forward (an answerer that found it lists something else)."""
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
         passages = self.view.search_passages(question, self.config.passages) if question.strip() else []
-        candidates = self._candidates(question, passages) if question.strip() else []
+        candidates = self._candidates(question, passages, outline) if question.strip() else []
         room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
         return Selection(question, self._fill(candidates, room - len(HINT) - 2), room, passages)
 
@@ -136,10 +137,10 @@ class MemoryBlockBuilder:
 
     # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
 
-    def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
+    def _candidates(self, question: str, passages: list[Passage], with_outline: bool) -> list[Selected]:
         rejected = self.view.rejected_entries()
         claims = self.view.rejected_claims() if rejected else set()  # read every entry: only when it can matter
-        outline = self._section_asked(question, rejected, claims)
+        outline = self._section_asked(question, rejected, claims) if with_outline else None
         ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
         if outline is not None:
             ranked = [outline] + [n for n in ranked if n.id != outline.id]
