@@ -63,3 +63,19 @@ def test_a_comparison_shows_the_rows_it_names_each_with_its_place(tmp_path: Path
         or lines[1].startswith("- Cash used in investing activities | September 24, 2022: (22,354)")
     assert all("statement.pdf" in line for line in lines[:2])
     assert len({c.node_id for c in result.citations}) >= 1
+
+
+def test_which_grew_more_is_said_in_words_from_the_rows_change_columns() -> None:
+    from memory_bank.engines.offline.figure_answer import asks_growth, growth_text
+    from memory_bank.engines.protocol.figures import change_of, label_rows
+
+    tables = [_table("opex", "Research and development", {"2022": "$26,251", "Change": "20%", "2021": "$21,914"}),
+              _table("opex2", "Selling, general and administrative", {"2022": "$25,094", "Change": "14%"}),
+              _table("note", "Research and development", {"2022": "(26,251)", "2021": "(21,914)"})]
+    question = "Which grew more in 2022, research and development or selling, general and administrative?"
+    assert asks_growth(question) and not asks_growth("What were research and development costs in 2022?")
+    rows = label_rows(stems(question), tables, lambda e: table_rows(e.metadata),
+                      prefer=lambda row: change_of(row) is not None)
+    assert [r.entry.entry_id for r in rows] == ["opex", "opex2"]  # the row with a change column, of each label
+    assert growth_text(rows, [change_of(r.row) for r in rows]) == (
+        "Research and development grew more: 20%, against 14% for Selling, general and administrative.")

@@ -11,7 +11,7 @@ from ...text.furniture import Role
 from .classification import is_heading
 from .nlp import is_leader_line, sentences
 
-_ROW_NAMES = re.compile(r"^[^.;:]{1,120}:\s+(?:[^;]{1,120};\s+){2,}[^;]{0,119}[^;.]$")
+_ROW_NAMES = re.compile(r"^[^.;:]{1,160}:+\s+(?:[^;]{1,120};\s+){2,}[^;]{0,119}[^;.]$")
 
 
 @dataclass(frozen=True)

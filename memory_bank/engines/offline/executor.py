@@ -20,7 +20,7 @@ from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
 from ...text.tokens import stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.figures import NamedRow, label_rows
+from ..protocol.figures import NamedRow, change_of, label_rows
 from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
 from ..protocol.table_rows import asked_years
 from .answering import Answer, AnswerConfig, Answerer, announces_list
@@ -29,8 +29,10 @@ from .evidence import Evidence, answerable
 from .figure_answer import (
     asks_choice,
     asks_comparison,
+    asks_growth,
     asks_one_figure,
     figure_text,
+    growth_text,
     missing_text,
     row_evidence,
     said_in_prose,
@@ -112,7 +114,7 @@ class OfflineExecutor:
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
-            return self._with_rows(answer, rows, calls)
+            return self._with_rows(question, answer, rows, calls)
         if not answer.found:
             best = answer.used[0] if answer.used else None
             why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
@@ -143,14 +145,19 @@ class OfflineExecutor:
     def _compared_rows(self, question: str) -> list[NamedRow]:
         """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
         said = stems(question)
-        rows = label_rows(said, self.view.table_entries(), self.blocks.rows_of)
+        rows = label_rows(said, self.view.table_entries(), self.blocks.rows_of,
+                          prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
         return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(said))) > 1) else []
 
-    def _with_rows(self, answer: Answer, rows: list[NamedRow], calls: list[ToolCallRecord]) -> ExecutionResult:
-        """A comparison: the rows it names, whole (each year's value and the change where the table gives
-        one), each with its place; then what the text says of it, when a sentence answers."""
+    def _with_rows(self, question: str, answer: Answer, rows: list[NamedRow],
+                   calls: list[ToolCallRecord]) -> ExecutionResult:
+        """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
+        whole (each year's value and the change where the table gives one), each with its place; then what the
+        text says of it, when a sentence answers."""
         used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
-        lines = [f"- {r.line} ({_where(ev)})" for r, ev in zip(rows, used)]
+        grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
+        lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
+        lines += [f"- {r.line} ({_where(ev)})" for r, ev in zip(rows, used)]
         if answer.found:
             lines.append(answer.text)
             used += answer.used

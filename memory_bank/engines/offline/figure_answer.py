@@ -77,3 +77,23 @@ def said_in_prose(label: str, years: list[str] | frozenset[str], evidence: list[
         if "|" not in text and any(y in text for y in years) and all(w in text for w in words):
             return True
     return False
+
+
+_GROWTH = re.compile(r"\b(?:grew|grow|growth|increased?|rose|rise)\b[^?]*\b(?:faster|more|most)\b|"
+                     r"\b(?:faster|more)\b[^?]*\b(?:grew|grow|growth|increased?)\b", re.IGNORECASE)
+
+
+def asks_growth(question: str) -> bool:
+    """'Which grew faster, A or B?', 'Which grew more in 2022, A or B?'."""
+    return bool(_GROWTH.search(question))
+
+
+def growth_text(rows: list[NamedRow], changes: list[str]) -> str:
+    """'Research and development grew more: 20% against 14% for Selling, general and administrative.'"""
+    def value(change: str) -> float:
+        return float(change.rstrip("%").replace(",", "").replace("(", "-").replace(")", "") or 0)
+
+    order = sorted(range(len(rows)), key=lambda i: -value(changes[i]))
+    first, others = order[0], order[1:]
+    against = "; ".join(f"{changes[i]} for {rows[i].row.name}" for i in others)
+    return f"{rows[first].row.name} grew more: {changes[first]}, against {against}."

@@ -29,7 +29,8 @@ _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
 _LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b",
                      re.IGNORECASE)
-_PART = r"(?:[^.;]|\.(?=[\w,]|\s+(?:and|or)\b|\s+[a-z]))"  # a list part: no sentence end ("Amazon.com, Inc.," is one part)
+# a part of such a list: no sentence end inside ("Amazon.com, Inc.," and "Salesforce, Inc. and" are parts)
+_PART = r"(?:[^.;]|\.(?=[\w,]|\s+(?:and|or)\b|\s+[a-z]))"
 # ... or names them in one sentence: "The Company's reportable segments consist of the Americas, Europe, Greater
 # China, Japan and Rest of Asia Pacific."
 _LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s|"

@@ -89,11 +89,13 @@ def _plain(value: str) -> str:
     return "".join(ch for ch in value if ch not in "$€£ ")
 
 
-def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3) -> list[NamedRow]:
+def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,
+               prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
     """One row per label the question names (whole labels of two words or more), for comparing them: each the
     row most tables agree on (all its cells the same), labels in the order the question says them. A row is
     given with its first asked column (or its first column when the question names none). `said`: the
-    question's stems in order."""
+    question's stems in order; `prefer`: rows it holds true of come before more agreed-on ones (a growth question
+    wants the table with the change column)."""
     asked = frozenset(said)
     found: dict[str, list[NamedRow]] = {}
     for entry, node_ids in tables:
@@ -107,7 +109,7 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3)
     best: list[NamedRow] = []
     for rows in found.values():
         votes = Counter(_signature(r.row) for r in rows)
-        top = max(rows, key=lambda r: votes[_signature(r.row)])  # the first of the most agreed-on
+        top = max(rows, key=lambda r: (bool(prefer and prefer(r.row)), votes[_signature(r.row)]))
         best.append(NamedRow(top.entry, top.node_id, top.line, top.row, top.column, top.value,
                              votes[_signature(top.row)]))
     best = sorted(best, key=lambda r: -len(r.row.label))[:limit]  # the labels that say most of the question
@@ -117,3 +119,12 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3)
 
 def _signature(row: TableRowRef) -> tuple[tuple[str, str], ...]:
     return tuple((c, _plain(v)) for c, v in row.cells)
+
+
+def change_of(row: TableRowRef) -> str | None:
+    """The row's first change column's value when it is a percentage ("Change: 14%", "Percent Change Actual:
+    18%"): the latest year's change, as filings print it right after that year's value."""
+    for column, value in row.cells:
+        if "change" in column.lower() and value.strip().endswith("%"):
+            return value.strip()
+    return None
