@@ -11,9 +11,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..text.tokens import stems
+
 OUTLINE_KEY = "outline"
 MAX_TEXT = 2_000  # characters of one item or opening sentence
 MAX_ENTRIES = 200  # lists, items per list, sub-sections
+# kinds of item any list is of: "What kinds of services ...?" names no kind a list must name
+VAGUE_KINDS = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
 
 
 class OutlineItem(BaseModel):
@@ -36,6 +40,18 @@ class Outline(BaseModel):
     title: str = Field(max_length=MAX_TEXT)
     lists: list[OutlineList] = Field(default_factory=list, max_length=MAX_ENTRIES)
     children: list[OutlineChild] = Field(default_factory=list, max_length=MAX_ENTRIES)
+
+    def names_kind(self, noun: frozenset[str]) -> bool:
+        """Whether the outline holds items of the kind a question asks for (`noun`: its stems): its title names
+        the kind, or a list's lead-in, or two lines of one list (its items, or the sub-sections' titles and
+        openings). A list of something else ("such claims as: ... acquire companies") answers no "which
+        companies"; a vague kind ("kinds", "types") is named by any list."""
+        if not noun or noun & VAGUE_KINDS or noun <= set(stems(self.title)):
+            return True
+        groups = [(lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
+        groups.append(("", [f"{c.title} {c.opening}" for c in self.children]))
+        return any(noun <= set(stems(lead)) or sum(noun <= set(stems(line)) for line in lines) >= 2
+                   for lead, lines in groups)
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, Any]) -> Outline | None:

@@ -103,8 +103,6 @@ class OfflineExecutor:
             return self._not_mentioned(question, absent, evidence, calls)
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         listing = None if yes_no or rows or asks_choice(question) else self.lists.listing(question, selection)
-        if listing is None and any(c.whole for c in selection.nodes):  # an outline of something else: read prose
-            selection, evidence = self._select(question, calls, outline=False)
         if listing is not None:
             position = ordinal(question)
             if position is not None and not _COUNT.search(question):
@@ -268,9 +266,8 @@ class OfflineExecutor:
         which fits the `FoundModel` on exactly the evidence the product answers from."""
         return self._select(question, [] if calls is None else calls)[1]
 
-    def _select(self, question: str, calls: list[ToolCallRecord],
-                outline: bool = True) -> tuple[Selection, list[Evidence]]:
-        selection = self.blocks.select(question, self.config.budget_tokens, outline)
+    def _select(self, question: str, calls: list[ToolCallRecord]) -> tuple[Selection, list[Evidence]]:
+        selection = self.blocks.select(question, self.config.budget_tokens)
         calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
                                                        for p in selection.passages) or "no passage found"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...memory.outline import Outline
+from ...memory.outline import VAGUE_KINDS, Outline
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -21,7 +21,6 @@ from ...text.tokens import stems
 from ..protocol.memory_block import Selection
 
 MIN_ITEMS = 2
-VAGUE = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 
@@ -131,6 +130,6 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     title = frozenset(stems(outline.title))
     kind_named = noun <= title or noun <= texts[best][0] or sum(noun <= line for line in texts[best]) >= 2
-    if noun and not noun & VAGUE and not kind_named:
+    if noun and not noun & VAGUE_KINDS and not kind_named:
         return None  # a list of something else ("such claims as: ... acquire companies") answers no "which companies"
     return candidates[best][0]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...memory.interaction_tree import InteractionEntry
+from ...memory.outline import Outline
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
@@ -110,13 +111,12 @@ class MemoryBlockBuilder:
         """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
         return self.render(self.select(question, budget_tokens))
 
-    def select(self, question: str, budget_tokens: int, outline: bool = True) -> Selection:
-        """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order; without
-        `outline`, no section's outline is brought forward (an answerer that found it lists something else)."""
+    def select(self, question: str, budget_tokens: int) -> Selection:
+        """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
         passages = self.view.search_passages(question, self.config.passages) if question.strip() else []
-        candidates = self._candidates(question, passages, outline) if question.strip() else []
+        candidates = self._candidates(question, passages) if question.strip() else []
         room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
         return Selection(question, self._fill(candidates, room - len(HINT) - 2), room, passages)
 
@@ -137,10 +137,10 @@ class MemoryBlockBuilder:
 
     # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
 
-    def _candidates(self, question: str, passages: list[Passage], with_outline: bool) -> list[Selected]:
+    def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
         rejected = self.view.rejected_entries()
         claims = self.view.rejected_claims() if rejected else set()  # read every entry: only when it can matter
-        outline = self._section_asked(question, rejected, claims) if with_outline else None
+        outline = self._section_asked(question, rejected, claims)
         ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
         if outline is not None:
             ranked = [outline] + [n for n in ranked if n.id != outline.id]
@@ -215,7 +215,10 @@ class MemoryBlockBuilder:
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
                   + _kind_match(noun, title, ls) for title, ls in zip(titles, lines)]
         best = max(range(len(sections)), key=lambda i: (scores[i], -i))
-        return sections[best] if scores[best] > 0 else None
+        outline = next((o for e in self.view.entries_for(sections[best].id)
+                        if (o := Outline.from_metadata(e.metadata)) is not None), None)
+        named = outline is None or outline.names_kind(frozenset(noun))  # a list of something else is no answer
+        return sections[best] if scores[best] > 0 and named else None
 
     def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:
         """The sentences of the node's raw entries, oldest first, each with the file and pages it was read
