@@ -8,6 +8,9 @@ returns soon after the default budget (120 s: the wave under way finishes, then 
 with what it read kept.
 
     python bench/pathological_files.py [--budget SECONDS]
+
+Then the transcript reader alone (issue 21's bad input, timed here rather than in tests): 5 MB with no speakers
+(refused), one 5 MB turn (cut into bounded pieces), 10,000 and 100,000 turns (the ratio shows the growth).
 """
 
 from __future__ import annotations
@@ -55,11 +58,35 @@ def measure(path: Path, settings: Settings, workdir: Path) -> None:
           f"{stops[0].message if stops else 'read to the end'}", flush=True)
 
 
+def transcripts() -> None:
+    from memory_bank.structure.transcript import read_transcript
+
+    def turns(count: int) -> str:
+        lines = []
+        for i in range(count):
+            if i % 40 == 0:
+                lines.append(f"Session {i // 40 + 1} — {i % 28 + 1} May 2023")
+            lines.append(f"{'Caroline' if i % 2 else 'Melanie'}: this is turn number {i} and it says something.")
+        return "\n".join(lines)
+
+    cases = {"5 MB, no speakers": "The quick brown fox jumps over the lazy dog. " * 120_000,
+             "one 5 MB turn": ("Caroline: hi there, how are you?\nMelanie: fine thanks, and you?\nCaroline: "
+                               + "lorem ipsum dolor sit amet. " * 190_000 + "\nMelanie: wow, that was a long one.\n"),
+             "10,000 turns": turns(10_000), "100,000 turns": turns(100_000)}
+    for name, text in cases.items():
+        start = time.perf_counter()
+        structure = read_transcript(text)
+        seconds = time.perf_counter() - start
+        print(f"transcript {name:<20} {seconds:6.2f} s  "
+              f"{'refused' if structure is None else f'{len(structure.units)} units'}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--budget", type=float, default=None, help="seconds (default: the shipped default)")
     args = parser.parse_args()
     settings = Settings() if args.budget is None else Settings(ingest_time_budget=args.budget)
+    transcripts()
     print(f"per-document budget {settings.ingest_time_budget:g} s")
     with tempfile.TemporaryDirectory(prefix="amb-bench-") as tmp:
         root = Path(tmp)
