@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
-        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound")},
+        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound", "TaskBusy")},
     # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
     **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord", "SaveStatus")},
     # the bounds every value from outside is held to (one set: entry points and the export schema share it)
@@ -86,7 +86,8 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "Provenance", "ReadingStopped",
     "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
     "Settings", "SqlTaskStore", "StoreError", "Subscriber",
-    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
+    "SubscriberFailed", "TaskBusy", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary",
+    "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
     "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "record_withheld",
     "reflection_body", "safe_name", "section_label", "shorten_name", "source_line", "supported_suffixes",
@@ -110,6 +111,7 @@ if TYPE_CHECKING:
         MemoryBankError,
         RunCancelled,
         StoreError,
+        TaskBusy,
         TaskNotFound,
         ToolError,
     )
