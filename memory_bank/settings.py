@@ -86,6 +86,9 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_SHARED": "shared",
     "LLM_PROVIDER": "llm_provider",
     "MEMORY_BANK_PRESET": "preset",
+    "MEMORY_BANK_USERS_FILE": "users_file",
+    "MEMORY_BANK_SESSION_IDLE_MINUTES": "session_idle_minutes",
+    "MEMORY_BANK_SESSION_MAX_HOURS": "session_max_hours",
 }
 
 
@@ -167,6 +170,11 @@ class Settings(BaseModel):
     database_url: SecretStr | None = None
     retention_days: int | None = Field(default=None, ge=1)  # tasks untouched this long are deleted
     shared: bool = False  # one server, many people: each browser lists only the tasks it created
+    # multi-user mode: the accounts file (`python -m memory_bank users add NAME`); unset, the app has no sign-in
+    users_file: Path | None = None
+    # a signed-in session ends after this long without a page view, and after `session_max_hours` in any case
+    session_idle_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
+    session_max_hours: float = Field(default=12.0, gt=0, le=24 * 30)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod
