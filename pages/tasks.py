@@ -1,4 +1,4 @@
-"""Tasks: every stored task (in shared mode, the ones this browser created) with open, rename, end and delete."""
+"""Tasks: the user's stored tasks (in shared mode, those this browser created) with open, rename, end and delete."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ if task.settings.shared:
     if task.browser_ids is None:
         st.caption("Reading this browser's task list…")
         st.stop()
-    tasks = registry.store.list_tasks(ids=task.browser_ids)
+    mine = set(registry.store.owners.owned(task.user))
+    tasks = registry.store.list_tasks(ids=[i for i in task.browser_ids if i in mine])
 else:
-    tasks = registry.store.list_tasks()
+    tasks = registry.store.list_tasks(ids=registry.store.owners.owned(task.user))
 if task.settings.retention_days:
     st.caption(f"Tasks untouched for {task.settings.retention_days} days are deleted.")
 
@@ -69,7 +70,7 @@ for item in tasks:
             if st.button("Yes, delete it", key=f"delete-{item.id}", type="primary", icon=":material/delete:"):
                 if current:
                     detach(task)
-                registry.delete(item.id)
+                registry.delete(item.id, task.user)
                 st.rerun()
         with st.expander("Rename"):
             name = st.text_input("Name", value=item.name, key=f"name-{item.id}", max_chars=MAX_TASK_NAME)

@@ -25,11 +25,13 @@ from typing import Any
 import streamlit as st
 
 from memory_bank import (
+    LOCAL_USER,
     MAX_TASK_NAME,
     CancelToken,
     ConfigError,
     MemoryBank,
     Settings,
+    TaskBusy,
     TaskNotFound,
     describe_engine,
     load_embedder,
@@ -38,6 +40,7 @@ from memory_bank import (
 )
 
 from . import tempdirs
+from .signin import current_user
 from .tasks import LiveTask, registry_for
 from .worker import RunHandle, start_run
 
@@ -152,6 +155,7 @@ class TaskSession:
     created_here: set[str] = field(default_factory=set)  # shared mode: ids this browser is to remember
     browser_ids: list[str] | None = None  # shared mode: what the browser remembers (None until it says)
     pending: PendingStart | None = None  # a Start waiting for the embedding model (the Run page starts it)
+    user: str = LOCAL_USER  # whose tasks and long-term memory these are (the signed-in user in multi-user mode)
 
     @property
     def current_run(self) -> RunHandle | None:
@@ -167,6 +171,10 @@ class TaskSession:
         folder = self.workdir / "uploads"
         folder.mkdir(parents=True, exist_ok=True)
         return folder
+
+
+def _embedder(task: TaskSession) -> Any:
+    return shared_embedder(task.settings.embedding_model_path)
 
 
 def _new_workdir() -> Path:
@@ -203,7 +211,8 @@ def _inside(script: Path) -> bool:
 
 
 def get_task() -> TaskSession:
-    """This browser session's task, created on first use."""
+    """This browser session's task, created on first use. In multi-user mode every page's first call: a session
+    that is not signed in gets the sign-in page, and the script stops there."""
     task = st.session_state.get(KEY)
     if task is None:
         _route_through_app()  # a session's first run: no click or input to lose by a rerun
@@ -215,6 +224,7 @@ def get_task() -> TaskSession:
         weakref.finalize(task, _cleanup, task.workdir)
         st.session_state[KEY] = task
         warm_up_embedder(task.settings.embedding_model_path)
+    task.user = current_user(task.settings)  # multi-user mode: the sign-in page (and a stop) until signed in
     return task
 
 
@@ -238,14 +248,15 @@ def detach(task: TaskSession) -> None:
 def open_task(task: TaskSession, task_id: str) -> LiveTask:
     """Show a stored task by id: the live one if this server has it open, else loaded from the store
     (`TaskNotFound` for an unknown id)."""
-    live = registry_for(task.settings).open(task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+    live = registry_for(task.settings).open(task_id, task.settings, _embedder(task), task.user)
     attach(task, live)
     return live
 
 
 def sync_with_url(task: TaskSession) -> str | None:
     """Every page view: open the task the URL names, or name the session's task in the URL (navigation drops
-    it). Returns a message when the URL names no task that exists."""
+    it). Returns a message when the URL names no task of this user (unknown and another user's read the same),
+    or one another app process has open for writing."""
     wanted = st.query_params.get("task")
     if wanted and wanted != task.task_id:
         try:
@@ -253,6 +264,9 @@ def sync_with_url(task: TaskSession) -> str | None:
         except TaskNotFound:
             detach(task)
             return "That task link is not valid any more (the task was deleted, or the link is incomplete)."
+        except TaskBusy as exc:
+            detach(task)
+            return f"That task is open on another app server: {exc}."
     elif task.task_id and wanted != task.task_id:
         st.query_params["task"] = task.task_id
     return None
@@ -263,7 +277,7 @@ def end_task(task: TaskSession) -> None:
     this session's uploads."""
     if task.task_id is not None:
         registry = registry_for(task.settings)
-        live = registry.open(task.task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+        live = registry.open(task.task_id, task.settings, _embedder(task), task.user)
         for run in live.runs:
             run.cancel()
         for run in live.runs:
@@ -279,8 +293,9 @@ def end_task(task: TaskSession) -> None:
 def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
     (ImportFormatError) nothing is created and the current task stays."""
-    live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings.embedding_model_path),
-                                              f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", export=data)
+    live = registry_for(task.settings).create(task.settings, _embedder(task),
+                                              f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", task.user,
+                                              export=data)
     task.created_here.add(live.task_id)
     attach(task, live)
     return live.bank
@@ -303,7 +318,7 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
     if task.task_id is None:
-        live = registry.create(task.settings, shared_embedder(task.settings.embedding_model_path), question[:80])
+        live = registry.create(task.settings, _embedder(task), question[:80], task.user)
         task.created_here.add(live.task_id)
         attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
@@ -324,8 +339,7 @@ def start_pending(task: TaskSession) -> bool:
 
 def resume(task: TaskSession) -> RunHandle:
     """Continue the task's interrupted run (see `MemoryBank.resume`)."""
-    live = registry_for(task.settings).open(task.task_id or "", task.settings,
-                                            shared_embedder(task.settings.embedding_model_path))
+    live = registry_for(task.settings).open(task.task_id or "", task.settings, _embedder(task), task.user)
     return registry_for(task.settings).resume(live)
 
 
@@ -344,7 +358,7 @@ def apply_settings(task: TaskSession, settings: Settings) -> None:
     task.settings = settings
     if task.task_id is not None:
         attach(task, registry_for(settings).reopen(task.task_id, settings,
-                                                   shared_embedder(settings.embedding_model_path)))
+                                                   shared_embedder(settings.embedding_model_path), task.user))
 
 
 def engine_label(task: TaskSession) -> str:

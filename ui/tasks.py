@@ -63,32 +63,32 @@ class TaskRegistry:
         with self._lock:
             return self._open.get(task_id)
 
-    def open(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
-        """The open task, or the stored one opened (`TaskNotFound` for an unknown id). This process holds every
-        live run of a SQLite store, so a 'running' run it does not hold is dead; PostgreSQL may be shared by
-        several servers, which the run's heartbeat tells apart."""
+    def open(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
+        """`user`'s task, open here or opened from the store: `TaskNotFound` for an unknown id and for another
+        user's task alike, `TaskBusy` when another app process has it open for writing. Holding the task's lease,
+        this process knows that a run the store still calls 'running' is dead: it is marked interrupted."""
+        self.store.owners.check(task_id, user)
         with self._lock:
             live = self._open.get(task_id)
             if live is not None:
                 self._open.move_to_end(task_id)
                 return live
             workdir = _workdir(settings)
-            stale = 0.0 if self.store.where.startswith("sqlite") else None
             try:
                 bank = MemoryBank.open(task_id, self.store, _for(settings, workdir), embedder=embedder,
-                                       stale_seconds=stale, long_term=long_term_for(settings))
+                                       stale_seconds=0.0, long_term=long_term_for(settings, user, embedder))
             except BaseException:
                 shutil.rmtree(workdir, ignore_errors=True)
                 raise
             live = LiveTask(bank, workdir, past_runs(bank, bank.stored_runs()))
             return self._add(live)
 
-    def create(self, settings: Settings, embedder: Any, name: str, export: Any = None) -> LiveTask:
-        """A new stored task, empty or from an export (`ImportFormatError` leaves nothing behind)."""
+    def create(self, settings: Settings, embedder: Any, name: str, user: str, export: Any = None) -> LiveTask:
+        """A new stored task of `user`, empty or from an export (`ImportFormatError` leaves nothing behind)."""
         workdir = _workdir(settings)
         try:
-            kwargs = {"embedder": embedder, "store": self.store, "task_name": name,
-                      "long_term": long_term_for(settings)}
+            kwargs = {"embedder": embedder, "store": self.store, "task_name": name, "owner": user,
+                      "long_term": long_term_for(settings, user, embedder)}
             if export is not None:
                 bank = MemoryBank.from_export(export, _for(settings, workdir), **kwargs)
             else:
@@ -100,10 +100,11 @@ class TaskRegistry:
         with self._lock:
             return self._add(LiveTask(bank, workdir, runs, origin=name))
 
-    def reopen(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+    def reopen(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
         """The same task on other settings (the Settings page): closed, then opened with them."""
+        self.store.owners.check(task_id, user)
         self.close(task_id)
-        return self.open(task_id, settings, embedder)
+        return self.open(task_id, settings, embedder, user)
 
     def resume(self, live: LiveTask) -> RunHandle:
         with self._lock:
@@ -134,9 +135,15 @@ class TaskRegistry:
             raise
         shutil.rmtree(live.workdir, ignore_errors=True)
 
-    def delete(self, task_id: str) -> None:
+    def delete(self, task_id: str, user: str) -> None:
+        """Delete `user`'s task; `TaskBusy` when another app process has it open (its lease is taken first)."""
+        self.store.owners.check(task_id, user)
         self.close(task_id, save=False)  # its rows go next: nothing to save
-        self.store.delete_task(task_id)
+        self.store.leases.acquire(task_id)
+        try:
+            self.store.delete_task(task_id)  # the lease row goes with the task's rows
+        finally:
+            self.store.leases.release(task_id)
 
     def _add(self, live: LiveTask) -> LiveTask:
         self._open[live.task_id] = live
