@@ -12,7 +12,8 @@ import streamlit as st
 
 from components.task_ids import browser_task_ids
 from memory_bank import StoreError
-from ui.session import get_task, sync_with_url
+from ui.links import sync_with_url
+from ui.session import get_task
 from ui.signin import sign_out_button
 from ui.style import apply_style, nav_links, sidebar
 
@@ -29,6 +30,8 @@ if task.settings_error:
 try:
     if problem := sync_with_url(task):
         st.warning(problem, icon=":material/link_off:")
+    if task.read_only:
+        st.info(task.read_only, icon=":material/visibility:")
 except StoreError as exc:  # a damaged or newer database: said once, plainly, instead of a traceback per page
     st.error(f"{exc}", icon=":material/database:")
     st.stop()

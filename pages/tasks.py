@@ -8,6 +8,7 @@ import streamlit as st
 
 from memory_bank import MAX_TASK_NAME
 from ui.format import md_escape
+from ui.links import share_links
 from ui.session import detach, end_task, get_task, open_task
 from ui.tasks import registry_for
 
@@ -72,6 +73,8 @@ for item in tasks:
                     detach(task)
                 registry.delete(item.id, task.user)
                 st.rerun()
+        with st.expander("Share read-only"):
+            share_links(registry.store, item.id, task.user)
         with st.expander("Rename"):
             name = st.text_input("Name", value=item.name, key=f"name-{item.id}", max_chars=MAX_TASK_NAME)
             if st.button("Save name", key=f"rename-{item.id}") and name.strip():

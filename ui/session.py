@@ -31,8 +31,6 @@ from memory_bank import (
     ConfigError,
     MemoryBank,
     Settings,
-    TaskBusy,
-    TaskNotFound,
     describe_engine,
     load_embedder,
     safe_name,
@@ -155,6 +153,9 @@ class TaskSession:
     created_here: set[str] = field(default_factory=set)  # shared mode: ids this browser is to remember
     browser_ids: list[str] | None = None  # shared mode: what the browser remembers (None until it says)
     pending: PendingStart | None = None  # a Start waiting for the embedding model (the Run page starts it)
+    read_only: str = ""  # why the task shown is a read-only copy (a shared link, or open on another server)
+    viewing: LiveTask | None = None  # that copy (its folder goes with it)
+    viewing_key: str = ""  # the link it came from, so a page view does not load it again
     user: str = LOCAL_USER  # whose tasks and long-term memory these are (the signed-in user in multi-user mode)
 
     @property
@@ -173,7 +174,7 @@ class TaskSession:
         return folder
 
 
-def _embedder(task: TaskSession) -> Any:
+def task_embedder(task: TaskSession) -> Any:
     return shared_embedder(task.settings.embedding_model_path)
 
 
@@ -232,6 +233,8 @@ def attach(task: TaskSession, live: LiveTask) -> None:
     """Show `live` in this session (and put its id in the URL): its bank, and its runs list itself, so a run
     started from another tab appears here too."""
     task.task_id, task.bank, task.runs = live.task_id, live.bank, live.runs
+    task.read_only, task.viewing, task.viewing_key = "", None, ""
+    st.query_params.pop("share", None)
     task.origin = live.origin or "run"
     task.selected, task.highlight, task.graph_id = None, [], uuid.uuid4().hex[:10]
     st.query_params["task"] = live.task_id
@@ -241,35 +244,18 @@ def detach(task: TaskSession) -> None:
     """Show no task (the stored one stays as it is); the next Start creates a new one."""
     task.task_id, task.bank, task.runs, task.selected, task.highlight, task.origin = None, None, [], None, [], ""
     task.pending = None
+    task.read_only, task.viewing, task.viewing_key = "", None, ""
     task.graph_id = uuid.uuid4().hex[:10]
     st.query_params.pop("task", None)
+    st.query_params.pop("share", None)
 
 
 def open_task(task: TaskSession, task_id: str) -> LiveTask:
     """Show a stored task by id: the live one if this server has it open, else loaded from the store
     (`TaskNotFound` for an unknown id)."""
-    live = registry_for(task.settings).open(task_id, task.settings, _embedder(task), task.user)
+    live = registry_for(task.settings).open(task_id, task.settings, task_embedder(task), task.user)
     attach(task, live)
     return live
-
-
-def sync_with_url(task: TaskSession) -> str | None:
-    """Every page view: open the task the URL names, or name the session's task in the URL (navigation drops
-    it). Returns a message when the URL names no task of this user (unknown and another user's read the same),
-    or one another app process has open for writing."""
-    wanted = st.query_params.get("task")
-    if wanted and wanted != task.task_id:
-        try:
-            open_task(task, wanted)
-        except TaskNotFound:
-            detach(task)
-            return "That task link is not valid any more (the task was deleted, or the link is incomplete)."
-        except TaskBusy as exc:
-            detach(task)
-            return f"That task is open on another app server: {exc}."
-    elif task.task_id and wanted != task.task_id:
-        st.query_params["task"] = task.task_id
-    return None
 
 
 def end_task(task: TaskSession) -> None:
@@ -277,7 +263,7 @@ def end_task(task: TaskSession) -> None:
     this session's uploads."""
     if task.task_id is not None:
         registry = registry_for(task.settings)
-        live = registry.open(task.task_id, task.settings, _embedder(task), task.user)
+        live = registry.open(task.task_id, task.settings, task_embedder(task), task.user)
         for run in live.runs:
             run.cancel()
         for run in live.runs:
@@ -293,7 +279,7 @@ def end_task(task: TaskSession) -> None:
 def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
     (ImportFormatError) nothing is created and the current task stays."""
-    live = registry_for(task.settings).create(task.settings, _embedder(task),
+    live = registry_for(task.settings).create(task.settings, task_embedder(task),
                                               f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", task.user,
                                               export=data)
     task.created_here.add(live.task_id)
@@ -312,13 +298,15 @@ def save_upload(task: TaskSession, name: str, data: bytes) -> Path:
 def launch(task: TaskSession, question: str, files: list[Path], text: str | None) -> None:
     """Start a run on the session's task (a new stored task on first use; follow-ups reuse the memory). While
     the embedding model still loads, a new task's start waits as `task.pending` (see `PendingStart`)."""
+    if task.read_only:  # a question asked over a read-only copy starts a task of one's own
+        detach(task)
     if task.task_id is None and not model_ready(task.settings):
         task.pending = PendingStart(question, tuple(files), text, time.time())
         return
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
     if task.task_id is None:
-        live = registry.create(task.settings, _embedder(task), question[:80], task.user)
+        live = registry.create(task.settings, task_embedder(task), question[:80], task.user)
         task.created_here.add(live.task_id)
         attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
@@ -339,7 +327,7 @@ def start_pending(task: TaskSession) -> bool:
 
 def resume(task: TaskSession) -> RunHandle:
     """Continue the task's interrupted run (see `MemoryBank.resume`)."""
-    live = registry_for(task.settings).open(task.task_id or "", task.settings, _embedder(task), task.user)
+    live = registry_for(task.settings).open(task.task_id or "", task.settings, task_embedder(task), task.user)
     return registry_for(task.settings).resume(live)
 
 

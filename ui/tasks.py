@@ -100,6 +100,19 @@ class TaskRegistry:
         with self._lock:
             return self._add(LiveTask(bank, workdir, runs, origin=name))
 
+    def snapshot(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+        """A read-only copy of a stored task, loaded without its lease and kept by the caller alone (a shared
+        link, a task another process is writing); `TaskNotFound` when there is no such task."""
+        stored = self.store.load(task_id)
+        workdir = _workdir(settings)
+        try:
+            bank = MemoryBank.from_export(stored.export, _for(settings, workdir), embedder=embedder,
+                                          files_from=self.store.task_folder(task_id))
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}")
+
     def reopen(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
         """The same task on other settings (the Settings page): closed, then opened with them."""
         self.store.owners.check(task_id, user)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .lease import TaskLeases
     from .owners import TaskOwners
+    from .shares import TaskShares
 
 # the tables whose rows keep the memory's order: `seqs` says where each goes on
 SEQ_NAMES = ("nodes", "edges", "entries", "links", "conflicts", "merge_events", "merged_into", "events")
@@ -83,6 +84,7 @@ class StoredTask:
 class TaskStore(Protocol):
     leases: TaskLeases  # who may write which task (one process per task)
     owners: TaskOwners  # whose each task is
+    shares: TaskShares  # read-only links to a task
 
     def create_task(self, name: str, origin: str, embedding_model: str, owner: str | None = None) -> str: ...
     def load(self, task_id: str) -> StoredTask: ...

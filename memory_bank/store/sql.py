@@ -46,6 +46,7 @@ from .schema import (
     TaskFileRow,
     TaskRow,
 )
+from .shares import TaskShares
 from .writes import write_changes
 
 SEQ_TABLES = dict(zip(SEQ_NAMES, (NodeRow, EdgeRow, EntryRow, LinkRow, ConflictRow, MergeEventRow, MergedIntoRow,
@@ -79,6 +80,7 @@ class SqlTaskStore:
         self.engine = self._engine(url, parsed.get_backend_name())
         ensure_schema(self.engine, self.where)
         self.owners, self.leases = TaskOwners(self.engine, self.where), TaskLeases(self.engine, self.where)
+        self.shares = TaskShares(self.engine, self.where)
 
     @classmethod
     def from_settings(cls, settings: Any) -> SqlTaskStore:

@@ -10,8 +10,9 @@ import pytest
 from argon2 import PasswordHasher
 from streamlit.testing.v1 import AppTest
 
-from memory_bank import SignedIn, SqlTaskStore
+from memory_bank import MemoryBank, Settings, SignedIn, SqlTaskStore
 from memory_bank.accounts import Accounts
+from ui.links import SHARE_GONE
 
 from .test_app_pages import new_app, task_of
 
@@ -49,11 +50,16 @@ def _signed_in(name: str) -> AppTest:
     return _sign_in(at, name, PASSWORDS[name])
 
 
-def _as(user: str, task_id: str) -> AppTest:
-    """A session of `user`, signed in, opening `?task=task_id` (a new session: a link opened in a new tab)."""
+def _as(user: str | None, task_id: str | None = None, share: str | None = None) -> AppTest:
+    """A session of `user` (signed in; None in single-user mode) opening `?task=` or `?share=` (a new session:
+    a link opened in a new tab)."""
     at = new_app()
-    at.session_state["signed_in"] = SignedIn(user, since=time.time(), seen=time.time())
-    at.query_params["task"] = task_id
+    if user is not None:
+        at.session_state["signed_in"] = SignedIn(user, since=time.time(), seen=time.time())
+    if task_id is not None:
+        at.query_params["task"] = task_id
+    if share is not None:
+        at.query_params["share"] = share
     at.run()
     assert not at.exception, at.exception
     return at
@@ -167,3 +173,47 @@ def test_a_users_file_others_can_write_refuses_to_start(users_file: Path) -> Non
                for e in at.error)
     assert "signin-name" not in {t.key for t in at.text_input}, "never a sign-in against an unsafe file"
     assert "run-sample" not in {b.key for b in at.button}, "and never a fallback to single-user mode"
+
+
+def _stored_task(data_dir: Path, embedder, owner: str | None = None) -> tuple[SqlTaskStore, MemoryBank]:  # noqa: ANN001
+    store = SqlTaskStore(data_dir)
+    bank = MemoryBank(Settings(data_dir=data_dir), store=store, embedder=embedder, owner=owner)
+    bank.ingest_text("The Northwind budget is 4.2 million euros, approved by the board in March.", source="notes")
+    bank.flush()
+    return store, bank
+
+
+def test_a_shared_link_shows_a_read_only_copy_until_its_owner_revokes_it(users_file: Path, data_dir: Path,
+                                                                          embedder) -> None:  # noqa: ANN001
+    store, bank = _stored_task(data_dir, embedder, owner="alice")
+    nodes = bank.snapshot().counts["nodes"]
+    bank.close()
+    owner = _signed_in("alice")
+    owner.switch_page("pages/tasks.py").run()
+    owner.button(key=f"share-{bank.task_id}").click().run()
+    ((token, _),) = store.shares.of_task(bank.task_id, "alice")
+    assert any(token in c.value for c in owner.code), "the owner sees the link to hand out"
+
+    viewer = task_of(_as("bob", share=token))
+    assert viewer.read_only and viewer.task_id is None and viewer.bank.snapshot().counts["nodes"] == nodes
+    assert store.leases.holder_of(bank.task_id) is None, "reading took no lease: the owner can still write"
+    assert store.owners.owned("bob") == [], "bob got no task of alice's"
+
+    owner.button(key=f"revoke-{token}").click().run()
+    assert store.shares.of_task(bank.task_id, "alice") == []
+    gone = _as("bob", share=token)
+    assert [w.value for w in gone.warning] == [SHARE_GONE] and task_of(gone).bank is None
+    store.close()
+
+
+def test_a_task_open_on_another_server_shows_read_only_and_opens_once_closed(data_dir: Path,
+                                                                             embedder) -> None:  # noqa: ANN001
+    store, bank = _stored_task(data_dir, embedder)  # another app process's store: it holds the lease
+    at = _as(None, bank.task_id)
+    task = task_of(at)
+    assert "open for writing in another app process" in task.read_only
+    assert task.task_id is None and task.bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
+    bank.close()
+    task = task_of(_as(None, bank.task_id))
+    assert task.task_id == bank.task_id and not task.read_only, "once closed there, it opens for writing here"
+    store.close()
