@@ -28,7 +28,6 @@ from memory_bank import (
     LOCAL_USER,
     MAX_TASK_NAME,
     CancelToken,
-    ConfigError,
     MemoryBank,
     Settings,
     describe_engine,
@@ -213,19 +212,19 @@ def _inside(script: Path) -> bool:
 
 def get_task() -> TaskSession:
     """This browser session's task, created on first use. In multi-user mode every page's first call: a session
-    that is not signed in gets the sign-in page, and the script stops there."""
+    that is not signed in gets the sign-in page, and the script stops there, before anything is made for it."""
     task = st.session_state.get(KEY)
-    if task is None:
-        _route_through_app()  # a session's first run: no click or input to lose by a rerun
-        try:
-            settings, error = Settings.from_env(), None
-        except ConfigError as exc:  # the page says so and runs on the defaults rather than failing on every view
-            settings, error = Settings(), str(exc)
-        task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error)
-        weakref.finalize(task, _cleanup, task.workdir)
-        st.session_state[KEY] = task
-        warm_up_embedder(task.settings.embedding_model_path)
-    task.user = current_user(task.settings)  # multi-user mode: the sign-in page (and a stop) until signed in
+    if task is not None:
+        task.user = current_user(task.settings)
+        return task
+    _route_through_app()  # a session's first run: no click or input to lose by a rerun
+    # a bad variable: the page says so and runs on the defaults (keeping the accounts file and the data folder)
+    settings, error = Settings.from_env_or_defaults()
+    user = current_user(settings)
+    task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error, user=user)
+    weakref.finalize(task, _cleanup, task.workdir)
+    st.session_state[KEY] = task
+    warm_up_embedder(task.settings.embedding_model_path)
     return task
 
 

@@ -204,9 +204,10 @@ def registry_for(settings: Settings) -> TaskRegistry:
 
 @st.cache_resource(show_spinner=False, ttl=3600)
 def _retention_sweep(_registry: TaskRegistry, days: int) -> list[str]:
-    """At most once an hour: delete the tasks untouched for `days` (none that is open here)."""
+    """At most once an hour: delete the tasks untouched for `days` (none that is open here or on another
+    server)."""
     with _registry._lock:
-        keep = set(_registry._open)
+        keep = set(_registry._open) | _registry.store.leases.live()
     return _registry.store.delete_untouched(days, keep=keep)
 
 

@@ -119,6 +119,11 @@ class TaskLeases:
         with guard(self.where, "releasing a task's lease"), Session(self.engine) as s, s.begin():
             s.execute(delete(LeaseRow).where(LeaseRow.task_id == task_id, LeaseRow.holder == self.holder))
 
+    def live(self) -> set[str]:
+        """The tasks some process may write now (retention leaves them alone)."""
+        with guard(self.where, "reading the leases"), Session(self.engine) as s:
+            return set(s.scalars(select(LeaseRow.task_id).where(LeaseRow.expires >= self.clock())))
+
     def holder_of(self, task_id: str) -> str | None:
         """Who may write the task now (None: nobody, or a holder whose lease ran out)."""
         with guard(self.where, "reading a task's lease"), Session(self.engine) as s:

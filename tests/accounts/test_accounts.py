@@ -158,3 +158,14 @@ def test_user_add_never_takes_a_name_that_is_not_one(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         accounts.add("a/../b", PASSWORD)
     assert not (tmp_path / "users.json").exists()
+
+
+def test_a_wrong_variable_falls_back_to_defaults_but_keeps_the_accounts_file_and_data(tmp_path: Path) -> None:
+    env = {"MEMORY_BANK_USERS_FILE": str(tmp_path / "users.json"), "MEMORY_BANK_DATA_DIR": str(tmp_path / "d"),
+           "LLM_TIMEOUT": "not a number", "MAX_ROUNDS": "3"}
+    settings, problem = Settings.from_env_or_defaults(env, env_file=None)
+    assert problem and "LLM_TIMEOUT" in problem
+    assert settings.users_file == tmp_path / "users.json" and settings.data_dir == tmp_path / "d"
+    assert settings.max_rounds == Settings().max_rounds, "everything else is the defaults"
+    fine, none = Settings.from_env_or_defaults({"MAX_ROUNDS": "3"}, env_file=None)
+    assert none is None and fine.max_rounds == 3 and fine.users_file is None

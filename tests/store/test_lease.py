@@ -79,10 +79,12 @@ def test_a_lease_that_ran_out_is_taken_over_and_a_live_one_is_not(store):
     far = TaskLeases(store.engine, store.where, holder="another-host:7:7:a", clock=lambda: now[0])
     near = TaskLeases(store.engine, store.where, clock=lambda: now[0])
     far.acquire(task_id)
+    assert near.live() == {task_id}
     now[0] += LEASE_SECONDS - 1
     with pytest.raises(TaskBusy):
         near.acquire(task_id)
     now[0] += 2  # the other machine stopped renewing LEASE_SECONDS ago
+    assert near.live() == set(), "a lease that ran out holds nothing"
     near.acquire(task_id)
     assert near.holder_of(task_id) == near.holder
     assert not dead_here("another-host:7:7:a"), "a holder on another machine is judged by its lease only"
@@ -140,3 +142,12 @@ def test_a_killed_holder_is_taken_over_with_everything_it_wrote(settings, store)
     again = MemoryBank.open(task_id, store, settings, embedder=HashingEmbedder())
     assert again.snapshot().counts["nodes"] > child_nodes
     again.close()
+
+
+def test_retention_leaves_a_task_another_process_has_open(store):
+    leased, idle = (store.create_task(name, "", "model") for name in ("leased", "idle"))
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE tasks SET updated = 0"))  # both untouched for decades
+    TaskLeases(store.engine, store.where, holder="another-host:9:9:z").acquire(leased)
+    assert store.delete_untouched(30, keep=store.leases.live()) == [idle]  # as the app's hourly sweep calls it
+    assert store.exists(leased) and not store.exists(idle)

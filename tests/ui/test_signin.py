@@ -87,7 +87,7 @@ def test_a_visitor_gets_only_the_sign_in_page_even_with_a_task_link(users_file: 
     at.query_params["task"] = task_id
     at.run()
     assert _on_sign_in_page_only(at)
-    assert task_of(at).task_id is None, "no task is opened for a visitor"
+    assert "task_session" not in at.session_state, "nothing is made for a visitor: no task, no folder"
     at.switch_page("pages/tasks.py").run()
     assert _on_sign_in_page_only(at), "every page is behind the sign-in"
 
@@ -163,6 +163,16 @@ def test_a_removed_user_is_signed_out_on_the_next_page_view(users_file: Path) ->
     Accounts(users_file).remove("bob")
     at.run()
     assert _on_sign_in_page_only(at)
+
+
+def test_a_bad_unrelated_variable_never_opens_a_multi_user_app(users_file: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLM_TIMEOUT", "not a number")
+    at = new_app()
+    at.run()
+    assert _on_sign_in_page_only(at), "the defaults it falls back to keep the accounts file"
+    at = _sign_in(at, "alice", PASSWORDS["alice"])
+    assert any("LLM_TIMEOUT" in w.value for w in at.warning) and task_of(at).user == "alice"
 
 
 def test_a_users_file_others_can_write_refuses_to_start(users_file: Path) -> None:
