@@ -7,7 +7,7 @@ every few seconds) and drops it when it closes the task. Every write of the task
 the same transaction* and is refused (`TaskBusy`, nothing written) when the row no longer names this holder: a
 process that lost its lease cannot overwrite the one that took it.
 
-The holder is one store object: `host:pid:process-start:nonce`. A lease whose time ran out (its process stopped
+The holder is one store object: `host@boot:pid:process-start:nonce`. A lease whose time ran out (its process stopped
 renewing: killed, frozen, cut off) may be taken over; so may one whose holder is a process on this machine that
 no longer runs, at once (SQLite is always on one machine, so a crashed app's task is free on restart).
 """
@@ -36,9 +36,15 @@ LEASE_SECONDS = 30.0  # a holder that stopped renewing frees its tasks within th
 RENEW_SECONDS = 5.0
 
 
+def _machine() -> str:
+    """This host as a holder names it: its name and when it booted, so that two containers given one host name
+    on two machines are still told apart (a pid is only meaningful on its own machine)."""
+    return f"{socket.gethostname()[:100]}@{int(psutil.boot_time())}"
+
+
 def process_holder() -> str:
     started = int(psutil.Process().create_time() * 1000)
-    return f"{socket.gethostname()[:120]}:{os.getpid()}:{started}:{secrets.token_hex(4)}"
+    return f"{_machine()}:{os.getpid()}:{started}:{secrets.token_hex(4)}"
 
 
 def dead_here(holder: str) -> bool:
@@ -46,7 +52,7 @@ def dead_here(holder: str) -> bool:
     process started later). A holder on another machine is never judged here: its lease runs out instead."""
     try:
         host, pid, started, _ = holder.rsplit(":", 3)
-        if host != socket.gethostname()[:120]:
+        if host != _machine():
             return False
         process = psutil.Process(int(pid))
         return (int(process.create_time() * 1000) != int(started)
@@ -59,6 +65,7 @@ def dead_here(holder: str) -> bool:
 
 def busy(task_id: str, holder: str) -> TaskBusy:
     host, pid = (holder.rsplit(":", 3) + ["", ""])[:2]
+    host = host.split("@")[0]
     return TaskBusy(f"task {task_id} is open for writing in another app process (process {pid} on {host}): it "
                     f"can be read here, and written once that process closes it or stops (within "
                     f"{int(LEASE_SECONDS)} s)", holder=holder)
