@@ -50,6 +50,36 @@ def sync_with_url(task: TaskSession) -> str | None:
     return None
 
 
+def keep_copy_fresh(task: TaskSession, every: float = 5.0) -> None:
+    """On the Run page of a read-only copy: live from the store. Every few seconds, a copy of a task another
+    server is writing is loaded again when the store has it changed, and once that server has closed it, it
+    opens here for writing; a shared task that was deleted meanwhile says so."""
+    copy = task.viewing
+    if copy is None or not copy.copy_of:
+        return
+
+    @st.fragment(run_every=every)
+    def watch() -> None:
+        if task.viewing is not copy:  # the session has moved on
+            return
+        registry = registry_for(task.settings)
+        try:
+            if copy.copy_of == task.viewing_key:  # open elsewhere, not a shared link: is it free now?
+                try:
+                    open_task(task, copy.copy_of)
+                    st.rerun(scope="app")
+                except TaskBusy:
+                    pass  # still open there: look whether it changed
+            if registry.changed_at(copy.copy_of) > copy.copied_at:
+                show_copy(task, copy.copy_of, task.viewing_key, task.read_only)
+                st.rerun(scope="app")
+        except TaskNotFound:
+            detach(task)
+            st.rerun(scope="app")
+
+    watch()
+
+
 def show_copy(task: TaskSession, task_id: str, key: str, why: str) -> None:
     """Show a read-only copy of the stored task (`TaskNotFound` when there is none)."""
     live = registry_for(task.settings).snapshot(task_id, task.settings, task_embedder(task))

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, event_from_dict
+from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, TaskNotFound, event_from_dict
 
 from . import tempdirs
 from .local_model import with_endpoint
@@ -37,6 +37,8 @@ class LiveTask:
     workdir: Path
     runs: list[RunHandle] = field(default_factory=list)
     origin: str = ""
+    copy_of: str = ""  # a read-only copy (`snapshot`): the stored task it was loaded from, and when it had changed
+    copied_at: float = 0.0
 
     def __post_init__(self) -> None:
         # closing the task removes its folder; a task still open when the process exits goes then
@@ -103,6 +105,7 @@ class TaskRegistry:
     def snapshot(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
         """A read-only copy of a stored task, loaded without its lease and kept by the caller alone (a shared
         link, a task another process is writing); `TaskNotFound` when there is no such task."""
+        updated = self.changed_at(task_id)
         stored = self.store.load(task_id)
         workdir = _workdir(settings)
         try:
@@ -111,7 +114,15 @@ class TaskRegistry:
         except BaseException:
             shutil.rmtree(workdir, ignore_errors=True)
             raise
-        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}")
+        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}",
+                        copy_of=task_id, copied_at=updated)
+
+    def changed_at(self, task_id: str) -> float:
+        """When the stored task last changed (`TaskNotFound` when it is gone)."""
+        found = self.store.list_tasks(ids=[task_id])
+        if not found:
+            raise TaskNotFound(f"no task {task_id!r} (it was deleted, or the link is wrong)")
+        return found[0].updated
 
     def reopen(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
         """The same task on other settings (the Settings page): closed, then opened with them."""

@@ -223,7 +223,16 @@ def test_a_task_open_on_another_server_shows_read_only_and_opens_once_closed(dat
     task = task_of(at)
     assert "open for writing in another app process" in task.read_only
     assert task.task_id is None and task.bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
-    bank.close()
+    at.switch_page("pages/run.py").run()
+    first = task_of(at).bank
+    bank.ingest_text("Later the board raised it to 5 million euros after the audit.", source="more notes")
+    bank.flush()  # the other server goes on writing: the Run page's copy follows the store
+    at.run()
+    assert task_of(at).read_only and task_of(at).bank is not first
+    assert task_of(at).bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
+    bank.close()  # that server closes it: on the next look, it opens here for writing
+    at.run()
+    assert task_of(at).task_id == bank.task_id and not task_of(at).read_only
     task = task_of(_as(None, bank.task_id))
-    assert task.task_id == bank.task_id and not task.read_only, "once closed there, it opens for writing here"
+    assert task.task_id == bank.task_id, "and a new session opens it for writing at once"
     store.close()
