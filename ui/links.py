@@ -2,7 +2,7 @@
 
 A task the user may write is opened through the registry, as before. Two cases show a read-only copy instead,
 loaded from the store without the task's lease and kept by this session alone: a shared link, and a task another
-app process has open for writing (it is shown as that process last saved it; a reload looks again). Nothing
+app process has open for writing (shown as that process last saved it, and followed on the Run page). Nothing
 done to a copy is saved; a question asked over it starts a task of one's own.
 """
 
@@ -44,7 +44,7 @@ def sync_with_url(task: TaskSession) -> str | None:
             detach(task)
             return GONE
         except TaskBusy as exc:
-            show_copy(task, wanted, wanted, f"Read-only here: {exc}. Reload the page to look again.")
+            show_copy(task, wanted, wanted, f"Read-only here: {exc}. The Run page follows it from the store.")
     elif task.task_id and wanted != task.task_id:
         st.query_params["task"] = task.task_id
     return None
