@@ -39,15 +39,22 @@ def sync_with_url(task: TaskSession) -> str | None:
     wanted = st.query_params.get("task")
     if wanted and wanted != task.task_id and wanted != task.viewing_key:
         try:
-            open_task(task, wanted)
+            open_or_copy(task, wanted)
         except TaskNotFound:
             detach(task)
             return GONE
-        except TaskBusy as exc:
-            show_copy(task, wanted, wanted, f"Read-only here: {exc}. The Run page follows it from the store.")
     elif task.task_id and wanted != task.task_id:
         st.query_params["task"] = task.task_id
     return None
+
+
+def open_or_copy(task: TaskSession, task_id: str) -> None:
+    """Open the user's task for writing, or, while another app process has it, show a read-only copy
+    (`TaskNotFound` when there is no such task of theirs)."""
+    try:
+        open_task(task, task_id)
+    except TaskBusy as exc:
+        show_copy(task, task_id, task_id, f"Read-only here: {exc}. The Run page follows it from the store.")
 
 
 def keep_copy_fresh(task: TaskSession, every: float = 5.0) -> None:

@@ -223,6 +223,10 @@ def test_a_task_open_on_another_server_shows_read_only_and_opens_once_closed(dat
     task = task_of(at)
     assert "open for writing in another app process" in task.read_only
     assert task.task_id is None and task.bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
+    at.switch_page("pages/tasks.py").run()
+    at.toggle(key=f"confirm-{bank.task_id}").set_value(True).run()
+    at.button(key=f"delete-{bank.task_id}").click().run()
+    assert any("Not deleted" in e.value for e in at.error) and store.exists(bank.task_id)
     at.switch_page("pages/run.py").run()
     first = task_of(at).bank
     bank.ingest_text("Later the board raised it to 5 million euros after the audit.", source="more notes")
