@@ -12,7 +12,9 @@ import streamlit as st
 
 from components.task_ids import browser_task_ids
 from memory_bank import StoreError
-from ui.session import get_task, sync_with_url
+from ui.links import sync_with_url
+from ui.session import get_task
+from ui.signin import sign_out_button
 from ui.style import apply_style, nav_links, sidebar
 
 LOGO = Path(__file__).resolve().parent / "ui" / "logo.svg"
@@ -21,13 +23,15 @@ LOGO_ICON = LOGO.with_name("icon.svg")
 st.set_page_config(page_title="Agentic Memory Bank", page_icon=str(LOGO_ICON), layout="wide")
 st.logo(str(LOGO), size="large")
 apply_style()
-task = get_task()
+task = get_task()  # multi-user mode: the sign-in page, and nothing else, until signed in
 if task.settings_error:
     st.warning(f"{task.settings_error}. The app runs with the default settings (offline engine) until the "
                "variable is fixed and the app restarted.", icon=":material/warning:")
 try:
     if problem := sync_with_url(task):
         st.warning(problem, icon=":material/link_off:")
+    if task.read_only:
+        st.info(task.read_only, icon=":material/visibility:")
 except StoreError as exc:  # a damaged or newer database: said once, plainly, instead of a traceback per page
     st.error(f"{exc}", icon=":material/database:")
     st.stop()
@@ -48,6 +52,7 @@ pages = {
 navigation = st.navigation(pages)
 nav_links(pages)
 sidebar(task)
+sign_out_button(task.user)
 if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
     with st.sidebar:
         task.browser_ids = browser_task_ids(add=sorted(task.created_here))

@@ -33,9 +33,13 @@ _EXPORTS: dict[str, str] = {
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
-        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound")},
+        "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound", "TaskBusy")},
     # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
     **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord", "SaveStatus")},
+    # multi-user mode: accounts, sign-in, sessions (single-user: everything is LOCAL_USER's)
+    **{name: ".accounts" for name in ("Accounts", "SessionPolicy", "SignedIn", "Throttle", "sign_in")},
+    "LOCAL_USER": ".limits",
+    "MAX_PASSWORD": ".accounts.users",
     # the bounds every value from outside is held to (one set: entry points and the export schema share it)
     **{name: ".limits" for name in ("MAX_TASK_NAME", "shorten_name")},
     # long-term memory across tasks (seed 004)
@@ -76,23 +80,25 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
-    "AGENT_SLOTS", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady", "AnswerUse",
-    "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored", "Citation",
-    "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded", "Embedder",
-    "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
-    "InsightDoc", "LLMError", "LLMUsage", "LocalModelServer", "LongTermInjected", "LongTermLearned",
-    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_TASK_NAME", "MemoryBank", "MemoryBankError",
-    "MemoryRecord",
-    "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "Provenance", "ReadingStopped",
-    "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
-    "Settings", "SqlTaskStore", "StoreError", "Subscriber",
-    "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
-    "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
-    "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label", "place_label", "record_withheld",
-    "reflection_body", "safe_name", "section_label", "shorten_name", "source_line", "supported_suffixes",
+    "AGENT_SLOTS", "Accounts", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady",
+    "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored",
+    "Citation", "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded",
+    "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
+    "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer", "LongTermInjected", "LongTermLearned",
+    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD", "MAX_TASK_NAME", "MemoryBank",
+    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress",
+    "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed",
+    "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "SqlTaskStore", "StoreError",
+    "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore",
+    "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered", "check_connection", "describe_engine",
+    "event_from_dict", "find_communities", "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label",
+    "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
+    "source_line", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
+    from .accounts import Accounts, SessionPolicy, SignedIn, Throttle, sign_in
+    from .accounts.users import MAX_PASSWORD
     from .bank import MemoryBank
     from .control import CancelToken
     from .engines.describe import check_connection, describe_engine
@@ -110,6 +116,7 @@ if TYPE_CHECKING:
         MemoryBankError,
         RunCancelled,
         StoreError,
+        TaskBusy,
         TaskNotFound,
         ToolError,
     )
@@ -141,7 +148,7 @@ if TYPE_CHECKING:
         ToolRecovered,
         event_from_dict,
     )
-    from .limits import MAX_TASK_NAME, shorten_name
+    from .limits import LOCAL_USER, MAX_TASK_NAME, shorten_name
     from .loaders import supported_suffixes
     from .long_term.markdown import source_line
     from .long_term.memory import LongTermMemory, reflection_body

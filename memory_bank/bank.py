@@ -46,11 +46,11 @@ class MemoryBank:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
                  llm_client: LLMClient | None = None, engine: Engine | None = None,
                  workdir: str | Path | None = None, long_term: LongTermMemory | None = None,
-                 store: TaskStore | None = None, task_name: str = "",
+                 store: TaskStore | None = None, task_name: str = "", owner: str | None = None,
                  _memory: Memory | None = None, _stored: tuple[str, dict[str, int]] | None = None) -> None:
         """`long_term`: the user's memory across tasks (seed 004); without it the bank is the task memory alone.
-        With a `store`, the bank is a stored task (a new one, or the one `open` loaded): every change is written
-        there within about a second, and its files live in the task's folder of the store. Without one it lives
+        With a `store`, the bank is a stored task of `owner` (a new one, or the one `open` loaded): every change is
+        written there within a second, and its files live in the task's folder of the store. Without one it lives
         in memory only."""
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
@@ -58,7 +58,7 @@ class MemoryBank:
         self.cancellation = Cancellation()
         self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
         if store is not None and _stored is None:
-            _stored = store.create_task(task_name, "", self.embedder.name), {}
+            _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
         if store is not None and _stored is not None and workdir is None:
             workdir = store.task_folder(_stored[0], create=True)  # the task's files outlive the process, as its rows do
             owned = True  # ending the task removes them
@@ -105,10 +105,11 @@ class MemoryBank:
         """Reopen a stored task: memory, run log and usage as they were last written. A run left 'running' by
         a process that died (no heartbeat for `stale_seconds`) is marked 'interrupted' (see `resume`).
         `TaskNotFound` for an unknown id, `StoreError` for a damaged or newer database or bad stored data."""
-        from .store.binding import load_task
+        from .store.binding import load_task, released_on_error
 
         memory, seqs = load_task(store, task_id, stale_seconds)
-        bank = cls(settings, _memory=memory, store=store, _stored=(task_id, seqs), **kwargs)
+        with released_on_error(store, task_id):
+            bank = cls(settings, _memory=memory, store=store, _stored=(task_id, seqs), **kwargs)
         bank._core.ops.reindex_all()
         return bank
 

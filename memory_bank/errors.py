@@ -93,7 +93,15 @@ class StoreError(MemoryBankError):
 
 
 class TaskNotFound(StoreError):
-    """No task has this id (never created, or deleted)."""
+    """No task has this id (never created, or deleted), or it is another user's: the two read the same."""
+
+
+class TaskBusy(StoreError):
+    """Another process holds the task's write lease (it runs or edits the task): this one may only read it."""
+
+    def __init__(self, message: str, *, holder: str) -> None:
+        self.holder = holder
+        super().__init__(message)
 
 
 def call_unchained(call: Callable[[], T], catch: type[Exception] | tuple[type[Exception], ...],

@@ -17,7 +17,8 @@ import re
 # ids: matched in full (`fits`); `$` alone would let "local\n" through
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}"  # ids in the memory and its exports (nodes, entries, ...)
 TASK_ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # a stored task's id: its link and its folder's name
-USER_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"  # a long-term memory user: a folder's name
+USER_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"  # a user (an account, a long-term memory folder's name)
+LOCAL_USER = "local"  # the user of single-user mode: owner of its tasks, and of every task made before accounts
 
 # strings
 MAX_NAME = 1_000  # what an export may hold: a source or file name, an attachment id or path, a MIME type, a model

@@ -86,6 +86,9 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_SHARED": "shared",
     "LLM_PROVIDER": "llm_provider",
     "MEMORY_BANK_PRESET": "preset",
+    "MEMORY_BANK_USERS_FILE": "users_file",
+    "MEMORY_BANK_SESSION_IDLE_MINUTES": "session_idle_minutes",
+    "MEMORY_BANK_SESSION_MAX_HOURS": "session_max_hours",
 }
 
 
@@ -167,6 +170,11 @@ class Settings(BaseModel):
     database_url: SecretStr | None = None
     retention_days: int | None = Field(default=None, ge=1)  # tasks untouched this long are deleted
     shared: bool = False  # one server, many people: each browser lists only the tasks it created
+    # multi-user mode: the accounts file (`python -m memory_bank users add NAME`); unset, the app has no sign-in
+    users_file: Path | None = None
+    # a signed-in session ends after this long without a page view, and after `session_max_hours` in any case
+    session_idle_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
+    session_max_hours: float = Field(default=12.0, gt=0, le=24 * 30)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod
@@ -180,12 +188,7 @@ class Settings(BaseModel):
         The engine defaults to `llm` only when an endpoint or model is configured, so a fresh machine with no
         key lands on the offline engine.
         """
-        merged: dict[str, str] = {}
-        if env_file is not None and Path(env_file).is_file():
-            from dotenv import dotenv_values
-
-            merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
-        merged.update(os.environ if env is None else env)
+        merged = _merged_env(env, env_file)
         values = {field: merged[var] for var, field in ENV_FIELDS.items() if merged.get(var, "").strip()}
         if "engine" not in values and (values.get("llm_model") or values.get("llm_base_url")
                                        or values.get("llm_provider") == "local"):
@@ -197,6 +200,24 @@ class Settings(BaseModel):
         except ValidationError as exc:
             raise ConfigError(_env_problems(exc)) from None
 
+    @classmethod
+    def from_env_or_defaults(cls, env: Mapping[str, str] | None = None,
+                             env_file: str | Path | None = ".env") -> tuple[Settings, str | None]:
+        """What the app runs on, and the problem when a variable is wrong: then the defaults, except who may sign
+        in and where the data is (`KEPT_ON_ERROR`), so a typo in an unrelated variable never turns multi-user
+        mode into an app open to everyone, nor shows another data folder."""
+        try:
+            return cls.from_env(env, env_file), None
+        except ConfigError as exc:
+            merged, kept = _merged_env(env, env_file), {}
+            for var, field in ENV_FIELDS.items():
+                if field in KEPT_ON_ERROR and merged.get(var, "").strip():
+                    try:
+                        cls(**{field: merged[var]})
+                        kept[field] = merged[var]
+                    except ValidationError:
+                        continue  # itself wrong: its default, and the problem is in the message already
+            return cls(**kept), str(exc)
 
     @field_validator("agent_engines")
     @classmethod
@@ -252,6 +273,22 @@ class Settings(BaseModel):
         data = self.model_dump(mode="json", exclude=set(SECRET_FIELDS))
         data["secrets_configured"] = sorted(f for f in SECRET_FIELDS if getattr(self, f) is not None)
         return data
+
+
+# what a wrong variable elsewhere does not reset to its default (see `Settings.from_env_or_defaults`)
+KEPT_ON_ERROR = frozenset({"users_file", "session_idle_minutes", "session_max_hours", "data_dir", "database_url",
+                           "shared"})
+
+
+def _merged_env(env: Mapping[str, str] | None, env_file: str | Path | None) -> dict[str, str]:
+    """The `.env` file's variables, then the process environment's (which win)."""
+    merged: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import dotenv_values
+
+        merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    merged.update(os.environ if env is None else env)
+    return merged
 
 
 def _env_problems(exc: ValidationError) -> str:

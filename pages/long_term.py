@@ -8,16 +8,16 @@ import streamlit as st
 
 from memory_bank import Category, MemoryBankError, RecoveryMetadata, reflection_body, source_line
 from ui.format import md_escape, safe_markdown
-from ui.long_term import USER_ID, in_prompts, long_term_error, long_term_for, record_rows
-from ui.session import get_task
+from ui.long_term import in_prompts, long_term_error, long_term_for, record_rows
+from ui.session import get_task, shared_embedder
 
 task = get_task()
 st.title("Long-term memory")
-ltm = long_term_for(task.settings)
+ltm = long_term_for(task.settings, task.user, shared_embedder(task.settings.embedding_model_path))
 if ltm is None:
     st.error(long_term_error() or "Long-term memory is not available.", icon=":material/error:")
     st.stop()
-st.caption(f"User `{USER_ID}` · {md_escape(str(ltm.store.root))} · decay half-life {ltm.half_life_days:g} days · "
+st.caption(f"User `{task.user}` · {md_escape(str(ltm.store.root))} · decay half-life {ltm.half_life_days:g} days · "
            f"strategies under confidence {ltm.min_confidence:g} (after decay) are cleaned up at task end")
 
 everything = ltm.records()

@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.format import md_escape
 from ui.graph_panel import graph_block
+from ui.links import keep_copy_fresh
 from ui.long_term import long_term_answer
 from ui.panels import (
     answer_view,
@@ -21,6 +22,7 @@ from ui.style import status_pill
 
 task = get_task()
 st.title("Run")
+keep_copy_fresh(task)  # a read-only copy of a task another server writes: live from the store
 
 
 @st.fragment(run_every=1.0)

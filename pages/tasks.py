@@ -1,4 +1,4 @@
-"""Tasks: every stored task (in shared mode, the ones this browser created) with open, rename, end and delete."""
+"""Tasks: the user's stored tasks (in shared mode, those this browser created) with open, rename, end and delete."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import time
 
 import streamlit as st
 
-from memory_bank import MAX_TASK_NAME
+from memory_bank import MAX_TASK_NAME, TaskBusy
 from ui.format import md_escape
+from ui.links import open_or_copy, share_links
 from ui.session import detach, end_task, get_task, open_task
 from ui.tasks import registry_for
 
@@ -20,9 +21,10 @@ if task.settings.shared:
     if task.browser_ids is None:
         st.caption("Reading this browser's task list…")
         st.stop()
-    tasks = registry.store.list_tasks(ids=task.browser_ids)
+    mine = set(registry.store.owners.owned(task.user))
+    tasks = registry.store.list_tasks(ids=[i for i in task.browser_ids if i in mine])
 else:
-    tasks = registry.store.list_tasks()
+    tasks = registry.store.list_tasks(ids=registry.store.owners.owned(task.user))
 if task.settings.retention_days:
     st.caption(f"Tasks untouched for {task.settings.retention_days} days are deleted.")
 
@@ -55,22 +57,31 @@ for item in tasks:
         with actions:
             open_col, end_col, delete_col = st.columns(3)
             if open_col.button("Open", key=f"open-{item.id}", icon=":material/open_in_new:", disabled=current):
-                open_task(task, item.id)
+                open_or_copy(task, item.id)
                 st.switch_page("pages/run.py")
             if end_col.button("End task", key=f"end-{item.id}", icon=":material/stop_circle:",
                               help="Clears the task's memory (its nodes, entries and answers); the task stays."):
-                if not current:
-                    open_task(task, item.id)
-                end_task(task)
-                st.rerun()
+                try:
+                    if not current:
+                        open_task(task, item.id)
+                    end_task(task)
+                    st.rerun()
+                except TaskBusy as exc:
+                    st.error(f"Not ended: {exc}.", icon=":material/lock:")
             confirm = delete_col.toggle("Delete", key=f"confirm-{item.id}", help="Deletes the task and its files.")
         if confirm:
             st.warning("Delete this task, its memory, answers and files for good?")
             if st.button("Yes, delete it", key=f"delete-{item.id}", type="primary", icon=":material/delete:"):
-                if current:
-                    detach(task)
-                registry.delete(item.id)
-                st.rerun()
+                try:
+                    registry.delete(item.id, task.user)
+                except TaskBusy as exc:
+                    st.error(f"Not deleted: {exc}.", icon=":material/lock:")
+                else:
+                    if current:
+                        detach(task)
+                    st.rerun()
+        with st.expander("Share read-only"):
+            share_links(registry.store, item.id, task.user)
         with st.expander("Rename"):
             name = st.text_input("Name", value=item.name, key=f"name-{item.id}", max_chars=MAX_TASK_NAME)
             if st.button("Save name", key=f"rename-{item.id}") and name.strip():

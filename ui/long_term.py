@@ -1,9 +1,10 @@
 """Long-term memory in the app (seed 004): the user's memory object, feedback under answers, what a run took.
 
-One local user by default. The memory lives in `data_dir/long_term/local/` and outlives sessions; each browser
-session opens its own `LongTermMemory` on the same files (writes are locked and atomic, and each instance re-reads
-what another wrote). A corrupt index does not stop the app: runs go on without long-term memory and the Long-term
-memory page says what is wrong and where the backup is.
+One memory per user: `LOCAL_USER` in single-user mode, the signed-in user in multi-user mode. It lives in
+`data_dir/long_term/<user>/` and outlives sessions; each browser session opens its own `LongTermMemory` on the
+same files (writes are locked and atomic, and each instance re-reads what another wrote). A corrupt index does
+not stop the app: runs go on without long-term memory and the Long-term memory page says what is wrong and where
+the backup is.
 """
 
 from __future__ import annotations
@@ -28,20 +29,19 @@ from .worker import RunView
 KEY = "long_term"
 ERROR_KEY = "long_term_error"
 RATED_KEY = "long_term_rated"
-USER_ID = "local"
 
 
-def long_term_for(settings: Settings) -> LongTermMemory | None:
-    """This session's long-term memory for `settings.data_dir` (None while its index cannot be read)."""
-    from .session import shared_embedder
-
-    where = (str(settings.data_dir), USER_ID, settings.long_term_half_life_days, settings.long_term_min_confidence,
+def long_term_for(settings: Settings, user: str, embedder: Any) -> LongTermMemory | None:
+    """`user`'s long-term memory under `settings.data_dir`, held by this session (None while its index cannot be
+    read). The user is the signed-in one (`LOCAL_USER` in single-user mode): one user's records never reach
+    another's prompts."""
+    where = (str(settings.data_dir), user, settings.long_term_half_life_days, settings.long_term_min_confidence,
              settings.long_term_budget_tokens)
     held = st.session_state.get(KEY)
     if held is not None and held[0] == where:
         return held[1]
     try:
-        ltm = LongTermMemory.from_settings(settings, USER_ID, embedder=shared_embedder(settings.embedding_model_path))
+        ltm = LongTermMemory.from_settings(settings, user, embedder=embedder)
     except LongTermStoreError as exc:
         st.session_state[ERROR_KEY] = str(exc)
         return None

@@ -25,12 +25,11 @@ from typing import Any
 import streamlit as st
 
 from memory_bank import (
+    LOCAL_USER,
     MAX_TASK_NAME,
     CancelToken,
-    ConfigError,
     MemoryBank,
     Settings,
-    TaskNotFound,
     describe_engine,
     load_embedder,
     safe_name,
@@ -38,6 +37,7 @@ from memory_bank import (
 )
 
 from . import tempdirs
+from .signin import current_user
 from .tasks import LiveTask, registry_for
 from .worker import RunHandle, start_run
 
@@ -152,6 +152,10 @@ class TaskSession:
     created_here: set[str] = field(default_factory=set)  # shared mode: ids this browser is to remember
     browser_ids: list[str] | None = None  # shared mode: what the browser remembers (None until it says)
     pending: PendingStart | None = None  # a Start waiting for the embedding model (the Run page starts it)
+    read_only: str = ""  # why the task shown is a read-only copy (a shared link, or open on another server)
+    viewing: LiveTask | None = None  # that copy (its folder goes with it)
+    viewing_key: str = ""  # the link it came from, so a page view does not load it again
+    user: str = LOCAL_USER  # whose tasks and long-term memory these are (the signed-in user in multi-user mode)
 
     @property
     def current_run(self) -> RunHandle | None:
@@ -167,6 +171,10 @@ class TaskSession:
         folder = self.workdir / "uploads"
         folder.mkdir(parents=True, exist_ok=True)
         return folder
+
+
+def task_embedder(task: TaskSession) -> Any:
+    return shared_embedder(task.settings.embedding_model_path)
 
 
 def _new_workdir() -> Path:
@@ -203,18 +211,20 @@ def _inside(script: Path) -> bool:
 
 
 def get_task() -> TaskSession:
-    """This browser session's task, created on first use."""
+    """This browser session's task, created on first use. In multi-user mode every page's first call: a session
+    that is not signed in gets the sign-in page, and the script stops there, before anything is made for it."""
     task = st.session_state.get(KEY)
-    if task is None:
-        _route_through_app()  # a session's first run: no click or input to lose by a rerun
-        try:
-            settings, error = Settings.from_env(), None
-        except ConfigError as exc:  # the page says so and runs on the defaults rather than failing on every view
-            settings, error = Settings(), str(exc)
-        task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error)
-        weakref.finalize(task, _cleanup, task.workdir)
-        st.session_state[KEY] = task
-        warm_up_embedder(task.settings.embedding_model_path)
+    if task is not None:
+        task.user = current_user(task.settings)
+        return task
+    _route_through_app()  # a session's first run: no click or input to lose by a rerun
+    # a bad variable: the page says so and runs on the defaults (keeping the accounts file and the data folder)
+    settings, error = Settings.from_env_or_defaults()
+    user = current_user(settings)
+    task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error, user=user)
+    weakref.finalize(task, _cleanup, task.workdir)
+    st.session_state[KEY] = task
+    warm_up_embedder(task.settings.embedding_model_path)
     return task
 
 
@@ -222,6 +232,8 @@ def attach(task: TaskSession, live: LiveTask) -> None:
     """Show `live` in this session (and put its id in the URL): its bank, and its runs list itself, so a run
     started from another tab appears here too."""
     task.task_id, task.bank, task.runs = live.task_id, live.bank, live.runs
+    task.read_only, task.viewing, task.viewing_key = "", None, ""
+    st.query_params.pop("share", None)
     task.origin = live.origin or "run"
     task.selected, task.highlight, task.graph_id = None, [], uuid.uuid4().hex[:10]
     st.query_params["task"] = live.task_id
@@ -231,31 +243,18 @@ def detach(task: TaskSession) -> None:
     """Show no task (the stored one stays as it is); the next Start creates a new one."""
     task.task_id, task.bank, task.runs, task.selected, task.highlight, task.origin = None, None, [], None, [], ""
     task.pending = None
+    task.read_only, task.viewing, task.viewing_key = "", None, ""
     task.graph_id = uuid.uuid4().hex[:10]
     st.query_params.pop("task", None)
+    st.query_params.pop("share", None)
 
 
 def open_task(task: TaskSession, task_id: str) -> LiveTask:
     """Show a stored task by id: the live one if this server has it open, else loaded from the store
     (`TaskNotFound` for an unknown id)."""
-    live = registry_for(task.settings).open(task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+    live = registry_for(task.settings).open(task_id, task.settings, task_embedder(task), task.user)
     attach(task, live)
     return live
-
-
-def sync_with_url(task: TaskSession) -> str | None:
-    """Every page view: open the task the URL names, or name the session's task in the URL (navigation drops
-    it). Returns a message when the URL names no task that exists."""
-    wanted = st.query_params.get("task")
-    if wanted and wanted != task.task_id:
-        try:
-            open_task(task, wanted)
-        except TaskNotFound:
-            detach(task)
-            return "That task link is not valid any more (the task was deleted, or the link is incomplete)."
-    elif task.task_id and wanted != task.task_id:
-        st.query_params["task"] = task.task_id
-    return None
 
 
 def end_task(task: TaskSession) -> None:
@@ -263,7 +262,7 @@ def end_task(task: TaskSession) -> None:
     this session's uploads."""
     if task.task_id is not None:
         registry = registry_for(task.settings)
-        live = registry.open(task.task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+        live = registry.open(task.task_id, task.settings, task_embedder(task), task.user)
         for run in live.runs:
             run.cancel()
         for run in live.runs:
@@ -279,8 +278,9 @@ def end_task(task: TaskSession) -> None:
 def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
     (ImportFormatError) nothing is created and the current task stays."""
-    live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings.embedding_model_path),
-                                              f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", export=data)
+    live = registry_for(task.settings).create(task.settings, task_embedder(task),
+                                              f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", task.user,
+                                              export=data)
     task.created_here.add(live.task_id)
     attach(task, live)
     return live.bank
@@ -297,13 +297,15 @@ def save_upload(task: TaskSession, name: str, data: bytes) -> Path:
 def launch(task: TaskSession, question: str, files: list[Path], text: str | None) -> None:
     """Start a run on the session's task (a new stored task on first use; follow-ups reuse the memory). While
     the embedding model still loads, a new task's start waits as `task.pending` (see `PendingStart`)."""
+    if task.read_only:  # a question asked over a read-only copy starts a task of one's own
+        detach(task)
     if task.task_id is None and not model_ready(task.settings):
         task.pending = PendingStart(question, tuple(files), text, time.time())
         return
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
     if task.task_id is None:
-        live = registry.create(task.settings, shared_embedder(task.settings.embedding_model_path), question[:80])
+        live = registry.create(task.settings, task_embedder(task), question[:80], task.user)
         task.created_here.add(live.task_id)
         attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
@@ -324,8 +326,7 @@ def start_pending(task: TaskSession) -> bool:
 
 def resume(task: TaskSession) -> RunHandle:
     """Continue the task's interrupted run (see `MemoryBank.resume`)."""
-    live = registry_for(task.settings).open(task.task_id or "", task.settings,
-                                            shared_embedder(task.settings.embedding_model_path))
+    live = registry_for(task.settings).open(task.task_id or "", task.settings, task_embedder(task), task.user)
     return registry_for(task.settings).resume(live)
 
 
@@ -344,7 +345,7 @@ def apply_settings(task: TaskSession, settings: Settings) -> None:
     task.settings = settings
     if task.task_id is not None:
         attach(task, registry_for(settings).reopen(task.task_id, settings,
-                                                   shared_embedder(settings.embedding_model_path)))
+                                                   shared_embedder(settings.embedding_model_path), task.user))
 
 
 def engine_label(task: TaskSession) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, event_from_dict
+from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, TaskNotFound, event_from_dict
 
 from . import tempdirs
 from .local_model import with_endpoint
@@ -37,6 +37,8 @@ class LiveTask:
     workdir: Path
     runs: list[RunHandle] = field(default_factory=list)
     origin: str = ""
+    copy_of: str = ""  # a read-only copy (`snapshot`): the stored task it was loaded from, and when it had changed
+    copied_at: float = 0.0
 
     def __post_init__(self) -> None:
         # closing the task removes its folder; a task still open when the process exits goes then
@@ -63,32 +65,32 @@ class TaskRegistry:
         with self._lock:
             return self._open.get(task_id)
 
-    def open(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
-        """The open task, or the stored one opened (`TaskNotFound` for an unknown id). This process holds every
-        live run of a SQLite store, so a 'running' run it does not hold is dead; PostgreSQL may be shared by
-        several servers, which the run's heartbeat tells apart."""
+    def open(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
+        """`user`'s task, open here or opened from the store: `TaskNotFound` for an unknown id and for another
+        user's task alike, `TaskBusy` when another app process has it open for writing. Holding the task's lease,
+        this process knows that a run the store still calls 'running' is dead: it is marked interrupted."""
+        self.store.owners.check(task_id, user)
         with self._lock:
             live = self._open.get(task_id)
             if live is not None:
                 self._open.move_to_end(task_id)
                 return live
             workdir = _workdir(settings)
-            stale = 0.0 if self.store.where.startswith("sqlite") else None
             try:
                 bank = MemoryBank.open(task_id, self.store, _for(settings, workdir), embedder=embedder,
-                                       stale_seconds=stale, long_term=long_term_for(settings))
+                                       stale_seconds=0.0, long_term=long_term_for(settings, user, embedder))
             except BaseException:
                 shutil.rmtree(workdir, ignore_errors=True)
                 raise
             live = LiveTask(bank, workdir, past_runs(bank, bank.stored_runs()))
             return self._add(live)
 
-    def create(self, settings: Settings, embedder: Any, name: str, export: Any = None) -> LiveTask:
-        """A new stored task, empty or from an export (`ImportFormatError` leaves nothing behind)."""
+    def create(self, settings: Settings, embedder: Any, name: str, user: str, export: Any = None) -> LiveTask:
+        """A new stored task of `user`, empty or from an export (`ImportFormatError` leaves nothing behind)."""
         workdir = _workdir(settings)
         try:
-            kwargs = {"embedder": embedder, "store": self.store, "task_name": name,
-                      "long_term": long_term_for(settings)}
+            kwargs = {"embedder": embedder, "store": self.store, "task_name": name, "owner": user,
+                      "long_term": long_term_for(settings, user, embedder)}
             if export is not None:
                 bank = MemoryBank.from_export(export, _for(settings, workdir), **kwargs)
             else:
@@ -100,10 +102,33 @@ class TaskRegistry:
         with self._lock:
             return self._add(LiveTask(bank, workdir, runs, origin=name))
 
-    def reopen(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+    def snapshot(self, task_id: str, settings: Settings, embedder: Any) -> LiveTask:
+        """A read-only copy of a stored task, loaded without its lease and kept by the caller alone (a shared
+        link, a task another process is writing); `TaskNotFound` when there is no such task."""
+        updated = self.changed_at(task_id)
+        stored = self.store.load(task_id)
+        workdir = _workdir(settings)
+        try:
+            bank = MemoryBank.from_export(stored.export, _for(settings, workdir), embedder=embedder,
+                                          files_from=self.store.task_folder(task_id))
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}",
+                        copy_of=task_id, copied_at=updated)
+
+    def changed_at(self, task_id: str) -> float:
+        """When the stored task last changed (`TaskNotFound` when it is gone)."""
+        found = self.store.list_tasks(ids=[task_id])
+        if not found:
+            raise TaskNotFound(f"no task {task_id!r} (it was deleted, or the link is wrong)")
+        return found[0].updated
+
+    def reopen(self, task_id: str, settings: Settings, embedder: Any, user: str) -> LiveTask:
         """The same task on other settings (the Settings page): closed, then opened with them."""
+        self.store.owners.check(task_id, user)
         self.close(task_id)
-        return self.open(task_id, settings, embedder)
+        return self.open(task_id, settings, embedder, user)
 
     def resume(self, live: LiveTask) -> RunHandle:
         with self._lock:
@@ -134,9 +159,15 @@ class TaskRegistry:
             raise
         shutil.rmtree(live.workdir, ignore_errors=True)
 
-    def delete(self, task_id: str) -> None:
+    def delete(self, task_id: str, user: str) -> None:
+        """Delete `user`'s task; `TaskBusy` when another app process has it open (its lease is taken first)."""
+        self.store.owners.check(task_id, user)
         self.close(task_id, save=False)  # its rows go next: nothing to save
-        self.store.delete_task(task_id)
+        self.store.leases.acquire(task_id)
+        try:
+            self.store.delete_task(task_id)  # the lease row goes with the task's rows
+        finally:
+            self.store.leases.release(task_id)
 
     def _add(self, live: LiveTask) -> LiveTask:
         self._open[live.task_id] = live
@@ -184,9 +215,10 @@ def registry_for(settings: Settings) -> TaskRegistry:
 
 @st.cache_resource(show_spinner=False, ttl=3600)
 def _retention_sweep(_registry: TaskRegistry, days: int) -> list[str]:
-    """At most once an hour: delete the tasks untouched for `days` (none that is open here)."""
+    """At most once an hour: delete the tasks untouched for `days` (none that is open here or on another
+    server)."""
     with _registry._lock:
-        keep = set(_registry._open)
+        keep = set(_registry._open) | _registry.store.leases.live()
     return _registry.store.delete_untouched(days, keep=keep)
 
 

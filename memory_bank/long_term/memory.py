@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MemoryBankError
+from ..limits import LOCAL_USER
 from ..retrieval.embedding import Embedder
 from ..settings import Settings
 from . import feedback as fb
@@ -40,7 +41,7 @@ from .store import FileStore
 from .vectors import VectorFile
 from .vetting import ScreenedRecords, confirmed_text
 
-DEFAULT_USER = "local"
+DEFAULT_USER = LOCAL_USER
 MAX_ANSWERS = 2_000
 _INDEXED = ("content", "category", "subcategory", "tags")  # what the search index reads besides the numbers
 EDITABLE = frozenset({"content", "category", "subcategory", "tags", "confidence", "reward", "needs_revision"})

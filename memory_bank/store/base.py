@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .lease import TaskLeases
+    from .owners import TaskOwners
+    from .shares import TaskShares
 
 # the tables whose rows keep the memory's order: `seqs` says where each goes on
 SEQ_NAMES = ("nodes", "edges", "entries", "links", "conflicts", "merge_events", "merged_into", "events")
@@ -77,7 +82,11 @@ class StoredTask:
 
 
 class TaskStore(Protocol):
-    def create_task(self, name: str, origin: str, embedding_model: str) -> str: ...
+    leases: TaskLeases  # who may write which task (one process per task)
+    owners: TaskOwners  # whose each task is
+    shares: TaskShares  # read-only links to a task
+
+    def create_task(self, name: str, origin: str, embedding_model: str, owner: str | None = None) -> str: ...
     def load(self, task_id: str) -> StoredTask: ...
     def write(self, task_id: str, changes: ChangeSet, seqs: dict[str, int]) -> None: ...
     def clear_task(self, task_id: str) -> None: ...

@@ -5,18 +5,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..errors import ImportFormatError, MemoryBankError, StoreError
-from ..events import EventBus
+from ..events import EventBus, SaveFailed
 from ..limits import shorten_name
 from ..memory.export import import_memory
 from ..memory.store import Memory
 from .base import SEQ_NAMES, RunRecord, TaskStore
+from .lease import LeaseKeeper
 from .persist import HEARTBEAT_SECONDS, Persistence
 
 # A run whose heartbeat is older than this is taken as dead with its process (the writer beats every 5 s)
@@ -42,24 +44,50 @@ class ResumePlan:
 
 
 def load_task(store: TaskStore, task_id: str, stale_seconds: float | None = None) -> tuple[Memory, dict[str, int]]:
-    """A stored task's memory and where each table's rows go on (see `MemoryBank.open`); its runs left
+    """A stored task's memory and where each table's rows go on (see `MemoryBank.open`), with the task's write
+    lease taken first (`TaskBusy` when another process has it), so that nothing is written between the load and
+    this process's first write; the caller binds the task or calls `store.leases.release`. Its runs left
     'running' by a process that died are marked interrupted first. Stored data the export schema refuses is a
     `StoreError` (the task is damaged), never a half-read memory."""
-    store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
-    stored = store.load(task_id)
+    store.leases.acquire(task_id)
     try:
+        store.mark_interrupted(task_id, STALE_SECONDS if stale_seconds is None else stale_seconds)
+        stored = store.load(task_id)
         return import_memory(stored.export), stored.seqs
     except ImportFormatError as exc:
+        store.leases.release(task_id)
         raise StoreError(f"task {task_id} in the store is damaged: {exc}") from exc
+    except BaseException:
+        store.leases.release(task_id)
+        raise
+
+
+@contextmanager
+def released_on_error(store: TaskStore, task_id: str) -> Iterator[None]:
+    """Around making the bank of a task `load_task` leased: a bank that is not made leaves the task free."""
+    try:
+        yield
+    except BaseException:
+        store.leases.release(task_id)
+        raise
 
 
 class TaskBinding:
     def __init__(self, store: TaskStore, task_id: str, memory: Memory, events: EventBus,
                  usage: Callable[[], dict[str, Any]], seqs: dict[str, int]) -> None:
-        """`seqs` as `load_task` returned them for a reopened task, {} for a new one (written at once)."""
+        """`seqs` as `load_task` returned them for a reopened task (its lease taken), {} for a new one (its
+        lease taken here, and written at once). While bound, a `LeaseKeeper` renews the lease."""
         self.store, self.task_id = store, task_id
-        self.persistence = Persistence(store, task_id, memory, events, usage,
-                                       {**dict.fromkeys(SEQ_NAMES, 0), **seqs}, loaded=bool(seqs))
+        if not seqs:
+            store.leases.acquire(task_id)
+        try:
+            self.persistence = Persistence(store, task_id, memory, events, usage,
+                                           {**dict.fromkeys(SEQ_NAMES, 0), **seqs}, loaded=bool(seqs))
+        except BaseException:
+            store.leases.release(task_id)
+            raise
+        self.keeper = LeaseKeeper(store.leases, task_id, lambda exc: events.publish(
+            SaveFailed(where="task lease", message=f"{exc}. Changes made here are kept in memory, not saved.")))
 
     def store_files(self, files: Sequence[str | Path],
                     names: Sequence[str | None] = ()) -> list[tuple[Path, str]]:
@@ -140,6 +168,8 @@ class TaskBinding:
     def close(self, save: bool = True) -> None:
         """See `Persistence.close`; `save=False` stops the writer without a final write (a task being deleted)."""
         if save:
-            self.persistence.close()
+            self.persistence.close()  # a failure keeps the lease: the changes wait here for the store
         else:
             self.persistence.abandon()
+        self.keeper.stop()
+        self.store.leases.release(self.task_id)

@@ -13,7 +13,8 @@ from sqlalchemy import Connection, Engine, inspect, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import StoreError
-from .schema import Base, IngestRow, SchemaVersion
+from ..limits import LOCAL_USER
+from .schema import Base, IngestRow, LeaseRow, SchemaVersion, ShareRow, TaskRow
 
 
 def _v2_resume(conn: Connection) -> None:
@@ -22,9 +23,19 @@ def _v2_resume(conn: Connection) -> None:
     IngestRow.__table__.create(conn)
 
 
+def _v3_owners(conn: Connection) -> None:
+    """v2 -> v3: tasks get an owner (every existing one the single-user owner, so nothing of it is lost or shown
+    to anyone else), a write lease and read-only share links."""
+    conn.execute(text(f"ALTER TABLE tasks ADD COLUMN owner VARCHAR(64) NOT NULL DEFAULT '{LOCAL_USER}'"))
+    for index in TaskRow.__table__.indexes:
+        index.create(conn)
+    LeaseRow.__table__.create(conn)
+    ShareRow.__table__.create(conn)
+
+
 # version reached -> the step that reaches it from the version before
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_resume}
-CURRENT = 2
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_resume, 3: _v3_owners}
+CURRENT = 3
 
 
 def ensure_schema(engine: Engine, where: str) -> int:

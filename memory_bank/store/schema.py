@@ -11,6 +11,8 @@ from __future__ import annotations
 from sqlalchemy import Float, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from ..limits import LOCAL_USER
+
 ID = String(64)
 
 
@@ -33,6 +35,27 @@ class TaskRow(Base):
     embedding_model: Mapped[str] = mapped_column(Text, default="")
     insight_doc: Mapped[str] = mapped_column(Text, default="{}")
     usage: Mapped[str] = mapped_column(Text, default="{}")
+    # the user the task belongs to (schema v3): tasks made before accounts belong to the single-user owner
+    owner: Mapped[str] = mapped_column(ID, default=LOCAL_USER, server_default=LOCAL_USER, index=True)
+
+
+class LeaseRow(Base):
+    """Which process may write a task (schema v3): taken when it opens the task, renewed while it has it open,
+    dropped when it closes it; one whose `expires` passed (its process died) may be taken over."""
+
+    __tablename__ = "task_leases"
+    task_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class ShareRow(Base):
+    """A read-only link to a task its owner made (schema v3); deleting the row revokes it."""
+
+    __tablename__ = "task_shares"
+    token: Mapped[str] = mapped_column(ID, primary_key=True)
+    task_id: Mapped[str] = mapped_column(ID, index=True)
+    created: Mapped[float] = mapped_column(Float)
 
 
 class NodeRow(Base):
@@ -144,5 +167,5 @@ class TaskFileRow(Base):
 
 
 TASK_TABLES = (NodeRow, EdgeRow, EntryRow, LinkRow, ConflictRow, MergeEventRow, MergedIntoRow, EventRow, RunRow,
-               IngestRow, TaskFileRow)
+               IngestRow, TaskFileRow, LeaseRow, ShareRow)
 MEMORY_TABLES = (NodeRow, EdgeRow, EntryRow, LinkRow, ConflictRow, MergeEventRow, MergedIntoRow)

@@ -12,20 +12,23 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..errors import InputError, StoreError, TaskNotFound
-from ..limits import MAX_TASK_NAME, TASK_ID_PATTERN, fits, shorten, shorten_name
+from ..errors import InputError, StoreError
+from ..limits import LOCAL_USER, MAX_TASK_NAME, TASK_ID_PATTERN, fits, shorten, shorten_name
 from .base import SEQ_NAMES, ChangeSet, RunRecord, StoredTask, TaskSummary
 from .files import FileStore, sha256_of
-from .migrations import _reason, ensure_schema
+from .guard import guard
+from .lease import TaskLeases
+from .migrations import ensure_schema
+from .owners import TaskOwners, not_found
 from .schema import (
     MEMORY_TABLES,
     TASK_TABLES,
@@ -43,12 +46,8 @@ from .schema import (
     TaskFileRow,
     TaskRow,
 )
-
-# A task's stored run log keeps its last MAX_LOG_EVENTS events (and every answer, from which an export's runs are
-# rebuilt): far more than a run writes (a 2,000-node ingestion logs ~6,000), far below what an export may hold, so
-# a task asked a thousand questions still loads and exports.
-MAX_LOG_EVENTS = 50_000
-_ANSWER_EVENT = '{"kind": "answer",%'  # how `json.dumps(AnswerReady.to_dict())` begins
+from .shares import TaskShares
+from .writes import write_changes
 
 SEQ_TABLES = dict(zip(SEQ_NAMES, (NodeRow, EdgeRow, EntryRow, LinkRow, ConflictRow, MergeEventRow, MergedIntoRow,
                                   EventRow), strict=True))
@@ -80,6 +79,8 @@ class SqlTaskStore:
         self.task_files = root / "task-files"
         self.engine = self._engine(url, parsed.get_backend_name())
         ensure_schema(self.engine, self.where)
+        self.owners, self.leases = TaskOwners(self.engine, self.where), TaskLeases(self.engine, self.where)
+        self.shares = TaskShares(self.engine, self.where)
 
     @classmethod
     def from_settings(cls, settings: Any) -> SqlTaskStore:
@@ -101,30 +102,18 @@ class SqlTaskStore:
     def _session(self) -> Session:
         return Session(self.engine)
 
-    def _guard(self, what: str):  # noqa: ANN202 - a context manager that turns driver errors into StoreError
-        store = self
-
-        class _G:
-            def __enter__(self) -> None:
-                return None
-
-            def __exit__(self, kind, exc, tb) -> bool:  # noqa: ANN001
-                if isinstance(exc, SQLAlchemyError):
-                    raise StoreError(f"task store {store.where}: {what} failed: {_reason(exc)}") from exc
-                if isinstance(exc, OSError):  # the files beside the rows: a full disk, a folder made read-only
-                    raise StoreError(f"task store {store.where}: {what} failed: {exc.strerror or exc}") from exc
-                return False
-
-        return _G()
+    def _guard(self, what: str) -> AbstractContextManager[None]:
+        return guard(self.where, what)
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
-    def create_task(self, name: str, origin: str, embedding_model: str) -> str:
-        """A new, empty task; its name is held to the bound a rename has (an import names it after a file)."""
+    def create_task(self, name: str, origin: str, embedding_model: str, owner: str | None = None) -> str:
+        """A new, empty task of `owner` (the single user by default); its name is held to the bound a rename has
+        (an import names it after a file)."""
         task_id, now = new_task_id(), time.time()
         with self._guard("creating a task"), self._session() as s, s.begin():
             s.add(TaskRow(id=task_id, name=shorten(name, MAX_TASK_NAME), origin=origin, created=now, updated=now,
-                          embedding_model=embedding_model, insight_doc="{}", usage="{}"))
+                          embedding_model=embedding_model, insight_doc="{}", usage="{}", owner=owner or LOCAL_USER))
         return task_id
 
     def exists(self, task_id: str) -> bool:
@@ -134,7 +123,7 @@ class SqlTaskStore:
     def _task(self, s: Session, task_id: str) -> TaskRow:
         row = s.get(TaskRow, task_id)
         if row is None:
-            raise TaskNotFound(f"no task {task_id!r} (it was deleted, or the link is wrong)")
+            raise not_found(task_id)
         return row
 
     def rename_task(self, task_id: str, name: str) -> None:
@@ -261,84 +250,12 @@ class SqlTaskStore:
                                                  .order_by(table.seq))]
 
     def write(self, task_id: str, changes: ChangeSet, seqs: dict[str, int]) -> None:
-        """Apply one change set in one transaction; `seqs` (the next position per table) advances as rows are
-        appended, so order survives."""
+        """Apply one change set in one transaction, and only while this store holds the task's lease (renewed by
+        the same transaction): when another process has taken the task, `TaskBusy` and nothing is written.
+        `seqs` (the next position per table) advances as rows are appended, so order survives."""
         with self._guard("saving a task"), self._session() as s, s.begin():
-            self._write_nodes(s, task_id, changes, seqs)
-            self._append(s, EdgeRow, seqs, "edges", ({"task_id": task_id, "a": a, "b": b}
-                                                     for a, b in changes.edges_added))
-            for a, b in changes.edges_deleted:
-                s.execute(delete(EdgeRow).where(EdgeRow.task_id == task_id, EdgeRow.a == a, EdgeRow.b == b))
-            self._append(s, EntryRow, seqs, "entries", ({"task_id": task_id, "entry_id": i, "data": d}
-                                                        for i, d in changes.entries))
-            self._append(s, LinkRow, seqs, "links", ({"task_id": task_id, "node_id": n, "entry_id": e}
-                                                     for n, e in changes.links))
-            self._upsert_conflicts(s, task_id, changes, seqs)
-            self._append(s, MergeEventRow, seqs, "merge_events", ({"task_id": task_id, "event_id": i, "data": d}
-                                                                  for i, d in changes.merge_events))
-            self._append(s, MergedIntoRow, seqs, "merged_into", ({"task_id": task_id, "old_id": o, "new_id": n}
-                                                                 for o, n in changes.merged_into))
-            self._append(s, EventRow, seqs, "events", ({"task_id": task_id, "data": d} for d in changes.events))
-            if changes.events and seqs["events"] > MAX_LOG_EVENTS:
-                s.execute(delete(EventRow).where(EventRow.task_id == task_id,
-                                                 EventRow.seq < seqs["events"] - MAX_LOG_EVENTS,
-                                                 EventRow.data.not_like(_ANSWER_EVENT)))
-            self._write_runs(s, task_id, changes)
-            values: dict[str, Any] = {"updated": time.time()}
-            if changes.insight_doc is not None:
-                values["insight_doc"] = changes.insight_doc
-            if changes.usage is not None:
-                values["usage"] = changes.usage
-            if s.execute(update(TaskRow).where(TaskRow.id == task_id).values(**values)).rowcount == 0:
-                raise TaskNotFound(f"no task {task_id!r}: it was deleted while it was open")
-
-    def _write_nodes(self, s: Session, task_id: str, changes: ChangeSet, seqs: dict[str, int]) -> None:
-        if changes.nodes_deleted:
-            s.execute(delete(NodeRow).where(NodeRow.task_id == task_id, NodeRow.id.in_(changes.nodes_deleted)))
-        if not changes.nodes:
-            return
-        ids = [i for i, _, _ in changes.nodes]
-        existing = set(s.scalars(select(NodeRow.id).where(NodeRow.task_id == task_id, NodeRow.id.in_(ids))))
-        updates = [{"task_id": task_id, "id": i, "data": d, "embedding": e} for i, d, e in changes.nodes
-                   if i in existing]
-        if updates:
-            s.execute(update(NodeRow), updates)
-        self._append(s, NodeRow, seqs, "nodes", ({"task_id": task_id, "id": i, "data": d, "embedding": e}
-                                                 for i, d, e in changes.nodes if i not in existing))
-
-    def _upsert_conflicts(self, s: Session, task_id: str, changes: ChangeSet, seqs: dict[str, int]) -> None:
-        if not changes.conflicts:
-            return
-        ids = [i for i, _ in changes.conflicts]
-        existing = set(s.scalars(select(ConflictRow.id).where(ConflictRow.task_id == task_id,
-                                                              ConflictRow.id.in_(ids))))
-        updates = [{"task_id": task_id, "id": i, "data": d} for i, d in changes.conflicts if i in existing]
-        if updates:
-            s.execute(update(ConflictRow), updates)
-        self._append(s, ConflictRow, seqs, "conflicts", ({"task_id": task_id, "id": i, "data": d}
-                                                         for i, d in changes.conflicts if i not in existing))
-
-    @staticmethod
-    def _append(s: Session, table: Any, seqs: dict[str, int], name: str, rows: Iterable[dict[str, Any]]) -> None:
-        batch = []
-        for row in rows:
-            row["seq"] = seqs[name]
-            seqs[name] += 1
-            batch.append(row)
-        if batch:
-            s.execute(insert(table), batch)
-
-    def _write_runs(self, s: Session, task_id: str, changes: ChangeSet) -> None:
-        for (run_id, source), (done, total) in changes.progress.items():
-            found = s.execute(update(IngestRow).where(IngestRow.task_id == task_id, IngestRow.run_id == run_id,
-                                                      IngestRow.source == source)
-                              .values(chunks_done=done, chunks_total=total)).rowcount
-            if not found:
-                s.add(IngestRow(task_id=task_id, run_id=run_id, source=source, chunks_done=done,
-                                chunks_total=total))
-        if changes.heartbeat:
-            s.execute(update(RunRow).where(RunRow.task_id == task_id, RunRow.run_id == changes.heartbeat)
-                      .values(heartbeat=time.time()))
+            self.leases.fence(s, task_id)
+            write_changes(s, task_id, changes, seqs)
 
     # -- files ----------------------------------------------------------------------------------------------
 

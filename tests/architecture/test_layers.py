@@ -23,6 +23,7 @@ LAYERS = [
     {"ingest"},
     {"run"},
     {"store"},
+    {"accounts"},
     {"wiring", "bank", "cli", "__main__"},
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -20,7 +20,7 @@ from memory_bank.engines.protocol.answer_stream import cut_marker
 from memory_bank.events import EventBus
 from memory_bank.memory.import_rules import MAX_JSON_STRING
 from memory_bank.retrieval.embedding import HashingEmbedder
-from memory_bank.store import sql
+from memory_bank.store import writes
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply
 
 from .support import within_deadline
@@ -111,7 +111,7 @@ def test_the_bus_log_is_bounded_and_keeps_no_delta() -> None:
 
 
 def test_the_stored_run_log_is_bounded_and_keeps_every_answer(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    monkeypatch.setattr(sql, "MAX_LOG_EVENTS", 10)
+    monkeypatch.setattr(writes, "MAX_LOG_EVENTS", 10)
     store = SqlTaskStore(tmp_path / "data")
     questions = [f"What does the pump do, part {i}?" for i in range(3)]
     with FakeOpenAI(handler=answering(prose(200))) as fake:

@@ -11,7 +11,9 @@ from sqlalchemy import func, select, text
 
 from memory_bank import MemoryBank, Settings
 from memory_bank.errors import StoreError, TaskNotFound
+from memory_bank.limits import LOCAL_USER
 from memory_bank.store import SqlTaskStore
+from memory_bank.store.migrations import CURRENT
 from memory_bank.store.schema import TASK_TABLES, FileRow, TaskRow
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "northwind"
@@ -149,14 +151,41 @@ def test_a_version_1_database_is_migrated_keeping_its_tasks(settings, store):
     with store.engine.begin() as conn:  # make it what version 1 wrote
         conn.execute(text("DROP TABLE ingest_progress"))
         conn.execute(text("ALTER TABLE runs DROP COLUMN heartbeat"))
+        _make_v2(conn)
         conn.execute(text("UPDATE schema_version SET version = 1"))
     store.close()
     migrated = SqlTaskStore.from_settings(settings)
     with migrated.engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar() == 2
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar() == CURRENT == 3
     assert [(t.id, t.name, t.last_question) for t in migrated.list_tasks()] == [(task_id, "old", "a question")]
+    assert migrated.owners.owned(LOCAL_USER) == [task_id], "a task from before accounts is the single user's"
     assert migrated.mark_interrupted(task_id, stale_seconds=0) == [run_id]  # no heartbeat: the run is dead
     assert migrated.progress(task_id, run_id) == {}
+    migrated.close()
+
+
+def _make_v2(conn) -> None:  # noqa: ANN001 - what version 2 had: no owners, leases or share links
+    conn.execute(text("DROP TABLE task_leases"))
+    conn.execute(text("DROP TABLE task_shares"))
+    conn.execute(text("DROP INDEX ix_tasks_owner"))
+    conn.execute(text("ALTER TABLE tasks DROP COLUMN owner"))
+
+
+def test_a_version_2_database_is_migrated_its_tasks_the_single_users(settings, store, embedder):
+    bank = _bank(settings, store, embedder)
+    bank.ingest_text("The pump moves 40 litres a minute.")
+    bank.close()
+    with store.engine.begin() as conn:
+        _make_v2(conn)
+        conn.execute(text("UPDATE schema_version SET version = 2"))
+    store.close()
+    migrated = SqlTaskStore.from_settings(settings)
+    assert migrated.owners.owned(LOCAL_USER) == [bank.task_id]
+    reopened = MemoryBank.open(bank.task_id, migrated, settings, embedder=embedder)
+    assert reopened.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"] >= 1
+    reopened.close()
+    assert migrated.owners.assign("alice") == 1
+    assert migrated.owners.owned("alice") == [bank.task_id] and migrated.owners.owned(LOCAL_USER) == []
     migrated.close()
 
 

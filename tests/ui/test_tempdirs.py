@@ -42,7 +42,7 @@ def test_an_open_task_folder_goes_when_the_process_exits(tmp_path: Path) -> None
         from memory_bank import SqlTaskStore
         settings = Settings(data_dir={str(tmp_path / "data")!r}, temp_dir={str(tmp_path)!r})
         registry = TaskRegistry(SqlTaskStore.from_settings(settings))
-        live = registry.create(settings, load_embedder("/no/model/here"), "a task")
+        live = registry.create(settings, load_embedder("/no/model/here"), "a task", "local")
         print(live.workdir)
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
