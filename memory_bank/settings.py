@@ -86,6 +86,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_SHARED": "shared",
     "LLM_PROVIDER": "llm_provider",
     "MEMORY_BANK_PRESET": "preset",
+    "MEMORY_BANK_ANSWER_MODE": "answer_mode",
 }
 
 
@@ -139,6 +140,10 @@ class Settings(BaseModel):
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
     react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
+    # how the LLM writes an answer: "react" (the tool loop), "one_call" (one streamed completion over the memory
+    # block, citations checked), "auto": one call for the local model when it writes the answers only (on 2
+    # cores the loop took 115-165 s an answer and was right less often than the offline answer)
+    answer_mode: Literal["auto", "react", "one_call"] = "auto"
     # the longest answer a run keeps; a longer one is cut with a marker saying so (`cap_answer`). At most
     # 1,000,000, so a cut answer (with its marker) stays within what an export may hold and imports again.
     max_answer_chars: int = Field(default=100_000, ge=1_000, le=1_000_000)
@@ -226,6 +231,13 @@ class Settings(BaseModel):
         """The preset these settings amount to, or None for a custom mix."""
         mine = {a: self.engine_for(a) for a in AGENT_SLOTS}
         return next((name for name, engines in PRESETS.items() if engines == mine), None)
+
+    def answers_in_one_call(self) -> bool:
+        """Whether the answer is one grounded completion (`answer_mode`) instead of the ReAct loop."""
+        if self.engine_for("react") != "llm" or self.answer_mode == "react":
+            return False
+        return self.answer_mode == "one_call" or (
+            self.llm_provider == "local" and all(self.engine_for(s) == "offline" for s in _INGESTION))
 
     def window(self, agent: str) -> int:
         """The context window of one agent, in (estimated) tokens."""
