@@ -8,8 +8,9 @@ for the question, at a budget the model reads in seconds), and the model must ci
 What comes back is checked, not trusted: a citation of an id the block did not show is removed; a sentence that
 cites nothing is traced to the block's nodes (`trace`, the run's grounding) and dropped when nothing there says
 it; a refusal, or a reply with no claim left standing, is the offline engine's "not found". The reply streams to
-the reader as it is written (`on_answer_text`); one that runs past `seconds` or `max_chars` (a model that streams
-for ever) is stopped and its whole sentences kept. Cross-validation and image tasks still go to the loop.
+the reader as it is written (`on_answer_text`); one that writes for longer than `writing_seconds` or past
+`max_chars` (a model that streams for ever) is stopped and its whole sentences kept. Cross-validation and image
+tasks still go to the loop.
 """
 
 from __future__ import annotations
@@ -49,19 +50,22 @@ _SAYS_NOTHING = re.compile(
     r"no\s+(?:information|mention)|(?:is|are)\s+not\s+(?:mentioned|provided|specified|stated|given)|"
     r"cannot\s+(?:be\s+)?(?:found|answered|determined))\b", re.IGNORECASE)
 _WHOLE = re.compile(r"[.!?:)\]\"'”]\s*$")
+_MARK = re.compile(r"\s*\[\s*node\s*:[^\]\n]*\]", re.IGNORECASE)
+MARK_HOLD = 120  # characters of a "[node:..." held back until its "]" shows whether it is a marker
 
 
 @dataclass(frozen=True)
 class OneCallConfig:
     """`block_tokens`: the evidence block (with the prompt about 700 tokens: the local model reads ~60 tokens/s
     on 2 quiet cores, so the first token comes within ~15 s); `max_tokens`: the reply (~12 tokens/s: ~20 s);
-    `seconds`: past this the reply is stopped and its whole sentences kept; `max_chars`: the same for a reply that
-    ignores max_tokens. Low temperature: the answer is read off the evidence, not invented."""
+    `writing_seconds`: counted from the first token (on a busy machine reading the prompt alone can take minutes,
+    bounded by the client's timeout), past it the reply is stopped and its whole sentences kept; `max_chars`: the
+    same for a reply that ignores max_tokens. Low temperature: the answer is read off the evidence, not invented."""
 
     block_tokens: int = 450
     max_tokens: int = 256
     max_words: int = 150
-    seconds: float = 80.0
+    writing_seconds: float = 60.0
     max_chars: int = 4_000
     question_chars: int = 1_000
     temperature: float = 0.2
@@ -69,7 +73,8 @@ class OneCallConfig:
 
 
 class _Heard:
-    """The listener of the streamed reply: keeps the text, hands the answer on to the reader, and stops the
+    """The listener of the streamed reply: keeps the text, hands the answer on to the reader without its
+    `[node:ID]` markers (ids mean nothing to a reader; the finished answer numbers its citations), and stops the
     reply (`StopReply`) once it is past its time or size."""
 
     def __init__(self, report: Callable[[str, int], None] | None, config: OneCallConfig, limit: int,
@@ -78,19 +83,33 @@ class _Heard:
         self.stopped = False
         self._stream = AnswerStream(report, limit, opened=True) if report is not None else None
         self._config, self._clock = config, clock
-        self._deadline = clock() + config.seconds
+        self._deadline: float | None = None  # set at the first piece: reading the prompt is the client's timeout
+        self._held, self._shown = "", 0  # a marker still being written; characters handed on
 
     def hear(self, piece: str, offset: int) -> None:
         if self.stopped:
             return
         if offset == 0 and len(self.text):
-            self.text = TextBuffer()  # a retried stream starts again
+            self.text, self._held, self._shown = TextBuffer(), "", 0  # a retried stream starts again
         self.text.write(piece)
-        if self._stream is not None:
-            self._stream.hear(piece, offset)
-        if self._clock() > self._deadline or len(self.text) > self._config.max_chars:
+        self._show(piece)
+        now = self._clock()
+        if self._deadline is None:
+            self._deadline = now + self._config.writing_seconds
+        if now > self._deadline or len(self.text) > self._config.max_chars:
             self.stopped = True
             raise StopReply
+
+    def _show(self, piece: str) -> None:
+        if self._stream is None:
+            return
+        text = self._held + piece
+        opened = text.rfind("[")
+        keep = opened if opened != -1 and "]" not in text[opened:] and len(text) - opened <= MARK_HOLD else len(text)
+        text, self._held = _MARK.sub("", text[:keep]), text[keep:]
+        if text:
+            self._stream.hear(text, self._shown)
+            self._shown += len(text)
 
 
 class OneCallAnswerer:
