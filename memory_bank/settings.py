@@ -22,7 +22,8 @@ AGENT_SLOTS = ("classification", "structure", "analysis", "integration", "planni
 EngineName = Literal["offline", "llm"]
 _INGESTION = ("classification", "structure", "analysis", "integration", "planning", "image")
 # Presets of `agent_engines`. "answers": offline ingestion; the LLM writes the answer through the ReAct loop and
-# judges cross-validation (both are the executor's tasks), which keeps a slow local model to a few calls.
+# judges cross-validation (both are the executor's tasks), which keeps a slow local model to a few calls; with the
+# local model the answer is one grounded call and cross-validation offline (`answers_in_one_call`).
 PRESETS: dict[str, dict[str, str]] = {
     "offline": dict.fromkeys(AGENT_SLOTS, "offline"),
     "answers": {**dict.fromkeys(_INGESTION, "offline"), "react": "llm"},

@@ -197,14 +197,14 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
     llm_engine = build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call,
                                   on_answer_text)
     if settings.answers_in_one_call():
-        llm_engine = one_call_engine(settings, llm_engine, llm, view, on_answer_text)
+        llm_engine = one_call_engine(settings, llm_engine, llm, view, offline, on_answer_text)
     return compose_engine(settings, llm_engine, offline, events.publish)
 
 
-def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view: MemoryView,
+def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view: MemoryView, offline: Engine,
                     on_answer_text: Callable[[str, int], None] | None) -> Engine:
-    """The LLM engine with its answers written in one grounded call (`engines/one_call.py`); uncited sentences
-    are traced with the run's grounding, over what the view holds now."""
+    """The LLM engine with its answers written in one grounded call (`engines/one_call.py`) and its other
+    executor tasks done offline; uncited sentences are traced with the run's grounding, over the view."""
     from dataclasses import replace
 
     from .engines.one_call import OneCallAnswerer
@@ -213,7 +213,7 @@ def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view
     def trace(claim: str, nodes: list[Node]) -> list[Citation]:
         return ground(claim, nodes, view.entries_for, view.rejected_entries())
 
-    answerer = OneCallAnswerer(llm, settings, view, trace, llm_engine.executor, on_answer_text)
+    answerer = OneCallAnswerer(llm, settings, view, trace, offline.executor, on_answer_text)
     return replace(llm_engine, executor=answerer)
 
 

@@ -9,8 +9,9 @@ What comes back is checked, not trusted: a citation of an id the block did not s
 cites nothing is traced to the block's nodes (`trace`, the run's grounding) and dropped when nothing there says
 it; a refusal, or a reply with no claim left standing, is the offline engine's "not found". The reply streams to
 the reader as it is written (`on_answer_text`); one that writes for longer than `writing_seconds` or past
-`max_chars` (a model that streams for ever) is stopped and its whole sentences kept. Cross-validation and image
-tasks still go to the loop.
+`max_chars` (a model that streams for ever) is stopped and its whole sentences kept. The executor's other tasks
+(cross-validating a conflict, which the NIST PDF alone raises) go to `others`, the offline executor: through the
+ReAct loop one cross-validation took the local model many minutes on 2 busy cores.
 """
 
 from __future__ import annotations
@@ -113,15 +114,15 @@ class _Heard:
 
 
 class OneCallAnswerer:
-    """The executor slot under *Local model for answers*: NORMAL tasks in one call, the rest through `loop`."""
+    """The executor slot under *Local model for answers*: NORMAL tasks in one call, the rest through `others`."""
 
     name = "react"
 
     def __init__(self, client: LLMClient, settings: Settings, view: MemoryView, trace: Tracer,
-                 loop: Agent[ExecutionInput, ExecutionResult],
+                 others: Agent[ExecutionInput, ExecutionResult],
                  on_answer_text: Callable[[str, int], None] | None = None, config: OneCallConfig | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._client, self._settings, self._trace, self._loop = client, settings, trace, loop
+        self._client, self._settings, self._trace, self._others = client, settings, trace, others
         self._blocks = MemoryBlockBuilder(view)
         self._on_answer_text = on_answer_text
         self._config = config or OneCallConfig()
@@ -130,7 +131,7 @@ class OneCallAnswerer:
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:
         if inp.task.type is not TaskType.NORMAL:
-            return self._loop.run(inp)
+            return self._others.run(inp)
         question = inp.task_goal.strip() or inp.task.description
         selection = self._blocks.select(question, self._config.block_tokens)
         calls = [ToolCallRecord(name="memory_block", arguments={"query": question[:300]},

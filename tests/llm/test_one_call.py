@@ -98,7 +98,7 @@ def test_a_reply_past_its_time_is_stopped_and_its_cut_sentence_dropped(tmp_path:
         bank = MemoryBank(Settings(), embedder=HashingEmbedder(), workdir=tmp_path / "work")
         bank.ingest_text(NOTES, source="notes")
         client = OpenAIClient(fake.settings())
-        agent = OneCallAnswerer(client, fake.settings(), bank.view, lambda _c, _n: [], loop=_no_loop(),
+        agent = OneCallAnswerer(client, fake.settings(), bank.view, lambda _c, _n: [], others=_no_others(),
                                 config=OneCallConfig(writing_seconds=7), clock=lambda: float(next(seconds)))
         task = PendingTask(type=TaskType.NORMAL, description=QUESTION)
         result = within_deadline(lambda: agent.run(ExecutionInput(prompt="", task=task, task_goal=QUESTION)))
@@ -106,14 +106,14 @@ def test_a_reply_past_its_time_is_stopped_and_its_cut_sentence_dropped(tmp_path:
     assert "stopped" in result.summary
 
 
-def _no_loop():  # noqa: ANN202
-    class Loop:
-        name = "react"
+def _no_others():  # noqa: ANN202
+    class Others:
+        name = "executor"
 
         def run(self, inp):  # noqa: ANN001, ANN202
-            raise AssertionError(f"a NORMAL task must not reach the loop: {inp}")
+            raise AssertionError(f"a NORMAL task is answered in the one call: {inp}")
 
-    return Loop()
+    return Others()
 
 
 def test_a_failing_endpoint_is_answered_offline_and_says_so(tmp_path: Path) -> None:
@@ -122,6 +122,21 @@ def test_a_failing_endpoint_is_answered_offline_and_says_so(tmp_path: Path) -> N
         result = within_deadline(lambda: bank.run(QUESTION, text=NOTES))
     assert "ALPHA pump moves water" in result.answer and result.citations
     assert any(e.kind == "agent_fell_back" for e in bank.events.log())
+
+
+def test_a_conflict_is_cross_validated_offline_and_the_model_asked_once(tmp_path: Path) -> None:
+    """The notes sample raises a budget conflict: under one-call answers it is cross-validated offline (the loop
+    took the local model minutes), and the model is asked exactly once, for the answer."""
+    notes = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
+    with FakeOpenAI(handler=replying(lambda ids: f"The budget is in the notes. [node:{ids[0]}]")) as fake:
+        bank = one_call_bank(fake, tmp_path)
+        result = within_deadline(lambda: bank.run("What is the Northwind project budget, and who approved it?",
+                                                  files=notes))
+        asked = [r.agent for r in fake.chat_requests]
+    kinds = [(t.type.value, t.status.value) for t in result.insight_doc.completed_tasks]
+    assert ("CROSS_VALIDATE", "success") in kinds and kinds[-1][0] == "NORMAL", kinds
+    assert all(c["status"] != "pending" for c in bank.snapshot().conflicts)
+    assert asked == ["answer"]
 
 
 def test_which_settings_answer_in_one_call() -> None:

@@ -74,8 +74,9 @@ def test_the_server_takes_a_json_schema_and_the_agents_get_typed_output(server: 
 
 
 def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_path: Path) -> None:
-    """Local model for answers: offline ingestion flags the budget conflict; the real model cross-validates it
-    and writes the answer through the ReAct loop, streamed."""
+    """Local model for answers: offline ingestion flags the budget conflict, the offline executor cross-validates
+    it, and the real model writes the answer in one grounded call, streamed (issue 22: the ReAct loop took the
+    1.5B model minutes on 2 cores)."""
     settings = small(server, tmp_path).with_preset("answers")
     bank = MemoryBank(settings, workdir=tmp_path / "work")
     drafts: list = []
@@ -95,5 +96,5 @@ def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_p
     live = {n.id for n in snap.nodes}
     assert all(c.node_id in live for c in result.citations), "citations point at nodes that exist"
     usage = bank.usage()["per_agent"]
-    assert set(usage) == {"react"} and usage["react"]["calls"] >= 2
+    assert set(usage) == {"answer"} and usage["answer"]["calls"] == 1
     assert len(drafts) > 1, "the answer streamed"
