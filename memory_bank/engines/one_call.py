@@ -162,15 +162,17 @@ class OneCallAnswerer:
             _drop_last(lines)  # cut mid-sentence: never a fragment
         quotes: dict[str, Citation] = {}
         dropped = 0
-        for line in lines:
+        for n, line in enumerate(lines):
             kept = []
             for claim in line.claims:
-                if claim.cited or self._supported(claim, [c.node for c in shown.values()], quotes):
+                if not claim.cited and _SAYS_NOTHING.search(claim.text):
+                    dropped += 1  # "The documents do not say ...": its words would trace to what they do say
+                elif claim.cited or self._supported(claim, [c.node for c in shown.values()], quotes):
                     kept.append(claim)
-                elif len(set(stems(claim.text))) < MIN_WORDS:
-                    kept.append(claim)  # a lead-in with nothing to check
+                elif _lead_in(claim, first=n == 0 and not kept):
+                    kept.append(claim)  # "The core components are:": nothing to check
                 else:
-                    dropped += 1
+                    dropped += 1  # unsupported, or a stray piece ("NOT FOUND" after an answer, a page number)
             line.claims = kept
         lines = [line for line in lines if line.claims]
         cited = list(dict.fromkeys(i for line in lines for c in line.claims for i in c.cited))
@@ -196,11 +198,17 @@ class OneCallAnswerer:
 
 
 def refuses(text: str) -> bool:
-    """The reply says the evidence does not answer: "NOT FOUND" (as asked), or a short reply saying so in other
-    words ("The documents do not mention a budget.")."""
-    if not text or _REFUSAL.search(text):
-        return True
-    return len(text.split()) <= 40 and _SAYS_NOTHING.search(text) is not None
+    """The reply opens by saying the evidence does not answer ("NOT FOUND", as asked). A sentence that says so
+    in other words ("The documents do not mention a budget.") is dropped where it stands, and a reply left with
+    no cited claim is "not found" as well."""
+    return not text.strip() or _REFUSAL.search(text) is not None
+
+
+def _lead_in(claim: Claim, first: bool) -> bool:
+    """A short sentence that claims nothing to check and reads as a lead-in: the answer's first, or one that
+    opens a list (ends with ":")."""
+    return len(set(stems(claim.text))) < MIN_WORDS and (first or claim.text.endswith(":")) \
+        and not refuses(claim.text)
 
 
 def _drop_last(lines: list[Line]) -> None:

@@ -22,6 +22,10 @@ _ID_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 _MARKS = rf"(?:\s*(?:{_NODE_MARK.pattern}|{_BARE_MARK.pattern}))+"
 _AFTER_STOP = re.compile(rf"([.!?:])({_MARKS})", re.IGNORECASE)  # "… access. [node:x]" -> "… access [node:x]."
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+# a place the model copied from the block: "(NIST.SP.800-207.pdf, §3.3, p. 19 (PDF p. 28))" (its "p. 19" would
+# also cut the sentence in two)
+_PLACE = re.compile(r"\s*\((?:[^()\n]|\([^()\n]*\))*?(?:\.pdf\b|\bPDF pp?\.|\bpp?\. \d)(?:[^()\n]|\([^()\n]*\))*\)",
+                    re.IGNORECASE)
 _END = re.compile(r"[\s]*([.!?:;,]*)$")
 
 
@@ -52,7 +56,7 @@ def read_claims(reply: str, known: set[str]) -> list[Line]:
             continue
         item = _BULLET.match(raw) is not None
         body = _BULLET.sub("", raw, count=1) if item else raw.strip()
-        body = _AFTER_STOP.sub(lambda m: f"{m.group(2)}{m.group(1)}", body)
+        body = _AFTER_STOP.sub(lambda m: f"{m.group(2)}{m.group(1)}", _PLACE.sub("", body))
         claims: list[Claim] = []
         for sentence in split_sentences(body):
             claim = _claim(sentence, known)
