@@ -214,7 +214,7 @@ def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view
         return ground(claim, nodes, view.entries_for, view.rejected_entries())
 
     answerer = OneCallAnswerer(llm, settings, view, trace, offline.executor, on_answer_text)
-    return replace(llm_engine, executor=answerer)
+    return replace(llm_engine, executor=answerer, label=f"{llm_engine.label}, one grounded call per answer")
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,

@@ -58,6 +58,7 @@ def test_the_answer_is_one_streamed_call_over_the_block_with_its_citations_numbe
         draft.add(delta)
     assert len(deltas) > 3 and draft.text == "The ALPHA pump moves water every hour.", "streamed, markers hidden"
     assert bank.usage()["per_agent"]["answer"]["calls"] == 1
+    assert "one grounded call per answer" in bank.engine.label
 
 
 def test_invented_ids_are_removed_and_uncited_sentences_traced_or_dropped(tmp_path: Path) -> None:
