@@ -66,7 +66,7 @@ class OneCallConfig:
     block_tokens: int = 450
     max_tokens: int = 256
     max_words: int = 150
-    writing_seconds: float = 60.0
+    writing_seconds: float = 120.0
     max_chars: int = 4_000
     question_chars: int = 1_000
     temperature: float = 0.2
