@@ -50,7 +50,6 @@ _SAYS_NOTHING = re.compile(
     r"\b(?:not\s+found|(?:does|do)\s+not\s+(?:say|mention|contain|provide|specify|state|describe|include)|"
     r"no\s+(?:information|mention)|(?:is|are)\s+not\s+(?:mentioned|provided|specified|stated|given)|"
     r"cannot\s+(?:be\s+)?(?:found|answered|determined))\b", re.IGNORECASE)
-_WHOLE = re.compile(r"[.!?:)\]\"'”]\s*$")
 _MARK = re.compile(r"\s*\[\s*node\s*:[^\]\n]*\]", re.IGNORECASE)
 MARK_HOLD = 120  # characters of a "[node:..." held back until its "]" shows whether it is a marker
 
@@ -158,14 +157,19 @@ class OneCallAnswerer:
             return _not_found(calls, f"The local model found no answer in the memory block{stopped}.")
         shown = {c.node.id: c for c in selection.nodes}
         lines = read_claims(text, set(shown))
-        if stopped and lines and not _WHOLE.search(lines[-1].claims[-1].text):
-            _drop_last(lines)  # cut mid-sentence: never a fragment
+        if stopped and lines:
+            _drop_last(lines)  # cut at its limit: the last line may end mid-item ("(CDM)" of "(CDM) system: ...")
         quotes: dict[str, Citation] = {}
-        dropped = 0
+        dropped, said = 0, set()
         for n, line in enumerate(lines):
             kept = []
             for claim in line.claims:
-                if not claim.cited and _SAYS_NOTHING.search(claim.text):
+                if claim.text in said:
+                    continue  # a small model that loops says the same sentence again and again
+                said.add(claim.text)
+                if claim.text.startswith("…") or claim.text.rstrip(".").endswith("…"):
+                    dropped += 1  # a line the block showed cut, copied: never a fragment
+                elif not claim.cited and _SAYS_NOTHING.search(claim.text):
                     dropped += 1  # "The documents do not say ...": its words would trace to what they do say
                 elif claim.cited or self._supported(claim, [c.node for c in shown.values()], quotes):
                     kept.append(claim)
