@@ -3,6 +3,8 @@
     python bench/local_llm.py notes            # (1) notes sample, LLM for everything
     python bench/local_llm.py nist             # (2) NIST PDF, local model for answers
     python bench/local_llm.py squad -n 30      # (3) SQuAD dev questions: local model vs offline extractive answer
+    python bench/local_llm.py onecall          # (4) NIST sample + dev questions: one-call answer vs offline
+    python bench/local_llm.py onecall --cache /tmp/nist.json --ids nist-02 nist-19   # reuse the ingested bank
     python bench/local_llm.py all
 
 (1) counts every call the agents made, the tokens, the wall time, and how the JSON agents' replies fared: valid
@@ -12,6 +14,12 @@ the start of ingestion. (3) ingests one SQuAD article once (offline), then answe
 the same memory (export -> import): the offline extractive answer and the local model's ReAct answer; a hit is
 the gold string inside the answer (case-insensitive). Every result prints with the machine's load average and
 lands in bench/results/local_llm.json. Needs the model: `python -m memory_bank fetch-model`.
+(4) ingests the NIST PDF once (offline), then asks the app's NIST sample question and dev questions of
+bench/data/doc_qa_dev.json twice from the same memory: the offline answer and the local model's one grounded
+call (*Local model for answers*, `engines/one_call.py`): seconds to the first streamed token, seconds in all,
+the key terms the answer carries (`doc_qa_set`), "not found", citations. The sample question's target (issue 22):
+first token <= 15 s, whole answer <= 60 s at load <= 1, naming two of the policy administrator, the policy
+enforcement point and the trust algorithm.
 """
 
 from __future__ import annotations
@@ -173,11 +181,82 @@ def bench_squad(server: LocalModelServer, embedder: Any, count: int, seed: int) 
             "local_seconds_per_answer": round(sum(r["local_seconds"] for r in rows) / n, 1), "rows": rows}
 
 
+# the app's NIST sample question (ui/session.py SAMPLES) and the terms its answer must name two of (issue 22)
+SAMPLE_QUESTION = ("What are the core components of a zero trust architecture, and how does the policy engine "
+                   "decide whether to grant access to a resource?")
+SAMPLE_TERMS = ["policy administrator", "policy enforcement point", "trust algorithm"]
+ONECALL_IDS = ("nist-02", "nist-08", "nist-13", "nist-19", "nist-23")
+
+
+def _timed_run(bank: MemoryBank, question: str) -> dict[str, Any]:
+    """The answer with seconds to its first streamed piece and in all, and this run's LLM tokens."""
+    first: dict[str, float] = {}
+    start = time.perf_counter()
+    before = bank.usage()
+    stop = bank.subscribe(lambda e: first.setdefault("t", time.perf_counter() - start)
+                          if e.kind == "answer_delta" and e.text else None)
+    try:
+        result = bank.run(question)
+    finally:
+        stop()
+    after = bank.usage()
+    return {"answer": result.answer, "seconds": round(time.perf_counter() - start, 1),
+            "first_token_seconds": round(first["t"], 1) if "t" in first else None,
+            "prompt_tokens": after["prompt_tokens"] - before["prompt_tokens"],
+            "completion_tokens": after["completion_tokens"] - before["completion_tokens"],
+            "citations": [f"{c.node_id} p{c.pages}" for c in result.citations], "errors": result.errors}
+
+
+def _scored(run: dict[str, Any], q: dict[str, Any], fractions: dict[str, float]) -> dict[str, Any]:
+    from doc_qa_set import carries, term_share
+
+    from memory_bank.engines.offline.executor import is_not_found
+
+    answer = run["answer"]
+    if q["id"] == "sample":
+        named = [t for t in SAMPLE_TERMS if term_share(answer, [t])]
+        return {**run, "not_found": is_not_found(answer), "key_terms": f"{len(named)}/3 {named}",
+                "carries": len(named) >= 2}
+    share = term_share(answer, q["key_terms"]) if q["key_terms"] else None
+    ok = (not q["answerable"] and is_not_found(answer)) or (q["answerable"] and carries(answer, q, fractions))
+    return {**run, "not_found": is_not_found(answer), "key_terms": share, "carries": ok}
+
+
+def bench_onecall(server: LocalModelServer, embedder: Any, ids: list[str], cache: Path | None) -> dict[str, Any]:
+    from doc_qa_set import load as load_dev_set
+    from longdoc import load_or_build
+
+    about, dev = load_dev_set()
+    questions = [{"id": "sample", "question": SAMPLE_QUESTION, "answerable": True}]
+    questions += [q for q in dev if q["id"] in ids]
+    offline = load_or_build(Settings(), embedder, cache, lambda bank: bank.ingest_file(NIST))
+    local = MemoryBank.from_export(offline.export(), local_settings(server).with_preset("answers"),
+                                   embedder=embedder)
+    assert local.settings.answers_in_one_call()
+    progress(local, "onecall")
+    rows = []
+    for q in questions:
+        load_before = load()
+        off = _scored(_timed_run(offline, q["question"]), q, about["term_fraction"])
+        mine = _scored(_timed_run(local, q["question"]), q, about["term_fraction"])
+        rows.append({"id": q["id"], "question": q["question"], "load_before": load_before, "load_after": load(),
+                     "offline": off, "one_call": mine})
+        print(f"  {q['id']}: load {load_before} -> {load()} | offline {off['seconds']} s carries={off['carries']} "
+              f"| one call: first token {mine['first_token_seconds']} s, all {mine['seconds']} s, "
+              f"{mine['prompt_tokens']}+{mine['completion_tokens']} tokens, carries={mine['carries']} "
+              f"terms={mine['key_terms']} not_found={mine['not_found']}", file=sys.stderr, flush=True)
+        print(f"    one call: {mine['answer'][:600]!r}", file=sys.stderr, flush=True)
+    return {"questions": len(rows), "offline_carries": sum(r["offline"]["carries"] for r in rows),
+            "one_call_carries": sum(r["one_call"]["carries"] for r in rows), "rows": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["notes", "nist", "squad", "all"])
+    parser.add_argument("what", choices=["notes", "nist", "squad", "onecall", "all"])
     parser.add_argument("-n", "--questions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--ids", nargs="*", default=list(ONECALL_IDS), help="onecall: dev-set question ids")
+    parser.add_argument("--cache", type=Path, help="onecall: the ingested NIST bank's export (written when absent)")
     parser.add_argument("--threads", type=int, default=0,
                         help="llama.cpp threads (0: the server's own choice from the load; 1 beside other work)")
     args = parser.parse_args()
@@ -194,6 +273,8 @@ def main() -> None:
                 out = bench_notes(server, embedder)
             elif name == "nist":
                 out = bench_nist(server, embedder)
+            elif name == "onecall":
+                out = bench_onecall(server, embedder, args.ids, args.cache)
             else:
                 out = bench_squad(server, embedder, args.questions, args.seed)
             out["load_before"], out["load_after"], out["server_ready_seconds"] = before, load(), ready

@@ -22,7 +22,8 @@ AGENT_SLOTS = ("classification", "structure", "analysis", "integration", "planni
 EngineName = Literal["offline", "llm"]
 _INGESTION = ("classification", "structure", "analysis", "integration", "planning", "image")
 # Presets of `agent_engines`. "answers": offline ingestion; the LLM writes the answer through the ReAct loop and
-# judges cross-validation (both are the executor's tasks), which keeps a slow local model to a few calls.
+# judges cross-validation (both are the executor's tasks), which keeps a slow local model to a few calls; with the
+# local model the answer is one grounded call and cross-validation offline (`answers_in_one_call`).
 PRESETS: dict[str, dict[str, str]] = {
     "offline": dict.fromkeys(AGENT_SLOTS, "offline"),
     "answers": {**dict.fromkeys(_INGESTION, "offline"), "react": "llm"},
@@ -89,6 +90,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_USERS_FILE": "users_file",
     "MEMORY_BANK_SESSION_IDLE_MINUTES": "session_idle_minutes",
     "MEMORY_BANK_SESSION_MAX_HOURS": "session_max_hours",
+    "MEMORY_BANK_ANSWER_MODE": "answer_mode",
 }
 
 
@@ -142,6 +144,10 @@ class Settings(BaseModel):
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
     react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
+    # how the LLM writes an answer: "react" (the tool loop), "one_call" (one streamed completion over the memory
+    # block, citations checked), "auto": one call for the local model when it writes the answers only (on 2
+    # cores the loop took 115-165 s an answer and was right less often than the offline answer)
+    answer_mode: Literal["auto", "react", "one_call"] = "auto"
     # the longest answer a run keeps; a longer one is cut with a marker saying so (`cap_answer`). At most
     # 1,000,000, so a cut answer (with its marker) stays within what an export may hold and imports again.
     max_answer_chars: int = Field(default=100_000, ge=1_000, le=1_000_000)
@@ -247,6 +253,13 @@ class Settings(BaseModel):
         """The preset these settings amount to, or None for a custom mix."""
         mine = {a: self.engine_for(a) for a in AGENT_SLOTS}
         return next((name for name, engines in PRESETS.items() if engines == mine), None)
+
+    def answers_in_one_call(self) -> bool:
+        """Whether the answer is one grounded completion (`answer_mode`) instead of the ReAct loop."""
+        if self.engine_for("react") != "llm" or self.answer_mode == "react":
+            return False
+        return self.answer_mode == "one_call" or (
+            self.llm_provider == "local" and all(self.engine_for(s) == "offline" for s in _INGESTION))
 
     def window(self, agent: str) -> int:
         """The context window of one agent, in (estimated) tokens."""

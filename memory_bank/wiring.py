@@ -16,7 +16,7 @@ from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.breaker import EndpointBreaker
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
-from .engines.models import ToolCallRecord
+from .engines.models import Citation, ToolCallRecord
 from .errors import ConfigError
 from .events import EventBus
 from .ingest.graph_ops import GraphOps
@@ -24,6 +24,7 @@ from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
 from .ingest.sections import SectionNodes
 from .memory.bank_files import BankFiles
+from .memory.query_graph import Node
 from .memory.store import Memory
 from .memory.temp_store import TempStore
 from .retrieval.deep_retrieval import DeepRetriever
@@ -195,7 +196,25 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
 
     llm_engine = build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call,
                                   on_answer_text)
+    if settings.answers_in_one_call():
+        llm_engine = one_call_engine(settings, llm_engine, llm, view, offline, on_answer_text)
     return compose_engine(settings, llm_engine, offline, events.publish)
+
+
+def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view: MemoryView, offline: Engine,
+                    on_answer_text: Callable[[str, int], None] | None) -> Engine:
+    """The LLM engine with its answers written in one grounded call (`engines/one_call.py`) and its other
+    executor tasks done offline; uncited sentences are traced with the run's grounding, over the view."""
+    from dataclasses import replace
+
+    from .engines.one_call import OneCallAnswerer
+    from .run.grounding import ground
+
+    def trace(claim: str, nodes: list[Node]) -> list[Citation]:
+        return ground(claim, nodes, view.entries_for, view.rejected_entries())
+
+    answerer = OneCallAnswerer(llm, settings, view, trace, offline.executor, on_answer_text)
+    return replace(llm_engine, executor=answerer, label=f"{llm_engine.label}, one grounded call per answer")
 
 
 def metered(settings: Settings, client: LLMClient | None, events: EventBus, cancellation: Cancellation,

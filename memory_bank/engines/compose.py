@@ -117,8 +117,10 @@ def compose_engine(settings: Settings, llm: Engine, offline: Engine,
         primary = _slot(llm, slot)
         if slot == "analysis":
             primary = GuardedAnalysis(primary, offline.analysis)
-        # the ReAct executor reports an LLM failure in its result instead of raising; it keeps its partial work
-        chosen[slot] = primary if slot == "react" else FallbackAgent(primary, _slot(offline, slot), slot, publish)
+        # the ReAct executor reports an LLM failure in its result instead of raising; it keeps its partial work.
+        # The one-call answer has none to keep: the offline answer stands in for it
+        reports = slot == "react" and not settings.answers_in_one_call()
+        chosen[slot] = primary if reports else FallbackAgent(primary, _slot(offline, slot), slot, publish)
     everything = all(settings.engine_for(s) == "llm" for s in AGENT_SLOTS)
     return Engine(
         name="llm" if everything else "mixed", label=mixed_label(settings, llm.label),

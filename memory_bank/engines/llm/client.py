@@ -49,6 +49,12 @@ class ResponseSchema:
 TextListener = Callable[[str, int], None]
 
 
+class StopReply(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by a `TextListener` that has heard enough (a reply past its time or size: a model that streams
+    for ever). The client stops reading, closes the stream and returns the reply so far, `finish_reason`
+    "stopped"; a client that cannot stop raises it on, and the listener keeps what it heard."""
+
+
 @runtime_checkable
 class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,

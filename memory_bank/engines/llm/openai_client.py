@@ -43,7 +43,7 @@ from ...text.redact import redact
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
-from .client import Completion, Message, ResponseSchema, TextListener
+from .client import Completion, Message, ResponseSchema, StopReply, TextListener
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
@@ -306,9 +306,17 @@ class OpenAIClient:
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
                 if piece:
-                    on_text(piece, len(buffer))
+                    try:
+                        on_text(piece, len(buffer))
+                    except StopReply:  # the listener heard enough: the server stops when the stream closes
+                        finish = "stopped"
                     buffer.write(piece)
+                if finish == "stopped":
+                    break
                 finish = choice.finish_reason or finish
+            if finish == "stopped":
+                stream.close()
+                break
         text = buffer.getvalue()
         if not chunks or not (text or finish):  # no completion chunk at all: not an OpenAI-compatible stream
             where = f"{self.endpoint} (model {self._model}{self._for(agent)})"

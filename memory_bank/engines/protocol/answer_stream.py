@@ -33,16 +33,22 @@ def cap_answer(text: str, limit: int) -> str:
 class AnswerStream:
     """Hears a reply piece by piece (`hear(piece, offset)`, the `TextListener` of the LLM client) and reports
     the answer's new text with its offset in the answer. A reply started again (offset 0 after text) starts the
-    answer again: `report("", 0)` clears what a reader had."""
+    answer again: `report("", 0)` clears what a reader had. `opened`: the whole reply is the answer (a reply
+    written without tags, as the one-call answer is); a closing tag still ends it."""
 
-    def __init__(self, report: Callable[[str, int], None], limit: int) -> None:
-        self._report, self._limit = report, limit
+    def __init__(self, report: Callable[[str, int], None], limit: int, *, opened: bool = False) -> None:
+        self._report, self._limit, self._opened = report, limit, opened
         self._restart()
+
+    @property
+    def done(self) -> bool:
+        """The answer ended (its closing tag) or reached the limit: nothing more will be handed on."""
+        return self._done
 
     def _restart(self) -> None:
         self._reply = TextBuffer()  # the reply until the answer opens
         self._tail = ""  # its last HOLD characters
-        self._open = self._done = False
+        self._open, self._done = self._opened, False
         self._pending = ""  # answer text not handed on yet
         self._sent = 0
 

@@ -135,6 +135,13 @@ class MemoryBlockBuilder:
             raise RuntimeError(f"memory block of {estimate_tokens(block)} tokens over its {budget} budget")
         return block, shown + [node for node, _ in pointers]
 
+    def evidence(self, selection: Selection) -> str:
+        """The selection's evidence alone, in its tags: no neighbour pointers and no deep-retrieval hint, for a
+        reader without tools that may cite only what it was shown (the one-call answer). Within the budget the
+        selection was made for, since the fill left room for the hint."""
+        lines = [line for c in selection.nodes for line in self._render(c)] or [NO_MEMORY]
+        return f"{OPEN}\n" + "\n".join(lines) + f"\n{CLOSE}"
+
     # -- candidates: ranked nodes plus the nodes of the best passages, with their sentences scored ---------------
 
     def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
