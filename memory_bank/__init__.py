@@ -34,6 +34,8 @@ _EXPORTS: dict[str, str] = {
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
         "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound")},
+    # what a run recorded and went on from, and why one failed: typed, not "Type: message" strings
+    **{name: ".errors" for name in ("RunError", "RunFailure")},
     # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
     **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord", "SaveStatus")},
     # the bounds every value from outside is held to (one set: entry points and the export schema share it)
@@ -84,7 +86,8 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_TASK_NAME", "MemoryBank", "MemoryBankError",
     "MemoryRecord",
     "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress", "Provenance", "ReadingStopped",
-    "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus",
+    "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord", "RunResult", "SaveFailed",
+    "SaveRecovered", "SaveStatus",
     "Settings", "SqlTaskStore", "StoreError", "Subscriber",
     "SubscriberFailed", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "ToolCalled",
     "ToolError", "ToolRecovered", "check_connection", "describe_engine", "event_from_dict", "find_communities",
@@ -109,6 +112,8 @@ if TYPE_CHECKING:
         LongTermStoreError,
         MemoryBankError,
         RunCancelled,
+        RunError,
+        RunFailure,
         StoreError,
         TaskNotFound,
         ToolError,

@@ -97,6 +97,7 @@ class Selection:
     nodes: list[Selected]
     room: int  # characters of the block's body the selection may use
     passages: list[Passage] = field(default_factory=list)  # the local-search hits that brought nodes in
+    parts: list[Selection] = field(default_factory=list)  # a question asking several things: each part's own
 
 
 class MemoryBlockBuilder:
