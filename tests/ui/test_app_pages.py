@@ -339,7 +339,7 @@ def test_cancel_stops_the_run_and_keeps_what_was_built(monkeypatch: pytest.Monke
     finish_runs(at)
     view = run.monitor.view()
     assert view.cancel_requested and view.status == "cancelled" and view.result.termination == "cancelled"
-    assert any("ended early: cancelled" in plain(w.value) for w in at.warning)
+    assert any("ended early: it was cancelled" in plain(w.value) for w in at.warning)
     after = task.bank.snapshot().counts
     assert after["entries"] >= built > 0 and after["nodes"] > 0, "cancelling must keep the memory built so far"
 
