@@ -2,7 +2,7 @@
 
 The book is the one `squad_longdoc.py` builds; the training questions are a seeded sample of its questions that
 leaves out every question of the --check seeds' samples (the samples the benchmarks report). Each question's
-evidence is what the product answers from (`OfflineExecutor.selected_evidence`) and its features are the
+evidence is what the product answers from (`OfflineExecutor.evidence`) and its features are the
 product's own (`Answerer.rank(...).features`); a body sentence is a positive when it holds the gold answer. The
 model is a conditional logit: per question, the softmax over its body sentences puts the weight on the
 positives (L2 penalty, Newton's method). Printed: the fitted `SentenceModel`, then per check seed how often the
@@ -33,6 +33,7 @@ from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.answering import AnswerConfig, Answerer  # noqa: E402
 from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel  # noqa: E402
+from memory_bank.engines.protocol.figures import TableIndex
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 
@@ -42,12 +43,13 @@ HAND = SentenceModel(lexical=0.5, cosine=0.4, align=0.6, typed=0.12, prior=0.08,
                      anaphor_context=0.0, sure=0.0)
 
 
-def collect(executor: OfflineExecutor, questions: list[dict]) -> list[tuple[Ranked, np.ndarray, dict]]:
+def collect(executor: OfflineExecutor, blocks: MemoryBlockBuilder, budget: int,
+            questions: list[dict]) -> list[tuple[Ranked, np.ndarray, dict]]:
     """(ranking, positives among its body sentences in `Ranked.body()` order, question) for every question with
     body evidence."""
     out = []
     for q in questions:
-        ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
+        ranked = executor.answerer.rank(q["question"], executor.evidence(blocks.select(q["question"], budget)))
         body = ranked.body() if ranked is not None else []
         if not body:
             continue
@@ -118,8 +120,9 @@ def main() -> None:
     train_questions = random.Random(args.train_seed).sample(rest, min(args.train, len(rest)))
     embedder = load_embedder()
     bank = load_or_ingest(book, Settings(engine="offline"), embedder, args.cache)
-    executor = OfflineExecutor(bank.embedder, bank.view, MemoryBlockBuilder(bank.view))
-    train = collect(executor, train_questions)
+    executor, blocks = OfflineExecutor(bank.embedder, bank.view, TableIndex(bank.view)), MemoryBlockBuilder(bank.view)
+    budget = bank.settings.memory_budget_tokens
+    train = collect(executor, blocks, budget, train_questions)
     groups = [(ranked.features[ranked.body()], y) for ranked, y, _ in train if y.any()]
     print(f"{len(train)} training questions, {len(groups)} with the gold in a body sentence", flush=True)
     weights = np.round(fit(groups, args.l2), 2)
@@ -128,7 +131,7 @@ def main() -> None:
     shipped, new = Answerer(bank.embedder), Answerer(bank.embedder, AnswerConfig(ranking=fitted))
     checked_rows = []
     for seed, sample in samples.items():
-        rows = collect(executor, sample)
+        rows = collect(executor, blocks, budget, sample)
         checked_rows += rows
         for name, answerer in (("hand weights", Answerer(bank.embedder, AnswerConfig(ranking=HAND))),
                                ("shipped", shipped), ("fitted", new)):

@@ -92,7 +92,8 @@ def measure(path: str, queue: mp.Queue) -> None:
     counts = bank.snapshot().counts
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put({"seconds": total, "cpu": cpu, "rate": rate, "load": load_before, "model_load": load_model,
-               "stages": stages, "nodes": len(ids), "counts": counts, "peak_mb": peak_mb, "failures": report.failures})
+               "stages": stages, "nodes": len(ids), "counts": counts, "peak_mb": peak_mb, "failures":
+               [str(f) for f in report.failures]})
     bank.clear()
 
 

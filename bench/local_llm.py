@@ -122,7 +122,7 @@ def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
         "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
         "termination": result.termination, "answer": result.answer,
-        "citations": [c.node_id for c in result.citations], "errors": result.errors,
+        "citations": [c.node_id for c in result.citations], "errors": [str(e) for e in result.errors],
     }
 
 

@@ -1,7 +1,7 @@
 """Fit the offline engine's honest "not found" (`FoundModel`) on made-unanswerable SQuAD questions.
 
 Per seed, the book without 100 sampled paragraphs and the questions of `squad_unanswerable.py` (same split);
-each question's evidence is what the product answers from (`OfflineExecutor.selected_evidence`), ranked by the
+each question's evidence is what the product answers from (`OfflineExecutor.evidence`), ranked by the
 product's `Answerer.rank`, and the `Signals` are those of the sentence the model judges (the best body
 sentence). Label 0: a question whose paragraph was removed; 1: an answerable question whose best two sentences
 hold the gold answer (the others are left out: refusing them loses no right answer). A logistic regression
@@ -29,6 +29,7 @@ from squad_unanswerable import load, split_sample  # noqa: E402
 from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.executor import OfflineExecutor  # noqa: E402
 from memory_bank.engines.offline.found import FoundModel, Signals  # noqa: E402
+from memory_bank.engines.protocol.figures import TableIndex
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 
@@ -39,11 +40,12 @@ def examples(seed: int, cache: Path | None, embedder: object) -> list[tuple[str,
     """(kind, signals, gold in the best two sentences) per question; kind is "gone" or "kept"."""
     book, gone, kept = split_sample(load(DATA), 100, seed)
     bank = load_or_ingest(book, Settings(engine="offline"), embedder, cache)
-    executor = OfflineExecutor(bank.embedder, bank.view, MemoryBlockBuilder(bank.view))
+    executor, blocks = OfflineExecutor(bank.embedder, bank.view, TableIndex(bank.view)), MemoryBlockBuilder(bank.view)
     out = []
     for kind, questions in (("gone", gone), ("kept", kept)):
         for q in questions:
-            ranked = executor.answerer.rank(q["question"], executor.selected_evidence(q["question"]))
+            selection = blocks.select(q["question"], bank.settings.memory_budget_tokens)
+            ranked = executor.answerer.rank(q["question"], executor.evidence(selection))
             if ranked is None:
                 continue
             best_two = (ranked.body() or ranked.order)[:2]

@@ -34,6 +34,8 @@ _EXPORTS: dict[str, str] = {
     **{name: ".errors" for name in (
         "MemoryBankError", "InputError", "ImportFormatError", "LLMError", "AgentOutputError", "BudgetExceeded",
         "RunCancelled", "ToolError", "ConfigError", "LongTermStoreError", "StoreError", "TaskNotFound", "TaskBusy")},
+    # what a run recorded and went on from, and why one failed: typed, not "Type: message" strings
+    **{name: ".errors" for name in ("RunError", "RunFailure")},
     # the task store (SQLite or PostgreSQL): tasks that survive a reload, a restart or a crash
     **{name: ".store" for name in ("SqlTaskStore", "TaskStore", "TaskSummary", "RunRecord", "SaveStatus")},
     # multi-user mode: accounts, sign-in, sessions (single-user: everything is LOCAL_USER's)
@@ -87,13 +89,13 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer", "LongTermInjected", "LongTermLearned",
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD", "MAX_TASK_NAME", "MemoryBank",
     "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress",
-    "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunRecord", "RunResult", "SaveFailed",
-    "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "SqlTaskStore", "StoreError",
-    "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore",
-    "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered", "check_connection", "describe_engine",
-    "event_from_dict", "find_communities", "is_not_found", "load_embedder", "md_escape", "page_span", "pages_label",
-    "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
-    "source_line", "supported_suffixes",
+    "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord",
+    "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "SqlTaskStore",
+    "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted", "TaskNotFound", "TaskPlanned",
+    "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered", "check_connection",
+    "describe_engine", "event_from_dict", "find_communities", "is_not_found", "load_embedder", "md_escape",
+    "page_span", "pages_label", "place_label", "record_withheld", "reflection_body", "safe_name", "section_label",
+    "shorten_name", "sign_in", "source_line", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -115,6 +117,8 @@ if TYPE_CHECKING:
         LongTermStoreError,
         MemoryBankError,
         RunCancelled,
+        RunError,
+        RunFailure,
         StoreError,
         TaskBusy,
         TaskNotFound,

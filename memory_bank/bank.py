@@ -17,7 +17,7 @@ from . import wiring
 from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
-from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled
+from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled, RunError, RunFailure
 from .events import AgentFellBack, AnswerDelta, ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
 from .loaders import Document, load_file
@@ -30,7 +30,7 @@ from .retrieval.deep_retrieval import DeepRetrieval
 from .retrieval.embedding import Embedder, load_embedder
 from .retrieval.view import Passage
 from .run.results import RunResult
-from .run.runner import tool_called
+from .run.runner import ENDPOINT_WHERE, tool_called
 from .settings import Settings
 from .text.tokens import tokens_for_chars
 
@@ -297,24 +297,24 @@ class MemoryBank:
         return self._recorded(run_id, lambda: self._run(question, named, text, token))
 
     def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
-        fell_back: list[str] = []
-        stop = self.events.subscribe(lambda e: fell_back.append(f"{e.where}: {e.message}")
+        fell_back: list[RunError] = []
+        stop = self.events.subscribe(lambda e: fell_back.append(RunError(where=e.where, message=e.message))
                                      if isinstance(e, AgentFellBack) else None)
         try:
             try:
                 new_ids, errors = self._ingest_inputs(files, text, question)
             except RunCancelled:
-                new_ids, errors = [], ["cancelled while ingesting"]
-            except EndpointDown as exc:  # the loop meets the same open breaker and reports it once
-                new_ids, errors = [], [str(exc)]
+                new_ids, errors = [], [RunError(where="ingestion", message="cancelled while ingesting")]
+            except EndpointDown as exc:  # the loop meets the same open breaker: the same error, said once
+                new_ids, errors = [], [RunError.of(ENDPOINT_WHERE, exc, fatal=True)]
             if self._long_term is None:
                 result = self._loop.runner.run(question, token, new_ids)
             else:
                 result = self._run_with_long_term(self._long_term, question, token, new_ids)
         finally:
             stop()
-        result.errors[:0] = [e for e in errors if not any(e in said for said in result.errors)]  # said once
-        result.errors.extend(fell_back)  # each agent that fell back to offline on one input, in order
+        result.add_errors(errors, first=True)
+        result.add_errors(fell_back)  # each agent that fell back to offline, in order (the same failure once)
         return result
 
     def _run_with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,
@@ -353,11 +353,11 @@ class MemoryBank:
         try:
             result = work()
         except BaseException as exc:
-            self._task.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}"})
+            self._task.end_run(run_id, "failed", RunFailure.of(exc).model_dump())
             raise
         status = "cancelled" if result.termination == "cancelled" else "done"
         unsaved = self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
-        result.errors.extend(unsaved)  # the answer is still returned; the store gets it once it takes writes
+        result.add_errors(unsaved)  # the answer is still returned; the store gets it once it takes writes
         return result
 
     def resume(self, cancel: CancelToken | None = None) -> RunResult:
@@ -388,7 +388,7 @@ class MemoryBank:
         return self._recorded(plan.run_id, work)
 
     def _ingest_inputs(self, files: Sequence[tuple[Path, str]], text: str | None,
-                       goal: str) -> tuple[list[str], list[str]]:
+                       goal: str) -> tuple[list[str], list[RunError]]:
         """Ingest the run's files and pasted text; one that fails is recorded (error event, `result.errors`)
         and the others go on, whatever the kind of input."""
         inputs: list[tuple[str, Callable[[], list[str]]]] = [
@@ -397,7 +397,7 @@ class MemoryBank:
         if text and text.strip():
             inputs.append(("pasted text", lambda: self._ingest(Document.from_text(text, "pasted text"), goal)))
         new_ids: list[str] = []
-        errors: list[str] = []
+        errors: list[RunError] = []
         for name, ingest in inputs:
             done = len(self.reports)
             try:
@@ -406,7 +406,7 @@ class MemoryBank:
             except (RunCancelled, EndpointDown):
                 raise
             except MemoryBankError as exc:
-                errors.append(str(exc))
+                errors.append(RunError.of(f"ingest {name}", exc))
                 self.events.publish(ErrorRaised(where=f"ingest {name}", message=str(exc)))
         return new_ids, errors
 

@@ -129,7 +129,7 @@ def _ask(args: argparse.Namespace, settings: Settings, start: float) -> int:
         for error in result.errors:  # an agent that fell back, a file that failed: the answer may be partial
             print(f"warning: {error}", file=sys.stderr)
         if result.termination != "done":
-            said = not result.stop_reason or any(result.stop_reason in e for e in result.errors)
+            said = not result.stop_reason or any(result.stop_reason == e.message for e in result.errors)
             print(f"stopped early ({result.termination})" + ("" if said else f": {result.stop_reason}"),
                   file=sys.stderr)
         if args.export:

@@ -6,8 +6,10 @@ run log) can catch one type and show its message. Sub-classes exist only where a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
 
 T = TypeVar("T")
 
@@ -117,3 +119,57 @@ def call_unchained(call: Callable[[], T], catch: type[Exception] | tuple[type[Ex
     except catch as exc:
         error = failure(exc)
     raise error
+
+
+class RunError(BaseModel):
+    """An error a run recorded and went on from (or stopped at, when `fatal`): kept typed on the run's result,
+    so the same failure met twice (the endpoint down while reading, then in the loop) is said once by equality,
+    and the CLI and the page each say it their own way. `where`: the stage or input it happened in."""
+
+    model_config = ConfigDict(frozen=True)
+
+    where: str = ""
+    message: str
+    fatal: bool = False
+
+    @classmethod
+    def of(cls, where: str, exc: BaseException, fatal: bool = False) -> RunError:
+        return cls(where=where, message=str(exc), fatal=fatal)
+
+    @classmethod
+    def coerce(cls, value: Any) -> Any:
+        """A result stored before errors were typed holds "where: message" strings: kept whole as the message."""
+        return cls(message=value) if isinstance(value, str) else value
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+def unique_errors(errors: Iterable[RunError]) -> list[RunError]:
+    """`errors` in order, each said once."""
+    return list(dict.fromkeys(errors))
+
+
+class RunFailure(BaseModel):
+    """Why a run raised instead of returning a result, as the store keeps it and the page shows it: the
+    exception's type and message apart (a restored run is not re-raised, so its type is not re-wrapped)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str = ""
+    message: str
+
+    @classmethod
+    def of(cls, exc: BaseException) -> RunFailure:
+        return cls(type=type(exc).__name__, message=str(exc))
+
+    @classmethod
+    def from_stored(cls, result: dict[str, Any] | None) -> RunFailure:
+        """The failure of a stored run: `{type, message}`, or the one "Type: message" string stored before."""
+        result = result or {}
+        if isinstance(result.get("message"), str):
+            return cls(type=str(result.get("type") or ""), message=result["message"])
+        return cls(message=str(result.get("error") or "the run failed"))
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}" if self.type else self.message

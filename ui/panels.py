@@ -31,6 +31,10 @@ from .run_view import citations_view
 from .session import TaskSession
 from .worker import RunView
 
+# why a run that returned an answer ended before its loop was through (RunResult.termination), as a reader says it
+ENDED_EARLY = {"max_rounds": "it reached its cap on rounds (MAX_ROUNDS) before the answer's own work was done",
+               "budget": "its LLM budget ran out", "cancelled": "it was cancelled"}
+
 
 def stop_unless(ready: bool, message: str) -> None:
     """Pages that draw memory stop here with a way forward when there is nothing to draw yet."""
@@ -198,7 +202,9 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
     if result.termination == "endpoint_down":
         st.error(md_escape(result.stop_reason))
     elif result.termination != "done":
-        st.warning(f"The run ended early: {result.termination}. What was built stays in memory.")
+        why = ENDED_EARLY.get(result.termination, result.termination)
+        said = f" ({md_escape(result.stop_reason)})" if result.stop_reason else ""
+        st.warning(f"The run ended early: {why}{said}. What was built stays in memory.")
     citations_view(task, result, key=key)
 
 

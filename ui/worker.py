@@ -25,6 +25,7 @@ from memory_bank import (
     NodeAdded,
     NodesMerged,
     Progress,
+    RunFailure,
     RunRecord,
     RunResult,
 )
@@ -79,7 +80,7 @@ class RunView:
     llm: dict[str, int]
     fresh_nodes: tuple[str, ...]
     result: RunResult | None
-    error: str | None
+    error: RunFailure | None
     cancel_requested: bool
     draft: Draft | None = None  # the answer as it is being written, with the calls and tokens so far
 
@@ -113,7 +114,7 @@ class RunMonitor:
         self._llm = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
         self._fresh: dict[str, float] = {}
         self._result: RunResult | None = None
-        self._error: str | None = None
+        self._error: RunFailure | None = None
         self._cancel_requested = False
         self._draft = AnswerDraft()  # folded from the deltas: one buffer, not one event per token
 
@@ -156,9 +157,10 @@ class RunMonitor:
             self._status = finished_status(result, inputs=self.inputs, cancel_requested=self._cancel_requested)
             self._finished = time.time()
 
-    def fail(self, exc: BaseException) -> None:
+    def fail(self, failure: BaseException | RunFailure) -> None:
+        """`failure`: the exception the run raised here, or the failure the store kept of one that ran before."""
         with self._lock:
-            self._error = f"{type(exc).__name__}: {exc}"
+            self._error = failure if isinstance(failure, RunFailure) else RunFailure.of(failure)
             self._status = "failed"
             self._finished = time.time()
             self._log.append(LogLine(time.time(), "error", f"The run stopped: {self._error}"))
@@ -254,7 +256,7 @@ def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunH
         monitor.finish(RunResult.model_validate({k: v for k, v in result.items()
                                                  if k in RunResult.model_fields}))
     elif record.status == "failed":
-        monitor.fail(RuntimeError(str(result.get("error", "the run failed"))))
+        monitor.fail(RunFailure.from_stored(result))
     else:  # 'interrupted', or 'running' in a process that is gone
         monitor.interrupt()
     monitor.restore(record.started, record.finished)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask
 from ..memory.query_graph import Relation, place_label
 from ..tools.base import VisitedPage
+from .protocol.memory_block import Selection
 
 
 def _clean_keywords(words: list[str]) -> list[str]:
@@ -190,10 +191,16 @@ class ToolCallRecord(BaseModel):
 
 
 class ExecutionInput(BaseModel):
+    """`selection`: the typed evidence the <memory> block of `prompt` was rendered from (`run/adapter.py`), the
+    one selection both engines answer from."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     prompt: str = Field(description="the enhanced prompt: <task> and <memory> blocks")
     task: PendingTask
     task_goal: str
     memory_node_ids: list[str] = Field(default_factory=list)
+    selection: Selection | None = None
 
 
 class Citation(BaseModel):

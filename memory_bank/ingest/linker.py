@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..engines.base import Engine
 from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement, Verdict
-from ..errors import STOPS_THE_RUN, MemoryBankError
+from ..errors import STOPS_THE_RUN, MemoryBankError, RunError
 from ..events import ErrorRaised, EventBus
 from ..memory.query_graph import Node, PendingConflict, Relation
 from ..memory.store import Memory
@@ -31,7 +31,7 @@ MAX_RELINK_DEPTH = 3
 
 class Merged(NamedTuple):
     node: Node
-    failures: list[str]  # re-linking the merged node records failures instead of raising
+    failures: list[RunError]  # re-linking the merged node records failures instead of raising
     rejected: str | None = None  # for a conflict: the side whose claim the validation rejected
 
 
@@ -46,9 +46,9 @@ class Linker:
         self.settings, self.events = settings, events
         self.check_cancel = check_cancel
 
-    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[str]:
+    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[RunError]:
         """Analyse and apply every new node; returns the failures (recorded, not raised)."""
-        failures: list[str] = []
+        failures: list[RunError] = []
         size = max(1, self.settings.llm_concurrency * 2)
         for start in range(0, len(nodes), size):
             batch = nodes[start:start + size]
@@ -75,11 +75,11 @@ class Linker:
         allowed = {c.id for c in candidates}
         return [j for j in out.relationships if j.existing_node_id in allowed]
 
-    def _fail(self, where: str, exc: MemoryBankError) -> str:
+    def _fail(self, where: str, exc: MemoryBankError) -> RunError:
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
-        return f"{where}: {exc}"
+        return RunError.of(where, exc)
 
-    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int) -> list[str]:
+    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int) -> list[RunError]:
         buckets: dict[Relation, list[tuple[str, RelationJudgement]]] = {r: [] for r in Relation}
         with self.memory.write():
             node_id = self.memory.resolve_id(node_id) or ""
@@ -142,7 +142,7 @@ class Linker:
         rejected = out.rejected_node_id if out.rejected_node_id in ids else None
         return Merged(node, self._relink(node, set(inherited), depth + 1), rejected)
 
-    def _relink(self, node: Node, inherited: set[str], depth: int) -> list[str]:
+    def _relink(self, node: Node, inherited: set[str], depth: int) -> list[RunError]:
         if depth > MAX_RELINK_DEPTH:
             return []
         with self.memory.read():

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..engines.base import Engine
 from ..engines.models import ClassificationInput, Cluster, StructureInput
-from ..errors import MemoryBankError
+from ..errors import MemoryBankError, RunError
 from ..events import ChunksStored, ErrorRaised, EventBus, Progress, ReadingStopped
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
@@ -37,15 +37,18 @@ from .provenance import PageLocator
 from .sections import STRUCTURE_KEY, SectionNodes
 from .titles import Titles
 
+STOPPED_WHERE = "ingestion time budget"
+
 
 @dataclass
 class IngestReport:
     source: str
     node_ids: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
+    failures: list[RunError] = field(default_factory=list)
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)
-    stopped: str | None = None  # why the ingestion stopped before the end of the document (what was built stays)
+    stopped: RunError | None = None  # why the ingestion stopped before the end of the document (what was built
+    # stays)
 
 
 def node_kind(doc: Document) -> str:
@@ -140,9 +143,9 @@ class IngestPipeline:
             done, total, unit = read, len(chunks), "parts"
         reason = (f"Stopped reading {doc.name} after {budget:g} s: {done} of {total} {unit} read. The per-document "
                   f"time budget (INGEST_TIME_BUDGET) ended it; what was read is kept.")
-        report.stopped = reason
-        report.failures.append(reason)
-        self.events.publish(ReadingStopped(where="ingestion time budget", message=reason, source=doc.name,
+        report.stopped = RunError(where=STOPPED_WHERE, message=reason)
+        report.failures.append(report.stopped)
+        self.events.publish(ReadingStopped(where=STOPPED_WHERE, message=reason, source=doc.name,
                                            seconds=budget, done=done, total=total, unit=unit))
 
     def _wave(self, reading: _Reading, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
@@ -176,7 +179,7 @@ class IngestPipeline:
         return chunk_units(structure, budget)
 
     def _fail(self, report: IngestReport, where: str, exc: MemoryBankError) -> None:
-        report.failures.append(f"{where}: {exc}")
+        report.failures.append(RunError.of(where, exc))
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
 
     def _classify(self, chunks: list[Chunk], offset: int, goal: str, reading: _Reading, report: IngestReport,

@@ -4,15 +4,22 @@ Prompt enhancement wraps the Insight Doc in <task>...</task> and the memory retr
 <memory>...</memory>, each within its token budget; a run with long-term memory puts its <long_term> block (built
 and escaped by `long_term/injection.py`) between them. Every piece of text that came from documents or the web goes
 through `escape_tags`, so a document cannot close these blocks or forge a tool call.
+
+The evidence is selected once per task (`select`): the typed selection the <memory> block is rendered from is
+the one handed to the executor, so the offline executor answers from exactly what an LLM would be shown and never
+selects again. A question that asks several things gets each part's own selection beside the whole one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..engines.protocol.escaping import escape_tags
-from ..engines.protocol.memory_block import MemoryBlockBuilder
-from ..memory.insight_doc import InsightDoc, PendingTask
+from ..engines.protocol.memory_block import MemoryBlockBuilder, Selection
+from ..memory.insight_doc import InsightDoc, PendingTask, TaskType
 from ..memory.query_graph import Node
 from ..retrieval.view import MemoryView
+from ..text.question_parts import question_parts
 from ..text.tokens import chars_for_tokens, estimate_tokens
 
 
@@ -59,12 +66,23 @@ def _clip(line: str, limit: int) -> str:
 
 
 def task_query(doc: InsightDoc, task: PendingTask | None) -> str:
-    """What to retrieve memory for: the task, and the goal unless the task already states it."""
+    """What to select evidence for: an answering task that restates the goal ("Answer the question from the
+    documents: <goal>") asks the goal itself, its instruction words are no evidence to look for; any other task
+    asks for itself and the goal."""
     if task is None:
         return ""
     if doc.task_goal and doc.task_goal in task.description:
-        return task.description
+        return doc.task_goal if task.type is TaskType.NORMAL else task.description
     return f"{task.description} {doc.task_goal}".strip()
+
+
+@dataclass(frozen=True)
+class Enhanced:
+    """The enhanced prompt, the nodes shown in it, and the typed selection its <memory> block was rendered from."""
+
+    prompt: str
+    nodes: list[Node]
+    selection: Selection
 
 
 class Adapter:
@@ -78,10 +96,21 @@ class Adapter:
         """The <memory> block for `query` within `budget_tokens` (the settings' budget by default)."""
         return self.blocks.build(query, budget_tokens or self.memory_budget)
 
-    def enhance(self, doc: InsightDoc, task: PendingTask | None = None) -> tuple[str, list[Node]]:
-        """The enhanced prompt for the pending task, and the nodes shown in it; each block within its budget."""
+    def select(self, query: str) -> Selection:
+        """The evidence for `query` within the memory budget; a question that asks several things ("What are X,
+        and how does Y decide?") also gets each part's own, in `parts` (the evidence for X is not Y's)."""
+        selection = self.blocks.select(query, self.memory_budget)
+        parts = question_parts(query)
+        if len(parts) > 1:
+            selection.parts = [self.blocks.select(part, self.memory_budget) for part in parts]
+        return selection
+
+    def enhance(self, doc: InsightDoc, task: PendingTask | None = None) -> Enhanced:
+        """The enhanced prompt for the pending task, the nodes shown in it and the selection behind its <memory>
+        block; each block within its budget."""
         task = task or doc.next_task
-        memory, nodes = self.memory_block(task_query(doc, task))
+        selection = self.select(task_query(doc, task))
+        memory, nodes = self.blocks.render(selection)
         task_block = format_task_block(doc, self.task_budget - estimate_tokens("<task>\n\n</task>"))
         long_term = f"{self.long_term_block}\n\n" if self.long_term_block else ""
-        return f"<task>\n{task_block}\n</task>\n\n{long_term}{memory}", nodes
+        return Enhanced(f"<task>\n{task_block}\n</task>\n\n{long_term}{memory}", nodes, selection)

@@ -22,6 +22,10 @@ from ..text.tokens import stems
 MIN_SUPPORT = 0.6  # share of an answer sentence's (idf-weighted) words one memory sentence must hold
 MIN_WORDS = 4  # answer sentences with fewer content words ("Yes.") prove nothing either way
 MAX_CITED = 3
+# the claims traced are those in the answer's first this many characters (a few screens): tracing splits the
+# answer into words and weighs each claim against every shown sentence, which for a megabyte answer held some
+# 16 bytes a character at once and took minutes, to cite at most MAX_CITED nodes
+MAX_GROUNDED_CHARS = 20_000
 
 
 def ground(answer: str, nodes: Iterable[Node], entries_of: Callable[[str], list[InteractionEntry]],
@@ -37,7 +41,7 @@ def ground(answer: str, nodes: Iterable[Node], entries_of: Callable[[str], list[
         return []
     groups = [[e[3]] for e in evidence]
     best: dict[str, tuple[float, Citation]] = {}
-    for claim in split_sentences(answer):
+    for claim in split_sentences(answer[:MAX_GROUNDED_CHARS]):
         words = idf_weights(stems(claim), groups)
         if len(words) < MIN_WORDS:
             continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engines.models import Citation
-from ..errors import BudgetExceeded, MemoryBankError, RunCancelled
+from ..errors import BudgetExceeded, MemoryBankError, RunCancelled, RunError
 from ..events import (
     ConflictResolved,
     ErrorRaised,
@@ -36,6 +36,7 @@ from .results import RunResult
 
 MAX_EVIDENCE_CHARS = 4_000  # of each cited passage
 MAX_EVIDENCE = 8
+DISTIL_WHERE = "long-term distillation"
 
 
 def cited_evidence(citations: list[Citation], view: MemoryView | None) -> list[str]:
@@ -58,7 +59,7 @@ def task_digest(result: RunResult, events: list[Event], view: MemoryView | None 
                for t in result.insight_doc.completed_tasks],
         calls=[DigestCall(tool=e.tool, ok=e.ok, arguments=e.arguments) for e in events if isinstance(e, ToolCalled)],
         settled_conflicts=[e.resolution for e in events if isinstance(e, ConflictResolved) and e.resolution],
-        errors=list(result.errors), sources=[c.where() for c in result.citations],
+        errors=[str(e) for e in result.errors], sources=[c.where() for c in result.citations],
         evidence=cited_evidence(result.citations, view))
 
 
@@ -102,11 +103,11 @@ class LongTermHook:
         try:
             lessons = self.distiller.run(digest)
         except (BudgetExceeded, RunCancelled) as exc:
-            result.errors.append(f"long-term distillation: {exc}")
+            result.add_errors([RunError.of(DISTIL_WHERE, exc)])
             return [], []
         except MemoryBankError as exc:
-            result.errors.append(f"long-term distillation: {exc}")
-            self.events.publish(ErrorRaised(where="long-term distillation", message=str(exc)))
+            result.add_errors([RunError.of(DISTIL_WHERE, exc)])
+            self.events.publish(ErrorRaised(where=DISTIL_WHERE, message=str(exc)))
             return [], []
         kept, refused = vet(lessons, digest)
         ids = []

@@ -24,7 +24,7 @@ from ..engines.models import (
     ToolCallRecord,
 )
 from ..engines.protocol.answer_stream import cap_answer
-from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled
+from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled, RunError
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
 from ..ingest.linker import Linker, node_info
 from ..ingest.pipeline import IngestPipeline, IngestReport
@@ -38,7 +38,9 @@ from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
 from .planning_guard import guard_next
-from .results import RunResult
+from .results import RunResult, Termination
+
+ENDPOINT_WHERE = "LLM endpoint"  # where a run records the endpoint going down, wherever it was met
 
 
 def tool_called(call: ToolCallRecord) -> ToolCalled:
@@ -51,7 +53,7 @@ class _RunState:
     answer: str | None = None
     citations: list[Citation] = field(default_factory=list)
     new_nodes: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[RunError] = field(default_factory=list)
     rounds: int = 0
 
 
@@ -66,7 +68,8 @@ class TaskRunner:
         state = _RunState(question=question, new_nodes=list(new_nodes or []))
         with self.memory.write():
             self.memory.insight_doc = InsightDoc(task_goal=question)
-        termination, stop_reason = "done", ""
+        termination: Termination = "done"
+        stop_reason = ""
         try:
             self._plan(state, state.new_nodes)
             termination = self._rounds(state, cancel)
@@ -77,7 +80,7 @@ class TaskRunner:
             self._record_error(state, "budget", exc, fatal=True)
         except EndpointDown as exc:
             termination, stop_reason = "endpoint_down", str(exc)
-            self._record_error(state, "LLM endpoint", exc, fatal=True)
+            self._record_error(state, ENDPOINT_WHERE, exc, fatal=True)
         except RunCancelled:
             termination = "cancelled"
         answer = state.answer or "No answer was produced (see the run log)."
@@ -88,10 +91,15 @@ class TaskRunner:
                          rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
                          new_node_ids=state.new_nodes, stop_reason=stop_reason)
 
-    def _rounds(self, state: _RunState, cancel: CancelToken) -> str:
+    def _rounds(self, state: _RunState, cancel: CancelToken) -> Termination:
+        """How the loop ended. At the cap on rounds, a cross-validation still waiting is the memory's own
+        upkeep, not the question's work (a 10-K flags tens of conflicts and each takes a round): the question
+        is answered all the same and its conflicts stay pending, shown as such, so that run is "done";
+        "max_rounds" says the cap cut work the answer was waiting for."""
         while self.memory.insight_doc.next_task is not None:
             if state.rounds >= self.settings.max_rounds:
-                return "max_rounds"
+                upkeep = self.memory.insight_doc.next_task.type is TaskType.CROSS_VALIDATE
+                return "done" if upkeep else "max_rounds"
             cancel.check()
             task = self.memory.insight_doc.next_task
             state.rounds += 1
@@ -165,10 +173,12 @@ class TaskRunner:
                                  context=str(exc)[:300]), []
 
     def _run_executor(self, state: _RunState, task: PendingTask) -> ExecutionResult:
-        prompt, nodes = self.adapter.enhance(self.memory.insight_doc, task)
-        result = self.engine.executor.run(ExecutionInput(prompt=prompt, task=task,
+        enhanced = self.adapter.enhance(self.memory.insight_doc, task)
+        nodes = enhanced.nodes
+        result = self.engine.executor.run(ExecutionInput(prompt=enhanced.prompt, task=task,
                                                          task_goal=self.memory.insight_doc.task_goal,
-                                                         memory_node_ids=[n.id for n in nodes]))
+                                                         memory_node_ids=[n.id for n in nodes],
+                                                         selection=enhanced.selection))
         if result.answer and not result.citations and task.type is TaskType.NORMAL:
             result = result.model_copy(update={"citations": self._grounded(result.answer, nodes)})
         if not result.calls_reported:
@@ -266,5 +276,6 @@ class TaskRunner:
         return filled
 
     def _record_error(self, state: _RunState, where: str, exc: Exception, fatal: bool = False) -> None:
-        state.errors.append(f"{where}: {exc}")
-        self.events.publish(ErrorRaised(where=where, message=str(exc), fatal=fatal))
+        error = RunError.of(where, exc, fatal)
+        state.errors.append(error)
+        self.events.publish(ErrorRaised(where=error.where, message=error.message, fatal=fatal))

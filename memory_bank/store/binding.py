@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..errors import ImportFormatError, MemoryBankError, StoreError
+from ..errors import ImportFormatError, MemoryBankError, RunError, StoreError
 from ..events import EventBus, SaveFailed
 from ..limits import shorten_name
 from ..memory.export import import_memory
@@ -105,7 +105,7 @@ class TaskBinding:
         self.persistence.set_run(run_id)
         return run_id
 
-    def end_run(self, run_id: str, status: str, result: dict[str, Any] | None) -> list[str]:
+    def end_run(self, run_id: str, status: str, result: dict[str, Any] | None) -> list[RunError]:
         """Flush the memory first, then the run's outcome: a finished run never points at unsaved nodes. When
         the store does not take the memory, the outcome waits for the first flush that succeeds, and the failure
         is returned (for the run's errors) rather than raised: the caller still gets the answer."""
@@ -114,7 +114,7 @@ class TaskBinding:
             self.persistence.flush()
         except StoreError as exc:
             self.persistence.after_save(partial(self.store.finish_run, self.task_id, run_id, status, result))
-            return [str(exc)]
+            return [RunError.of("saving the task", exc)]
         self.store.finish_run(self.task_id, run_id, status, result)
         return []
 

@@ -29,26 +29,29 @@ class RedactedStream:
     is looked at once with that short tail: linear in the reply. A piece at offset 0 starts the reply again (a
     retried stream), and the listener hears offset 0 again."""
 
-    def __init__(self, listener: Callable[[str, int], None], secrets: Sequence[str | None]) -> None:
+    def __init__(self, listener: Callable[[str, int], bool | None], secrets: Sequence[str | None]) -> None:
         self._listener = listener
         self._secrets = tuple(s for s in secrets if s and len(s) >= MIN_SECRET_CHARS)
         self._keep = max((len(s) for s in self._secrets), default=1) - 1
         self._held = ""
         self._sent = 0
 
-    def hear(self, piece: str, offset: int) -> None:
+    def hear(self, piece: str, offset: int) -> bool:
+        """True when the listener needs no more of the reply."""
         if offset == 0:
             self._held, self._sent = "", 0
         text = redact(self._held + piece, self._secrets)
         cut = max(0, len(text) - self._keep)
         self._held = text[cut:]
-        self._send(text[:cut])
+        return self._send(text[:cut])
 
     def end(self) -> None:
         held, self._held = self._held, ""
         self._send(held)
 
-    def _send(self, text: str) -> None:
-        if text:
-            self._listener(text, self._sent)
-            self._sent += len(text)
+    def _send(self, text: str) -> bool:
+        if not text:
+            return False
+        enough = self._listener(text, self._sent)
+        self._sent += len(text)
+        return bool(enough)

@@ -33,7 +33,7 @@ from memory_bank.engines.models import (
 )
 from memory_bank.memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
 from memory_bank.memory.query_graph import Relation
-from memory_bank.run.adapter import format_task_block
+from memory_bank.run.adapter import Adapter
 
 BUDGET_5 = ("The Northwind project budget is 5 million dollars for the fiscal year 2021. The budget was approved by "
             "the steering board in March 2021 and covers hardware, staff and travel.")
@@ -152,10 +152,11 @@ def test_executor_answers_from_memory_and_cites_what_it_was_shown(bank: MemoryBa
                                                                   northwind: list[Path]) -> None:
     bank.ingest_file(northwind[2])
     task = PendingTask(type=TaskType.NORMAL, description=f"Answer from memory: {GOAL}")
-    shown = [n.id for n in bank.retrieve(f"{task.description} {GOAL}")]
-    prompt = (f"<task>\n{format_task_block(InsightDoc(task_goal=GOAL, pending_tasks=[task]), 800)}\n</task>\n\n"
-              f"{bank.memory_prompt(f'{task.description} {GOAL}')}")
-    out = engine.executor.run(ExecutionInput(prompt=prompt, task=task, task_goal=GOAL, memory_node_ids=shown))
+    enhanced = Adapter(bank.view, 2000, 800).enhance(InsightDoc(task_goal=GOAL, pending_tasks=[task]))
+    shown = [n.id for n in enhanced.nodes]
+    assert shown and enhanced.selection.question == GOAL  # the instruction words are no evidence to look for
+    out = engine.executor.run(ExecutionInput(prompt=enhanced.prompt, task=task, task_goal=GOAL,
+                                             memory_node_ids=shown, selection=enhanced.selection))
     assert isinstance(out, ExecutionResult)
     assert out.success and out.termination == "answer" and (out.answer or "").strip()
     assert out.citations and {c.node_id for c in out.citations} <= set(shown)

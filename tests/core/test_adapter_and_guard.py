@@ -19,7 +19,8 @@ def test_enhanced_prompt_escapes_document_text() -> None:
     adapter = Adapter(core.reader, memory_budget_tokens=2000, task_budget_tokens=800)
     doc = InsightDoc(task_goal="explain zero trust policy </task>",
                      pending_tasks=[PendingTask(description="find the policy")])
-    prompt, nodes = adapter.enhance(doc)
+    enhanced = adapter.enhance(doc)
+    prompt, nodes = enhanced.prompt, enhanced.nodes
     assert [n.id for n in nodes] == ["evil"]
     assert prompt.count("<memory>") == 1 and prompt.count("</memory>") == 1
     assert prompt.count("</task>") == 1 and "<tool_call>" not in prompt and "<answer>" not in prompt

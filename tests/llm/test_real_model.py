@@ -86,7 +86,7 @@ def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_p
     log = bank.events.log()
     snap = bank.snapshot()
     assert result.termination == "done", (result.termination, result.errors)
-    assert not any("invalid output" in e for e in result.errors), result.errors
+    assert not any("invalid output" in str(e) for e in result.errors), result.errors
     assert [c for c in log if c.kind == "conflict_flagged"], "the copied budget with another figure is a conflict"
     kinds = [t.type.value for t in result.insight_doc.completed_tasks]
     assert "CROSS_VALIDATE" in kinds and kinds[-1] == "NORMAL"

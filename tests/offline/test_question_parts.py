@@ -6,8 +6,8 @@ from pathlib import Path
 
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.executor import NOT_FOUND
-from memory_bank.engines.offline.question_parts import question_parts
 from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank.text.question_parts import question_parts
 
 
 def test_only_a_clause_with_its_own_question_word_or_a_comparison_splits() -> None:

@@ -143,7 +143,7 @@ def assert_stopped(result: RunResult, *words: str) -> None:
     assert "LLM endpoint is not usable" in result.stop_reason
     for word in words:
         assert word in result.stop_reason
-    assert sum("LLM endpoint is not usable" in e for e in result.errors) == 1
+    assert sum("LLM endpoint is not usable" in str(e) for e in result.errors) == 1
 
 
 # --- faults that stop the run ---------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_invalid_json_from_the_model_fails_sub_tasks_not_the_run(case: Case,
               if r.agent != "react" else case.hostile.model(r))
     result = run(case)
     assert result.termination != "endpoint_down"  # the endpoint works; the model's output is what fails
-    assert any("invalid output" in e for e in result.errors)
+    assert any("invalid output" in str(e) for e in result.errors)
     structured = [a for a in case.hostile.seen if a != "react"]
     calls = len(structured) / (case.bank.settings.structured_retries + 1)
     assert calls <= case.bank.settings.max_rounds * 4  # re-asked a bounded number of times per call

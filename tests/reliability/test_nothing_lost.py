@@ -110,8 +110,8 @@ def test_a_failed_pasted_text_is_recorded_like_a_failed_file(tmp_path: Path) -> 
 
     bank._loop.pipeline.run = failing_ingest  # the pasted text fails inside ingestion, as a bad text would
     result = within_deadline(lambda: bank.run("What does the BETA valve do?", files=[bad], text="some text"))
-    assert any("empty.pdf" in e for e in result.errors)
-    assert any("pasted text" in e for e in result.errors)
+    assert any("empty.pdf" in str(e) for e in result.errors)
+    assert any("pasted text" in str(e) for e in result.errors)
     assert result.answer, "the run still answers from the memory it has"
     assert bank.export()["query_graph"] == before["query_graph"]
 

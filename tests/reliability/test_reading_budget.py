@@ -35,7 +35,7 @@ def test_a_one_line_markdown_file_is_cut_and_keeps_what_was_read(tmp_path: Path)
     assert stop.message.startswith(f"Stopped reading one-line.md after 1e-09 s: 1 of {stop.total} parts read.")
     assert "INGEST_TIME_BUDGET" in stop.message and "what was read is kept" in stop.message
     [report] = bank.reports
-    assert ids and report.node_ids == ids and report.stopped == stop.message
+    assert ids and report.node_ids == ids and report.stopped.message == stop.message
     assert {n.id for n in bank.snapshot().nodes} >= set(ids), "what was built stays in memory"
 
 

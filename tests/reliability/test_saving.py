@@ -76,7 +76,7 @@ def test_a_run_whose_memory_cannot_be_saved_still_answers_and_is_recorded_later(
         conn.execute(text(FAIL.format(table="nodes")))
     result = bank.run("What does the OMEGA tank hold?", text=TEXT)
     assert "forty" in result.answer
-    assert any("injected failure" in e for e in result.errors), result.errors
+    assert any("injected failure" in str(e) for e in result.errors), result.errors
     (run,) = bank.stored_runs()
     assert run.status == "running", "not recorded as done ahead of the nodes it cites"
     with store.engine.begin() as conn:

@@ -16,7 +16,9 @@ import pytest
 
 from memory_bank import AnswerDelta, AnswerDraft, CancelToken, MemoryBank, Progress, Settings, SqlTaskStore
 from memory_bank.engines.llm.client import Completion, MeteredClient, UsageMeter
-from memory_bank.engines.protocol.answer_stream import cut_marker
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.protocol.answer_stream import AnswerStream, cap_answer, cut_marker
+from memory_bank.errors import BudgetExceeded, RunCancelled
 from memory_bank.events import EventBus
 from memory_bank.memory.import_rules import MAX_JSON_STRING
 from memory_bank.retrieval.embedding import HashingEmbedder
@@ -141,6 +143,7 @@ def test_an_answer_past_the_cap_is_cut_with_a_marker_and_the_draft_shows_the_sam
         deltas = heard_deltas(bank)
         result = within_deadline(lambda: bank.run(QUESTION, text=NOTES))
     assert result.answer == answer[:1_000] + cut_marker(1_000)
+    assert cap_answer(result.answer, 1_000) is result.answer, "an answer cut once is not cut (copied) again"
     assert "the answer was cut here" in result.answer and "1,000 characters" in result.answer
     assert folded(deltas) == result.answer, "the page's draft is what the run keeps"
     assert sum(len(d.text) for d in deltas) == len(result.answer), "nothing handed on past the cap"
@@ -207,3 +210,52 @@ def test_a_key_split_across_streamed_pieces_is_redacted_in_every_piece() -> None
     assert streamed == completion.text == "<answer>keys: *** and ***, ***.</answer>"
     assert [offset for _, offset in heard] == list(accumulate([0] + [len(t) for t, _ in heard[:-1]]))
     assert all(s not in streamed for s in settings.secret_values())
+
+
+def _streamed(reply: str, limit: int, piece: int) -> tuple[Completion, str, int]:
+    """`reply` streamed by the scripted server through the real SDK to an `AnswerStream`: the completion the
+    client read, the answer heard, and how many requests were made."""
+    heard: list[str] = []
+    stream = AnswerStream(lambda text, _offset: heard.append(text), limit)
+    with FakeOpenAI(handler=lambda _request: Reply(text=reply, piece=piece)) as fake:
+        completion = OpenAIClient(fake.settings()).complete([{"role": "user", "content": "hi"}], agent="react",
+                                                            temperature=0.1, top_p=0.8, on_text=stream.hear)
+        requests = len(fake.chat_requests)
+    return completion, "".join(heard), requests
+
+
+def test_a_reply_that_writes_on_past_its_answer_is_read_no_further() -> None:
+    """What comes after a closed answer is never used (an answer that opened first wins): the client stops
+    reading there, and the connection is closed, so the server stops generating."""
+    answer = prose(300)
+    completion, heard, requests = _streamed(f"<answer>{answer}</answer>" + "and on " * 40_000, 10_000, 64)
+    assert heard == answer and requests == 1
+    assert completion.text.startswith(f"<answer>{answer}</answer>")
+    assert len(completion.text) < len(answer) + len("<answer></answer>") + 2 * 64, "read a chunk past it at most"
+
+
+def test_a_reply_past_the_answer_cap_is_read_to_the_cap_only() -> None:
+    answer = prose(200_000)
+    completion, heard, _ = _streamed(f"<answer>{answer}</answer>", 1_000, 64)
+    assert heard == answer[:1_000] + cut_marker(1_000)
+    assert len(completion.text) < 1_000 + len("<answer>") + 2 * 64 + 64, "not the 200,000 characters"
+
+
+@pytest.mark.parametrize("stop", [RunCancelled("the run was cancelled"), BudgetExceeded("out of tokens")])
+def test_a_stop_raised_while_the_answer_streams_is_raised_as_itself(stop: Exception) -> None:
+    """The run cancelled (or out of budget) while the answer streams stops the call as that, never as a broken
+    stream to retry."""
+    pieces: list[str] = []
+
+    def listener(text: str, _offset: int) -> None:
+        pieces.append(text)
+        if len(pieces) == 3:
+            raise stop
+
+    with FakeOpenAI(handler=answering(prose(5_000), piece=16)) as fake:
+        client = OpenAIClient(fake.settings(llm_max_retries=3))
+        with pytest.raises(type(stop), match=str(stop)):
+            client.complete([{"role": "user", "content": "hi"}], agent="react", temperature=0.1, top_p=0.8,
+                            on_text=listener)
+        assert len(fake.chat_requests) == 1, "not retried"
+    assert len(pieces) == 3

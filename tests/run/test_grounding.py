@@ -33,6 +33,17 @@ def test_each_claim_is_cited_to_the_sentence_that_says_it(notes_bank) -> None:
     assert all(c.node_id in notes_bank.memory.graph for c in cited) and len(cited) <= 3
 
 
+def test_only_the_first_screens_of_a_long_answer_are_traced(notes_bank) -> None:
+    """Tracing weighs every claim against every shown sentence: a megabyte answer is traced in its first
+    `MAX_GROUNDED_CHARS` characters, where an answer's claims are, not word by word to its end."""
+    from memory_bank.run.grounding import MAX_GROUNDED_CHARS
+
+    nodes = list(notes_bank.memory.graph.nodes())
+    filler = "Kangaroos migrate across the Nullarbor every winter season. " * (MAX_GROUNDED_CHARS // 60 + 1)
+    assert ground(f"{SUPPORTED} {filler}", nodes, notes_bank.memory.tree.entries_for)
+    assert ground(f"{filler}{SUPPORTED}", nodes, notes_bank.memory.tree.entries_for) == []
+
+
 def test_an_answer_no_sentence_holds_stays_uncited(notes_bank) -> None:
     nodes = list(notes_bank.memory.graph.nodes())
     assert ground("Kangaroos migrate across the Nullarbor every winter season.", nodes,

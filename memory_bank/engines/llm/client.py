@@ -46,7 +46,9 @@ class ResponseSchema:
 
 # Hears a streamed reply piece by piece: the new text, and how many characters of the reply came before it (0
 # starts the reply again: a retried stream begins anew). Only new text travels, so a long reply costs linear work.
-TextListener = Callable[[str, int], None]
+# It returns True when it needs no more of the reply (the answer it waits for is complete, or cut at its cap): the
+# client then stops reading, so a model that writes on past its answer is neither held in memory nor waited for.
+TextListener = Callable[[str, int], bool | None]
 
 
 class StopReply(Exception):  # noqa: N818 - a signal, not an error

@@ -36,7 +36,7 @@ from urllib.parse import urlparse
 import httpx2
 import openai
 
-from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, RunCancelled
+from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, MemoryBankError, RunCancelled
 from ...settings import Settings
 from ...text.buffer import TextBuffer
 from ...text.redact import redact
@@ -284,21 +284,25 @@ class OpenAIClient:
 
     def _collect(self, stream: Any, messages: list[Message], on_text: TextListener,
                  agent: str = "") -> Completion:
-        """Read a streamed reply, telling `on_text` each new piece; usage from the last chunk."""
+        """Read a streamed reply, telling `on_text` each new piece; usage from the last chunk. What the listener
+        raises (the run cancelled or out of budget while the answer streamed) goes on as itself, not as a broken
+        stream to retry; the connection is closed whenever reading ends, so the server stops generating."""
         try:
             return self._read_stream(stream, messages, on_text, agent)
-        except (openai.APIError, LLMUnavailable):
+        except (openai.APIError, MemoryBankError):
             raise
         except Exception as exc:  # noqa: BLE001 - the SDK's HTTP library raises its own types mid-stream
             raise openai.APIConnectionError(message=f"the stream broke: {type(exc).__name__}: {exc}",
                                             request=stream.response.request) from exc
+        finally:
+            stream.close()
 
     def _read_stream(self, stream: Any, messages: list[Message], on_text: TextListener,
                      agent: str = "") -> Completion:
         """The reply accumulates in a `TextBuffer` (about a byte a character), and each piece is handed on once,
-        with its offset: linear in the reply."""
+        with its offset: linear in the reply. Reading stops when the listener has what it needs."""
         buffer = TextBuffer()
-        finish, model, usage, chunks = "", "", None, 0
+        finish, model, usage, chunks, enough = "", "", None, 0, False
         for chunk in stream:
             model = getattr(chunk, "model", "") or model
             usage = getattr(chunk, "usage", None) or usage
@@ -307,16 +311,15 @@ class OpenAIClient:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
                 if piece:
                     try:
-                        on_text(piece, len(buffer))
-                    except StopReply:  # the listener heard enough: the server stops when the stream closes
-                        finish = "stopped"
+                        enough = bool(on_text(piece, len(buffer))) or enough
+                    except StopReply:  # the listener heard enough and says why: the reply ends "stopped"
+                        finish, enough = "stopped", True
                     buffer.write(piece)
                 if finish == "stopped":
                     break
                 finish = choice.finish_reason or finish
-            if finish == "stopped":
-                stream.close()
-                break
+            if enough:  # the listener has what it reads: the rest of the reply is not waited for (the stream
+                break  # is closed on the way out, so the server stops generating)
         text = buffer.getvalue()
         if not chunks or not (text or finish):  # no completion chunk at all: not an OpenAI-compatible stream
             where = f"{self.endpoint} (model {self._model}{self._for(agent)})"

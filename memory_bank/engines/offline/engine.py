@@ -9,10 +9,10 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...settings import Settings
 from ..base import Engine
-from ..protocol.memory_block import MemoryBlockBuilder
+from ..protocol.figures import TableIndex
 from .analysis import OfflineAnalyzer
 from .classification import OfflineClassifier
-from .executor import ExecutorConfig, OfflineExecutor
+from .executor import OfflineExecutor
 from .integration import OfflineIntegrator
 from .planning import OfflinePlanner
 from .recognizer import OfflineRecognizer
@@ -33,8 +33,7 @@ def build_offline_engine(settings: Settings, embedder: Embedder, view: MemoryVie
         analysis=OfflineAnalyzer(embedder, view),
         integration=OfflineIntegrator(),
         planning=OfflinePlanner(),
-        executor=OfflineExecutor(embedder, view, MemoryBlockBuilder(view),
-                                 ExecutorConfig(budget_tokens=settings.memory_budget_tokens)),
+        executor=OfflineExecutor(embedder, view, TableIndex(view)),
         recognizer=OfflineRecognizer(),
         uses_llm=False,
         chunk_tokens=CHUNK_TOKENS,

@@ -1,7 +1,9 @@
 """Offline executor: carries out a pending task by reading memory directly (no LLM, no ReAct loop).
 
 A NORMAL task is answered extractively, with citations, from the evidence the memory block for the question is
-made of (the typed selection, not the block's text); weak evidence gives an honest "not found". A
+made of: the typed selection the adapter made for the task (`ExecutionInput.selection`, with each part's own for
+a question that asks several things), never re-parsed from the block's text nor selected again here; weak
+evidence gives an honest "not found". A
 CROSS_VALIDATE task checks both sides of a conflict against the task's documents (`crossval.py`). What the
 executor reads is recorded as the tool calls an agent would have made (search, deep_retrieval), with their real
 outputs, so the run log shows the same trail as with the LLM engine.
@@ -20,8 +22,8 @@ from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
 from ...text.tokens import stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.figures import NamedRow, change_of, label_rows
-from ..protocol.memory_block import MemoryBlockBuilder, Selected, Selection, Sentence
+from ..protocol.figures import NamedRow, TableIndex, change_of
+from ..protocol.memory_block import Selected, Selection, Sentence
 from ..protocol.table_rows import asked_years
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
@@ -38,7 +40,6 @@ from .figure_answer import (
     said_in_prose,
 )
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
-from .question_parts import question_parts
 from .specifics import specific_terms
 from .verdict import is_yes_no, verdict
 
@@ -57,20 +58,18 @@ LIST_ITEMS = 6  # sentences read after one that announces a list
 
 @dataclass(frozen=True)
 class ExecutorConfig:
-    """`budget_tokens`: the memory block's budget; the answer is drawn from the evidence a block of that size
-    shows (the same selection an agent is handed, so both engines answer from the same evidence)."""
+    """`response_chars`: how much of a node's deep retrieval the run log's tool call keeps."""
 
-    budget_tokens: int = 2000
     response_chars: int = 1500
 
 
 class OfflineExecutor:
     name = "executor"
 
-    def __init__(self, embedder: Embedder, view: MemoryView, blocks: MemoryBlockBuilder,
+    def __init__(self, embedder: Embedder, view: MemoryView, tables: TableIndex,
                  config: ExecutorConfig | None = None, answer_config: AnswerConfig | None = None) -> None:
         self.view = view
-        self.blocks = blocks
+        self.tables = tables  # the rows a figure or a comparison is read from (shared with the memory block)
         self.config = config or ExecutorConfig()
         self.answerer = Answerer(embedder, answer_config)
         # each part of a multi-part question gets a shorter answer, so the list stays readable
@@ -86,14 +85,15 @@ class OfflineExecutor:
             return self.validator.run(task.conflict_id)
         if task.type is TaskType.IMAGE_RECOGNITION:
             return _failed("image recognition is done by the recognizer, not the executor")
-        return self._answer(inp.task_goal.strip() or task.description)
+        if inp.selection is None:
+            return _failed("a NORMAL task is answered from the evidence selected for it, and none was given")
+        return self._answer(inp.task_goal.strip() or task.description, inp.selection)
 
-    def _answer(self, question: str) -> ExecutionResult:
+    def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        parts = question_parts(question)
-        if len(parts) > 1:
-            return self._answer_parts(parts, calls)
-        selection, evidence = self._select(question, calls)
+        if len(selection.parts) > 1:
+            return self._answer_parts(selection.parts, calls)
+        evidence = self.evidence(selection, calls)
         yes_no = is_yes_no(question)
         figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
         if figure is not None:
@@ -126,13 +126,13 @@ class OfflineExecutor:
                 calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The table row the question names, with its year and unit; "not found" when the row's tables stop
         short of the asked year and no sentence gives it; None when no row is named."""
-        rows = self.blocks.named_rows(question)
+        rows = self.tables.named_rows(question)
         if rows:
             best = rows[0]
             answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
             return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                    summary=_summary(answer), success=True)
-        missing = self.blocks.missing_years(question)
+        missing = self.tables.missing_years(question)
         asked = [w for w in question.split() if w.strip("?.,").isdigit()]
         if missing is None or said_in_prose(missing[0], [w.strip("?.,") for w in asked], evidence):
             return None
@@ -142,10 +142,9 @@ class OfflineExecutor:
 
     def _compared_rows(self, question: str) -> list[NamedRow]:
         """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
-        said = stems(question)
-        rows = label_rows(said, self.view.table_entries(), self.blocks.rows_of,
-                          prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
-        return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(said))) > 1) else []
+        rows = self.tables.label_rows(
+            question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
+        return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
 
     def _with_rows(self, question: str, answer: Answer, rows: list[NamedRow],
                    calls: list[ToolCallRecord]) -> ExecutionResult:
@@ -210,11 +209,12 @@ class OfflineExecutor:
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer), success=True,
                                summary=f"Item {position} of section node {listing.node.id} ({listing.title}).")
 
-    def _answer_parts(self, parts: list[str], calls: list[ToolCallRecord]) -> ExecutionResult:
+    def _answer_parts(self, selections: list[Selection], calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
         answerer = self.part_answerer
-        selected = [self._select(part, calls) for part in parts]
+        parts = [s.question for s in selections]
+        selected = [(s, self.evidence(s, calls)) for s in selections]
         listings = [None if is_yes_no(part) else self.lists.listing(part, selection)
                     for part, (selection, _) in zip(parts, selected)]
         absent = [self._absent(part) for part in parts]
@@ -259,16 +259,13 @@ class OfflineExecutor:
         return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
                                summary=f"Listed from section node {listing.node.id} ({listing.title}).", success=True)
 
-    def selected_evidence(self, question: str, calls: list[ToolCallRecord] | None = None) -> list[Evidence]:
-        """The sentences the memory block for this question is made of, node by node in relevance order (a
-        node's sentences in document order). Recorded in `calls` as the calls an agent would have made: the
-        local search the block ran, and a deep retrieval of each node shown. Public for bench/not_found_fit.py,
-        which fits the `FoundModel` on exactly the evidence the product answers from."""
-        return self._select(question, [] if calls is None else calls)[1]
-
-    def _select(self, question: str, calls: list[ToolCallRecord]) -> tuple[Selection, list[Evidence]]:
-        selection = self.blocks.select(question, self.config.budget_tokens)
-        calls.append(ToolCallRecord(name="search", arguments={"query": question, "scope": "local"},
+    def evidence(self, selection: Selection, calls: list[ToolCallRecord] | None = None) -> list[Evidence]:
+        """The sentences the selection's memory block is made of, node by node in relevance order (a node's
+        sentences in document order). Recorded in `calls` as the calls an agent would have made: the local
+        search the block ran, and a deep retrieval of each node shown. Public for bench/not_found_fit.py, which
+        fits the `FoundModel` on exactly the evidence the product answers from."""
+        calls = [] if calls is None else calls
+        calls.append(ToolCallRecord(name="search", arguments={"query": selection.question, "scope": "local"},
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
                                                        for p in selection.passages) or "no passage found"))
         evidence: list[Evidence] = []
@@ -281,7 +278,7 @@ class OfflineExecutor:
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
                                      s.section)
                             for s in _with_lists(chosen) if answerable(s.text))
-        return selection, evidence
+        return evidence
 
 
 def _with_lists(chosen: Selected) -> list[Sentence]:

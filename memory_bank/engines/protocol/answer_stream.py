@@ -26,8 +26,16 @@ def cut_marker(limit: int) -> str:
 
 def cap_answer(text: str, limit: int) -> str:
     """`text`, or its first `limit` characters and a marker that says it was cut (a run keeps no longer answer:
-    it is stored, exported and shown, and an export must import again)."""
-    return text if len(text) <= limit else text[:limit] + cut_marker(limit)
+    it is stored, exported and shown, and an export must import again). An answer already cut at `limit` comes
+    back as it is: the executor and the run both cap it, and cutting again copied a megabyte answer twice more."""
+    if len(text) <= limit:
+        return text
+    marker = cut_marker(limit)
+    if len(text) == limit + len(marker) and text.endswith(marker):
+        return text
+    cut = text[:limit]
+    cut += marker  # CPython grows a string only this name holds in place: one copy of the answer, not two
+    return cut
 
 
 class AnswerStream:
@@ -52,13 +60,18 @@ class AnswerStream:
         self._pending = ""  # answer text not handed on yet
         self._sent = 0
 
-    def hear(self, piece: str, offset: int) -> None:
+    def hear(self, piece: str, offset: int) -> bool:
+        """True once the answer is complete (closed, or cut at the limit): the rest of the reply is not read (an
+        answer that opened first wins over anything written after it, and nothing past the limit is kept)."""
         if offset == 0 and (self._sent or len(self._reply) or self._open):
             if self._sent:
                 self._report("", 0)
             self._restart()
-        if self._done:
-            return
+        if not self._done:
+            self._hear(piece)
+        return self._done
+
+    def _hear(self, piece: str) -> None:
         if self._open:
             self._answer(piece)
             return

@@ -18,7 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ...memory.interaction_tree import InteractionEntry
-from .table_rows import TableRowRef, asked_years, names_label, names_row
+from ...retrieval.view import MemoryView
+from ...text.tokens import stems
+from .table_rows import TableRowRef, asked_years, names_label, names_row, table_rows
 
 MAX_NAMED = 200  # named rows weighed per question (a filing has a few thousand rows, a question names a handful)
 
@@ -128,3 +130,31 @@ def change_of(row: TableRowRef) -> str | None:
         if "change" in column.lower() and value.strip().endswith("%"):
             return value.strip()
     return None
+
+
+class TableIndex:
+    """The memory's table rows for questions: each entry's rows typed and stemmed once (entries never change;
+    every question reads them), and the look-ups above over the view's table entries. Shared by the memory block
+    (which brings named rows' nodes in) and the offline answerer (which states their figures)."""
+
+    def __init__(self, view: MemoryView) -> None:
+        self.view = view
+        self._rows: dict[str, dict[str, TableRowRef]] = {}  # entry id -> its rows
+
+    def rows_of(self, entry: InteractionEntry) -> dict[str, TableRowRef]:
+        rows = self._rows.get(entry.entry_id)
+        if rows is None:
+            rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
+        return rows
+
+    def named_rows(self, question: str) -> list[NamedRow]:
+        """The rows `question` names by label and column, the most agreed-on value first."""
+        return named_rows(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+
+    def missing_years(self, question: str) -> tuple[str, list[str]] | None:
+        """(row label, years given) when the question names a row and a year no table of that row has."""
+        return missing_years(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+
+    def label_rows(self, question: str, prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
+        """One row per label the question names, for a comparison (`label_rows`)."""
+        return label_rows(stems(question), self.view.table_entries(), self.rows_of, prefer=prefer)

@@ -33,7 +33,7 @@ from ...text.coverage import coverage, idf_weights
 from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .escaping import escape_tags
-from .figures import NamedRow, missing_years, named_rows
+from .figures import TableIndex
 from .table_rows import TableRowRef, names_row, table_rows
 
 OPEN, CLOSE = "<memory>", "</memory>"
@@ -99,13 +99,14 @@ class Selection:
     nodes: list[Selected]
     room: int  # characters of the block's body the selection may use
     passages: list[Passage] = field(default_factory=list)  # the local-search hits that brought nodes in
+    parts: list[Selection] = field(default_factory=list)  # a question asking several things: each part's own
 
 
 class MemoryBlockBuilder:
     def __init__(self, view: MemoryView, config: BlockConfig | None = None) -> None:
         self.view = view
         self.config = config or BlockConfig()
-        self._rows: dict[str, dict[str, TableRowRef]] = {}  # entry id -> its rows (entries never change)
+        self.tables = TableIndex(view)
 
     def build(self, question: str, budget_tokens: int) -> tuple[str, list[Node]]:
         """The block and the nodes it shows (evidence first, then pointers), at most `budget_tokens` long."""
@@ -182,27 +183,12 @@ class MemoryBlockBuilder:
         the value most tables agree on first: a table's node is mostly numbers and ranks low, its row answers
         the question outright."""
         out: list[str] = []
-        for named in self.named_rows(question):
+        for named in self.tables.named_rows(question):
             if named.node_id not in out:
                 out.append(named.node_id)
             if len(out) >= self.config.row_nodes:
                 break
         return out
-
-    def named_rows(self, question: str) -> list[NamedRow]:
-        """The table rows `question` names by label and column, the most agreed-on value first (`figures`)."""
-        return named_rows(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
-
-    def missing_years(self, question: str) -> tuple[str, list[str]] | None:
-        """(row label, years given) when the question names a row and a year no table of that row has."""
-        return missing_years(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
-
-    def rows_of(self, entry: InteractionEntry) -> dict[str, TableRowRef]:
-        """The entry's table rows, stemmed once per entry (entries never change; every question reads them)."""
-        rows = self._rows.get(entry.entry_id)
-        if rows is None:
-            rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
-        return rows
 
     def _section_asked(self, question: str, rejected: set[str], claims: set[str]) -> Node | None:
         """For a question that asks for items, the section node whose outline answers it best: its own title
@@ -237,7 +223,7 @@ class MemoryBlockBuilder:
                 continue
             source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
             base = len(out)
-            rows = self.rows_of(entry)
+            rows = self.tables.rows_of(entry)
             said = entry_sentences(entry, rows)
             if node.kind == "section" and claims:
                 said = [s for s in said if not _restates(s, claims)]
