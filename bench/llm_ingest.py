@@ -56,7 +56,7 @@ def measure(sample: str, mode: str, concurrency: int, latency: float, embedder) 
     return {"sample": sample, "mode": mode, "concurrency": concurrency, "seconds": seconds, "pages": pages,
             "calls": ingested.calls, "prompt": ingested.prompt_tokens, "cached": ingested.cached_tokens,
             "completion": ingested.completion_tokens, "per_agent": dict(per_agent), "nodes": flagged["nodes"],
-            "merges": flagged["merges"], "flagged": flagged["conflicts"],
+            "edges": flagged["edges"], "merges": flagged["merges"], "flagged": flagged["conflicts"],
             "settled": after["conflicts"] - after["pending_conflicts"], "answer": " ".join(result.answer.split())}
 
 
@@ -66,7 +66,7 @@ def report(r: dict) -> None:
           f"{r['calls']} calls ({r['calls'] / p:.2f}/page), prompt {r['prompt']} tokens ({r['prompt'] / p:.0f}/page, "
           f"{r['cached']} cached), completion {r['completion']} ({r['completion'] / p:.0f}/page)")
     print(f"  ingestion (calls, prompt tokens) per agent: {r['per_agent']}")
-    print(f"  memory: nodes={r['nodes']} merges={r['merges']} conflicts flagged={r['flagged']} "
+    print(f"  memory: nodes={r['nodes']} edges={r['edges']} merges={r['merges']} conflicts flagged={r['flagged']} "
           f"settled={r['settled']}")
     print(f"  answer: {r['answer'][:160]}")
 

@@ -52,3 +52,19 @@ def test_cached_prompt_tokens_are_counted_where_the_endpoint_reports_them(embedd
     _, usage, _ = ingest(embedder, tmp_path)
     assert usage["analysis"]["calls"] >= 2 and usage["analysis"]["cached_tokens"] > 0
     assert all(u["cached_tokens"] <= u["prompt_tokens"] for u in usage.values())
+
+
+def judged_pairs(fake: FakeOpenAI) -> int:
+    """(new node, candidate) pairs the analysis requests carried."""
+    text = [r.messages[-1]["content"] for r in fake.chat_requests if r.agent == "analysis"]
+    return sum(len(item["candidates"]) for t in text for item in batch_items(t.partition("New nodes (")[2]))
+
+
+def test_only_candidates_close_enough_are_sent_to_the_llm(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    every, _, sent_all = ingest(embedder, tmp_path, analysis_min_similarity=0.0)
+    close, _, sent_close = ingest(embedder, tmp_path)
+    assert 0 < judged_pairs(sent_close) < judged_pairs(sent_all)
+    for key in ("nodes", "merges", "conflicts", "pending_conflicts"):
+        assert close[key] == every[key], key
+    # the scripted model relates any two nodes naming the same capitalised word: some far pairs lose that edge
+    assert 0 < close["edges"] <= every["edges"]

@@ -21,9 +21,10 @@ PRICE_PRESETS: dict[str, tuple[float, float, float]] = {
     "gpt-4.1": (2.00, 0.50, 8.00),
     "gpt-4o": (2.50, 1.25, 10.00),
 }
-# measured ingestion tokens per page (prompt, completion), batched agents, NIST SP 800-207 (59 pages)
-PROMPT_TOKENS_PER_PAGE = 1_300
-COMPLETION_TOKENS_PER_PAGE = 600
+# measured ingestion tokens per page (prompt, completion), batched agents, NIST SP 800-207 (59 pages):
+# `python bench/llm_ingest.py --sample nist` printed 2,776 prompt and 664 completion tokens a page
+PROMPT_TOKENS_PER_PAGE = 2_800
+COMPLETION_TOKENS_PER_PAGE = 700
 
 
 @dataclass(frozen=True)
