@@ -7,8 +7,8 @@ is recorded as pending; the loop's CROSS_VALIDATE task later calls `resolve_conf
 
 Analysis calls for a batch of new nodes run concurrently against the graph as it stands (an LLM analysis agent
 carries several new nodes a call, and is sent only the candidates whose embedding is close enough to the new
-node's: `analysis_min_similarity`); each node only judges
-nodes that were there before it, and judgements are applied in input order. A judgement about a node that was
+node's: `analysis_min_similarity`); each node only judges nodes that were there before it, and judgements are
+applied in input order. A judgement about a node that was
 merged in the meantime follows the merge to its successor (`Memory.resolve_id`).
 """
 
@@ -72,12 +72,13 @@ class Linker:
                 later = [{n.id for n in batch[i + 1:]} for i in range(len(batch))]
                 candidates = [self._close(n, self.retriever.candidates_for(n, exclude=ex))
                               for n, ex in zip(batch, later)]
-            inputs = [AnalysisInput(new_node=node_info(n), candidates=[node_info(c) for c in cs])
-                      for n, cs in zip(batch, candidates)]
-            outs = map_agent(self.engine.analysis, inputs, self.settings.llm_concurrency,
-                             before_each=self.check_cancel)
-            results = [out if isinstance(out, MemoryBankError) else _judged(out, cs)
-                       for out, cs in zip(outs, candidates)]
+            asking = [i for i, cs in enumerate(candidates) if cs]  # a node with no candidate has nothing to judge
+            inputs = [AnalysisInput(new_node=node_info(batch[i]), candidates=[node_info(c) for c in candidates[i]])
+                      for i in asking]
+            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, self.settings.llm_concurrency,
+                                              before_each=self.check_cancel)))
+            results = [[] if i not in outs else outs[i] if isinstance(outs[i], MemoryBankError)
+                       else _judged(outs[i], candidates[i]) for i in range(len(batch))]
             for node, result in zip(batch, results):
                 if isinstance(result, MemoryBankError):
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
