@@ -1,10 +1,15 @@
-"""LLM-engine ingestion of the NIST PDF against a local OpenAI-compatible server that answers after 500 ms.
+"""LLM-engine ingestion, one call per item (before) against batched agents (after), on a scripted model.
 
-The server is the scripted stand-in from the tests (valid replies for every agent), so what is measured is the
-pipeline's own scheduling: how many calls it makes per page and how well it overlaps them.
+The model is the tests' scripted stand-in on a real HTTP server on 127.0.0.1 (valid replies for every agent,
+answering after `--latency` seconds, with a prefix prompt cache reporting `cached_tokens` as a provider does), so
+what is measured is the pipeline's own cost: calls, prompt / cached / completion tokens, and wall time. The notes
+sample (samples/northwind) runs on the contract suite's model, which reads prose (figures that differ are a
+conflict, the same text a merge); the NIST PDF on `ScriptedLLM` (three passages a cluster), as the issue's
+baseline did. After ingestion, one question runs (CROSS_VALIDATE settles the flagged conflicts), and what memory
+became is printed beside the cost: nodes, merges, conflicts flagged and settled, the answer.
 
-    python bench/llm_ingest.py                       # concurrency 1 and 8, latency 0.5 s
-    python bench/llm_ingest.py --concurrency 8 --latency 0.5
+    python bench/llm_ingest.py                            # both samples, before and after, concurrency 8
+    python bench/llm_ingest.py --sample nist --concurrency 1 8 --latency 0.5
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,46 +24,73 @@ sys.path.insert(0, str(ROOT))
 
 from memory_bank import MemoryBank  # noqa: E402
 from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder  # noqa: E402
+from tests.contract.scripted_model import ContractLLM  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
 
 NIST = ROOT.parent / "shared" / "data" / "pdf" / "NIST.SP.800-207.pdf"
-PAGES = 59
+NOTES = sorted((ROOT / "samples" / "northwind").glob("*.md"))
+SAMPLES = {
+    "notes": (NOTES, ContractLLM, 3, "What is the Northwind project budget, and who approved it?"),
+    "nist": ([NIST], ScriptedLLM, 59, "What are the tenets of zero trust?"),
+}
+# before: today's one item a call and every retrieved candidate judged; after: the settings' defaults
+MODES = {"before": {"llm_batch_items": 1, "analysis_min_similarity": 0.0}, "after": {}}
 
 
-def ingest_once(concurrency: int, latency: float, embedder) -> dict:  # noqa: ANN001
-    with FakeOpenAI(handler=ScriptedLLM(), latency=latency) as fake:
-        settings = fake.settings(llm_concurrency=concurrency, llm_timeout=30.0)
+def measure(sample: str, mode: str, concurrency: int, latency: float, embedder) -> dict:  # noqa: ANN001
+    files, model, pages, question = SAMPLES[sample]
+    with FakeOpenAI(handler=model(), latency=latency, prefix_cache=True) as fake:
+        # the whole document at any concurrency: the per-document time budget would cut the slow settings short
+        settings = fake.settings(llm_concurrency=concurrency, llm_timeout=30.0, ingest_time_budget=3_600.0,
+                                 **MODES[mode])
         bank = MemoryBank(settings, embedder=CachedEmbedder(embedder.inner))  # same model, empty cache
         t0 = time.perf_counter()
-        bank.ingest_file(NIST)
+        for path in files:
+            bank.ingest_file(path)
         seconds = time.perf_counter() - t0
-        per_agent = Counter(r.agent for r in fake.chat_requests)
-        counts = bank.snapshot().counts
-        stages = bank.reports[-1].stage_seconds
+        ingested = bank.meter.totals()
+        per_agent = {a: (u["calls"], u["prompt_tokens"]) for a, u in bank.meter.snapshot().items()}
+        flagged = bank.snapshot().counts
+        result = bank.run(question)
+        after = bank.snapshot().counts
         bank.clear()
-    calls = sum(per_agent.values())
-    return {"concurrency": concurrency, "seconds": seconds, "calls": calls, "calls_per_page": calls / PAGES,
-            "per_agent": dict(per_agent), "nodes": counts["nodes"], "edges": counts["edges"],
-            "stages": {k: round(v, 1) for k, v in stages.items()}}
+    return {"sample": sample, "mode": mode, "concurrency": concurrency, "seconds": seconds, "pages": pages,
+            "calls": ingested.calls, "prompt": ingested.prompt_tokens, "cached": ingested.cached_tokens,
+            "completion": ingested.completion_tokens, "per_agent": dict(per_agent), "nodes": flagged["nodes"],
+            "edges": flagged["edges"], "merges": flagged["merges"], "flagged": flagged["conflicts"],
+            "settled": after["conflicts"] - after["pending_conflicts"], "answer": " ".join(result.answer.split())}
+
+
+def report(r: dict) -> None:
+    p = r["pages"]
+    print(f"[{r['sample']} {r['mode']}, concurrency {r['concurrency']}] ingestion {r['seconds']:.1f} s: "
+          f"{r['calls']} calls ({r['calls'] / p:.2f}/page), prompt {r['prompt']} tokens ({r['prompt'] / p:.0f}/page, "
+          f"{r['cached']} cached), completion {r['completion']} ({r['completion'] / p:.0f}/page)")
+    print(f"  ingestion (calls, prompt tokens) per agent: {r['per_agent']}")
+    print(f"  memory: nodes={r['nodes']} edges={r['edges']} merges={r['merges']} conflicts flagged={r['flagged']} "
+          f"settled={r['settled']}")
+    print(f"  answer: {r['answer'][:160]}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--sample", choices=sorted(SAMPLES), nargs="+", default=["notes", "nist"])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[8])
     parser.add_argument("--latency", type=float, default=0.5)
+    parser.add_argument("--mode", choices=sorted(MODES), nargs="+", default=list(MODES))
     args = parser.parse_args()
     embedder = load_embedder()
     embedder.embed(["warm up"])
-    results = [ingest_once(c, args.latency, embedder) for c in args.concurrency]
-    for r in results:
-        print(f"concurrency {r['concurrency']}: {r['seconds']:.1f} s, {r['calls']} calls "
-              f"({r['calls_per_page']:.2f} per page), nodes={r['nodes']} edges={r['edges']}")
-        print(f"  calls per agent: {r['per_agent']}")
-        print(f"  seconds per stage: {r['stages']}")
-    if len(results) >= 2:
-        print(f"speed-up at {results[-1]['concurrency']} vs {results[0]['concurrency']}: "
-              f"{results[0]['seconds'] / results[-1]['seconds']:.1f}x (target >= 5x)")
+    for sample in args.sample:
+        runs = {(m, c): measure(sample, m, c, args.latency, embedder) for m in args.mode for c in args.concurrency}
+        for r in runs.values():
+            report(r)
+        for c in args.concurrency if len(args.mode) == len(MODES) else ():
+            before, after = runs[("before", c)], runs[("after", c)]
+            print(f"{sample} at concurrency {c}: calls {before['calls']} -> {after['calls']} "
+                  f"({after['calls'] / before['calls']:.0%}), prompt tokens {before['prompt']} -> {after['prompt']} "
+                  f"({after['prompt'] / before['prompt']:.0%}), cached {before['cached']} -> {after['cached']}")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,11 @@ _EXPORTS: dict[str, str] = {
     "check_connection": ".engines.describe",
     "AGENT_SLOTS": ".settings",
     "PRESETS": ".settings",
+    # what LLM tokens cost: price presets, money as shown, the estimate before a run
+    "PRICE_PRESETS": ".engines.llm.cost",
+    "money": ".engines.llm.cost",
+    "ingestion_estimate": ".ingest.estimate",
+    "cost_per_page": ".ingest.estimate",
     # the local model: its llama.cpp server, one per process (the app shares it between sessions)
     "LocalModelServer": ".engines.llm.local_server",
     # the embedding model (warmed up once and shared by banks) and the files a bank can read
@@ -88,14 +93,15 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
     "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer", "LongTermInjected", "LongTermLearned",
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD", "MAX_TASK_NAME", "MemoryBank",
-    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS", "Progress",
-    "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord",
-    "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "SqlTaskStore",
-    "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted", "TaskNotFound", "TaskPlanned",
-    "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered", "check_connection",
-    "describe_engine", "event_from_dict", "find_communities", "is_not_found", "load_embedder", "md_escape",
-    "page_span", "pages_label", "place_label", "record_withheld", "reflection_body", "safe_name", "section_label",
-    "shorten_name", "sign_in", "source_line", "supported_suffixes",
+    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS",
+    "PRICE_PRESETS", "Progress", "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError",
+    "RunFailure", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings",
+    "SignedIn", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted",
+    "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered",
+    "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
+    "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
+    "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
+    "source_line", "supported_suffixes",
 ]
 
 if TYPE_CHECKING:
@@ -104,6 +110,7 @@ if TYPE_CHECKING:
     from .bank import MemoryBank
     from .control import CancelToken
     from .engines.describe import check_connection, describe_engine
+    from .engines.llm.cost import PRICE_PRESETS, money
     from .engines.llm.local_server import LocalModelServer
     from .engines.models import Citation
     from .engines.offline.executor import is_not_found
@@ -152,6 +159,7 @@ if TYPE_CHECKING:
         ToolRecovered,
         event_from_dict,
     )
+    from .ingest.estimate import cost_per_page, ingestion_estimate
     from .limits import LOCAL_USER, MAX_TASK_NAME, shorten_name
     from .loaders import supported_suffixes
     from .long_term.markdown import source_line

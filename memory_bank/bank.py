@@ -17,6 +17,7 @@ from . import wiring
 from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
+from .engines.llm.cost import prices_from
 from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled, RunError, RunFailure
 from .events import AgentFellBack, AnswerDelta, ErrorRaised, Event, EventBus
 from .ingest.pipeline import IngestReport
@@ -56,7 +57,8 @@ class MemoryBank:
         self.events = EventBus()
         self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
         self.cancellation = Cancellation()
-        self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens)
+        self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens,
+                                prices_from(self.settings), self.settings.max_cost)
         if store is not None and _stored is None:
             _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
         if store is not None and _stored is not None and workdir is None:
@@ -168,10 +170,11 @@ class MemoryBank:
 
     def usage(self) -> dict[str, Any]:
         total, run = self.meter.totals(), self.meter.run_usage()
-        return {"calls": total.calls, "prompt_tokens": total.prompt_tokens,
+        return {"calls": total.calls, "prompt_tokens": total.prompt_tokens, "cached_tokens": total.cached_tokens,
                 "completion_tokens": total.completion_tokens, "run_calls": run.calls, "run_tokens": run.tokens,
                 "max_llm_calls": self.settings.max_llm_calls, "max_tokens": self.settings.max_tokens,
-                "per_agent": self.meter.snapshot()}
+                "cost": total.cost(self.meter.prices), "run_cost": run.cost(self.meter.prices),
+                "max_cost": self.settings.max_cost, "per_agent": self.meter.snapshot()}
 
     # -- ingestion ----------------------------------------------------------------------------------------
 

@@ -116,6 +116,7 @@ class LLMUsage(Event):
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    cached_tokens: int = 0
 
 
 @dataclass(frozen=True)

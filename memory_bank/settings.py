@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from .errors import ConfigError
 from .limits import MAX_RETRY_WAIT
@@ -70,6 +70,12 @@ ENV_FIELDS: dict[str, str] = {
     "MAX_ROUNDS": "max_rounds",
     "MAX_LLM_CALLS": "max_llm_calls",
     "MAX_TOKENS": "max_tokens",
+    "MAX_COST": "max_cost",
+    "LLM_BATCH_ITEMS": "llm_batch_items",
+    "ANALYSIS_MIN_SIMILARITY": "analysis_min_similarity",
+    "PRICE_INPUT": "price_input",
+    "PRICE_CACHED": "price_cached",
+    "PRICE_OUTPUT": "price_output",
     "SERPER_API_KEY": "serper_api_key",
     "SEARXNG_URL": "searxng_url",
     "JINA_API_KEY": "jina_api_key",
@@ -126,6 +132,18 @@ class Settings(BaseModel):
     # a run stops after this many LLM calls in a row failed (each after its retries); a rejected key stops it at once
     llm_max_consecutive_failures: int = Field(default=2, ge=1, le=20)
     structured_retries: int = Field(default=2, ge=0, le=5)
+    # batched ingestion: how many clusters (structure) or new nodes (analysis) one call may carry, the prompt
+    # tokens of those items, and the reply tokens they may need; 1 item is one call per item (no batching)
+    llm_batch_items: int = Field(default=16, ge=1, le=64)
+    llm_batch_tokens: int = Field(default=12_000, ge=256)
+    llm_batch_reply_tokens: int = Field(default=12_288, ge=256)
+    # an LLM analysis judges only candidates at least this similar (embedding cosine) to the new node; the
+    # offline analysis calls anything below 0.40 unrelated unless the texts align, which needs far more. 0: all
+    analysis_min_similarity: float = Field(default=0.4, ge=0.0, le=1.0)
+    # prices in money per million tokens (prompt, cached prompt, completion): empty, no cost is shown
+    price_input: float | None = Field(default=None, ge=0)
+    price_cached: float | None = Field(default=None, ge=0)
+    price_output: float | None = Field(default=None, ge=0)
     sampling: dict[str, Sampling] = Field(default_factory=lambda: dict(DEFAULT_SAMPLING))
     # agents
     agent_window: int = Field(default=32_000, ge=512)
@@ -141,6 +159,7 @@ class Settings(BaseModel):
     max_rounds: int = Field(default=8, ge=1, le=100)
     max_llm_calls: int = Field(default=2_000, ge=1)
     max_tokens: int = Field(default=5_000_000, ge=1_000)
+    max_cost: float | None = Field(default=None, gt=0)  # a run's budget in money (needs the prices)
     react_max_calls: int = Field(default=12, ge=1, le=100)
     react_max_context_tokens: int = Field(default=28_000, ge=1_000)
     react_reply_tokens: int = Field(default=1_024, ge=64, le=32_000)  # max_tokens of one ReAct step
@@ -224,6 +243,12 @@ class Settings(BaseModel):
                     except ValidationError:
                         continue  # itself wrong: its default, and the problem is in the message already
             return cls(**kept), str(exc)
+
+    @model_validator(mode="after")
+    def _cost_needs_prices(self) -> Settings:
+        if self.max_cost is not None and (self.price_input is None or self.price_output is None):
+            raise ValueError("a budget in money (max_cost) needs the input and output prices per million tokens")
+        return self
 
     @field_validator("agent_engines")
     @classmethod

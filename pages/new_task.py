@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from memory_bank import supported_suffixes
+from memory_bank import cost_per_page, money, supported_suffixes
 from ui.format import md_escape
-from ui.session import SAMPLES, end_task, engine_label, get_task, launch, save_upload, start_sample
+from ui.session import (
+    SAMPLES,
+    cost_estimate,
+    end_task,
+    engine_label,
+    get_task,
+    launch,
+    save_upload,
+    start_sample,
+)
 
 ACCEPTED = sorted(supported_suffixes())  # the loaders' own list, so the picker never offers what cannot be read
 
@@ -35,6 +44,9 @@ with samples:
         with st.container(border=True):
             st.markdown(f"**{md_escape(sample.title)}** — {md_escape(sample.blurb)} The question:")
             st.text(sample.question)
+            if not sample.missing() and (estimate := cost_estimate(task.settings, sample.files)):
+                st.caption(f"Reading it costs about {money(estimate[1])} ({estimate[0]} pages at your prices; "
+                           "an estimate from the tokens a page took when measured).")
             if missing := sample.missing():
                 st.error(f"A sample file is missing: {missing[0]}")
             elif st.button(sample.button, type="primary", icon=":material/rocket_launch:", disabled=task.running,
@@ -51,6 +63,9 @@ with custom, st.form("new-task", border=True):
                              accept_multiple_files=True)
     question = st.text_area("Question or task", placeholder="What should the agent find out?", height=90)
     context = st.text_area("Pasted context (optional)", placeholder="Notes, an e-mail, a transcript…", height=110)
+    if (per_page := cost_per_page(task.settings)) is not None:
+        st.caption(f"At your prices, reading costs about {money(per_page)} a page (an estimate; the Run page "
+                   "shows the estimate for your files beside the live cost).")
     submitted = st.form_submit_button("Start", type="primary", icon=":material/play_arrow:", disabled=task.running)
 
 if task.running:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import ValidationError
 
-from memory_bank import AGENT_SLOTS, PRESETS, MemoryBankError, Settings, check_connection
+from memory_bank import AGENT_SLOTS, PRESETS, PRICE_PRESETS, MemoryBankError, Settings, check_connection
 from ui.format import md_escape
 from ui.local_model import with_endpoint
 from ui.session import apply_settings, engine_label, get_task
@@ -71,6 +71,17 @@ with st.form("settings", border=True):
     max_calls = c5.number_input("Budget: LLM calls", 1, 1_000_000, current.max_llm_calls)
     max_tokens = c6.number_input("Budget: tokens", 1_000, 1_000_000_000, current.max_tokens, step=10_000)
     max_rounds = c7.number_input("Max rounds", 1, 100, current.max_rounds)
+    st.subheader("Cost")
+    st.caption("Prices per million tokens, as your provider lists them. Empty: no cost is shown. A preset fills "
+               "the three prices when saved; edit them after.")
+    p0, p1, p2, p3, p4 = st.columns(5)
+    price_preset = p0.selectbox("Preset", ["(my prices)", *PRICE_PRESETS], help="US dollars per million tokens")
+    price_input = p1.number_input("Input", 0.0, 1_000.0, current.price_input, step=0.05, format="%.3f")
+    price_cached = p2.number_input("Cached input", 0.0, 1_000.0, current.price_cached, step=0.05, format="%.3f",
+                                   help="Prompt tokens the provider served from its cache; empty: the input price")
+    price_output = p3.number_input("Output", 0.0, 1_000.0, current.price_output, step=0.05, format="%.3f")
+    max_cost = p4.number_input("Budget: money", 0.0, 1_000_000.0, current.max_cost, step=1.0, format="%.2f",
+                               help="A run stops when its cost reaches this (needs the input and output prices)")
     save, test = st.columns(2)
     saved = save.form_submit_button("Save", type="primary", icon=":material/save:")
     tested = test.form_submit_button("Test connection", icon=":material/lan:")
@@ -80,7 +91,9 @@ values = {"engine": engine, "llm_provider": provider, "agent_engines": agent_eng
           "llm_base_url": base_url, "llm_model": model, "llm_api_key": api_key,
           "retrieval_k": k, "retrieval_alpha": alpha, "agent_window": int(window),
           "llm_concurrency": int(concurrency), "max_llm_calls": int(max_calls), "max_tokens": int(max_tokens),
-          "max_rounds": int(max_rounds)}
+          "max_rounds": int(max_rounds), "max_cost": max_cost or None,
+          **dict(zip(("price_input", "price_cached", "price_output"),
+                     PRICE_PRESETS.get(price_preset, (price_input, price_cached, price_output))))}
 
 if saved or tested:
     try:

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 import streamlit.components.v1 as components
 
-from memory_bank import BankSnapshot, RunResult, place_label
+from memory_bank import BankSnapshot, RunResult, money, place_label
 
 from .format import STAGE_TITLES, clock, duration, md_escape, short
 from .session import TaskSession
@@ -35,6 +35,16 @@ def _ingest_seconds(view: RunView) -> float:
     return max(0.0, end - min(s.started for s in view.stages))
 
 
+def cost_line(cost: float | None, estimate: tuple[int, float] | None) -> str | None:
+    """The run's cost so far, with the estimate told before it started: None without prices."""
+    if cost is None:
+        return None
+    if estimate is None:
+        return f"cost {money(cost)}"
+    pages, expected = estimate
+    return f"cost {money(cost)} · est. {money(expected)} for {pages:,} page{'s' if pages != 1 else ''}"
+
+
 def metrics_row(snapshot: BankSnapshot, view: RunView | None, *, uses_llm: bool) -> None:
     usage, counts = snapshot.usage, snapshot.counts
     cols = st.columns(6)
@@ -53,9 +63,16 @@ def metrics_row(snapshot: BankSnapshot, view: RunView | None, *, uses_llm: bool)
         run_calls = usage.get("run_calls", calls)
         cols[4].metric("LLM calls (run)", f"{run_calls:,} / {max_calls:,}",
                        help=f"this run / its budget; {calls:,} calls in this task so far")
-        cols[5].metric("Tokens (run)", f"{tokens:,}", help=f"this run's tokens; budget {max_tokens:,}")
+        cost, max_cost = usage.get("run_cost"), usage.get("max_cost")
+        estimate = view.estimate if view else None
+        cols[5].metric("Tokens (run)", f"{tokens:,}", help=f"this run's tokens; budget {max_tokens:,}" + (
+                       f"; {usage.get('cached_tokens', 0):,} prompt tokens served from the provider's cache "
+                       "in this task" if usage.get("cached_tokens") else ""),
+                       delta=cost_line(cost, estimate), delta_color="off", delta_arrow="off")
         if max_calls:
             st.progress(min(1.0, run_calls / max_calls), text=f"LLM call budget used: {run_calls / max_calls:.0%}")
+        if max_cost and cost is not None:
+            st.progress(min(1.0, cost / max_cost), text=f"Money budget used: {money(cost)} of {money(max_cost)}")
         return
     pages, seconds = pages_read(snapshot), _ingest_seconds(view) if view else 0.0
     cols[4].metric("Pages read", f"{pages:,}", help="distinct document pages behind the nodes (whole task)")

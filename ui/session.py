@@ -18,6 +18,7 @@ import threading
 import time
 import uuid
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,11 @@ from memory_bank import (
     LOCAL_USER,
     MAX_TASK_NAME,
     CancelToken,
+    InputError,
     MemoryBank,
     Settings,
     describe_engine,
+    ingestion_estimate,
     load_embedder,
     safe_name,
     shorten_name,
@@ -308,9 +311,19 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
         live = registry.create(task.settings, task_embedder(task), question[:80], task.user)
         task.created_here.add(live.task_id)
         attach(task, live)
-    handle = start_run(task.bank, question, files, text, follow_up=follow_up)
+    handle = start_run(task.bank, question, files, text, follow_up=follow_up,
+                       estimate=cost_estimate(task.settings, files))
     task.tokens.append(handle.cancel_token)
     task.runs.append(handle)
+
+
+def cost_estimate(settings: Settings, files: Sequence[Path]) -> tuple[int, float] | None:
+    """(pages, cost) of reading `files` with these prices, or None. A file that cannot be opened gets no
+    estimate here: the run itself reports it (as 'not read', with the reason) a moment later."""
+    try:
+        return ingestion_estimate(settings, files)
+    except InputError:
+        return None
 
 
 def start_pending(task: TaskSession) -> bool:

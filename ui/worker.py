@@ -83,6 +83,7 @@ class RunView:
     error: RunFailure | None
     cancel_requested: bool
     draft: Draft | None = None  # the answer as it is being written, with the calls and tokens so far
+    estimate: tuple[int, float] | None = None  # (pages, cost) of reading the run's files, told before it started
 
     @property
     def elapsed(self) -> float:
@@ -100,9 +101,11 @@ class RunView:
 class RunMonitor:
     """Written by the worker thread (event callback), read by the page through `view()`."""
 
-    def __init__(self, question: str, files: tuple[str, ...] = (), inputs: int | None = None) -> None:
+    def __init__(self, question: str, files: tuple[str, ...] = (), inputs: int | None = None,
+                 estimate: tuple[int, float] | None = None) -> None:
         self._lock = threading.Lock()
         self.question = question
+        self.estimate = estimate
         self.files = files
         self.inputs = len(files) if inputs is None else inputs
         self.started = time.time()
@@ -182,7 +185,8 @@ class RunMonitor:
             fresh = tuple(n for n, ts in self._fresh.items() if now - ts <= FRESH_SECONDS)
             return RunView(self.question, self.files, self._status, self.started, self._finished,
                            tuple(self._stages.values()), tuple(self._log), dict(self._counts), dict(self._llm),
-                           fresh, self._result, self._error, self._cancel_requested, self._draft_view())
+                           fresh, self._result, self._error, self._cancel_requested, self._draft_view(),
+                           self.estimate)
 
     def _draft_view(self) -> Draft | None:
         draft = self._draft
@@ -213,10 +217,10 @@ class RunHandle:
 
 
 def start_run(bank: Any, question: str, files: list[Path] | None = None, text: str | None = None, *,
-              follow_up: bool = False) -> RunHandle:
+              follow_up: bool = False, estimate: tuple[int, float] | None = None) -> RunHandle:
     """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
     paths = list(files or [])
-    monitor = RunMonitor(question, tuple(p.name for p in paths), len(paths) + bool(text and text.strip()))
+    monitor = RunMonitor(question, tuple(p.name for p in paths), len(paths) + bool(text and text.strip()), estimate)
     return _start(bank, monitor, lambda token: bank.run(question, files=paths, text=text, cancel=token), follow_up)
 
 

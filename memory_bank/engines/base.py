@@ -6,9 +6,11 @@ The loop only ever sees an `Engine`, so the LLM and the offline engines are inte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
+from ..errors import MemoryBankError
 from .models import (
     AnalysisInput,
     AnalysisOutput,
@@ -34,6 +36,21 @@ class Agent(Protocol[In, Out]):
     name: str
 
     def run(self, inp: In) -> Out: ...
+
+
+@runtime_checkable
+class BatchAgent(Protocol[In, Out]):
+    """An agent that can answer several inputs in one call: `plan_batches` groups them (indices, every input in
+    exactly one group), `run_batch` answers one group with one outcome per input, an error for an input it could
+    not do (the others stand). Callers use it through `ingest.parallel.map_agent`."""
+
+    name: str
+
+    def run(self, inp: In) -> Out: ...
+
+    def plan_batches(self, inputs: Sequence[In]) -> list[list[int]]: ...
+
+    def run_batch(self, inputs: Sequence[In]) -> list[Out | MemoryBankError]: ...
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ Budgets and cancellation are the run's stop signals, never a reason to fall back
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from ..errors import STOPS_THE_RUN, MemoryBankError
 from ..events import AgentFellBack
 from ..memory.query_graph import Relation
 from ..settings import AGENT_SLOTS, Settings
-from .base import Agent, Engine
+from .base import Agent, BatchAgent, Engine
 from .models import AnalysisInput, AnalysisOutput, RelationJudgement
 
 In = TypeVar("In")
@@ -57,11 +57,39 @@ class FallbackAgent(Generic[In, Out]):
         except STOPS_THE_RUN:  # a budget, a cancel or a dead endpoint stops the run; nothing to fall back to
             raise
         except MemoryBankError as exc:
-            about = _about(inp)
-            self._publish(AgentFellBack(where=f"{self._slot} agent" + (f" ({about})" if about else ""),
-                                        message=f"the offline agent did this one instead: {exc}",
-                                        agent=self._slot))
-            return self._fallback.run(inp)
+            return self._fall_back(inp, exc)
+
+    def plan_batches(self, inputs: Sequence[In]) -> list[list[int]]:
+        return plan_of(self._primary, inputs)
+
+    def run_batch(self, inputs: Sequence[In]) -> list[Out | MemoryBankError]:
+        """The primary's batch; each input it failed on (or all, when the whole call failed) goes offline."""
+        try:
+            outs = batch_of(self._primary, inputs)
+        except STOPS_THE_RUN:
+            raise
+        except MemoryBankError as exc:
+            outs = [exc] * len(inputs)
+        return [self._fall_back(inp, out) if isinstance(out, MemoryBankError) else out
+                for inp, out in zip(inputs, outs)]
+
+    def _fall_back(self, inp: In, exc: MemoryBankError) -> Out:
+        about = _about(inp)
+        self._publish(AgentFellBack(where=f"{self._slot} agent" + (f" ({about})" if about else ""),
+                                    message=f"the offline agent did this one instead: {exc}", agent=self._slot))
+        return self._fallback.run(inp)
+
+
+def plan_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[list[int]]:
+    """The agent's own batches, or one input a call for an agent that does not batch."""
+    return agent.plan_batches(inputs) if isinstance(agent, BatchAgent) else [[i] for i in range(len(inputs))]
+
+
+def batch_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[Out | MemoryBankError]:
+    """One group's outcomes: the agent's batch call, or its single call for an agent that does not batch."""
+    if isinstance(agent, BatchAgent):
+        return agent.run_batch(inputs)
+    return [agent.run(inp) for inp in inputs]
 
 
 class GuardedAnalysis:
@@ -74,7 +102,16 @@ class GuardedAnalysis:
         self._llm, self._offline = llm, offline
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
-        out = self._llm.run(inp)
+        return self._guard(inp, self._llm.run(inp))
+
+    def plan_batches(self, inputs: Sequence[AnalysisInput]) -> list[list[int]]:
+        return plan_of(self._llm, inputs)
+
+    def run_batch(self, inputs: Sequence[AnalysisInput]) -> list[AnalysisOutput | MemoryBankError]:
+        outs = batch_of(self._llm, inputs)
+        return [out if isinstance(out, MemoryBankError) else self._guard(inp, out) for inp, out in zip(inputs, outs)]
+
+    def _guard(self, inp: AnalysisInput, out: AnalysisOutput) -> AnalysisOutput:
         checked = {j.existing_node_id for j in out.relationships if j.relationship in _GUARDED}
         candidates = [c for c in inp.candidates if c.id in checked]
         if not candidates:

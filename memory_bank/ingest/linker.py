@@ -5,8 +5,10 @@ wins per pair (conflict > merge > related > unrelated). A `merge` is integrated 
 through retrieval again, excluding its inherited neighbours, until only related/unrelated remain. A `conflict`
 is recorded as pending; the loop's CROSS_VALIDATE task later calls `resolve_conflict`.
 
-Analysis calls for a batch of new nodes run concurrently against the graph as it stands; each node only judges
-nodes that were there before it, and judgements are applied in input order. A judgement about a node that was
+Analysis calls for a batch of new nodes run concurrently against the graph as it stands (an LLM analysis agent
+carries several new nodes a call, and is sent only the candidates whose embedding is close enough to the new
+node's: `analysis_min_similarity`); each node only judges nodes that were there before it, and judgements are
+applied in input order. A judgement about a node that was
 merged in the meantime follows the merge to its successor (`Memory.resolve_id`).
 """
 
@@ -16,7 +18,15 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..engines.base import Engine
-from ..engines.models import AnalysisInput, IntegrationInput, NodeInfo, NodeWithNeighbors, RelationJudgement, Verdict
+from ..engines.models import (
+    AnalysisInput,
+    AnalysisOutput,
+    IntegrationInput,
+    NodeInfo,
+    NodeWithNeighbors,
+    RelationJudgement,
+    Verdict,
+)
 from ..errors import STOPS_THE_RUN, MemoryBankError, RunError
 from ..events import ErrorRaised, EventBus
 from ..memory.query_graph import Node, PendingConflict, Relation
@@ -24,7 +34,7 @@ from ..memory.store import Memory
 from ..retrieval.retriever import Retriever
 from ..settings import Settings
 from .graph_ops import GraphOps
-from .parallel import parallel_map
+from .parallel import map_agent
 
 MAX_RELINK_DEPTH = 3
 
@@ -33,6 +43,12 @@ class Merged(NamedTuple):
     node: Node
     failures: list[RunError]  # re-linking the merged node records failures instead of raising
     rejected: str | None = None  # for a conflict: the side whose claim the validation rejected
+
+
+def _judged(out: AnalysisOutput, candidates: list[Node]) -> list[RelationJudgement]:
+    """The judgements about the given candidates only."""
+    allowed = {c.id for c in candidates}
+    return [j for j in out.relationships if j.existing_node_id in allowed]
 
 
 def node_info(node: Node) -> NodeInfo:
@@ -49,14 +65,20 @@ class Linker:
     def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[RunError]:
         """Analyse and apply every new node; returns the failures (recorded, not raised)."""
         failures: list[RunError] = []
-        size = max(1, self.settings.llm_concurrency * 2)
+        size = max(1, self.settings.llm_concurrency * 2 * self._items_per_call())
         for start in range(0, len(nodes), size):
             batch = nodes[start:start + size]
             with self.memory.read():
                 later = [{n.id for n in batch[i + 1:]} for i in range(len(batch))]
-                candidates = [self.retriever.candidates_for(n, exclude=ex) for n, ex in zip(batch, later)]
-            results = parallel_map(self._analyse, list(zip(batch, candidates)), self.settings.llm_concurrency,
-                                   before_each=self.check_cancel)
+                candidates = [self._close(n, self.retriever.candidates_for(n, exclude=ex))
+                              for n, ex in zip(batch, later)]
+            asking = [i for i, cs in enumerate(candidates) if cs]  # a node with no candidate has nothing to judge
+            inputs = [AnalysisInput(new_node=node_info(batch[i]), candidates=[node_info(c) for c in candidates[i]])
+                      for i in asking]
+            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, self.settings.llm_concurrency,
+                                              before_each=self.check_cancel)))
+            results = [[] if i not in outs else outs[i] if isinstance(outs[i], MemoryBankError)
+                       else _judged(outs[i], candidates[i]) for i in range(len(batch))]
             for node, result in zip(batch, results):
                 if isinstance(result, MemoryBankError):
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
@@ -66,14 +88,26 @@ class Linker:
                 on_linked(min(start + size, len(nodes)))
         return failures
 
+    def _items_per_call(self) -> int:
+        return self.settings.llm_batch_items if self.settings.engine_for("analysis") == "llm" else 1
+
+    def _close(self, node: Node, candidates: list[Node]) -> list[Node]:
+        """The candidates an LLM analysis is sent: those close enough to `node` (a pair retrieval only reached
+        through a neighbour, far in meaning, would cost tokens to be called unrelated). The offline analysis
+        costs nothing per pair and judges them all."""
+        least = self.settings.analysis_min_similarity
+        if least <= 0 or node.embedding is None or self.settings.engine_for("analysis") != "llm":
+            return candidates
+        return [c for c in candidates if c.embedding is None or float(c.embedding @ node.embedding) >= least]
+
     def _analyse(self, pair: tuple[Node, list[Node]]) -> list[RelationJudgement]:
         node, candidates = pair
+        candidates = self._close(node, candidates)
         if not candidates:
             return []
         out = self.engine.analysis.run(AnalysisInput(new_node=node_info(node),
                                                      candidates=[node_info(c) for c in candidates]))
-        allowed = {c.id for c in candidates}
-        return [j for j in out.relationships if j.existing_node_id in allowed]
+        return _judged(out, candidates)
 
     def _fail(self, where: str, exc: MemoryBankError) -> RunError:
         self.events.publish(ErrorRaised(where=where, message=str(exc)))

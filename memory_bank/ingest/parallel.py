@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from ..engines.base import Agent
+from ..engines.compose import batch_of, plan_of
 from ..errors import STOPS_THE_RUN, MemoryBankError
 
 T = TypeVar("T")
@@ -48,3 +50,22 @@ def parallel_map(fn: Callable[[T], R], items: Iterable[T], limit: int,
             if on_done:
                 on_done(len(results))
         return results
+
+
+def map_agent(agent: Agent[T, R], items: Iterable[T], limit: int, on_done: Callable[[int], None] | None = None,
+              before_each: Callable[[], None] | None = None) -> list[R | MemoryBankError]:
+    """`agent` over `items`, one outcome per item in input order: a batching agent's groups (several items a
+    call) run concurrently like single items do; `on_done` hears how many items are done."""
+    items = list(items)
+    groups = plan_of(agent, items)
+    ends = [sum(len(g) for g in groups[:k + 1]) for k in range(len(groups))]
+    outs = parallel_map(lambda g: batch_of(agent, [items[i] for i in g]), groups, limit,
+                        (lambda k: on_done(ends[k - 1])) if on_done else None, before_each)
+    results: list[R | MemoryBankError | None] = [None] * len(items)
+    for group, out in zip(groups, outs):
+        for j, i in enumerate(group):
+            results[i] = out if isinstance(out, MemoryBankError) else out[j]
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        raise MemoryBankError(f"{agent.name} planned batches without items {missing}")  # a planning bug, loudly
+    return results  # type: ignore[return-value]

@@ -4,7 +4,8 @@ The document's structure (`memory_bank.structure`: sections, lists, tables, conv
 chunks are cut between its units at `window x chunk_ratio` tokens, the classification agent is told where the
 units are, and every node and raw entry carries the section it was read from. After the last wave, each section
 becomes a node of its own that summarises its children (`sections.py`). Classification of the chunks and
-structuring of the clusters are independent calls and run concurrently; everything that touches memory goes
+structuring of the clusters are independent calls and run concurrently (an LLM structure agent carries several
+clusters a call); everything that touches memory goes
 through the graph operations, in input order, so the same input gives the same graph. Linking the new nodes into the
 graph (retrieve -> analyse -> apply) is `Linker`'s job.
 """
@@ -31,7 +32,7 @@ from ..text.chunks import Chunk
 from ..text.furniture import FurnitureDetector
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
-from .parallel import parallel_map
+from .parallel import map_agent, parallel_map
 from .placement import Place, hints, place
 from .provenance import PageLocator
 from .sections import STRUCTURE_KEY, SectionNodes
@@ -199,12 +200,9 @@ class IngestPipeline:
 
     def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
                    progress: _WaveProgress) -> list[str | None]:
-        agent = self.engine.structure
-        results = parallel_map(
-            lambda cc: agent.run(StructureInput(content=cc[0].content, context=cc[0].context,
-                                                keywords=cc[0].keywords)),
-            clusters, self.settings.llm_concurrency, progress.stage("structure", len(clusters)),
-            self.check_cancel)
+        inputs = [StructureInput(content=c.content, context=c.context, keywords=c.keywords) for c, _ in clusters]
+        results = map_agent(self.engine.structure, inputs, self.settings.llm_concurrency,
+                            progress.stage("structure", len(clusters)), self.check_cancel)
         summaries: list[str | None] = []
         for (cluster, _), result in zip(clusters, results):
             if isinstance(result, MemoryBankError):

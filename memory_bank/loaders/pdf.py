@@ -61,6 +61,16 @@ def load_pdf(path: Path, name: str, *, tables: bool = True) -> Document:
     return Document(name=name, path=str(path), kind="pdf", pages=pages, metadata=metadata)
 
 
+def pdf_page_count(path: Path, name: str) -> int:
+    """The number of pages, without reading them (for a cost estimate before a run)."""
+    with _PDFIUM_LOCK:
+        document = _open(path, name)
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
 def _open(path: Path, name: str) -> pdfium.PdfDocument:
     try:
         return pdfium.PdfDocument(str(path))

@@ -21,7 +21,7 @@ import json
 import re
 
 from tests.support.fake_openai import RecordedRequest
-from tests.support.scripted_llm import PASSAGE, ScriptedLLM, _nodes
+from tests.support.scripted_llm import PASSAGE, ScriptedLLM, _nodes, batched, batched_analysis
 
 INVENTED_ID = "0123456789ab"  # never a node id in these tests: ids are uuid hex, this one is judged anyway
 _WORD = re.compile(r"\d[\d.,]*\d|\d|[^\W\d_]+")
@@ -60,6 +60,12 @@ def _judge(new: str, old: str, cand_id: str) -> dict[str, object]:
     return {"existing_node_id": cand_id, "relationship": "unrelated", "reasoning": "different topics"}
 
 
+def _judge_all(new_summary: str, candidates: list[tuple[str, str]]) -> list[dict[str, object]]:
+    judged = [_judge(new_summary, summary, cid) for cid, summary in candidates]
+    judged.append({"existing_node_id": INVENTED_ID, "relationship": "merge", "reasoning": "invented"})
+    return judged
+
+
 def _best_sentence(text: str, goal: str) -> str:
     wanted = {w.lower() for w in _WORD.findall(goal)} - _STOP
     sentences = [s.strip() for s in _SENTENCE.findall(text)]
@@ -83,15 +89,16 @@ class ContractLLM(ScriptedLLM):
         return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
+        batch = batched(text, lambda item: {"summary": " ".join(item["text"].split())})
         content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0]
-        return json.dumps({"summary": " ".join(content.split())})
+        return batch or json.dumps({"summary": " ".join(content.split())})
 
     def _analysis(self, text: str, _: RecordedRequest) -> str:
+        batch = batched_analysis(text, _judge_all)
+        if batch is not None:
+            return batch
         new_block, _, cand_block = text.partition("Candidates")
-        new_summary = _nodes(new_block)[0][1]
-        judged = [_judge(new_summary, summary, cid) for cid, summary in _nodes(cand_block)]
-        judged.append({"existing_node_id": INVENTED_ID, "relationship": "merge", "reasoning": "invented"})
-        return json.dumps({"relationships": judged})
+        return json.dumps({"relationships": _judge_all(_nodes(new_block)[0][1], _nodes(cand_block))})
 
     def _integration(self, text: str, request: RecordedRequest) -> str:
         reply = json.loads(super()._integration(text, request))

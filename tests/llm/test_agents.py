@@ -139,7 +139,7 @@ def test_structure_summarises_with_length_targets(fake: FakeOpenAI, client: Open
     fake.push(ok(reply({"summary": "A compact summary."})))
     out = StructureAgent(client, fake.settings()).run(StructureInput(content=content, context="c", keywords=["k"]))
     assert out.summary == "A compact summary."
-    assert "Aim for 60 to 100 words" in fake.chat_requests[0].messages[0]["content"]
+    assert "aim for 60 to 100 words" in fake.chat_requests[0].messages[1]["content"]
     assert_sampling(fake, "structure")
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from memory_bank.engines.llm.prompt_loader import PromptError, load_prompt, parse_prompt
 
-PROMPTS = ("classification", "structure", "analysis", "integration", "planning", "react", "image", "visit_extract")
+PROMPTS = ("classification", "structure", "analysis", "integration", "planning", "react", "image", "visit_extract",
+           "structure_batch", "analysis_batch")
 
 
 @pytest.mark.parametrize("name", PROMPTS)
@@ -24,7 +25,7 @@ def test_render_fills_every_placeholder() -> None:
     messages = load_prompt("structure").render(context="c", keywords="k", content="THE TEXT $5", word_count=3,
                                                min_words=20, max_words=40)
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert "THE TEXT $5" in messages[1]["content"] and "Aim for 20 to 40 words" in messages[0]["content"]
+    assert "THE TEXT $5" in messages[1]["content"] and "aim for 20 to 40 words" in messages[1]["content"]
     assert "${" not in messages[0]["content"] + messages[1]["content"]
 
 

@@ -15,6 +15,7 @@ benchmark uses to measure concurrency.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -130,7 +131,7 @@ class FakeOpenAI:
     """The server. `handler` is asked when the queue is empty; with neither, the reply is a 418 that says so."""
 
     def __init__(self, *replies: Reply | str, handler: Handler | None = None, latency: float = 0.0,
-                 models: tuple[str, ...] = ("fake-model",)) -> None:
+                 models: tuple[str, ...] = ("fake-model",), prefix_cache: bool = False) -> None:
         self._queue: deque[Reply | str] = deque(replies)
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
@@ -139,6 +140,10 @@ class FakeOpenAI:
         self.latency = latency
         self.models = models
         self.models_reply: Reply | None = None  # set to script GET /v1/models
+        # a provider's prompt cache: with it, `usage.prompt_tokens_details.cached_tokens` reports the longest
+        # prefix (response format, then the messages' text) this request shares with an earlier one, chars/4
+        self.prefix_cache = prefix_cache
+        self._seen_prompts: list[str] = []
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -215,12 +220,22 @@ class FakeOpenAI:
             return error(418, "fake server: script exhausted, no reply for this request")
         return ok(queued) if isinstance(queued, str) else queued
 
+    def cached_chars(self, request: RecordedRequest) -> int:
+        """How much of this prompt an earlier request began with (0 without the prefix cache)."""
+        if not self.prefix_cache:
+            return 0
+        key = json.dumps(request.response_format) + request.text()
+        with self._lock:
+            best = max((len(os.path.commonprefix([key, seen])) for seen in self._seen_prompts), default=0)
+            self._seen_prompts.append(key)
+        return best
+
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
             self._stopping.wait(seconds)
 
 
-def _completion_body(reply: Reply, request: RecordedRequest, serial: int) -> bytes:
+def _completion_body(reply: Reply, request: RecordedRequest, serial: int, cached_chars: int = 0) -> bytes:
     body: dict[str, Any] = {
         "id": f"chatcmpl-fake-{serial}", "object": "chat.completion", "created": int(time.time()),
         "model": request.model or "fake-model",
@@ -236,13 +251,15 @@ def _completion_body(reply: Reply, request: RecordedRequest, serial: int) -> byt
     if prompt >= 0:
         body["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
                          "total_tokens": prompt + completion}
+        if cached_chars:
+            body["usage"]["prompt_tokens_details"] = {"cached_tokens": min(prompt, cached_chars // 4)}
     return json.dumps(body).encode()
 
 
-def _stream_body(reply: Reply, request: RecordedRequest, serial: int) -> bytes:
+def _stream_body(reply: Reply, request: RecordedRequest, serial: int, cached_chars: int = 0) -> bytes:
     """The reply as server-sent events, `reply.piece` characters a chunk, the usage in a last chunk (as OpenAI and
     llama.cpp send it with stream_options.include_usage)."""
-    whole = json.loads(_completion_body(reply, request, serial))
+    whole = json.loads(_completion_body(reply, request, serial, cached_chars))
     head = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
             "model": whole["model"]}
     pieces = [reply.text[i:i + reply.piece] for i in range(0, len(reply.text), reply.piece)]
@@ -284,7 +301,7 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 return
             reply = fake._next_reply(request)
             fake._wait(fake.latency)
-            self._send(reply, request, len(fake.requests))
+            self._send(reply, request, len(fake.requests), fake.cached_chars(request))
 
         def _recorded(self, body: dict[str, Any]) -> RecordedRequest:
             headers = {k.lower(): v for k, v in self.headers.items()}
@@ -292,11 +309,12 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             fake._record(request)
             return request
 
-        def _send(self, reply: Reply, request: RecordedRequest, serial: int) -> None:
+        def _send(self, reply: Reply, request: RecordedRequest, serial: int, cached: int = 0) -> None:
             fake._wait(reply.delay)
             streamed = reply.body is None and reply.status == 200 and request.body.get("stream") is True
             body = (reply.body if reply.body is not None else
-                    _stream_body(reply, request, serial) if streamed else _completion_body(reply, request, serial))
+                    _stream_body(reply, request, serial, cached) if streamed
+                    else _completion_body(reply, request, serial, cached))
             try:
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "text/event-stream" if streamed else reply.content_type)

@@ -12,6 +12,7 @@ import json
 import re
 import threading
 from collections import Counter
+from collections.abc import Callable
 
 from tests.support.fake_openai import RecordedRequest, Reply, ok
 
@@ -30,6 +31,29 @@ def _user(request: RecordedRequest) -> str:
 def _nodes(block: str) -> list[tuple[str, str]]:
     """(id, summary) pairs of the JSON node objects in a prompt block, in order."""
     return list(zip(NODE_ID.findall(block), (json.loads(f'"{s}"') for s in SUMMARY.findall(block))))
+
+
+def batch_items(block: str) -> list[dict]:
+    """The JSON-line items of a batched prompt block (structure's clusters, analysis's nodes), in order."""
+    return [json.loads(line) for line in block.splitlines() if line.startswith('{"')]
+
+
+def batched(text: str, judge: Callable[[dict], dict]) -> str | None:
+    """A batched structure prompt's reply, one `judge(item)` per item; None for a single-item prompt."""
+    if not text.startswith("Items ("):
+        return None
+    return json.dumps({"items": [{"id": item["id"], **judge(item)} for item in batch_items(text)]})
+
+
+def batched_analysis(text: str, judge: Callable[[str, list[tuple[str, str]]], list[dict]]) -> str | None:
+    """A batched analysis prompt's reply: `judge(new summary, [(candidate id, summary)])` per new node."""
+    if not text.startswith("Existing nodes ("):
+        return None
+    existing_block, _, new_block = text.partition("New nodes (")
+    existing = {n["id"]: n["summary"] for n in batch_items(existing_block)}
+    return json.dumps({"items": [
+        {"id": item["id"], "relationships": judge(item["summary"], [(c, existing[c]) for c in item["candidates"]])}
+        for item in batch_items(new_block)]})
 
 
 def _keywords(text: str) -> list[str]:
@@ -64,15 +88,25 @@ class ScriptedLLM:
         return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
-        content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0].strip()
+        batch = batched(text, lambda item: {"summary": self._summary(item["text"])})
+        return batch or json.dumps({"summary": self._summary(text.split("<<<", 1)[-1].rsplit(">>>", 1)[0])})
+
+    @staticmethod
+    def _summary(content: str) -> str:
         words = content.split()
-        return json.dumps({"summary": " ".join(words[: max(8, int(len(words) * 0.45))])})
+        return " ".join(words[: max(8, int(len(words) * 0.45))])
 
     def _analysis(self, text: str, _: RecordedRequest) -> str:
+        batch = batched_analysis(text, self._judge_all)
+        if batch is not None:
+            return batch
         new_block, _, cand_block = text.partition("Candidates")
-        new_summary = _nodes(new_block)[0][1]
-        out = []
-        for cid, summary in _nodes(cand_block):
+        return json.dumps({"relationships": self._judge_all(_nodes(new_block)[0][1], _nodes(cand_block))})
+
+    @staticmethod
+    def _judge_all(new_summary: str, candidates: list[tuple[str, str]]) -> list[dict]:
+        out: list[dict] = []
+        for cid, summary in candidates:
             a, b = dict(FACT.findall(new_summary)), dict(FACT.findall(summary))
             clash = [k for k in a if k in b and a[k] != b[k]]
             shared = (set(CAPS.findall(new_summary)) & set(CAPS.findall(summary))) - {"DUP", "FACT"}
@@ -88,7 +122,7 @@ class ScriptedLLM:
                             "keywords_update_new": [word], "keywords_update_existing": [word, "linked"]})
             else:
                 out.append({"existing_node_id": cid, "relationship": "unrelated", "reasoning": "different topics"})
-        return json.dumps({"relationships": out})
+        return out
 
     def _integration(self, text: str, _: RecordedRequest) -> str:
         validation = text.split("Validation result:", 1)[-1].split("\n", 1)[0]

@@ -294,8 +294,10 @@ def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch)
     """New task -> run -> answer with citations on the LLM engine, every agent through the real OpenAI client
     against the scripted model on 127.0.0.1; the metrics show the calls and tokens it really made."""
     with FakeOpenAI(handler=ScriptedLLM(per_cluster=1)) as fake:
+        # every candidate judged: the three short notes are too far apart in meaning for the default threshold
         at = run_alpha_task(monkeypatch, {"MEMORY_BANK_ENGINE": "llm", "LLM_BASE_URL": fake.base_url,
-                                          "LLM_MODEL": fake.models[0], "LLM_API_KEY": "sk-test-secret"})
+                                          "LLM_MODEL": fake.models[0], "LLM_API_KEY": "sk-test-secret",
+                                          "ANALYSIS_MIN_SIMILARITY": "0"})
         task = task_of(at)
         result = task.current_run.monitor.view().result
         assert task.settings.engine == "llm" and result.termination == "done", result

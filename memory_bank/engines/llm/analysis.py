@@ -3,16 +3,26 @@
 One call judges all candidates, so the model compares them side by side and the priority conflict > merge >
 related > unrelated is applied per pair in one place. Judgements about ids that are not candidates (the model
 inventing or mistyping an id) are dropped here, so the loop never touches a node nobody asked about.
+
+Several new nodes can share one call (`run_batch`, prompt `analysis_batch`): their candidates are listed once
+(consecutive nodes of a document mostly share them), each new node names its candidates by id, and each node's
+judgements are checked against its own candidates only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, Field, field_validator
 
 from ...memory.query_graph import Relation
-from ..models import AnalysisInput, AnalysisOutput, RelationJudgement
-from .common import PromptedAgent, node_json, nodes_json
+from ...text.tokens import estimate_tokens
+from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
+from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema
+from .common import BatchedAgent, json_lines, node_json, nodes_json
 from .structured import response_schema
+
+NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
 
 
 class LenientJudgement(RelationJudgement):
@@ -28,11 +38,23 @@ class AnalysisReply(BaseModel):
     relationships: list[LenientJudgement] = Field(default_factory=list)
 
 
-class AnalysisAgent(PromptedAgent):
+class AnalysisItem(AnalysisReply):
+    id: str
+
+
+def _node_tokens(node: NodeInfo) -> int:
+    return estimate_tokens(node.summary) + estimate_tokens(node.context) + NODE_OVERHEAD + 4 * len(node.keywords)
+
+
+class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
     name = "analysis"
     prompt_name = "analysis"
+    batch_prompt_name = "analysis_batch"
+    item_prefix = "n"
     max_string = 300
     per_candidate_tokens = 200  # a relation, its reasoning and the optional rewrites, at the string bound
+    planned_candidate_tokens = 120  # what a judgement takes in a typical reply: batches are planned with it, and
+    # a reply that runs out of room anyway keeps its complete items and re-asks for the rest
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
         if not inp.candidates:
@@ -43,6 +65,36 @@ class AnalysisAgent(PromptedAgent):
                           new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
                           candidate_count=count)
         return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
+
+    def cost(self, inp: AnalysisInput, group: Sequence[AnalysisInput]) -> tuple[int, int]:
+        """A candidate the group already lists costs nothing more (it is listed once a call)."""
+        listed = {c.id for other in group for c in other.candidates}
+        prompt = _node_tokens(inp.new_node) + sum(_node_tokens(c) for c in inp.candidates if c.id not in listed)
+        return prompt, self.planned_candidate_tokens * len(inp.candidates)
+
+    def plan_batches(self, inputs: Sequence[AnalysisInput]) -> list[list[int]]:
+        """Inputs without candidates make no call (as `run` makes none); the rest are grouped."""
+        asking = [i for i, inp in enumerate(inputs) if inp.candidates]
+        groups = super().plan_batches([inputs[i] for i in asking])
+        return [[asking[j] for j in g] for g in groups] + [[i] for i, inp in enumerate(inputs) if not inp.candidates]
+
+    def _request(self, by_id: dict[str, AnalysisInput]) -> BatchRequest[AnalysisItem]:
+        def render(ids: list[str]) -> list:
+            existing = {c.id: c for i in ids for c in by_id[i].candidates}
+            items = [{**by_id[i].new_node.model_dump(), "id": i,
+                      "candidates": [c.id for c in by_id[i].candidates]} for i in ids]
+            return self._render_batch(existing_count=len(existing), count=len(ids),
+                                      existing=json_lines(c.model_dump() for c in existing.values()),
+                                      items=json_lines(items))
+
+        return BatchRequest(ids=list(by_id), render=render, item_model=AnalysisItem,
+                            reply_tokens=lambda ids: min(self.limits().reply_tokens, REPLY_OVERHEAD + sum(
+                                self.per_candidate_tokens * len(by_id[i].candidates) for i in ids)),
+                            schema=batch_schema(AnalysisItem, max_string=self.max_string,
+                                                max_items=max(self._settings.llm_batch_items, self.max_items)))
+
+    def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
+        return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
 
 
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:

@@ -22,6 +22,7 @@ from ...errors import BudgetExceeded, LLMError
 from ...events import EventBus, LLMUsage
 from ...text.redact import RedactedStream, redact
 from .breaker import EndpointBreaker
+from .cost import Prices, money
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
 
@@ -33,6 +34,7 @@ class Completion:
     completion_tokens: int = 0
     model: str = ""
     finish_reason: str = ""  # "length": the reply was cut at max_tokens
+    cached_tokens: int = 0  # of prompt_tokens, those the endpoint served from its prompt cache (when it says)
 
 
 @dataclass(frozen=True)
@@ -73,18 +75,26 @@ class AgentUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    cached_tokens: int = 0
 
     @property
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    def cost(self, prices: Prices | None) -> float | None:
+        return None if prices is None else prices.cost(self.prompt_tokens, self.completion_tokens,
+                                                       self.cached_tokens)
+
 
 @dataclass
 class UsageMeter:
-    """Calls and tokens per agent, thread-safe; the budgets are checked before every call."""
+    """Calls and tokens per agent, thread-safe; the budgets are checked before every call. With prices, the
+    run's cost is known and `max_cost` bounds it like the token budget does."""
 
     max_calls: int
     max_tokens: int
+    prices: Prices | None = None
+    max_cost: float | None = None
     per_agent: dict[str, AgentUsage] = field(default_factory=dict)
     _baseline: AgentUsage = field(default_factory=AgentUsage, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -97,7 +107,7 @@ class UsageMeter:
         total, base = self.totals(), self._baseline
         return AgentUsage(calls=total.calls - base.calls, prompt_tokens=total.prompt_tokens - base.prompt_tokens,
                           completion_tokens=total.completion_tokens - base.completion_tokens,
-                          seconds=total.seconds - base.seconds)
+                          seconds=total.seconds - base.seconds, cached_tokens=total.cached_tokens - base.cached_tokens)
 
     def totals(self) -> AgentUsage:
         with self._lock:
@@ -107,6 +117,7 @@ class UsageMeter:
                 total.prompt_tokens += u.prompt_tokens
                 total.completion_tokens += u.completion_tokens
                 total.seconds += u.seconds
+                total.cached_tokens += u.cached_tokens
             return total
 
     def check(self) -> None:
@@ -115,6 +126,9 @@ class UsageMeter:
             raise BudgetExceeded(f"LLM call budget used up ({total.calls}/{self.max_calls} calls)")
         if total.tokens >= self.max_tokens:
             raise BudgetExceeded(f"token budget used up ({total.tokens}/{self.max_tokens} tokens)")
+        cost = total.cost(self.prices)
+        if self.max_cost is not None and cost is not None and cost >= self.max_cost:
+            raise BudgetExceeded(f"cost budget used up ({money(cost)} of {money(self.max_cost)})")
 
     def record(self, agent: str, completion: Completion, seconds: float) -> None:
         with self._lock:
@@ -123,10 +137,11 @@ class UsageMeter:
             u.prompt_tokens += completion.prompt_tokens
             u.completion_tokens += completion.completion_tokens
             u.seconds += seconds
+            u.cached_tokens += completion.cached_tokens
 
     def snapshot(self) -> dict[str, dict[str, float]]:
         with self._lock:
-            return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens,
+            return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens, "cached_tokens": u.cached_tokens,
                         "completion_tokens": u.completion_tokens, "seconds": round(u.seconds, 3)}
                     for a, u in self.per_agent.items()}
 
@@ -178,5 +193,6 @@ class MeteredClient:
                              model=redact(completion.model, self.secrets))
         self.meter.record(agent, completion, seconds)
         self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,
-                                     completion_tokens=completion.completion_tokens, seconds=seconds))
+                                     completion_tokens=completion.completion_tokens, seconds=seconds,
+                                     cached_tokens=completion.cached_tokens))
         return completion

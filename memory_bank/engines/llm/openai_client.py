@@ -43,6 +43,7 @@ from ...text.redact import redact
 from ...text.tokens import estimate_tokens, tokens_for_chars
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
+from .cached import cached_tokens
 from .client import Completion, Message, ResponseSchema, StopReply, TextListener
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
@@ -302,10 +303,11 @@ class OpenAIClient:
         """The reply accumulates in a `TextBuffer` (about a byte a character), and each piece is handed on once,
         with its offset: linear in the reply. Reading stops when the listener has what it needs."""
         buffer = TextBuffer()
-        finish, model, usage, chunks, enough = "", "", None, 0, False
+        finish, model, usage, chunks, enough, cached = "", "", None, 0, False, 0
         for chunk in stream:
             model = getattr(chunk, "model", "") or model
             usage = getattr(chunk, "usage", None) or usage
+            cached = cached_tokens(chunk, usage) or cached
             chunks += 1
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
@@ -326,8 +328,8 @@ class OpenAIClient:
             raise LLMUnavailable(f"{where} returned a non-completion body to a streamed request. "
                                  "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         if usage is not None and usage.prompt_tokens is not None:
-            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish)
-        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish)
+            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish, cached)
+        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish, cached)
 
     def _asked_wait(self, exc: Exception) -> float | None:
         """The wait the server asked for (Retry-After), when it is longer than this client waits."""
@@ -359,11 +361,12 @@ class OpenAIClient:
         text = choices[0].message.content or ""
         finish = getattr(choices[0], "finish_reason", "") or ""
         usage = getattr(response, "usage", None)
+        cached = cached_tokens(response, usage)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
-                              getattr(response, "model", "") or "", finish)
+                              getattr(response, "model", "") or "", finish, cached)
         return Completion(text, estimate_message_tokens(messages), estimate_tokens(text),
-                          getattr(response, "model", "") or "", finish)
+                          getattr(response, "model", "") or "", finish, cached)
 
     def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:
         where = f"{self.endpoint} (model {self._model}{self._for(agent)})"

@@ -4,7 +4,9 @@ Models wrap JSON in code fences, add prose around it, think aloud in `<think>` b
 hit their token limit. `extract_json_object` finds the first complete JSON object in such text; `parse_model`
 validates it into a pydantic model; `structured_call` asks, validates, and re-asks with the exact validation error
 (the cheapest way to get a correct object from a model with no JSON-schema mode) before failing with
-`AgentOutputError`. Nothing else in the package parses LLM text as JSON.
+`AgentOutputError`. `parse_items` reads a batched reply (`{"items": [{"id": ...}, ...]}`) item by item, keeping
+what validates even when the rest does not or the reply was cut mid-list (`batch.py` re-asks for the rest).
+Nothing else in the package parses LLM text as JSON.
 
 Where the endpoint takes a JSON schema the reply is decoded against it (`response_schema`), with bounds on every
 string and list so a complete object fits in the agent's `max_tokens`. A reply cut at `max_tokens`
@@ -30,6 +32,7 @@ T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_CANDIDATES = 20
+_MAX_ITEMS = 200  # objects read from one batched reply; a batch asks for far fewer
 _ECHO_CHARS = 6_000  # how much of a bad reply is echoed back when re-asking
 LENGTH_GROWTH = 2  # a reply cut at max_tokens is asked again with this many times the room
 
@@ -120,6 +123,50 @@ def parse_model(text: str, output_model: type[T]) -> T:
         return output_model.model_validate(data)
     except ValidationError as exc:
         raise OutputInvalid(f"the JSON does not match the required shape:\n{_format_errors(exc)}") from exc
+
+
+def _salvaged_objects(text: str) -> list[Any]:
+    """The complete top-level objects of the reply's `items` list, read one by one: a reply cut at `max_tokens`
+    mid-list still gives every item that ended before the cut."""
+    cleaned = strip_think(text, spaced=False)
+    key = cleaned.find('"items"')
+    start = cleaned.find("[", key if key != -1 else 0)
+    found: list[Any] = []
+    pos = cleaned.find("{", start + 1) if start != -1 else -1
+    while pos != -1 and len(found) < _MAX_ITEMS:
+        end = _balanced_end(cleaned, pos)
+        if end is None:
+            break
+        try:
+            found.append(json.loads(cleaned[pos:end]))
+        except json.JSONDecodeError:
+            pass
+        pos = cleaned.find("{", end)
+    return found
+
+
+def parse_items(text: str, item_model: type[T], wanted: set[str]) -> tuple[dict[str, T], dict[str, str]]:
+    """The valid items of a batched reply by id, and a problem per wanted id that has none.
+
+    An id nobody asked for is ignored; an item given twice keeps its first valid version; an item that does not
+    validate is reported for its id (quoted back to the model when re-asking); items may come in any order."""
+    try:
+        whole = extract_json_object(text)
+        raw = whole.get("items")
+        objects = raw if isinstance(raw, list) else _salvaged_objects(text)
+    except OutputInvalid:
+        objects = _salvaged_objects(text)
+    kept: dict[str, T] = {}
+    problems: dict[str, str] = {}
+    for obj in objects[:_MAX_ITEMS]:
+        item_id = obj.get("id") if isinstance(obj, dict) else None
+        if not isinstance(item_id, str) or item_id not in wanted or item_id in kept:
+            continue
+        try:
+            kept[item_id] = item_model.model_validate(obj)
+        except ValidationError as exc:
+            problems.setdefault(item_id, f"the item does not match the required shape:\n{_format_errors(exc)}")
+    return kept, {i: problems[i] for i in wanted - kept.keys() if i in problems}
 
 
 def correction_message(problem: str) -> Message:
