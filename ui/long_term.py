@@ -41,7 +41,7 @@ def long_term_for(settings: Settings) -> LongTermMemory | None:
     if held is not None and held[0] == where:
         return held[1]
     try:
-        ltm = LongTermMemory.from_settings(settings, USER_ID, embedder=shared_embedder(settings.embedding_model_path))
+        ltm = LongTermMemory.from_settings(settings, USER_ID, embedder=shared_embedder(settings))
     except LongTermStoreError as exc:
         st.session_state[ERROR_KEY] = str(exc)
         return None

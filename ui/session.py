@@ -77,17 +77,32 @@ SAMPLES = (
 )
 
 
+def _embedder_key(settings: Settings) -> tuple[str | None, str, str]:
+    """What picks the model: its path, the runtime, and the folder its ONNX file is kept in."""
+    return settings.embedding_model_path, settings.embedding_runtime, str(settings.data_dir / "models" / "embedding")
+
+
+def shared_embedder(settings: Settings) -> Any:
+    return _shared_embedder(*_embedder_key(settings))
+
+
 @st.cache_resource(show_spinner="Loading the embedding model…")
-def shared_embedder(model_path: str | None) -> Any:
+def _shared_embedder(model_path: str | None, runtime: str, cache_dir: str) -> Any:
     """One embedding model per process: it is read-only and guards its own inference with a lock."""
-    return load_embedder(model_path)
+    return load_embedder(model_path, runtime=runtime, cache_dir=Path(cache_dir))
+
+
+def warm_up_embedder(settings: Settings) -> threading.Thread:
+    return _warm_up_embedder(*_embedder_key(settings))
 
 
 @st.cache_resource(show_spinner=False)
-def warm_up_embedder(model_path: str | None) -> threading.Thread:
-    """Load the model in the background from the first page view (once per process): loading takes seconds,
-    and a user who has just clicked Start should not wait for it on top of the ingestion."""
-    thread = threading.Thread(target=shared_embedder, args=(model_path,), name="embedder-warm-up", daemon=True)
+def _warm_up_embedder(model_path: str | None, runtime: str, cache_dir: str) -> threading.Thread:
+    """Load the model in the background from the first page view (once per process): loading takes seconds (the
+    first time also the ONNX export), and a user who has just clicked Start should not wait for it on top of the
+    ingestion."""
+    thread = threading.Thread(target=_shared_embedder, args=(model_path, runtime, cache_dir),
+                              name="embedder-warm-up", daemon=True)
     thread.start()
     return thread
 
@@ -113,7 +128,7 @@ class PendingStart:
 
 def model_ready(settings: Settings) -> bool:
     """Whether the shared embedding model is loaded (the warm-up thread has finished)."""
-    return not warm_up_embedder(settings.embedding_model_path).is_alive()
+    return not warm_up_embedder(settings).is_alive()
 
 
 def _remove(path: Path) -> None:
@@ -214,7 +229,7 @@ def get_task() -> TaskSession:
         task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error)
         weakref.finalize(task, _cleanup, task.workdir)
         st.session_state[KEY] = task
-        warm_up_embedder(task.settings.embedding_model_path)
+        warm_up_embedder(task.settings)
     return task
 
 
@@ -238,7 +253,7 @@ def detach(task: TaskSession) -> None:
 def open_task(task: TaskSession, task_id: str) -> LiveTask:
     """Show a stored task by id: the live one if this server has it open, else loaded from the store
     (`TaskNotFound` for an unknown id)."""
-    live = registry_for(task.settings).open(task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+    live = registry_for(task.settings).open(task_id, task.settings, shared_embedder(task.settings))
     attach(task, live)
     return live
 
@@ -263,7 +278,7 @@ def end_task(task: TaskSession) -> None:
     this session's uploads."""
     if task.task_id is not None:
         registry = registry_for(task.settings)
-        live = registry.open(task.task_id, task.settings, shared_embedder(task.settings.embedding_model_path))
+        live = registry.open(task.task_id, task.settings, shared_embedder(task.settings))
         for run in live.runs:
             run.cancel()
         for run in live.runs:
@@ -279,7 +294,7 @@ def end_task(task: TaskSession) -> None:
 def import_task(task: TaskSession, name: str, data: bytes) -> MemoryBank:
     """An export becomes a new task (graph, answers, Insight Doc and run log); on a bad file
     (ImportFormatError) nothing is created and the current task stays."""
-    live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings.embedding_model_path),
+    live = registry_for(task.settings).create(task.settings, shared_embedder(task.settings),
                                               f"import: {shorten_name(name, MAX_TASK_NAME - 8)}", export=data)
     task.created_here.add(live.task_id)
     attach(task, live)
@@ -303,7 +318,7 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
     if task.task_id is None:
-        live = registry.create(task.settings, shared_embedder(task.settings.embedding_model_path), question[:80])
+        live = registry.create(task.settings, shared_embedder(task.settings), question[:80])
         task.created_here.add(live.task_id)
         attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up)
@@ -325,7 +340,7 @@ def start_pending(task: TaskSession) -> bool:
 def resume(task: TaskSession) -> RunHandle:
     """Continue the task's interrupted run (see `MemoryBank.resume`)."""
     live = registry_for(task.settings).open(task.task_id or "", task.settings,
-                                            shared_embedder(task.settings.embedding_model_path))
+                                            shared_embedder(task.settings))
     return registry_for(task.settings).resume(live)
 
 
@@ -344,7 +359,7 @@ def apply_settings(task: TaskSession, settings: Settings) -> None:
     task.settings = settings
     if task.task_id is not None:
         attach(task, registry_for(settings).reopen(task.task_id, settings,
-                                                   shared_embedder(settings.embedding_model_path)))
+                                                   shared_embedder(settings)))
 
 
 def engine_label(task: TaskSession) -> str:
