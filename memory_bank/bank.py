@@ -28,7 +28,7 @@ from .memory.snapshot import BankSnapshot, take_snapshot
 from .memory.store import Memory
 from .memory.temp_store import TempImage, TempStore
 from .retrieval.deep_retrieval import DeepRetrieval
-from .retrieval.embedding import Embedder, load_embedder
+from .retrieval.embedding import Embedder, embedder_for
 from .retrieval.view import Passage
 from .run.results import RunResult
 from .run.runner import ENDPOINT_WHERE, tool_called
@@ -55,7 +55,7 @@ class MemoryBank:
         in memory only."""
         self.settings = settings or Settings.from_env()
         self.events = EventBus()
-        self.embedder = embedder or load_embedder(self.settings.embedding_model_path)
+        self.embedder = embedder or embedder_for(self.settings)
         self.cancellation = Cancellation()
         self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens,
                                 prices_from(self.settings), self.settings.max_cost)
@@ -445,7 +445,7 @@ class MemoryBank:
         from .memory.export import import_memory
 
         settings = settings or Settings.from_env()
-        embedder = kwargs.pop("embedder", None) or load_embedder(settings.embedding_model_path)
+        embedder = kwargs.pop("embedder", None) or embedder_for(settings)
         memory = import_memory(data, embedding_dim=embedder.dim)
         # with store=: a new stored task holding all of it
         bank = cls(settings, _memory=memory, embedder=embedder, **kwargs)

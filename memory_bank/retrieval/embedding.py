@@ -11,19 +11,26 @@ environment is left alone (no `HF_HUB_OFFLINE` written behind the caller's back)
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..text.tokens import tokenize
+from .vectors import DIM, TokenVectors, normalise, sha256_of
 
-DIM = 384
+if TYPE_CHECKING:
+    from ..settings import Settings
+
+__all__ = ["DIM", "TokenVectors", "sha256_of"]  # the shared pieces stay importable from here
+
 OFFICIAL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+Runtime = Literal["auto", "onnx", "torch"]
+log = logging.getLogger(__name__)
 
 
 class Embedder(Protocol):
@@ -36,14 +43,6 @@ class Embedder(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class TokenVectors:
-    """A text's word pieces (lower-cased, no special tokens) and one L2-normalised contextual vector each."""
-
-    pieces: tuple[str, ...]
-    vectors: np.ndarray  # (len(pieces), dim) float32
-
-
 @runtime_checkable
 class TokenEmbedder(Protocol):
     """An embedder that also gives per-token vectors: how well a sentence covers a question word by word,
@@ -51,20 +50,6 @@ class TokenEmbedder(Protocol):
     cannot tell."""
 
     def token_vectors(self, texts: list[str]) -> list[TokenVectors]: ...
-
-
-def _normalise(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def bundled_model_path() -> Path | None:
@@ -85,6 +70,7 @@ class SentenceTransformerEmbedder:
         # is resolved inside the folder, and a missing one is an error at once rather than a download.
         self.model = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
         self.name = "all-MiniLM-L6-v2"
+        self.runtime = "torch"
         dim_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dim_of() or DIM)
         self.batch_size = batch_size
@@ -100,20 +86,25 @@ class SentenceTransformerEmbedder:
         return vectors.astype(np.float32)
 
     def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        return self.embed_with_tokens(texts)[1]
+
+    def embed_with_tokens(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Sentence vectors and token vectors from one pass (the word alignment wants both for the same texts)."""
         if not texts:
-            return []
+            return np.zeros((0, self.dim), dtype=np.float32), []
         with self._lock:
-            outputs = self.model.encode(texts, batch_size=self.batch_size, output_value="token_embeddings",
+            outputs = self.model.encode(texts, batch_size=self.batch_size, output_value=None,
                                         convert_to_numpy=False, show_progress_bar=False)
             limit = int(self.model.max_seq_length or 256)
             ids = self.model.tokenizer(texts, truncation=True, max_length=limit)["input_ids"]
         out: list[TokenVectors] = []
-        for text_ids, matrix in zip(ids, outputs):
+        for text_ids, features in zip(ids, outputs):
             pieces = self.model.tokenizer.convert_ids_to_tokens(text_ids)[1:-1]  # without [CLS] and [SEP]
-            rows = matrix.float().numpy()[1:1 + len(pieces)]
-            out.append(TokenVectors(tuple(pieces[:len(rows)]), _normalise(rows) if len(rows) else
+            rows = features["token_embeddings"].float().numpy()[1:1 + len(pieces)]
+            out.append(TokenVectors(tuple(pieces[:len(rows)]), normalise(rows) if len(rows) else
                                     np.zeros((0, self.dim), dtype=np.float32)))
-        return out
+        sentences = np.stack([f["sentence_embedding"].float().numpy() for f in outputs])
+        return normalise(sentences), out
 
 
 class HashingEmbedder:
@@ -121,6 +112,7 @@ class HashingEmbedder:
 
     def __init__(self, dim: int = DIM, warning: str | None = None) -> None:
         self.name = "hashing-fallback"
+        self.runtime = "hashing"
         self.dim = dim
         self.warning = warning
 
@@ -135,7 +127,7 @@ class HashingEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise(np.stack([self._vector(t) for t in texts]))
+        return normalise(np.stack([self._vector(t) for t in texts]))
 
     def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
         """Each word its own hashed vector: token alignment degrades to exact word matching."""
@@ -143,7 +135,7 @@ class HashingEmbedder:
         for text in texts:
             pieces = tuple(w.lower() for w in re.findall(r"\w+", text))
             rows = [self._vector(p) for p in pieces]
-            out.append(TokenVectors(pieces, _normalise(np.stack(rows)) if rows else
+            out.append(TokenVectors(pieces, normalise(np.stack(rows)) if rows else
                                     np.zeros((0, self.dim), dtype=np.float32)))
         return out
 
@@ -154,6 +146,7 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, max_items: int = 50_000) -> None:
         self.inner = inner
         self.name = inner.name
+        self.runtime: str = getattr(inner, "runtime", "other")
         self.dim = inner.dim
         self.warning = inner.warning
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -164,17 +157,19 @@ class CachedEmbedder:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
-            fresh = self.inner.embed(missing)
-            with self._lock:
-                for text, vec in zip(missing, fresh):
-                    self._cache[text] = vec
-                while len(self._cache) > self._max:
-                    self._cache.popitem(last=False)
+            self._keep(missing, self.inner.embed(missing))
         with self._lock:
             out = [self._cache.get(t) for t in texts]
         if any(v is None for v in out):  # evicted between the two steps under heavy use
             return self.inner.embed(texts)
         return np.stack(out) if out else np.zeros((0, self.dim), dtype=np.float32)
+
+    def _keep(self, texts: list[str], vectors: np.ndarray) -> None:
+        with self._lock:
+            for text, vec in zip(texts, vectors):
+                self._cache[text] = vec
+            while len(self._cache) > self._max:
+                self._cache.popitem(last=False)
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
@@ -184,7 +179,12 @@ class CachedEmbedder:
         inner = token_source(self.inner)
         if inner is None:
             raise TypeError(f"{self.inner.name} gives no token vectors")
-        return inner.token_vectors(texts)
+        both = getattr(inner, "embed_with_tokens", None)
+        if both is None:
+            return inner.token_vectors(texts)
+        vectors, tokens = both(texts)  # the same pass gives the sentence vectors: kept, so they are not redone
+        self._keep(texts, vectors)
+        return tokens
 
 
 def token_source(embedder: object) -> TokenEmbedder | None:
@@ -195,8 +195,13 @@ def token_source(embedder: object) -> TokenEmbedder | None:
     return embedder if isinstance(embedder, TokenEmbedder) else None
 
 
-def load_embedder(model_path: str | None = None, *, verify: bool = True) -> CachedEmbedder:
-    """The configured model, else the bundled MiniLM (sha256 verified), else the hashing fallback."""
+def load_embedder(model_path: str | None = None, *, verify: bool = True, runtime: Runtime = "auto",
+                  cache_dir: Path | None = None) -> CachedEmbedder:
+    """The configured model, else the bundled MiniLM (sha256 verified), else the hashing fallback.
+
+    `runtime`: "auto" and "onnx" run the official MiniLM on ONNX Runtime (the file exported once into `cache_dir`,
+    default the data folder's models/embedding) and fall back to PyTorch with a logged note when that cannot be
+    done; "torch" always uses PyTorch. The vectors are the same either way, so the name stays the model's."""
     if model_path:
         path, check = Path(model_path), False
     else:
@@ -207,11 +212,37 @@ def load_embedder(model_path: str | None = None, *, verify: bool = True) -> Cach
     try:
         if not path.is_dir():
             raise FileNotFoundError(f"no model folder at {path}")
-        if check:
-            weights = path / "model.safetensors"
-            if not weights.is_file() or sha256_of(weights) != OFFICIAL_SHA256:
-                raise ValueError(f"{weights} does not match the official all-MiniLM-L6-v2 sha256")
+        weights = path / "model.safetensors"
+        official = weights.is_file() and sha256_of(weights) == OFFICIAL_SHA256
+        if check and not official:
+            raise ValueError(f"{weights} does not match the official all-MiniLM-L6-v2 sha256")
+        if runtime != "torch":
+            fast = _onnx_or_note(path, official, cache_dir)
+            if not isinstance(fast, str):
+                return CachedEmbedder(fast)
+            log.warning("Embedding on PyTorch: %s", fast)
         return CachedEmbedder(SentenceTransformerEmbedder(path))
     except Exception as exc:  # noqa: BLE001 - any load failure degrades to the fallback, with the reason shown
         return CachedEmbedder(HashingEmbedder(
             warning=f"Could not load the embedding model from {path}: {exc}. Using the hashing fallback."))
+
+
+def _onnx_or_note(path: Path, official: bool, cache_dir: Path | None) -> Embedder | str:
+    """The ONNX Runtime embedder, or why there is none (the note the PyTorch fallback is logged with)."""
+    if not official:
+        return "ONNX Runtime serves only the official all-MiniLM-L6-v2 weights, not the model at " + str(path)
+    from ..settings import default_data_dir
+    from .onnx_runtime import OnnxUnavailable, load_onnx
+
+    try:
+        return load_onnx(path, cache_dir or default_data_dir() / "models" / "embedding", OFFICIAL_SHA256)
+    except OnnxUnavailable as exc:
+        return str(exc)
+    except Exception as exc:  # noqa: BLE001 - a failed export (torch, onnx) must leave the PyTorch path open
+        return f"the ONNX export failed ({type(exc).__name__}: {exc})"
+
+
+def embedder_for(settings: Settings) -> CachedEmbedder:
+    """The embedder the settings ask for, its ONNX file kept in the data folder."""
+    return load_embedder(settings.embedding_model_path, runtime=settings.embedding_runtime,
+                         cache_dir=settings.data_dir / "models" / "embedding")

@@ -22,7 +22,7 @@ def test_a_start_during_the_model_load_shows_starting_then_runs_once(monkeypatch
     gate = threading.Event()
     loads: list[str | None] = []
 
-    def slow_load(model_path: str | None):  # noqa: ANN202 - the loader's own signature
+    def slow_load(model_path: str | None, **options):  # noqa: ANN003, ANN202 - the loader's own signature
         loads.append(model_path)
         assert gate.wait(120), "the test never opened the gate"
         return embedder

@@ -103,8 +103,9 @@ class SentenceRanker:
         pool = distinct(evidence)
         if not pool:
             return None
-        cosine = [float(c) for c in self._cosine(question, pool)]
+        # token vectors first: their pass also gives the sentence vectors, which the cosine then finds cached
         matches = self.aligner.matches(question, [ev.text for ev in pool])
+        cosine = [float(c) for c in self._cosine(question, pool)]
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))

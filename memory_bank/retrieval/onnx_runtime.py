@@ -1,0 +1,235 @@
+"""MiniLM through ONNX Runtime: the same vectors as PyTorch (cosine 1.000000 on SQuAD text), 1.3-1.5x faster on 2
+cores, and no torch import in a process that only embeds.
+
+The ONNX file is never downloaded: it is exported here from the verified local package (torch.onnx, then ONNX
+Runtime's BERT fusions: attention, GELU and layer norms fused), checked against PyTorch on probe sentences before it
+is kept, and written atomically into a cache folder with a record of its sha256 and the sha256 of the weights it
+came from. Loading checks both; a missing, truncated or altered file, or a record that does not match, is rebuilt
+(and when that fails the caller falls back to PyTorch with the reason). int8 quantisation was measured and left
+out: 1.9x faster but mean cosine 0.959 (min 0.909) to the PyTorch vectors, enough to move retrieval.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from .vectors import DIM, TokenVectors, normalise, sha256_of
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # bump when the export recipe changes: an older file is then rebuilt, not trusted
+PROBES = ("Zero trust assumes there is no implicit trust granted to assets or user accounts.",
+          "The policy engine decides whether to grant access to a resource.",
+          "Who was the Mongol ruler in 1241?")
+LOCK_SECONDS = 300.0
+MIN_PROBE_COSINE = 0.9999  # an export whose vectors drift from PyTorch's on the probes is thrown away
+
+
+class OnnxUnavailable(RuntimeError):
+    """ONNX Runtime cannot serve the model here (not installed, export failed, file fails its check)."""
+
+
+def onnx_file(cache_dir: Path) -> Path:
+    return cache_dir / f"all-MiniLM-L6-v2.v{FORMAT}.onnx"
+
+
+def _record_file(model: Path) -> Path:
+    return model.with_suffix(".json")
+
+
+def _max_length(model_path: Path) -> int:
+    config = model_path / "sentence_bert_config.json"
+    try:
+        return int(json.loads(config.read_text(encoding="utf-8")).get("max_seq_length", 256))
+    except (OSError, ValueError, TypeError):
+        return 256
+
+
+def _write_atomically(target: Path, write) -> None:  # noqa: ANN001 - write(Path) fills the temporary file
+    """Write through a temporary file in the same folder, then rename: a reader sees the old file or the whole
+    new one, never half of one (two processes exporting at once each rename a complete file)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, target)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def export_onnx(model_path: Path, target: Path, weights_sha256: str) -> str:
+    """Export the local model to `target` (fused for CPU), check it against PyTorch, record its sha256."""
+    try:
+        import torch
+        from onnxruntime.transformers import optimizer
+        from transformers import AutoModel
+    except ImportError as exc:
+        raise OnnxUnavailable(f"cannot export to ONNX here ({exc})") from exc
+
+    bert = AutoModel.from_pretrained(str(model_path), local_files_only=True, attn_implementation="eager").eval()
+
+    class Hidden(torch.nn.Module):
+        """The encoder's last hidden state alone: pooling stays in numpy, so one pass gives both the sentence
+        vector and the token vectors the word alignment needs."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids, attention_mask, token_type_ids):  # noqa: ANN001, ANN202
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    sample = (torch.ones(2, 16, dtype=torch.long), torch.ones(2, 16, dtype=torch.long),
+              torch.zeros(2, 16, dtype=torch.long))
+    with tempfile.TemporaryDirectory(dir=target.parent if target.parent.is_dir() else None) as tmp:
+        raw = Path(tmp) / "raw.onnx"
+        import warnings
+
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")  # the tracer's notes on Python booleans: checked by the probes below
+            torch.onnx.export(Hidden(), sample, str(raw), dynamo=False, input_names=names,
+                              output_names=["token_embeddings"], opset_version=17,
+                              dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "token_embeddings"]})
+        fused = optimizer.optimize_model(str(raw), model_type="bert", num_heads=bert.config.num_attention_heads,
+                                         hidden_size=bert.config.hidden_size, opt_level=1, use_gpu=False)
+        _write_atomically(target, lambda p: fused.save_model_to_file(str(p)))
+    digest = sha256_of(target)
+    check = OnnxEmbedder(target, model_path, expected_sha256=digest)
+    from sentence_transformers import SentenceTransformer
+
+    reference = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
+    expected = reference.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
+    cosine = (check.embed(list(PROBES)) * expected).sum(axis=1)
+    if float(cosine.min()) < MIN_PROBE_COSINE:
+        target.unlink(missing_ok=True)
+        raise OnnxUnavailable(f"the ONNX export drifts from PyTorch (cosine {cosine.min():.5f} on a probe)")
+    record = {"sha256": digest, "weights_sha256": weights_sha256, "format": FORMAT,
+              "probe_cosine_min": round(float(cosine.min()), 6)}
+    _write_atomically(_record_file(target), lambda p: p.write_text(json.dumps(record), encoding="utf-8"))
+    return digest
+
+
+def verified_onnx(target: Path, weights_sha256: str) -> str | None:
+    """The file's recorded sha256 when the file is there, matches it, and came from these weights; else why not."""
+    record_path = _record_file(target)
+    if not target.is_file() or not record_path.is_file():
+        return None
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("weights_sha256") != weights_sha256 \
+            or record.get("format") != FORMAT or sha256_of(target) != record.get("sha256"):
+        return None
+    return str(record["sha256"])
+
+
+def load_onnx(model_path: Path, cache_dir: Path, weights_sha256: str, *, lock_seconds: float = LOCK_SECONDS
+              ) -> OnnxEmbedder:
+    """The embedder on the verified ONNX file in `cache_dir`, exported first when it is missing or fails its check.
+    One process exports at a time (a file lock, waited for at most `lock_seconds`: past that, the caller uses
+    PyTorch rather than hang behind another process)."""
+    from filelock import FileLock, Timeout
+
+    target = onnx_file(cache_dir)
+    digest = verified_onnx(target, weights_sha256)
+    if digest is None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            with FileLock(str(cache_dir / ".export.lock"), timeout=lock_seconds):
+                digest = verified_onnx(target, weights_sha256)  # another process may have just made it
+                if digest is None:
+                    if target.exists():
+                        log.warning("The ONNX embedding model at %s fails its sha256 check: rebuilding it from %s",
+                                    target, model_path)
+                    digest = export_onnx(model_path, target, weights_sha256)
+        except Timeout as exc:
+            raise OnnxUnavailable(f"another process has been exporting the ONNX model for {lock_seconds:.0f}s") \
+                from exc
+    return OnnxEmbedder(target, model_path, expected_sha256=digest)
+
+
+class OnnxEmbedder:
+    """all-MiniLM-L6-v2 on ONNX Runtime with the tokenizer the package ships; mean pooling as the model's own
+    pooling config says. `runtime` names the engine for reports; `name` stays the model's, since the vectors are
+    the same as PyTorch's and a task embedded by either opens with the other."""
+
+    def __init__(self, onnx_path: Path, model_path: Path, *, expected_sha256: str, batch_size: int = 32,
+                 threads: int = 0) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise OnnxUnavailable(f"onnxruntime is not installed ({exc})") from exc
+        if sha256_of(onnx_path) != expected_sha256:  # the bytes handed to the session are the ones checked
+            raise OnnxUnavailable(f"{onnx_path} does not match its recorded sha256")
+        options = ort.SessionOptions()
+        # all cores for one batch, none in parallel between operators: on 2 cores inter-op threads only contend
+        options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+        options.inter_op_num_threads = 1
+        # no busy-waiting between batches: on a shared 2-core machine a spinning thread takes a core from the
+        # page's other work (measured at load 11: 5.0 passages/s without spinning, 4.4 with)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            self.session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own untyped errors for a bad file
+            raise OnnxUnavailable(f"ONNX Runtime cannot open {onnx_path}: {exc}") from exc
+        self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+        self.tokenizer.enable_truncation(_max_length(model_path))
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.name = "all-MiniLM-L6-v2"
+        self.runtime = "onnx"
+        self.batch_size = batch_size
+        self.warning: str | None = None
+        self._lock = threading.Lock()  # one batch at a time: the session already uses every core
+        probe = self._forward(["dimension probe"])[0]
+        self.dim = int(probe[1].shape[1])
+        if self.dim != DIM:
+            raise OnnxUnavailable(f"{onnx_path} gives {self.dim}-dimensional vectors, not {DIM}")
+
+    def _forward(self, texts: list[str]) -> list[tuple[tuple[str, ...], np.ndarray, np.ndarray]]:
+        """Per text: its word pieces, its token states (special tokens included) and its sentence vector. Texts
+        go in length order, so a batch pads to about its own length rather than the longest text's."""
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out: list = [None] * len(texts)
+        with self._lock:
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start:start + self.batch_size]
+                encoded = self.tokenizer.encode_batch([texts[i] for i in chunk])
+                ids = np.array([e.ids for e in encoded], dtype=np.int64)
+                mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+                states = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                                 "token_type_ids": np.zeros_like(ids)})[0]
+                pooled = (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+                for row, i in enumerate(chunk):
+                    length = int(mask[row].sum())
+                    out[i] = (tuple(encoded[row].tokens[:length]), states[row, :length], pooled[row])
+        return out
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return normalise(np.stack([vector for _, _, vector in self._forward(texts)]))
+
+    def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        return self.embed_with_tokens(texts)[1]
+
+    def embed_with_tokens(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors]]:
+        """Sentence vectors and token vectors from one pass (the word alignment wants both for the same texts)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32), []
+        done = self._forward(texts)
+        tokens = [TokenVectors(pieces[1:-1], normalise(states[1:-1]) if len(pieces) > 2 else
+                               np.zeros((0, self.dim), dtype=np.float32)) for pieces, states, _ in done]
+        return normalise(np.stack([vector for _, _, vector in done])), tokens
