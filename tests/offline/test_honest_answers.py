@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
+from memory_bank.engines.offline.ranking import Ranked, SentenceModel
 from memory_bank.engines.offline.specifics import asked_years, misdated, specific_terms
 from memory_bank.engines.offline.verdict import is_yes_no, verdict
 from memory_bank.retrieval.embedding import HashingEmbedder
@@ -137,3 +140,17 @@ def test_the_years_a_question_asks_about_and_a_passage_that_gives_others() -> No
     assert not misdated(asked_years("What happened in the 1970s?"), "In 1974 the museum acquired a wing.")
     assert not misdated(asked_years("Who won in 2010-11?"), "In the 2010–11 season the network came third.")
     assert not misdated(asked_years("Who was the 2015 MVP?"), "Cam Newton was named the MVP.")  # gives no year
+
+
+
+def test_a_year_its_section_gives_is_no_near_miss() -> None:
+    """A passage leaves out the year its section is about ("the regular season" of an article on the 2015
+    season): only a passage whose section does not give the year either is a near miss."""
+    season = [Evidence("Super Bowl 50 decided the champion of the 2015 season.", "n0", section=("Super Bowl 50",)),
+              Evidence("The Broncos went 12–4, best since 2001.", "n1", section=("Super Bowl 50",)),
+              Evidence("Kenya had 45 million people in July 2014.", "n2", section=("Kenya",))]
+    ranked = Ranked(season, np.zeros((3, len(SentenceModel.names()))), [0.0] * 3, [1, 0, 2], set(),
+                    asked_years("How many games did the Broncos lose in the 2015 season?"))
+    assert not ranked.misdated(1) and ranked.misdated(2)  # the Kenya passage and its section give only 2014
+    ranked.years = asked_years("What was Kenya's population in July 2004?")
+    assert ranked.misdated(2) and ranked.misdated(1)

@@ -89,9 +89,13 @@ class Ranked:
 
     def misdated(self, i: int) -> bool:
         """Does the passage of sentence `i` (its node's sentences among the evidence) give other years than the
-        question asks about: a near miss, not an answer."""
-        node = self.pool[i].node_id
-        return misdated(self.years, " ".join(ev.text for ev in self.pool if ev.node_id == node))
+        question asks about, and the evidence of its part of the documents (its top section) too: a near miss,
+        not an answer. The section's word is wanted because a passage leaves out the year its section is about
+        ("the regular season" of an article on the 2015 season)."""
+        ev = self.pool[i]
+        passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id)
+        section = " ".join(e.text for e in self.pool if e.section[:1] == ev.section[:1])
+        return misdated(self.years, passage) and misdated(self.years, section)
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
