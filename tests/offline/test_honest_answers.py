@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
-from memory_bank.engines.offline.specifics import specific_terms
+from memory_bank.engines.offline.ranking import Ranked, SentenceModel
+from memory_bank.engines.offline.specifics import asked_years, misdated, specific_terms
 from memory_bank.engines.offline.verdict import is_yes_no, verdict
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.asks import asked_part, asks_for_items, item_noun
@@ -148,3 +151,41 @@ def test_a_list_of_something_else_is_not_the_answer_to_a_which_question(tmp_path
     assert "acquire companies" not in named and "The documents give" not in named, named
     choice = bank.run("Which grew faster in 2023: cloud revenues or support revenues?").answer
     assert "The documents give" not in choice and "40%" in choice, choice
+
+
+CENSUS = ("Kenya census\n\nKenya covers 581,309 km2, and had a population of approximately 45 million people in "
+          "July 2014. Its capital and largest city is Nairobi.\n\nThe census office\n\nIn 2004 the census office "
+          "moved to a new building in Nairobi, beside the national archives.\n")
+
+
+def test_a_question_dated_by_a_year_its_passage_does_not_give_is_not_found(tmp_path: Path) -> None:
+    """A SQuAD 2.0 style near miss: every word of the question matches the passage but its year, which the
+    documents do mention elsewhere (so it is no never-mentioned name)."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(CENSUS, "kenya.txt")
+    right = bank.run("What was Kenya's population in July 2014?").answer
+    assert not is_not_found(right) and "45 million" in right, right
+    near = bank.run("What was Kenya's population in July 2004?").answer
+    assert is_not_found(near) and "never mention" not in near, near
+
+
+def test_the_years_a_question_asks_about_and_a_passage_that_gives_others() -> None:
+    assert asked_years("How many died of plague in the 1730s, and in 1801?") == ("173", "1801")
+    assert misdated(asked_years("How many died in the 1730s?"), "In the 1630s about 7,000 died of plague.")
+    assert not misdated(asked_years("What happened in the 1970s?"), "In 1974 the museum acquired a wing.")
+    assert not misdated(asked_years("Who won in 2010-11?"), "In the 2010–11 season the network came third.")
+    assert not misdated(asked_years("Who was the 2015 MVP?"), "Cam Newton was named the MVP.")  # gives no year
+
+
+
+def test_a_year_its_section_gives_is_no_near_miss() -> None:
+    """A passage leaves out the year its section is about ("the regular season" of an article on the 2015
+    season): only a passage whose section does not give the year either is a near miss."""
+    season = [Evidence("Super Bowl 50 decided the champion of the 2015 season.", "n0", section=("Super Bowl 50",)),
+              Evidence("The Broncos went 12–4, best since 2001.", "n1", section=("Super Bowl 50",)),
+              Evidence("Kenya had 45 million people in July 2014.", "n2", section=("Kenya",))]
+    ranked = Ranked(season, np.zeros((3, len(SentenceModel.names()))), [0.0] * 3, [1, 0, 2], set(),
+                    asked_years("How many games did the Broncos lose in the 2015 season?"))
+    assert not ranked.misdated(1) and ranked.misdated(2)  # the Kenya passage and its section give only 2014
+    ranked.years = asked_years("What was Kenya's population in July 2004?")
+    assert ranked.misdated(2) and ranked.misdated(1)

@@ -1,10 +1,11 @@
 """Extractive answering: the best sentences of the evidence for a question, within ~50 words.
 
 The sentences are ranked by `ranking.SentenceRanker`; the honest "not found" is `found.FoundModel`'s judgement
-of the best body sentence. The answer is the best sentence, completed with the next best ones while the word
-limit allows, cut around the question's words when a sentence alone is too long. Document furniture (a table of
-contents, an acronym list, a notice) is cited only when no body sentence answers: it names topics, body text
-explains them.
+of the best body sentence, or its passage dating its facts by other years than the question asks about (a near
+miss whose words all match: bench/squad_near_miss.py). The answer is the best sentence, completed with the next
+best ones while the word limit allows, cut around the question's words when a sentence alone is too long.
+Document furniture (a table of contents, an acronym list, a notice) is cited only when no body sentence answers:
+it names topics, body text explains them.
 """
 
 from __future__ import annotations
@@ -52,12 +53,16 @@ class Answerer:
         """`said`: sentences another part of the same reply shows (or opens with); they are not used as filler."""
         if ranked is None:
             return Answer(text="", found=False)
-        pool, order, found = ranked.pool, ranked.order, self.config.found.found
+        pool, order = ranked.pool, ranked.order
+
+        def found(i: int) -> bool:
+            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i)
+
         body = ranked.body()
-        if body and found(ranked.signals(body[0])):
+        if body and found(body[0]):
             return self.compose(question, pool, body, ranked.scores[body[0]], said)
         best = order[0]
-        if (body and best == body[0]) or not found(ranked.signals(best)):  # body[0] was judged just above
+        if (body and best == body[0]) or not found(best):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)
         return self.compose(question, pool, order, ranked.scores[best], said)
 

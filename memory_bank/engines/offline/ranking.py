@@ -32,6 +32,7 @@ from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
 from .question_types import defined_term, defines, expected_type, has_type
+from .specifics import asked_years, misdated
 
 PHRASE_WINDOW = 3  # content words at most this far apart form a pair of a phrase
 SURE_MATCH = 0.8  # a question word matched at least this closely is matched for sure
@@ -75,6 +76,7 @@ class Ranked:
     scores: list[float]
     order: list[int]  # indices into pool, best first
     question_pairs: set[tuple[str, str]]
+    years: tuple[str, ...] = ()  # the years the question asks about (specifics.asked_years)
 
     def body(self) -> list[int]:
         """The body sentences, best first: furniture is cited only when no body sentence answers."""
@@ -84,6 +86,16 @@ class Ranked:
         """The sentence an answer opens with when it is found, and the one judged first: the best body
         sentence, else the best of all."""
         return (self.body() or self.order)[0]
+
+    def misdated(self, i: int) -> bool:
+        """Does the passage of sentence `i` (its node's sentences among the evidence) give other years than the
+        question asks about, and the evidence of its part of the documents (its top section) too: a near miss,
+        not an answer. The section's word is wanted because a passage leaves out the year its section is about
+        ("the regular season" of an article on the 2015 season)."""
+        ev = self.pool[i]
+        passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id)
+        section = " ".join(e.text for e in self.pool if e.section[:1] == ev.section[:1])
+        return misdated(self.years, passage) and misdated(self.years, section)
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
@@ -109,7 +121,7 @@ class SentenceRanker:
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
-        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)))
+        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question))
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])

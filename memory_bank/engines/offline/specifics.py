@@ -43,3 +43,22 @@ def specific_terms(question: str) -> list[str]:
 def _after_colon(question: str, start: int) -> bool:
     return question[:start].rstrip().endswith((":", '"', "“"))
 
+
+
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})(s?)\b")  # "1962", "the 1730s", the "2010" of "2010-11"
+
+
+def asked_years(question: str) -> tuple[str, ...]:
+    """The years a question dates its subject by; a decade as its first three digits ("1730s" -> "173")."""
+    return tuple(dict.fromkeys(m.group(1)[:3] if m.group(2) else m.group(1) for m in _YEAR.finditer(question)))
+
+
+def misdated(asked: tuple[str, ...], passage: str) -> bool:
+    """Does the passage date its facts by other years than the question asks about? A near miss of the SQuAD 2.0
+    kind ("in July 2004" where the passage says July 2014, "in the 1730s" where it says the 1630s): the
+    passage's words all match, its year does not. A passage with no year at all says nothing either way
+    (the season "2015" of a passage on that season's games is not repeated in each of its sentences)."""
+    given = {m.group(1) for m in _YEAR.finditer(passage)}
+    if not asked or not given:
+        return False
+    return any(not any(year.startswith(a) for year in given) for a in asked)

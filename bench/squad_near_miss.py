@@ -1,0 +1,103 @@
+"""Honest "not found" on near misses: unanswerable questions written on the documents' own topic.
+
+`bench/data/squad_near_miss.json` holds questions written by hand, SQuAD 2.0 style, on the 13 dev articles: each
+names something its paragraph nearly says (a date, an entity, a number changed, a relation reversed, an attribute
+the paragraph does not give), so a plausible wrong span sits next to the question's words — unlike
+`squad_unanswerable.py`, whose questions lost their paragraph and are easier to notice. The 13 articles are joined
+into the book `squad_longdoc.py` builds (same text, same `--cache` export), ingested once by the offline engine,
+and every near-miss question is asked through `bank.run`, with as many answerable SQuAD questions of the book
+sampled with `--seed`. Scored as `squad_unanswerable.py` scores: "not found" is the executor's NOT_FOUND answer;
+an answerable question is answered when the gold answer is in the answer.
+
+The questions are split in two halves by a hash of their text: signals are fit on the "fit" half (bench/
+not_found_fit.py --near-miss) and only measured on the "check" half; both are printed, and the answerable ones
+are split the same way.
+
+    python bench/squad_near_miss.py --cache /tmp/book13.json --threads 1      # 85 + 85 questions, seed 13
+    python bench/squad_near_miss.py --cache /tmp/book13.json --json /tmp/near_miss.json   # keep every answer
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from squad_longdoc import DATA, hit, load_book, load_or_ingest  # noqa: E402
+
+from memory_bank import Settings  # noqa: E402
+from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
+from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+
+NEAR_MISS = Path(__file__).resolve().parent / "data" / "squad_near_miss.json"
+HALVES = ("fit", "check")
+
+
+def half(question: str) -> str:
+    """"fit" or "check", fixed by the question's text (stable across runs, machines and set edits)."""
+    return HALVES[hashlib.sha256(question.encode("utf-8")).digest()[0] % 2]
+
+
+def load_near_miss(path: Path = NEAR_MISS) -> list[dict]:
+    """The near-miss questions ({title, paragraph, kind, question, tempting, note})."""
+    return json.loads(path.read_text(encoding="utf-8"))["questions"]
+
+
+def answerable_sample(questions: list[dict], n: int, seed: int) -> list[dict]:
+    return random.Random(seed).sample(questions, min(n, len(questions)))
+
+
+def share(flags: list[bool]) -> str:
+    return f"{sum(flags)}/{len(flags)} ({sum(flags) / len(flags):.2f})" if flags else "0/0"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=13, help="seed of the answerable sample")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--set", type=Path, default=NEAR_MISS, help="the near-miss question file")
+    parser.add_argument("--cache", type=Path, help="export of the ingested book (squad_longdoc.py's): written once")
+    parser.add_argument("--json", type=Path, help="write every question, its half, answer and score here")
+    parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        sys.exit(f"SQuAD data not found: {args.data}")
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
+    near = load_near_miss(args.set)
+    book, questions = load_book(args.data)
+    kept = answerable_sample(questions, len(near), args.seed)
+    t0 = time.perf_counter()
+    bank = load_or_ingest(book, Settings(engine="offline"), load_embedder(), args.cache)
+    print(f"book: {len(book.split())} words, ready in {time.perf_counter() - t0:.1f}s; "
+          f"{len(near)} near-miss + {len(kept)} answerable questions (seed {args.seed})")
+    rows = []
+    t0 = time.perf_counter()
+    for kind, items in (("near_miss", near), ("answerable", kept)):
+        for q in items:
+            answer = bank.run(q["question"]).answer
+            rows.append({"set": kind, "half": half(q["question"]), "question": q["question"], "answer": answer,
+                         "not_found": is_not_found(answer),
+                         "gold": hit(answer, q["answers"]) if kind == "answerable" else None})
+    seconds = (time.perf_counter() - t0) / max(1, len(rows))
+    for part in (*HALVES, "all"):
+        chosen = [r for r in rows if part in ("all", r["half"])]
+        near_rows = [r for r in chosen if r["set"] == "near_miss"]
+        kept_rows = [r for r in chosen if r["set"] == "answerable"]
+        print(f"{part:>5}: near miss \"not found\" {share([r['not_found'] for r in near_rows])}; answerable: gold "
+              f"in answer {share([r['gold'] for r in kept_rows])}, wrongly \"not found\" "
+              f"{share([r['not_found'] for r in kept_rows])}")
+    print(f"{seconds:.1f} s per question")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
