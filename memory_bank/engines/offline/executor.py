@@ -54,6 +54,7 @@ NAMED_ABSENT = 3  # the answer names this many of the things the documents never
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
+CLOSEST_SHARE = 0.6  # a "not found" shows the closest sentence when it says this share of the question's words
 
 
 @dataclass(frozen=True)
@@ -114,10 +115,7 @@ class OfflineExecutor:
         if rows:
             return self._with_rows(question, answer, rows, calls)
         if not answer.found:
-            best = answer.used[0] if answer.used else None
-            why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
-            return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
-                                   summary=f"No passage of the documents answers the question.{why}")
+            return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
         text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)
@@ -161,6 +159,23 @@ class OfflineExecutor:
         merged = Answer("\n".join(lines), used, 1.0)
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
+
+    def _closest(self, question: str, best: Evidence | None, evidence: list[Evidence],
+                 calls: list[ToolCallRecord]) -> ExecutionResult:
+        """"Not found", and the closest thing the documents say when it is on the question's subject: the
+        sentence of the evidence that says most of the question's words (at least `CLOSEST_SHARE`; the first in
+        relevance order of those that say as much), a near miss a reader would otherwise take for the answer,
+        labelled and cited."""
+        why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
+        summary = f"No passage of the documents answers the question.{why}"
+        shares = [_said_share(question, ev.text) for ev in evidence]
+        top = max(range(len(evidence)), key=lambda i: (shares[i], -i), default=None)
+        if top is None or shares[top] < CLOSEST_SHARE:
+            return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True, summary=summary)
+        near = evidence[top]
+        return ExecutionResult(answer=f"{NOT_FOUND}\nThe closest they come ({_where(near)}): {near.text}",
+                               tool_calls=calls, citations=_citations(Answer(near.text, [near], 0.0)),
+                               success=True, summary=summary)
 
     def _in_their_words(self, question: str, evidence: list[Evidence]) -> Answer | None:
         """A question in the long form of an acronym the documents define, asked again in the short form their
@@ -316,6 +331,12 @@ def _section_evidence(listing: Listing) -> Evidence:
     return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
                     source.name if source else "", tuple(node.pages()), 1.0, node.role,
                     tuple(sorted(node.printed_pages().items())), 0, node.section())
+
+
+def _said_share(question: str, sentence: str) -> float:
+    """The share of the question's words (stems, stopwords and possessives aside) the sentence says."""
+    asked, said = ({w.removesuffix("'s").rstrip("'") for w in stems(text)} for text in (question, sentence))
+    return len(asked & said) / len(asked) if asked else 0.0
 
 
 def _plural(noun: str) -> str:
