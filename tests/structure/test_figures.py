@@ -39,6 +39,9 @@ def test_the_value_most_tables_agree_on_comes_first() -> None:
     assert named_rows(_asked("Did total revenues grow?"), tables, lambda e: table_rows(e.metadata)) == []
     gap = missing_years(_asked("What were total revenues in fiscal 2020?"), tables, lambda e: table_rows(e.metadata))
     assert gap == ("Total revenues", ["2023", "2022"])
+    schedule = [_table("amortization", "Fiscal 2024", {"2023": "3,100"}), *tables]  # the schedule read first
+    assert missing_years(_asked("What were total revenues in fiscal 2024?"), schedule,
+                         lambda e: table_rows(e.metadata)) == ("Total revenues", ["2023", "2022"])
     assert missing_years(_asked("What were total revenues in 2022?"), tables,
                          lambda e: table_rows(e.metadata)) is None
 

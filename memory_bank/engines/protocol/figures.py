@@ -76,8 +76,8 @@ def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tup
     label, given = "", set()
     for entry, _ in tables:
         for row in rows_of(entry).values():
-            if not names_label(asked, row):
-                continue
+            if not names_label(asked, row) or row.label & years:
+                continue  # a row labelled by the asked year ("Fiscal 2024" of a schedule) is no row asked for
             columns = [c for c, v in row.cells if v.strip()]
             if row.values_for(asked):
                 return None  # some row does give it
