@@ -20,6 +20,15 @@ MAX_ENTRIES = 200  # lists, items per list, sub-sections
 VAGUE_KINDS = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
 
 
+def kind_named(noun: frozenset[str], title: frozenset[str], lead: frozenset[str],
+               lines: list[frozenset[str]]) -> bool:
+    """Whether a list is of the kind a question asks for (all as stems): the section's title names the kind, or
+    the list's lead-in, or two of its lines. A list of something else ("such claims as: ... acquire companies")
+    answers no "which companies"; a vague kind ("kinds", "types") or none is named by any list."""
+    return (not noun or bool(noun & VAGUE_KINDS) or noun <= title or noun <= lead
+            or sum(noun <= line for line in lines) >= 2)
+
+
 class OutlineItem(BaseModel):
     marker: str = Field(max_length=16)  # "1.", "(a)", "•"
     text: str = Field(max_length=MAX_TEXT)  # the item's first sentence, whole
@@ -42,15 +51,12 @@ class Outline(BaseModel):
     children: list[OutlineChild] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
     def names_kind(self, noun: frozenset[str]) -> bool:
-        """Whether the outline holds items of the kind a question asks for (`noun`: its stems): its title names
-        the kind, or a list's lead-in, or two lines of one list (its items, or the sub-sections' titles and
-        openings). A list of something else ("such claims as: ... acquire companies") answers no "which
-        companies"; a vague kind ("kinds", "types") is named by any list."""
-        if not noun or noun & VAGUE_KINDS or noun <= set(stems(self.title)):
-            return True
+        """Whether the outline holds items of the kind a question asks for (`noun`: its stems) in one of its
+        lists or in its sub-sections (`kind_named`)."""
+        title = frozenset(stems(self.title))
         groups = [(lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
         groups.append(("", [f"{c.title} {c.opening}" for c in self.children]))
-        return any(noun <= set(stems(lead)) or sum(noun <= set(stems(line)) for line in lines) >= 2
+        return any(kind_named(noun, title, frozenset(stems(lead)), [frozenset(stems(line)) for line in lines])
                    for lead, lines in groups)
 
     @classmethod

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...memory.outline import VAGUE_KINDS, Outline
+from ...memory.outline import Outline, kind_named
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -128,8 +128,6 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
-    title = frozenset(stems(outline.title))
-    kind_named = noun <= title or noun <= texts[best][0] or sum(noun <= line for line in texts[best]) >= 2
-    if noun and not noun & VAGUE_KINDS and not kind_named:
-        return None  # a list of something else ("such claims as: ... acquire companies") answers no "which companies"
+    if not kind_named(noun, frozenset(stems(outline.title)), texts[best][0], texts[best][1:]):
+        return None  # a list of something else answers no "which companies"
     return candidates[best][0]
