@@ -46,6 +46,13 @@ def test_the_value_most_tables_agree_on_comes_first() -> None:
                          lambda e: table_rows(e.metadata)) is None
 
 
+def test_a_missing_year_names_its_row_as_a_reader_would() -> None:
+    from memory_bank.engines.offline.figure_answer import missing_text
+
+    assert missing_text("Not found.", "Gross margin:", ["2022", "2021", "2020"]) == (
+        "Not found. Their tables give “Gross margin” for 2022, 2021 and 2020 only.")
+
+
 def test_a_figure_is_answered_from_its_row_and_a_year_past_the_tables_is_not_found(tmp_path: Path) -> None:
     bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
     bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))

@@ -65,7 +65,7 @@ def row_evidence(named: NamedRow, node: Node) -> Evidence:
 def missing_text(not_found: str, label: str, years: list[str]) -> str:
     """'Not found in the documents. Their tables give “Capital expenditures” for 2023, 2022 and 2021 only.'"""
     given = years[0] if len(years) == 1 else f"{', '.join(years[:-1])} and {years[-1]}"
-    return f"{not_found} Their tables give “{label}” for {given} only."
+    return f"{not_found} Their tables give “{label.rstrip(': ')}” for {given} only."  # a header row ends in ':'
 
 
 def said_in_prose(label: str, years: list[str] | frozenset[str], evidence: list[Evidence]) -> bool:
