@@ -92,7 +92,10 @@ class Answerer:
         used, parts = [first], [first.text]
         size = len(first.text.split())
         announced = _following(pool, order[0]) if announces_list(first.text) else []
-        for i in announced + [i for i in order[1:4] if i not in announced and pool[i].text not in said]:
+        # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
+        extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
+                  and not announces_list(pool[i].text)]
+        for i in announced + extras:
             extra = len(pool[i].text.split())
             if size + extra > limit:
                 if i in announced:
