@@ -30,6 +30,7 @@ from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
+    asks_amount,
     asks_choice,
     asks_comparison,
     asks_growth,
@@ -116,6 +117,8 @@ class OfflineExecutor:
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
+        if not asks_amount(question):  # "How does Oracle return capital?": prose, not an equity statement's row
+            evidence = [ev for ev in evidence if not ev.row] or evidence
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
@@ -321,7 +324,7 @@ class OfflineExecutor:
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
-                                     s.section)
+                                     s.section, s.row is not None)
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 

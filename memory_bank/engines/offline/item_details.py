@@ -33,7 +33,8 @@ _POINTS_BACK = re.compile(r"^(?:this|these|that|those|it|they|such)\b", re.IGNOR
 # "reduce the risk"; a sentence saying one of them is what the follow-up asks for
 _KINDS = (
     (re.compile(r"\b(?:fit|suit\w*|best|appropriate|recommended|use[ds]?\b|useful|ideal|choose|prefer\w*)",
-                re.IGNORECASE), "best suited suitable useful ideal fit recommended utilized preferred advantage benefit"),
+                re.IGNORECASE),
+     "best suited suitable useful ideal fit recommended utilized preferred advantage benefit"),
     (re.compile(r"\b(?:mitigat\w*|prevent\w*|protect\w*|defend\w*|counter\w*|address\w*|reduc\w*|handled?)",
                 re.IGNORECASE), "mitigate reduce prevent protect defend counter address limit"),
     (re.compile(r"\b(?:advantages?|benefits?|pros|strengths?)\b", re.IGNORECASE), "advantage benefit strength"),
