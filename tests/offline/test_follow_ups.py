@@ -116,3 +116,13 @@ def test_one_sentence_that_answers_two_parts_is_shown_once(tmp_path: Path) -> No
     answer = bank.run("How many full-time employees did the company have as of May 31, 2023, and how many of them "
                       "were in the U.S.?").answer
     assert answer.count("164,000 full-time employees") == 1, answer
+
+
+def test_only_a_question_that_asks_or_names_an_amount_may_be_answered_by_a_table_row() -> None:
+    from memory_bank.engines.offline.figure_answer import asks_amount
+
+    assert not asks_amount("How does Oracle return capital to its stockholders?")
+    assert not asks_amount("Why did the company change its auditor?")
+    for question in ("How much did Oracle spend on research and development?", "What were total revenues?",
+                     "Which segment had the highest operating margin in 2023?", "How many shares were repurchased?"):
+        assert asks_amount(question), question
