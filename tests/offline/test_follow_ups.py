@@ -126,3 +126,10 @@ def test_only_a_question_that_asks_or_names_an_amount_may_be_answered_by_a_table
     for question in ("How much did Oracle spend on research and development?", "What were total revenues?",
                      "Which segment had the highest operating margin in 2023?", "How many shares were repurchased?"):
         assert asks_amount(question), question
+
+
+def test_a_list_that_never_says_the_asked_year_is_not_the_answer() -> None:
+    node = Node(id="n1", summary="", context="Products and Services Performance", keywords=[], kind="section")
+    asked = "Which new products did Apple announce in the fourth quarter of fiscal 2022?"
+    assert _best_listing(asked, node, _notes_outline()) is None
+    assert _best_listing("Which products does the company report net sales for?", node, _notes_outline())

@@ -24,6 +24,7 @@ from .evidence import Evidence
 
 MIN_ITEMS = 2
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
+_NUMBERS = re.compile(r"\b\d[\d,.]*\d\b|\b\d\b")
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
@@ -141,7 +142,11 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return None  # a list of something else answers no "which companies"
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
-    return candidates[best][0]
+    listing, lead = candidates[best]
+    said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
+    if any(number not in said for number in _NUMBERS.findall(asked_part(question))):
+        return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list
+    return listing
 
 
 def _bare(stem: str) -> str:
