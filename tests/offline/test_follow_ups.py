@@ -133,3 +133,8 @@ def test_a_list_that_never_says_the_asked_year_is_not_the_answer() -> None:
     asked = "Which new products did Apple announce in the fourth quarter of fiscal 2022?"
     assert _best_listing(asked, node, _notes_outline()) is None
     assert _best_listing("Which products does the company report net sales for?", node, _notes_outline())
+
+
+def test_a_document_number_in_the_question_is_no_year_the_list_must_say(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("How many basic tenets of zero trust does NIST SP 800-207 list?").answer
+    assert answer.startswith("There are 7 tenets"), answer

@@ -24,7 +24,7 @@ from .evidence import Evidence
 
 MIN_ITEMS = 2
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
-_NUMBERS = re.compile(r"\b\d[\d,.]*\d\b|\b\d\b")
+_YEAR = re.compile(r"(?<![\d\-–])\b(?:19|20)\d\d\b(?![\d\-–])")  # "2022", not "800-207" or "2022-01"
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
@@ -144,7 +144,7 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return None  # "Which products are in the Wearables category?": one line of a list of categories
     listing, lead = candidates[best]
     said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
-    if any(number not in said for number in _NUMBERS.findall(asked_part(question))):
+    if any(year not in said for year in _YEAR.findall(asked_part(question))):
         return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list
     return listing
 
