@@ -7,10 +7,12 @@ it (`Loop`). Everything a test may want to replace (embedder, LLM client, engine
 
 from __future__ import annotations
 
+import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .control import Cancellation
 from .engines.base import Engine
@@ -37,7 +39,9 @@ from .retrieval.rerank import SentenceReranker
 from .retrieval.retriever import Retriever
 from .retrieval.view import MemoryView
 from .run.adapter import Adapter
+from .run.inputs import InputIngestion
 from .run.runner import TaskRunner
+from .run.session import RunRecorder, RunSession
 from .settings import Settings
 from .structure.build import StructureBuilder
 from .tools.base import Tool, ToolBox
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .long_term.recovery import RecoveringToolBox
     from .run.long_term import LongTermHook
+    from .store.base import TaskStore
 
 
 @dataclass
@@ -69,6 +74,17 @@ class Core:
             self.ops.clear()
             self.passages.clear()
             self.documents.clear()
+
+
+def bank_folder(settings: Settings, workdir: str | Path | None, store: TaskStore | None = None,
+                task_id: str | None = None) -> TempStore:
+    """Where a bank keeps its files (temp images, stored attachments) and whether ending the task removes them: a
+    stored task's folder of the store (its files outlive the process, as its rows do; ending the task removes
+    them), else the caller's `workdir` (kept), else a fresh temp folder (removed)."""
+    if store is not None and task_id is not None and workdir is None:
+        return TempStore(store.task_folder(task_id, create=True), owned=True)
+    root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=settings.temp_dir))
+    return TempStore(root, owned=workdir is None)
 
 
 def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None,
@@ -102,6 +118,14 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
     runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
     return Loop(linker, pipeline, adapter, runner)
+
+
+def build_session(settings: Settings, core: Core, loop: Loop, temp: TempStore, events: EventBus,
+                  cancellation: Cancellation, meter: UsageMeter, long_term: LongTermHook | None,
+                  recorder: RunRecorder | None, usage: Callable[[], dict[str, Any]]) -> RunSession:
+    """The run sequence over the loop; `recorder`: the stored task's binding (none for a bank in memory)."""
+    inputs = InputIngestion(settings, core.memory, temp, loop.pipeline, loop.runner, events)
+    return RunSession(inputs, loop.runner, events, cancellation, meter, long_term, recorder, usage)
 
 
 def web_tools(settings: Settings, extractor, cancel: Cancellable | None = None) -> tuple[Tool | None, Tool]:  # noqa: ANN001
@@ -172,7 +196,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
         distiller = LLMDistiller(llm, settings)
     else:
         distiller = RuleDistiller()
-    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools, task_id,
+    return LongTermHook(ltm, distiller, events, settings.long_term_budget_tokens, tools, task_id,
                         loop.adapter.blocks.view)
 
 
