@@ -17,8 +17,7 @@ from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
 from .engines.llm.cost import prices_from
-from .errors import MemoryBankError
-from .events import AnswerDelta, ErrorRaised, Event, EventBus
+from .events import ErrorRaised, Event, EventBus
 from .memory.interaction_tree import InteractionEntry
 from .memory.query_graph import Node, PendingConflict
 from .memory.snapshot import BankSnapshot, take_snapshot
@@ -27,15 +26,12 @@ from .retrieval.deep_retrieval import DeepRetrieval
 from .retrieval.embedding import Embedder, embedder_for
 from .retrieval.view import Passage
 from .run.results import RunResult
-from .run.runner import tool_called
 from .run.session import RunInputs
 from .settings import Settings
-from .text.tokens import tokens_for_chars
 
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .store.base import RunRecord, TaskStore
-    from .store.binding import TaskBinding
     from .store.persist import SaveStatus
 
 
@@ -59,39 +55,18 @@ class MemoryBank:
             _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
         self.temp = wiring.bank_folder(self.settings, workdir, store, _stored[0] if _stored else None)
         self.workdir = self.temp.root  # its temp images and its file storage; clear() removes the folder it owns
-        self._core = wiring.build_core(self.settings, self.embedder, self.events, _memory, self.temp.files)
-        self.memory = self._core.memory
-        self.view = self._core.reader
-        self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
-        self.long_term = long_term
-        self.tools = wiring.build_tools(self.settings, self.view, self.llm, self.cancellation)
-        source_task = wiring.source_task(lambda: self.task_id)  # what long-term records learnt here name
-        if long_term is not None:
-            self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events,
-                                                 source_task)
-        self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
-                                                    llm=self.llm, toolbox=self.tools,
-                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)),
-                                                    cancel=self.cancellation, events=self.events,
-                                                    on_answer_text=self._answer_text)
-        self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
-                                       self.temp, self.cancellation)
-        self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,
-                                                 self.events, self.tools, source_task)
-                           if long_term is not None else None)
+        parts = wiring.build_parts(self.settings, self.embedder, self.events, self.cancellation, self.meter,
+                                   self.temp, lambda: self.task_id, memory=_memory, llm_client=llm_client,
+                                   engine=engine, long_term=long_term)
+        self._core, self._loop, self.llm, self.tools, self.engine = (parts.core, parts.loop, parts.llm, parts.tools,
+                                                                     parts.engine)
+        self.memory, self.view, self.long_term = self._core.memory, self._core.reader, long_term
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
-        self._task: TaskBinding | None = None
-        if store is not None and _stored is not None:
-            self._bind(store, _stored)
-        self._session = wiring.build_session(self.settings, self._core, self._loop, self.temp, self.events,
-                                             self.cancellation, self.meter, self._long_term, self._task, self.usage)
+        self._task = wiring.task_binding(store, _stored, self.memory, self.events, self.meter)
+        self._session = wiring.build_session(self.settings, parts, self.temp, self.events, self.cancellation,
+                                             self.meter, self._task, self.usage)
         self.reports = self._session.inputs.reports  # what each ingestion did, in order
-
-    def _bind(self, store: TaskStore, stored: tuple[str, dict[str, int]]) -> None:
-        from .store.binding import TaskBinding
-
-        self._task = TaskBinding(store, stored[0], self.memory, self.events, self._stored_usage, stored[1])
 
     @classmethod
     def open(cls, task_id: str, store: TaskStore, settings: Settings | None = None, *,
@@ -111,11 +86,6 @@ class MemoryBank:
     def task_id(self) -> str | None:
         """The stored task's id (its link), or None for a bank kept in memory only."""
         return self._task.task_id if self._task else None
-
-    def _stored_usage(self) -> dict[str, Any]:
-        from .memory.export import sum_usage
-
-        return sum_usage(self.memory.prior_usage, self.meter.snapshot())
 
     def stored_runs(self) -> list[RunRecord]:
         """Every run of the stored task, oldest first, with its answer once it finished ([] without a store)."""
@@ -139,13 +109,6 @@ class MemoryBank:
             self._task.close(save)
 
     # -- events and state ---------------------------------------------------------------------------------
-
-    def _answer_text(self, text: str, offset: int) -> None:
-        """A new piece of the answer as the ReAct agent writes it, with the run's calls and tokens so far (the
-        call being streamed is counted when it ends, so its tokens are estimated from the answer until then)."""
-        run = self.meter.run_usage()
-        self.events.publish(AnswerDelta(text=text, offset=offset, llm_calls=run.calls + 1,
-                                        tokens=run.tokens + tokens_for_chars(offset + len(text))))
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
@@ -243,16 +206,7 @@ class MemoryBank:
         """Call one of the agent's tools (search, visit, deep_retrieval) as an outer agent would: with long-term
         memory, a failing call is recovered first (seed 004 §8). Returns what the agent reads; a failure that
         could not be recovered raises `ToolError`."""
-        from .engines.models import ToolCallRecord
-
-        try:
-            result = self.tools.call(name, arguments, goal=goal)
-        except MemoryBankError as exc:
-            self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, ok=False,
-                                                           response=str(exc))))
-            raise
-        self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, response=result.text)))
-        return result.text
+        return self._session.call_tool(name, arguments, goal)
 
     def cancel(self) -> None:
         """Stop the running run (or ingestion) at its next safe point; what was built stays."""

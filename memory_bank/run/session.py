@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..control import Cancellation, CancelToken
 from ..engines.llm.client import UsageMeter
+from ..engines.models import ToolCallRecord
 from ..errors import EndpointDown, InputError, MemoryBankError, RunCancelled, RunError, RunFailure
 from ..events import AgentFellBack, Event, EventBus
 from ..loaders import Document
+from ..tools.base import ToolBox
 from .inputs import InputIngestion, PlannedInput
 from .results import RunResult
-from .runner import ENDPOINT_WHERE, TaskRunner
+from .runner import ENDPOINT_WHERE, TaskRunner, tool_called
 
 if TYPE_CHECKING:
     from .long_term import LongTermHook  # only a bank with long-term memory loads it
@@ -60,10 +62,12 @@ class RunRecorder(Protocol):
 class RunSession:
     def __init__(self, inputs: InputIngestion, runner: TaskRunner, events: EventBus, cancellation: Cancellation,
                  meter: UsageMeter, long_term: LongTermHook | None, recorder: RunRecorder | None,
-                 usage: Callable[[], dict[str, Any]]) -> None:
-        """`usage`: the bank's usage figures, recorded with each run's outcome."""
+                 usage: Callable[[], dict[str, Any]], tools: ToolBox) -> None:
+        """`usage`: the bank's usage figures, recorded with each run's outcome; `tools`: the agent's tools, as an
+        outer agent calls them."""
         self.inputs, self.runner, self.events, self.long_term = inputs, runner, events, long_term
         self.cancellation, self.meter, self.recorder, self.usage = cancellation, meter, recorder, usage
+        self.tools = tools
 
     def begin(self, cancel: CancelToken | None = None) -> CancelToken:
         """A piece of work (a run, or an ingestion outside one) answers to its own cancel token, `cancel` if given
@@ -103,6 +107,17 @@ class RunSession:
             raise InputError("the text is empty", source=source)
         self.begin()
         return self.inputs.document(Document.from_text(text, source))
+
+    def call_tool(self, name: str, arguments: dict[str, Any], goal: str = "") -> str:
+        """One tool call from an outer agent, published like the agent's own; a failure is published, then raised."""
+        try:
+            result = self.tools.call(name, arguments, goal=goal)
+        except MemoryBankError as exc:
+            self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, ok=False,
+                                                           response=str(exc))))
+            raise
+        self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, response=result.text)))
+        return result.text
 
     def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
         fell_back: list[RunError] = []
