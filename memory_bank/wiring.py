@@ -309,7 +309,7 @@ def metered(settings: Settings, client: LLMClient | None, events: EventBus, canc
     breaker = EndpointBreaker(settings.llm_max_consecutive_failures)
     if client is None and settings.needs_llm:
         settings.check_llm()
-        if settings.llm_provider == "local" and not settings.llm_base_url:
+        if settings.needs_local_server:
             raise ConfigError("The local model runs in a server this process starts: start a LocalModelServer "
                               "and use its settings_for(settings) (the app and the CLI do this).")
         from .engines.llm.openai_client import OpenAIClient
