@@ -270,6 +270,13 @@ class Settings(BaseModel):
     def needs_llm(self) -> bool:
         return any(self.engine_for(a) == "llm" for a in AGENT_SLOTS)
 
+    @property
+    def needs_local_server(self) -> bool:
+        """Whether this task needs the local model server started: an LLM agent runs, the local provider serves
+        it, and no endpoint is set yet (`LocalModelServer.settings_for` sets it). The app, the CLI and the wiring
+        all ask here."""
+        return self.needs_llm and self.llm_provider == "local" and not self.llm_base_url
+
     def with_preset(self, name: str) -> Settings:
         """A copy with one of `PRESETS`; any preset with an LLM agent selects the LLM engine as the default."""
         if name not in PRESETS:
