@@ -43,6 +43,7 @@ div[data-testid="stMarkdownContainer"] pre, div[data-testid="stText"] {
 STATUS = {"running": ("Running", "amb-running"), "done": ("Done", "amb-done"),
           "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed"),
           "interrupted": ("Interrupted", "amb-cancelled"), "starting": ("Starting", "amb-running"),
+          "queued": ("Queued", "amb-running"),
           "partly failed": ("Partly failed", "amb-partly")}
 
 

@@ -19,7 +19,16 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, TaskNotFound, event_from_dict
+from memory_bank import (
+    MemoryBank,
+    RunRecord,
+    RunSlots,
+    Settings,
+    SqlTaskStore,
+    StoreError,
+    TaskNotFound,
+    event_from_dict,
+)
 
 from . import tempdirs
 from .local_model import with_endpoint
@@ -130,13 +139,14 @@ class TaskRegistry:
         self.close(task_id)
         return self.open(task_id, settings, embedder, user)
 
-    def resume(self, live: LiveTask) -> RunHandle:
+    def resume(self, live: LiveTask, slots: RunSlots | None = None) -> RunHandle:
+        """Continue the task's interrupted run (in line for one of `slots`, the server's)."""
         with self._lock:
             if live.running:
                 raise RuntimeError("a run is already going in this task")
             question = next((r.monitor.question for r in reversed(live.runs) if r.monitor.view().status ==
                              "interrupted"), "")
-            handle = start_resume(live.bank, question)
+            handle = start_resume(live.bank, question, slots)
             live.runs.append(handle)
             return handle
 
@@ -211,6 +221,17 @@ def registry_for(settings: Settings) -> TaskRegistry:
     registry = task_registry(str(settings.data_dir), settings.secret("database_url") or "")
     _apply_retention(registry, settings.retention_days)
     return registry
+
+
+def run_slots(settings: Settings) -> RunSlots:
+    return _run_slots(settings.max_concurrent_runs)
+
+
+@st.cache_resource(show_spinner=False)
+def _run_slots(limit: int) -> RunSlots:
+    """One line of runs for the whole server process: every session's runs and resumes wait in it (its size is
+    the environment's `MEMORY_BANK_MAX_CONCURRENT_RUNS`, the same for every session)."""
+    return RunSlots(limit)
 
 
 @st.cache_resource(show_spinner=False, ttl=3600)
