@@ -201,8 +201,14 @@ def test_a_shared_link_shows_a_read_only_copy_until_its_owner_revokes_it(users_f
     owner = _signed_in("alice")
     owner.switch_page("pages/tasks.py").run()
     owner.button(key=f"share-{bank.task_id}").click().run()
-    ((token, _),) = store.shares.of_task(bank.task_id, "alice")
+    ((token, created, expires),) = store.shares.of_task(bank.task_id, "alice")
     assert any(token in c.value for c in owner.code), "the owner sees the link to hand out"
+    assert expires - created == pytest.approx(7 * 86400), "a week unless the owner chose otherwise"
+    owner.selectbox(key=f"share-days-{bank.task_id}").set_value(1).run()
+    owner.button(key=f"share-{bank.task_id}").click().run()
+    day = store.shares.of_task(bank.task_id, "alice")[1]
+    assert day.expires - day.created == pytest.approx(86400)
+    owner.button(key=f"revoke-{day.token}").click().run()
 
     viewer = task_of(_as("bob", share=token))
     assert viewer.read_only and viewer.task_id is None and viewer.bank.snapshot().counts["nodes"] == nodes
