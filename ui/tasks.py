@@ -35,6 +35,7 @@ from .local_model import with_endpoint
 from .long_term import long_term_for
 from .worker import RunHandle, restore_run, start_resume
 
+ELSEWHERE, IN_SESSION = "running on another server", "running in its owner's session"  # a copy's live run
 KEEP_OPEN = 16  # open tasks without a live run beyond this are closed (flushed) oldest first
 
 
@@ -115,6 +116,7 @@ class TaskRegistry:
         """A read-only copy of a stored task, loaded without its lease and kept by the caller alone (a shared
         link, a task another process is writing); `TaskNotFound` when there is no such task."""
         updated = self.changed_at(task_id)
+        holder = self.store.leases.holder_of(task_id)  # before the load: a run it calls 'running' goes on there
         stored = self.store.load(task_id)
         workdir = _workdir(settings)
         try:
@@ -123,7 +125,8 @@ class TaskRegistry:
         except BaseException:
             shutil.rmtree(workdir, ignore_errors=True)
             raise
-        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}",
+        where = None if holder is None else ELSEWHERE if holder != self.store.leases.holder else IN_SESSION
+        return LiveTask(bank, workdir, past_runs(bank, stored.runs, where), origin=f"read-only copy of {stored.name}",
                         copy_of=task_id, copied_at=updated)
 
     def changed_at(self, task_id: str) -> float:
@@ -199,14 +202,16 @@ def _for(settings: Settings, workdir: Path) -> Settings:
     return with_endpoint(settings).model_copy(update={"temp_dir": str(workdir)})
 
 
-def past_runs(bank: MemoryBank, records: list[RunRecord]) -> list[RunHandle]:
-    """Stored runs as handles the Run page draws, each with the events logged while it ran."""
+def past_runs(bank: MemoryBank, records: list[RunRecord], running: str | None = None) -> list[RunHandle]:
+    """Stored runs as handles the Run page draws, each with the events logged while it ran. `running`: where a
+    run the store calls 'running' goes on (the task's lease is held there), for a read-only copy; None, it died
+    with its process and is 'interrupted'."""
     events = [e for e in (event_from_dict(d) for d in bank.event_log()) if e is not None]
     handles = []
     for i, record in enumerate(records):
         end = records[i + 1].started if i + 1 < len(records) else float("inf")
         mine = [e for e in events if record.started <= e.ts < end]
-        handles.append(restore_run(record, mine, follow_up=i > 0))
+        handles.append(restore_run(record, mine, follow_up=i > 0, running=running))
     return handles
 
 

@@ -72,7 +72,8 @@ class RunView:
     question: str
     files: tuple[str, ...]
     status: str  # queued (waiting for a free slot: `RunSlots`) | running | done | cancelled | failed | partly
-    # failed (ui/run_status.py) | interrupted (the server stopped during it: resumable)
+    # failed (ui/run_status.py) | interrupted (the server stopped during it: resumable) | running on another
+    # server, running in its owner's session (a read-only copy of a run going on where its task is open)
     started: float
     finished: float | None
     stages: tuple[Stage, ...]
@@ -200,6 +201,11 @@ class RunMonitor:
             self._log.append(LogLine(time.time(), "error", "The run was interrupted: the server stopped while it "
                                                             "ran. Resume continues it where it stopped."))
 
+    def elsewhere(self, where: str) -> None:
+        """A read-only copy of a run that goes on in the process holding the task: `where` is its status."""
+        with self._lock:
+            self._status = where
+
     def restore(self, started: float, finished: float | None) -> None:
         with self._lock:
             self.started, self._finished = started, finished
@@ -289,9 +295,10 @@ def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResul
     return handle
 
 
-def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunHandle:
+def restore_run(record: RunRecord, events: list[Event], follow_up: bool, running: str | None = None) -> RunHandle:
     """A run from the store as the page shows a live one: its events replayed into a monitor, then its outcome
-    (answer and citations, a failure, or 'interrupted')."""
+    (answer and citations, a failure, or 'interrupted'; or, for a run going on in the process that holds the
+    task, where it runs: `running`)."""
     files = tuple(f.get("name", "") for f in record.inputs.get("files", []))
     monitor = RunMonitor(record.question, files, len(files) + bool(record.inputs.get("text")))
     for event in events:
@@ -302,6 +309,8 @@ def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunH
                                                  if k in RunResult.model_fields}))
     elif record.status == "failed":
         monitor.fail(RunFailure.from_stored(result))
+    elif record.status == "running" and running:
+        monitor.elsewhere(running)
     else:  # 'interrupted', or 'running' in a process that is gone
         monitor.interrupt()
     monitor.restore(record.started, record.finished)

@@ -235,10 +235,14 @@ def test_a_task_open_on_another_server_shows_read_only_and_opens_once_closed(dat
     assert any("Not deleted" in e.value for e in at.error) and store.exists(bank.task_id)
     at.switch_page("pages/run.py").run()
     first = task_of(at).bank
+    store.start_run(bank.task_id, "What is the budget?", {"files": [], "text": "notes"})
     bank.ingest_text("Later the board raised it to 5 million euros after the audit.", source="more notes")
     bank.flush()  # the other server goes on writing: the Run page's copy follows the store
     at.run()
     assert task_of(at).read_only and task_of(at).bank is not first
+    run = task_of(at).current_run.monitor.view()
+    assert run.status == "running on another server" and not run.running, "its run goes on there, not dead"
+    assert not [b for b in at.button if b.label in ("Resume", "Cancel")], "nothing to resume or cancel here"
     assert task_of(at).bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
     bank.close()  # that server closes it: on the next look, it opens here for writing
     at.run()
