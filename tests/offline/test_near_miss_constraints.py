@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.constraints import opposite_words, unmet_terms
+from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import OfflineExecutor, is_not_found
 from memory_bank.engines.offline.found import FoundModel
@@ -62,6 +62,20 @@ def test_a_word_the_sentence_says_the_other_way_round() -> None:
     # a question that names both sides asks about both: no swap
     assert opposite_words("What kind of war did Luther support against the Turks, even if he did not oppose a "
                           "religious war?", "Luther did support non-religious war against the Turks.") == []
+
+
+def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> None:
+    wildebeest = ("Two million wildebeest migrate a distance of 2,900 kilometres from the Serengeti in neighbouring "
+                  "Tanzania to the Masai Mara in Kenya.")
+    assert unsaid_measure("How many zebras migrate from the Serengeti to the Masai Mara each year?", wildebeest,
+                          wildebeest) == ["zebras"]
+    assert unsaid_measure("How many wildebeest migrate from the Serengeti?", wildebeest, wildebeest) == []
+    yards = "The Panthers then blew out the Arizona Cardinals, 49–15, racking up 487 yards."
+    assert unsaid_measure("How many total yards did the Panthers have in the NFC Championship?", yards, yards) == []
+    aid = "Production downturns periodically necessitate food aid, in 2004 aid for 1.8 million people."
+    assert unsaid_measure("What percentage of Kenya's population depends on food aid?", aid, aid) == ["percentage"]
+    poor = "Kenya has a poverty rate of 53%, the share of the population below the poverty line."
+    assert unsaid_measure("What percentage of Kenya's population lives in poverty?", poor, poor) == []
 
 
 def test_a_ranked_sentence_is_judged_with_its_neighbours_in_the_same_passage() -> None:

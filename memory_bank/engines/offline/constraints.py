@@ -106,3 +106,27 @@ def opposite_words(question: str, sentence: str) -> list[str]:
 def _is(word: str, key: str) -> bool:
     return word == key or stem(word) == key or (len(key) >= 5 and word.startswith(key))
 
+
+
+_PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
+_COUNT_Q = re.compile(r"\bhow many ([\w'’\-]+)(?:\s+([\w'’\-]+))?", re.IGNORECASE)
+# words after "how many" that are not what is counted ("how many total yards"), or that a sentence rarely
+# repeats when it counts them ("how many people" / "7,000 inhabitants")
+_NOT_COUNTED = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "times", "years",
+                          "people", "of", "in", "did", "does", "do", "were", "was", "are", "is", "have", "has"})
+
+
+def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
+    """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
+    read against a sentence with no percentage), or the thing counted ("How many zebras ...?" against "Two
+    million wildebeest migrate ...", the counted noun absent from the sentence and its neighbours)."""
+    out = []
+    if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
+        out.append("percentage")
+    count = _COUNT_Q.search(question)
+    if count:
+        counted = next((w for w in count.groups() if w and w.lower() not in _NOT_COUNTED), None)
+        if counted and counted.lower() == count.group(1).lower() and not _said(counted, near):
+            out.append(counted)
+    return out

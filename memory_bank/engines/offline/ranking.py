@@ -28,7 +28,7 @@ from ...text.coverage import coverage
 from ...text.furniture import Role
 from ...text.tokens import stems
 from .alignment import Aligner, recall
-from .constraints import opposite_words, unmet_terms
+from .constraints import opposite_words, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
@@ -101,12 +101,14 @@ class Ranked:
 
     def near_miss(self, i: int) -> list[str]:
         """What the question asks that sentence `i` does not say (constraints.py): a name, number or year of
-        the question absent from it and its neighbours, or a word it says the other way round. Empty when it
-        meets every constraint checked."""
+        the question absent from it and its neighbours, a word it says the other way round, or the share or the
+        thing counted that the question asks for. Empty when it meets every constraint checked."""
         ev = self.pool[i]
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
-        return unmet_terms(self.question, near or ev.text, topic) + opposite_words(self.question, ev.text)
+        near = near or ev.text
+        return (unmet_terms(self.question, near, topic) + opposite_words(self.question, ev.text)
+                + unsaid_measure(self.question, ev.text, near))
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
