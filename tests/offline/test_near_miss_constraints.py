@@ -45,6 +45,17 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
                        "Methodism") == []
     assert unmet_terms("How many interceptions did Josh Norman score touchdowns with in 2015?",
                        "Cornerback Josh Norman scored touchdowns on two of his four interceptions.", "Panthers") == []
+    # accents, dashes, a hyphenated term's own word, an acronym and what it stands for are the same thing said
+    assert unmet_terms("Where did Tesla teach in Gospic?", "Tesla taught a large class in his old school in Gospić.",
+                       "Nikola Tesla") == []
+    assert unmet_terms("Which major network was the most watched for the 2000-01 season?",
+                       "In the 2000–01 season, NBC was the most watched network.", "Television") == []
+    assert unmet_terms("What Peanuts special is Halloween-themed?",
+                       "ABC airs the Peanuts special It's the Great Pumpkin every Halloween.", "Television") == []
+    assert unmet_terms("Who was the Most Valuable Player of Super Bowl 50?",
+                       "Denver linebacker Von Miller was named Super Bowl MVP.", "Super Bowl 50") == []
+    assert unmet_terms("On what streets is the ABC headquarters located?",
+                       "The network is headquartered on Columbus Avenue.", "American Broadcasting Company") == []
     # a sentence dating its facts by another year does not meet the asked one
     assert unmet_terms("Whose exit in the 2014 Christmas special led to Peter Capaldi taking the role?",
                        "Peter Capaldi took on the role after Matt Smith's exit in the 2013 Christmas special.",
@@ -72,6 +83,7 @@ def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> Non
     assert unsaid_measure("How many wildebeest migrate from the Serengeti?", wildebeest, wildebeest) == []
     yards = "The Panthers then blew out the Arizona Cardinals, 49–15, racking up 487 yards."
     assert unsaid_measure("How many total yards did the Panthers have in the NFC Championship?", yards, yards) == []
+    assert unsaid_measure("How many yards was the field goal?", "Gano kicked a 44-yard field goal.", "") == []
     aid = "Production downturns periodically necessitate food aid, in 2004 aid for 1.8 million people."
     assert unsaid_measure("What percentage of Kenya's population depends on food aid?", aid, aid) == ["percentage"]
     poor = "Kenya has a poverty rate of 53%, the share of the population below the poverty line."

@@ -15,6 +15,7 @@ check halves, bench/OFFLINE_RESULTS.md).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ...text.tokens import stem
 from .specifics import specific_terms
@@ -25,6 +26,8 @@ _ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
 _GENERIC = frozenset({"university", "college", "school", "church", "street", "road", "avenue", "center", "centre",
                       "museum", "river", "lake", "mount", "company", "department", "institute", "bay", "area",
                       "region", "island", "city", "county", "state", "gallery", "room", "park", "hall", "house"})
+_DASHES = re.compile(r"[‐‑‒–—]")
+_DECADE = re.compile(r"^\d0s$")  # "the 70s": a decade a sentence writes many ways
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
 _CAPS_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")
 # a word the question asks by, and the words a sentence says the other way round with (each side stemmed)
@@ -37,13 +40,25 @@ _OPPOSITES = (("buy", "sell"), ("bought", "sold"), ("purchas", "sold"), ("inner"
 _PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
 
 
+def _plain(text: str) -> str:
+    """Lower case without accents, a dash as a hyphen: "Gospic" is "Gospić", "2000-01" is "2000–01"."""
+    text = _DASHES.sub("-", text.lower())
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _said(term: str, text: str) -> bool:
-    """Does the text say the term: a whole word, any case; a long word by its stem ("Canada"/"Canadian" do not
-    meet, "Merkits"/"Merkit" do)."""
-    core = term.lower()
-    if core.isalpha() and len(core) > 5:
+    """Does the text say the term: a whole word, any case, accents aside; a long word by its stem ("Canada" /
+    "Canadian" do not meet, "Merkits"/"Merkit" do)."""
+    core = _plain(term)
+    if core.isalpha() and len(core) > 3:
         core = stem(core)
-    return re.search(r"(?<![\w])" + re.escape(core), text.lower()) is not None
+    return re.search(r"(?<![\w])" + re.escape(core), _plain(text)) is not None
+
+
+def _abbreviated(name: str, text: str) -> bool:
+    """"Most Valuable Player" said as "MVP"."""
+    parts = name.split()
+    return len(parts) > 1 and re.search(r"\b" + "".join(p[0] for p in parts).upper() + r"\b", text) is not None
 
 
 def _initials(acronym: str, text: str) -> bool:
@@ -70,9 +85,10 @@ def _names(question: str, terms: list[str]) -> list[list[str]]:
 
 def unmet_terms(question: str, near: str, topic: str) -> list[str]:
     """The question's names, numbers and acronyms that the sentence and its neighbours (`near`) do not say,
-    leaving out those of the `topic` (its section's title). A name of several words is met by its last one
-    ("Lombardi" for "Vince Lombardi"); an acronym by its spelled-out words; a year only fails against a sentence
-    dating its facts by another year (a sentence with no year leaves the date to its context)."""
+    leaving out those of the `topic` (its section's title, an acronym of it too). A name of several words is met
+    by its last one ("Lombardi" for "Vince Lombardi") or its acronym; an acronym by its spelled-out words; a
+    year only fails against a sentence dating its facts by another year (a sentence with no year leaves the date
+    to its context)."""
     terms = [t for t in specific_terms(question)
              if not _said(t, topic) and (not re.search(r"[a-z]-[a-z]", t) or not t.islower())]
     years_near = _ANY_YEAR.findall(near)
@@ -83,7 +99,13 @@ def unmet_terms(question: str, near: str, topic: str) -> list[str]:
             if years_near and not _said(last.rstrip("s")[: 3 if last.endswith("s") else 4], near):
                 out.append(last)
             continue
-        if _said(last, near) or (last.isupper() and len(last) > 1 and _initials(last, near)):
+        if _DECADE.match(last) or ("-" in last and any(_said(part, near) for part in last.split("-")
+                                                        if len(part) > 2 and not part.isdigit())):
+            continue  # a hyphenated term is met by a word of it ("Halloween-themed" by "Halloween")
+        acronym = last.isupper() and len(last) > 1
+        if _said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near):
+            continue
+        if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
             continue
         out.append(" ".join(group))
     return out
@@ -114,7 +136,11 @@ _COUNT_Q = re.compile(r"\bhow many ([\w'’\-]+)(?:\s+([\w'’\-]+))?", re.IGNOR
 # words after "how many" that are not what is counted ("how many total yards"), or that a sentence rarely
 # repeats when it counts them ("how many people" / "7,000 inhabitants")
 _NOT_COUNTED = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "times", "years",
-                          "people", "of", "in", "did", "does", "do", "were", "was", "are", "is", "have", "has"})
+                          "people", "major", "main", "former", "of", "in", "did", "does", "do", "were", "was", "are",
+                          "is", "have", "has",
+                          # units, which a sentence abbreviates or joins to its number ("382 kg", "a 16-yard run")
+                          "yards", "miles", "kilometres", "kilometers", "meters", "metres", "feet", "tons", "tonnes",
+                          "kgs", "kilograms", "pounds", "days", "hours", "minutes", "seconds", "months", "weeks"})
 
 
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
@@ -127,6 +153,7 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     count = _COUNT_Q.search(question)
     if count:
         counted = next((w for w in count.groups() if w and w.lower() not in _NOT_COUNTED), None)
-        if counted and counted.lower() == count.group(1).lower() and not _said(counted, near):
+        if (counted and counted == count.group(1) and counted.islower() and "-" not in counted
+                and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted
             out.append(counted)
     return out
