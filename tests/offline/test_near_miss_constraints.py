@@ -48,6 +48,8 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
     # accents, dashes, a hyphenated term's own word, an acronym and what it stands for are the same thing said
     assert unmet_terms("Where did Tesla teach in Gospic?", "Tesla taught a large class in his old school in Gospić.",
                        "Nikola Tesla") == []
+    assert unmet_terms("What is the first model of education, in the Australian system?",
+                       "Generally, education in Australia follows the three-tier model.", "Education") == []
     assert unmet_terms("Which major network was the most watched for the 2000-01 season?",
                        "In the 2000–01 season, NBC was the most watched network.", "Television") == []
     assert unmet_terms("What Peanuts special is Halloween-themed?",

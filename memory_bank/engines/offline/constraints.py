@@ -52,7 +52,9 @@ def _said(term: str, text: str) -> bool:
     core = _plain(term)
     if core.isalpha() and len(core) > 3:
         core = stem(core)
-    return re.search(r"(?<![\w])" + re.escape(core), _plain(text)) is not None
+    forms = {core} | {core[: -len(end)] for end in ("n", "ian") if core.endswith(end) and len(core) - len(end) >= 5}
+    plain = _plain(text)  # "Australian" asked of a sentence on Australia: a demonym is its country's
+    return any(re.search(r"(?<![\w])" + re.escape(form), plain) is not None for form in forms)
 
 
 def _abbreviated(name: str, text: str) -> bool:
