@@ -28,6 +28,7 @@ from memory_bank.memory.import_rules import MAX_JSON_STRING
 from memory_bank.memory.insight_doc import PendingTask
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.store import writes
+from memory_bank.text.buffer import TextBuffer
 from memory_bank.tools.base import ToolBox
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply
 
@@ -294,3 +295,17 @@ def test_a_step_copies_nothing_it_does_not_keep() -> None:
     assert Step(" <answer>\n 1995 \n</answer> ", 10).answer == "1995"
     assert Step("<answer>" + "x" * 50, 10).answer == "x" * 10 + cut_marker(10)
     assert Step("<answer>" + "x" * 10, 10).answer == "x" * 10, "an answer of exactly the cap is not cut"
+
+
+def test_a_text_buffer_reads_back_exactly_what_was_written() -> None:
+    """The buffer keeps the text as UTF-8 bytes: wide characters, a character outside the BMP and a lone
+    surrogate (a model can stream one) come back as they went in, and its length counts characters."""
+    pieces = ["The ", "café ", "costs ", "☕ ", "\ud800", " 𝄞", "."]
+    buffer = TextBuffer()
+    for piece in pieces:
+        buffer.write(piece)
+    assert buffer.getvalue() == "".join(pieces) and len(buffer) == len("".join(pieces))
+    draft = AnswerDraft()
+    draft.add(AnswerDelta(text="".join(pieces), offset=0))
+    draft.add(AnswerDelta(text=" again", offset=5))  # taken up from earlier on: the rest is dropped
+    assert draft.text == "The c again" and len(draft) == len("The c again")
