@@ -48,7 +48,7 @@ _EXPORTS: dict[str, str] = {
     "LongTermMemory": ".long_term.memory",
     **{name: ".long_term.models" for name in (
         "MemoryRecord", "Category", "Injection", "InjectedItem", "LongTermUse", "AnswerUse", "RecoveryMetadata",
-        "Provenance")},
+        "Provenance", "Source")},
     "reflection_body": ".long_term.memory",
     "record_withheld": ".long_term.vetting",
     "source_line": ".long_term.markdown",
@@ -96,7 +96,7 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS",
     "PRICE_PRESETS", "Progress", "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError",
     "RunFailure", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings",
-    "SignedIn", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted",
+    "SignedIn", "Source", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted",
     "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered",
     "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
     "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
@@ -173,6 +173,7 @@ if TYPE_CHECKING:
         MemoryRecord,
         Provenance,
         RecoveryMetadata,
+        Source,
     )
     from .long_term.vetting import record_withheld
     from .memory.communities import Community, find_communities
