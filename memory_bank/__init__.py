@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "InsightDoc": ".memory.insight_doc",
     # cancelling a run from another thread
     "CancelToken": ".control",
+    # how many runs go at once in one server process; the others wait in line
+    "RunSlots": ".run.slots",
     # events published while the memory forms and a run goes on
     **{name: ".events" for name in (
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
@@ -95,9 +97,10 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD", "MAX_TASK_NAME", "MemoryBank",
     "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS",
     "PRICE_PRESETS", "Progress", "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError",
-    "RunFailure", "RunRecord", "RunResult", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings",
-    "SignedIn", "Source", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted",
-    "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered",
+    "RunFailure", "RunRecord", "RunResult", "RunSlots", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy",
+    "Settings", "SignedIn", "Source", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy",
+    "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError",
+    "ToolRecovered",
     "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
     "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
     "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
@@ -183,6 +186,7 @@ if TYPE_CHECKING:
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
+    from .run.slots import RunSlots
     from .settings import AGENT_SLOTS, PRESETS, Settings
     from .store import RunRecord, SaveStatus, SqlTaskStore, TaskStore, TaskSummary
     from .text.buffer import AnswerDraft

@@ -7,7 +7,6 @@ run outside any lock, so a UI thread can take a snapshot at any time while a run
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -18,28 +17,21 @@ from .control import Cancellation, CancelToken
 from .engines.base import Engine
 from .engines.llm.client import LLMClient, UsageMeter
 from .engines.llm.cost import prices_from
-from .errors import EndpointDown, InputError, MemoryBankError, RunCancelled, RunError, RunFailure
-from .events import AgentFellBack, AnswerDelta, ErrorRaised, Event, EventBus
-from .ingest.pipeline import IngestReport
-from .loaders import Document, load_file
-from .memory.interaction_tree import Attachment, AttachmentType, InteractionEntry, new_id
+from .events import ErrorRaised, Event, EventBus
+from .memory.interaction_tree import InteractionEntry
 from .memory.query_graph import Node, PendingConflict
 from .memory.snapshot import BankSnapshot, take_snapshot
 from .memory.store import Memory
-from .memory.temp_store import TempImage, TempStore
 from .retrieval.deep_retrieval import DeepRetrieval
 from .retrieval.embedding import Embedder, embedder_for
 from .retrieval.view import Passage
 from .run.results import RunResult
-from .run.runner import ENDPOINT_WHERE, tool_called
+from .run.session import RunInputs
 from .settings import Settings
-from .text.tokens import tokens_for_chars
 
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
-    from .run.long_term import LongTermHook
     from .store.base import RunRecord, TaskStore
-    from .store.binding import TaskBinding
     from .store.persist import SaveStatus
 
 
@@ -61,45 +53,20 @@ class MemoryBank:
                                 prices_from(self.settings), self.settings.max_cost)
         if store is not None and _stored is None:
             _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
-        if store is not None and _stored is not None and workdir is None:
-            workdir = store.task_folder(_stored[0], create=True)  # the task's files outlive the process, as its rows do
-            owned = True  # ending the task removes them
-        else:
-            owned = workdir is None
-        root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=self.settings.temp_dir))
-        self.workdir = root  # the bank's folder: its temp images and its file storage; clear() removes its own
-        self.temp = TempStore(root, owned=owned)
-        self._core = wiring.build_core(self.settings, self.embedder, self.events, _memory, self.temp.files)
-        self.memory = self._core.memory
-        self.view = self._core.reader
-        self.llm = wiring.metered(self.settings, llm_client, self.events, self.cancellation, self.meter)
-        self.long_term = long_term
-        self.tools = wiring.build_tools(self.settings, self.view, self.llm, self.cancellation)
-        source_task = wiring.source_task(lambda: self.task_id)  # what long-term records learnt here name
-        if long_term is not None:
-            self.tools = wiring.recovering_tools(self.settings, self.tools, long_term, self.llm, self.events,
-                                                 source_task)
-        self.engine = engine or wiring.build_engine(self.settings, embedder=self.embedder, view=self.view,
-                                                    llm=self.llm, toolbox=self.tools,
-                                                    on_tool_call=lambda call: self.events.publish(tool_called(call)),
-                                                    cancel=self.cancellation, events=self.events,
-                                                    on_answer_text=self._answer_text)
-        self._loop = wiring.build_loop(self.settings, self._core, self.engine, self.embedder, self.events,
-                                       self.temp, self.cancellation)
-        self._long_term = (wiring.long_term_hook(self.settings, long_term, self.engine, self.llm, self._loop,
-                                                 self.events, self.tools, source_task)
-                           if long_term is not None else None)
-        self.reports: list[IngestReport] = []
+        self.temp = wiring.bank_folder(self.settings, workdir, store, _stored[0] if _stored else None)
+        self.workdir = self.temp.root  # its temp images and its file storage; clear() removes the folder it owns
+        parts = wiring.build_parts(self.settings, self.embedder, self.events, self.cancellation, self.meter,
+                                   self.temp, lambda: self.task_id, memory=_memory, llm_client=llm_client,
+                                   engine=engine, long_term=long_term)
+        self._core, self._loop, self.llm, self.tools, self.engine = (parts.core, parts.loop, parts.llm, parts.tools,
+                                                                     parts.engine)
+        self.memory, self.view, self.long_term = self._core.memory, self._core.reader, long_term
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
-        self._task: TaskBinding | None = None
-        if store is not None and _stored is not None:
-            self._bind(store, _stored)
-
-    def _bind(self, store: TaskStore, stored: tuple[str, dict[str, int]]) -> None:
-        from .store.binding import TaskBinding
-
-        self._task = TaskBinding(store, stored[0], self.memory, self.events, self._stored_usage, stored[1])
+        self._task = wiring.task_binding(store, _stored, self.memory, self.events, self.meter)
+        self._session = wiring.build_session(self.settings, parts, self.temp, self.events, self.cancellation,
+                                             self.meter, self._task, self.usage)
+        self.reports = self._session.inputs.reports  # what each ingestion did, in order
 
     @classmethod
     def open(cls, task_id: str, store: TaskStore, settings: Settings | None = None, *,
@@ -119,11 +86,6 @@ class MemoryBank:
     def task_id(self) -> str | None:
         """The stored task's id (its link), or None for a bank kept in memory only."""
         return self._task.task_id if self._task else None
-
-    def _stored_usage(self) -> dict[str, Any]:
-        from .memory.export import sum_usage
-
-        return sum_usage(self.memory.prior_usage, self.meter.snapshot())
 
     def stored_runs(self) -> list[RunRecord]:
         """Every run of the stored task, oldest first, with its answer once it finished ([] without a store)."""
@@ -147,13 +109,6 @@ class MemoryBank:
             self._task.close(save)
 
     # -- events and state ---------------------------------------------------------------------------------
-
-    def _answer_text(self, text: str, offset: int) -> None:
-        """A new piece of the answer as the ReAct agent writes it, with the run's calls and tokens so far (the
-        call being streamed is counted when it ends, so its tokens are estimated from the answer until then)."""
-        run = self.meter.run_usage()
-        self.events.publish(AnswerDelta(text=text, offset=offset, llm_calls=run.calls + 1,
-                                        tokens=run.tokens + tokens_for_chars(offset + len(text))))
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
         return self.events.subscribe(callback)
@@ -181,68 +136,14 @@ class MemoryBank:
     def ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None) -> list[str]:
         """Load and ingest one file; returns the ids of the nodes created. Bad files raise `InputError`;
         `cancel()` while it runs raises `RunCancelled` and keeps what was already stored."""
-        self._begin_ingestion()
-        if self._task:  # a stored task keeps its own copy: the entries must outlive the caller's file
-            path, name = self._task.store_files([path], [name])[0]
-        return self._ingest_file(path, name, goal)
-
-    def _begin_ingestion(self) -> None:
-        """An ingestion outside `run()` has its own cancel token and its own budgets (not the last run's)."""
-        self.cancellation.begin()
-        self.meter.begin_run()
-
-    def _load(self, path: str | Path, name: str | None = None) -> Document:
-        return load_file(path, name=name, max_bytes=self.settings.max_file_mb * 1024 * 1024,
-                         max_image_pixels=self.settings.max_image_pixels)
-
-    def _ingest_file(self, path: str | Path, name: str | None = None, goal: str | None = None,
-                     defer_images: bool = False) -> list[str]:
-        """Ingest a loaded file; an image is described at once, or with `defer_images` waits in the temp store
-        for the run's IMAGE_RECOGNITION task."""
-        doc = self._load(path, name)
-        if doc.kind == "image":
-            image = self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata)
-            return [] if defer_images else self._ingest_image(image, goal)
-        return self._ingest(doc, goal, (self._document_attachment(doc),))
-
-    def _document_attachment(self, doc: Document) -> Attachment:
-        """The document copied into the bank's storage (a link where it can be): the attachment names that copy."""
-        file_id = new_id()
-        stored = self.temp.files.adopt(Path(doc.path or ""), file_id, doc.name)
-        return Attachment(id=f"doc-{file_id}", type=AttachmentType.DOCUMENT, path=stored,
-                          mime=str(doc.metadata.get("mime", "")))
+        return self._session.ingest_file(path, name, goal)
 
     def ingest_text(self, text: str, source: str = "notes") -> list[str]:
-        if not text.strip():
-            raise InputError("the text is empty", source=source)
-        self._begin_ingestion()
-        return self._ingest(Document.from_text(text, source))
+        return self._session.ingest_text(text, source)
 
     def add_image(self, path: str | Path, name: str | None = None) -> str:
         """Queue an image for the next run's IMAGE_RECOGNITION task; returns its temp id."""
-        doc = self._load(path, name)
-        if doc.kind != "image":
-            raise InputError("is not an image", source=doc.name)
-        return self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata).image_id
-
-    def _ingest(self, doc: Document, goal: str | None = None, attachments: tuple[Attachment, ...] = ()) -> list[str]:
-        report = self._loop.pipeline.run(doc, self._goal(goal), attachments)
-        return self._checked(report)
-
-    def _goal(self, goal: str | None) -> str:
-        if goal is not None:
-            return goal
-        with self.memory.read():
-            return self.memory.insight_doc.task_goal
-
-    def _checked(self, report: IngestReport) -> list[str]:
-        self.reports.append(report)
-        if not report.node_ids and report.failures:
-            raise MemoryBankError(f"{report.source}: nothing could be ingested ({report.failures[0]})")
-        return report.node_ids
-
-    def _ingest_image(self, image: TempImage, goal: str | None) -> list[str]:
-        return self._checked(self._loop.runner.recognise_image(image, self._goal(goal))[1])
+        return self._session.inputs.image(path, name)
 
     # -- retrieval: the same read-only view the engines read -----------------------------------------------
 
@@ -291,127 +192,21 @@ class MemoryBank:
 
     def run(self, question: str, files: Sequence[str | Path] = (), text: str | None = None,
             cancel: CancelToken | None = None) -> RunResult:
-        """Ingest what is given, then run the task loop for `question` over the whole memory. The run answers
-        to its own cancel token: `cancel` if given (the UI keeps it), a fresh one otherwise."""
-        token = self.cancellation.begin(cancel)
-        self.meter.begin_run()
-        named = self._task.store_files(files) if self._task else [(Path(f), Path(f).name) for f in files]
-        run_id = self._task.begin_run(question, named, text) if self._task else None
-        return self._recorded(run_id, lambda: self._run(question, named, text, token))
+        """Ingest what is given, then run the task loop for `question` over the whole memory (the sequence is
+        `run/session.py`). The run answers to its own cancel token: `cancel` if given (the UI keeps it), a fresh
+        one otherwise."""
+        return self._session.run(question, RunInputs(tuple(files), text), cancel)
 
-    def _run(self, question: str, files: list[tuple[Path, str]], text: str | None, token: CancelToken) -> RunResult:
-        fell_back: list[RunError] = []
-        stop = self.events.subscribe(lambda e: fell_back.append(RunError(where=e.where, message=e.message))
-                                     if isinstance(e, AgentFellBack) else None)
-        try:
-            try:
-                new_ids, errors = self._ingest_inputs(files, text, question)
-            except RunCancelled:
-                new_ids, errors = [], [RunError(where="ingestion", message="cancelled while ingesting")]
-            except EndpointDown as exc:  # the loop meets the same open breaker: the same error, said once
-                new_ids, errors = [], [RunError.of(ENDPOINT_WHERE, exc, fatal=True)]
-            if self._long_term is None:
-                result = self._loop.runner.run(question, token, new_ids)
-            else:
-                result = self._run_with_long_term(self._long_term, question, token, new_ids)
-        finally:
-            stop()
-        result.add_errors(errors, first=True)
-        result.add_errors(fell_back)  # each agent that fell back to offline, in order (the same failure once)
-        return result
-
-    def _run_with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,
-                            new_ids: list[str]) -> RunResult:
-        """The run with the user's long-term memory injected, then distilled into it (seed 004 §6.3, §7)."""
-        injection = hook.before(question)
-        seen: list[Event] = []
-        unsubscribe = self.events.subscribe(seen.append)
-        try:
-            result = self._loop.runner.run(question, token, new_ids)
-        finally:
-            unsubscribe()
-            self._loop.adapter.long_term_block = ""
-        result.long_term = hook.after(result, seen, injection)
-        return result
+    def resume(self, cancel: CancelToken | None = None) -> RunResult:
+        """Continue the stored task's interrupted run: the inputs not yet fully ingested from the chunk where
+        they stopped (what a crash left half stored is not stored twice), then the loop for its question."""
+        return self._session.resume(cancel)
 
     def call_tool(self, name: str, arguments: dict[str, Any], goal: str = "") -> str:
         """Call one of the agent's tools (search, visit, deep_retrieval) as an outer agent would: with long-term
         memory, a failing call is recovered first (seed 004 §8). Returns what the agent reads; a failure that
         could not be recovered raises `ToolError`."""
-        from .engines.models import ToolCallRecord
-
-        try:
-            result = self.tools.call(name, arguments, goal=goal)
-        except MemoryBankError as exc:
-            self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, ok=False,
-                                                           response=str(exc))))
-            raise
-        self.events.publish(tool_called(ToolCallRecord(name=name, arguments=arguments, response=result.text)))
-        return result.text
-
-    def _recorded(self, run_id: str | None, work: Callable[[], RunResult]) -> RunResult:
-        """Run `work`; with a store its outcome (answer, citations, termination, errors, usage) is recorded."""
-        if self._task is None or run_id is None:
-            return work()
-        try:
-            result = work()
-        except BaseException as exc:
-            self._task.end_run(run_id, "failed", RunFailure.of(exc).model_dump())
-            raise
-        status = "cancelled" if result.termination == "cancelled" else "done"
-        unsaved = self._task.end_run(run_id, status, {**result.model_dump(mode="json"), "usage": self.usage()})
-        result.add_errors(unsaved)  # the answer is still returned; the store gets it once it takes writes
-        return result
-
-    def resume(self, cancel: CancelToken | None = None) -> RunResult:
-        """Continue the stored task's interrupted run: the inputs not yet fully ingested from the chunk where
-        they stopped (what a crash left half stored is not stored twice), then the loop for its question."""
-        if self._task is None:
-            raise MemoryBankError("only a stored task can be resumed")
-        plan = self._task.resume_plan()
-        token = self.cancellation.begin(cancel)
-        self.meter.begin_run()
-        self._task.resume_run(plan.run_id)
-        with self.memory.read():
-            known = {(str(e.metadata.get("source")), e.text) for e in self.memory.tree.entries.values()}
-
-        def work() -> RunResult:
-            new_ids: list[str] = []
-            try:
-                for item in plan.inputs:
-                    doc = (self._load(item.path, item.name) if item.path is not None
-                           else Document.from_text(item.text or "", item.name))
-                    attachments = (self._document_attachment(doc),) if item.path is not None else ()
-                    report = self._loop.pipeline.run(doc, plan.question, attachments, item.start_chunk, known)
-                    new_ids.extend(self._checked(report) if report.node_ids else [])
-            except RunCancelled:
-                pass
-            return self._loop.runner.run(plan.question, token, new_ids)
-
-        return self._recorded(plan.run_id, work)
-
-    def _ingest_inputs(self, files: Sequence[tuple[Path, str]], text: str | None,
-                       goal: str) -> tuple[list[str], list[RunError]]:
-        """Ingest the run's files and pasted text; one that fails is recorded (error event, `result.errors`)
-        and the others go on, whatever the kind of input."""
-        inputs: list[tuple[str, Callable[[], list[str]]]] = [
-            (name, lambda f=f, name=name: self._ingest_file(f, name=name, goal=goal, defer_images=True))
-            for f, name in files]
-        if text and text.strip():
-            inputs.append(("pasted text", lambda: self._ingest(Document.from_text(text, "pasted text"), goal)))
-        new_ids: list[str] = []
-        errors: list[RunError] = []
-        for name, ingest in inputs:
-            done = len(self.reports)
-            try:
-                new_ids.extend(ingest())
-                errors.extend(r.stopped for r in self.reports[done:] if r.stopped)  # stopped early, kept, said
-            except (RunCancelled, EndpointDown):
-                raise
-            except MemoryBankError as exc:
-                errors.append(RunError.of(f"ingest {name}", exc))
-                self.events.publish(ErrorRaised(where=f"ingest {name}", message=str(exc)))
-        return new_ids, errors
+        return self._session.call_tool(name, arguments, goal)
 
     def cancel(self) -> None:
         """Stop the running run (or ingestion) at its next safe point; what was built stays."""

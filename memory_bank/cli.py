@@ -112,7 +112,7 @@ def ask(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     server = None
-    if settings.needs_llm and settings.llm_provider == "local" and not settings.llm_base_url:
+    if settings.needs_local_server:
         from .engines.llm.local_server import LocalModelServer
 
         server = LocalModelServer.for_data_dir(settings.data_dir)

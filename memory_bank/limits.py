@@ -18,6 +18,10 @@ import re
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}"  # ids in the memory and its exports (nodes, entries, ...)
 TASK_ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"  # a stored task's id: its link and its folder's name
 USER_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"  # a user (an account, a long-term memory folder's name)
+# how long a read-only link to a task lasts when its owner does not choose (and what links from before expiry got),
+# and the longest an owner may choose
+DEFAULT_SHARE_SECONDS = 7 * 24 * 3600.0
+MAX_SHARE_SECONDS = 365 * 24 * 3600.0
 LOCAL_USER = "local"  # the user of single-user mode: owner of its tasks, and of every task made before accounts
 
 # strings

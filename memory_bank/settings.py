@@ -98,6 +98,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_SESSION_IDLE_MINUTES": "session_idle_minutes",
     "MEMORY_BANK_SESSION_MAX_HOURS": "session_max_hours",
     "MEMORY_BANK_ANSWER_MODE": "answer_mode",
+    "MEMORY_BANK_MAX_CONCURRENT_RUNS": "max_concurrent_runs",
 }
 
 
@@ -204,6 +205,9 @@ class Settings(BaseModel):
     # a signed-in session ends after this long without a page view, and after `session_max_hours` in any case
     session_idle_minutes: float = Field(default=30.0, gt=0, le=24 * 60)
     session_max_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    # runs (ingestion and answering) going at once in one server process; the others wait in line, first come,
+    # first served, their place shown on the Run page. Each run keeps a core busy: 2 suits a 2-core server
+    max_concurrent_runs: int = Field(default=2, ge=1, le=64)
 
     @field_validator("llm_base_url", "searxng_url", "llm_model", "llm_vision_model", "embedding_model_path")
     @classmethod
@@ -270,6 +274,13 @@ class Settings(BaseModel):
     def needs_llm(self) -> bool:
         return any(self.engine_for(a) == "llm" for a in AGENT_SLOTS)
 
+    @property
+    def needs_local_server(self) -> bool:
+        """Whether this task needs the local model server started: an LLM agent runs, the local provider serves
+        it, and no endpoint is set yet (`LocalModelServer.settings_for` sets it). The app, the CLI and the wiring
+        all ask here."""
+        return self.needs_llm and self.llm_provider == "local" and not self.llm_base_url
+
     def with_preset(self, name: str) -> Settings:
         """A copy with one of `PRESETS`; any preset with an LLM agent selects the LLM engine as the default."""
         if name not in PRESETS:
@@ -319,7 +330,7 @@ class Settings(BaseModel):
 
 # what a wrong variable elsewhere does not reset to its default (see `Settings.from_env_or_defaults`)
 KEPT_ON_ERROR = frozenset({"users_file", "session_idle_minutes", "session_max_hours", "data_dir", "database_url",
-                           "shared"})
+                           "shared", "max_concurrent_runs"})
 
 
 def _merged_env(env: Mapping[str, str] | None, env_file: str | Path | None) -> dict[str, str]:

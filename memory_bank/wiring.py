@@ -7,10 +7,12 @@ it (`Loop`). Everything a test may want to replace (embedder, LLM client, engine
 
 from __future__ import annotations
 
+import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .control import Cancellation
 from .engines.base import Engine
@@ -18,7 +20,7 @@ from .engines.llm.breaker import EndpointBreaker
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
 from .engines.models import Citation, ToolCallRecord
 from .errors import ConfigError
-from .events import EventBus
+from .events import AnswerDelta, EventBus
 from .ingest.graph_ops import GraphOps
 from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
@@ -37,9 +39,12 @@ from .retrieval.rerank import SentenceReranker
 from .retrieval.retriever import Retriever
 from .retrieval.view import MemoryView
 from .run.adapter import Adapter
-from .run.runner import TaskRunner
+from .run.inputs import InputIngestion
+from .run.runner import TaskRunner, tool_called
+from .run.session import RunRecorder, RunSession
 from .settings import Settings
 from .structure.build import StructureBuilder
+from .text.tokens import tokens_for_chars
 from .tools.base import Tool, ToolBox
 from .tools.deep_retrieval_tool import DeepRetrievalTool
 from .tools.local_search import LocalSearchTool
@@ -49,6 +54,8 @@ if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .long_term.recovery import RecoveringToolBox
     from .run.long_term import LongTermHook
+    from .store.base import TaskStore
+    from .store.binding import TaskBinding
 
 
 @dataclass
@@ -69,6 +76,17 @@ class Core:
             self.ops.clear()
             self.passages.clear()
             self.documents.clear()
+
+
+def bank_folder(settings: Settings, workdir: str | Path | None, store: TaskStore | None = None,
+                task_id: str | None = None) -> TempStore:
+    """Where a bank keeps its files (temp images, stored attachments) and whether ending the task removes them: a
+    stored task's folder of the store (its files outlive the process, as its rows do; ending the task removes
+    them), else the caller's `workdir` (kept), else a fresh temp folder (removed)."""
+    if store is not None and task_id is not None and workdir is None:
+        return TempStore(store.task_folder(task_id, create=True), owned=True)
+    root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=settings.temp_dir))
+    return TempStore(root, owned=workdir is None)
 
 
 def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None,
@@ -102,6 +120,72 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
     runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
     return Loop(linker, pipeline, adapter, runner)
+
+
+@dataclass
+class Parts:
+    """One bank's object graph below its run session."""
+
+    core: Core
+    llm: MeteredClient | None
+    tools: ToolBox
+    engine: Engine
+    loop: Loop
+    long_term: LongTermHook | None  # the run's two long-term moments, with the user's long-term memory only
+
+
+def build_parts(settings: Settings, embedder: Embedder, events: EventBus, cancellation: Cancellation,
+                meter: UsageMeter, temp: TempStore, task_id: Callable[[], str | None], *, memory: Memory | None = None,
+                llm_client: LLMClient | None = None, engine: Engine | None = None,
+                long_term: LongTermMemory | None = None) -> Parts:
+    """`task_id`: the stored task's id, read when asked (a bank is bound to its task after it is built); what the
+    long-term records learnt here name. An `engine` given is used as is (a test's)."""
+    core = build_core(settings, embedder, events, memory, temp.files)
+    llm = metered(settings, llm_client, events, cancellation, meter)
+    tools = build_tools(settings, core.reader, llm, cancellation)
+    source = source_task(task_id)
+    if long_term is not None:
+        tools = recovering_tools(settings, tools, long_term, llm, events, source)
+    engine = engine or build_engine(settings, embedder=embedder, view=core.reader, llm=llm, toolbox=tools,
+                                    on_tool_call=lambda call: events.publish(tool_called(call)),
+                                    cancel=cancellation, events=events, on_answer_text=answer_deltas(meter, events))
+    loop = build_loop(settings, core, engine, embedder, events, temp, cancellation)
+    hook = (long_term_hook(settings, long_term, engine, llm, loop, events, tools, source)
+            if long_term is not None else None)
+    return Parts(core, llm, tools, engine, loop, hook)
+
+
+def answer_deltas(meter: UsageMeter, events: EventBus) -> Callable[[str, int], None]:
+    """What the agents call with each new piece of the answer as they write it: an `AnswerDelta` with the run's
+    calls and tokens so far (the call being streamed is counted when it ends, so its tokens are estimated from
+    the answer until then)."""
+    def publish(text: str, offset: int) -> None:
+        run = meter.run_usage()
+        events.publish(AnswerDelta(text=text, offset=offset, llm_calls=run.calls + 1,
+                                   tokens=run.tokens + tokens_for_chars(offset + len(text))))
+
+    return publish
+
+
+def task_binding(store: TaskStore | None, stored: tuple[str, dict[str, int]] | None, memory: Memory,
+                 events: EventBus, meter: UsageMeter) -> TaskBinding | None:
+    """The bank bound to its stored task (none without a store); the usage it stores adds this process's to what
+    the task had used before."""
+    if store is None or stored is None:
+        return None
+    from .memory.export import sum_usage
+    from .store.binding import TaskBinding
+
+    return TaskBinding(store, stored[0], memory, events, lambda: sum_usage(memory.prior_usage, meter.snapshot()),
+                       stored[1])
+
+
+def build_session(settings: Settings, parts: Parts, temp: TempStore, events: EventBus, cancellation: Cancellation,
+                  meter: UsageMeter, recorder: RunRecorder | None, usage: Callable[[], dict[str, Any]]) -> RunSession:
+    """The run sequence over the loop; `recorder`: the stored task's binding (none for a bank in memory)."""
+    core, loop, long_term, tools = parts.core, parts.loop, parts.long_term, parts.tools
+    inputs = InputIngestion(settings, core.memory, temp, loop.pipeline, loop.runner, events)
+    return RunSession(inputs, loop.runner, events, cancellation, meter, long_term, recorder, usage, tools)
 
 
 def web_tools(settings: Settings, extractor, cancel: Cancellable | None = None) -> tuple[Tool | None, Tool]:  # noqa: ANN001
@@ -172,7 +256,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
         distiller = LLMDistiller(llm, settings)
     else:
         distiller = RuleDistiller()
-    return LongTermHook(ltm, distiller, loop.adapter, events, settings.long_term_budget_tokens, tools, task_id,
+    return LongTermHook(ltm, distiller, events, settings.long_term_budget_tokens, tools, task_id,
                         loop.adapter.blocks.view)
 
 
@@ -225,7 +309,7 @@ def metered(settings: Settings, client: LLMClient | None, events: EventBus, canc
     breaker = EndpointBreaker(settings.llm_max_consecutive_failures)
     if client is None and settings.needs_llm:
         settings.check_llm()
-        if settings.llm_provider == "local" and not settings.llm_base_url:
+        if settings.needs_local_server:
             raise ConfigError("The local model runs in a server this process starts: start a LocalModelServer "
                               "and use its settings_for(settings) (the app and the CLI do this).")
         from .engines.llm.openai_client import OpenAIClient

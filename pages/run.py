@@ -16,7 +16,7 @@ from ui.panels import (
     save_status_view,
     stop_unless,
 )
-from ui.run_view import log_view, metrics_row, progress_view, scroll_to_deep_retrieval
+from ui.run_view import log_view, metrics_row, progress_view, queued_text, scroll_to_deep_retrieval
 from ui.session import get_task, launch, resume, start_pending
 from ui.style import status_pill
 
@@ -57,10 +57,13 @@ def live() -> None:
     with head:
         status_pill("running" if view.running and not view.cancel_requested else view.status)
         st.markdown(f"**{md_escape(view.question)}**")
-    if view.running and action.button("Cancel", icon=":material/stop_circle:", disabled=view.cancel_requested,
-                                      help="Stops at the next safe point; everything built so far stays."):
+    if (view.running or view.queued) and action.button(
+            "Cancel", icon=":material/stop_circle:", disabled=view.cancel_requested,
+            help="Stops at the next safe point; everything built so far stays."):
         run.cancel()
         st.toast("Cancelling — the memory built so far is kept.")
+    if view.queued and not view.cancel_requested:
+        st.info(queued_text(view.ahead), icon=":material/hourglass_top:")
     if view.cancel_requested and view.running:
         st.caption("Cancelling at the next safe point…")
     elif view.status == "cancelled":

@@ -17,6 +17,8 @@ import pytest
 
 from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder
 
+from .support.postgres import postgres_cluster, unavailable
+
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 NIST_PDF = SHARED_DATA / "pdf" / "NIST.SP.800-207.pdf"
 
@@ -95,3 +97,14 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("MEMORY_BANK_DATA_DIR", None)
     else:
         os.environ["MEMORY_BANK_DATA_DIR"] = before
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for the whole session (database `tasks`); skipped with the reason where
+    one cannot be started."""
+    why = unavailable()
+    if why:
+        pytest.skip(why)
+    with postgres_cluster() as url:
+        yield url

@@ -20,7 +20,9 @@ from .session import TaskSession, detach, follow_pending, forget_pending, open_t
 from .tasks import registry_for
 
 GONE = "That task link is not valid any more (the task was deleted, or the link is incomplete)."
-SHARE_GONE = "That shared link is not valid any more (it was revoked, or the task was deleted)."
+SHARE_GONE = "That shared link is not valid any more (it expired or was revoked, or the task was deleted)."
+LINK_DAYS = (1, 7, 30, 90)  # what an owner chooses a link's lifetime from
+DEFAULT_LINK_DAYS = 7
 
 
 def sync_with_url(task: TaskSession) -> str | None:
@@ -102,14 +104,22 @@ def share_links(store: SqlTaskStore, task_id: str, user: str) -> None:
     """On the Tasks page, per task: its read-only links, each with Revoke, and a button that makes one."""
     shares = store.shares
     base = st.context.url.split("?")[0].rsplit("/", 1)[0] if st.context.url else ""
-    for token, created in shares.of_task(task_id, user):
+    for token, created, expires in shares.of_task(task_id, user):
         link, revoke = st.columns([5, 1], vertical_alignment="center")
         link.code(f"{base}/run?share={token}", language=None)
-        link.caption(f"made {time.strftime('%Y-%m-%d %H:%M', time.localtime(created))}")
+        link.caption(f"made {_when(created)}, works until {_when(expires)}")
         if revoke.button("Revoke", key=f"revoke-{token}", icon=":material/link_off:"):
             shares.revoke(token, user)
             st.rerun()
-    if st.button("Make a read-only link", key=f"share-{task_id}", icon=":material/link:",
-                 help="Whoever has the link can read this task (graph, answers, export), never change it."):
-        shares.create(task_id, user)
+    lasts, make = st.columns([2, 3], vertical_alignment="bottom")
+    days = lasts.selectbox("The link works for", LINK_DAYS, index=LINK_DAYS.index(DEFAULT_LINK_DAYS),
+                           format_func=lambda d: f"{d} day{'s' if d > 1 else ''}", key=f"share-days-{task_id}")
+    if make.button("Make a read-only link", key=f"share-{task_id}", icon=":material/link:",
+                   help="Whoever has the link can read this task (graph, answers, export), never change it, "
+                        "until it expires or you revoke it."):
+        shares.create(task_id, user, lifetime=days * 86400.0)
         st.rerun()
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))

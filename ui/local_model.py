@@ -23,6 +23,6 @@ def shared_local_server(data_dir: str) -> LocalModelServer:
 
 def with_endpoint(settings: Settings) -> Settings:
     """Settings for a bank: pointed at the shared local server when the local provider is chosen."""
-    if settings.needs_llm and settings.llm_provider == "local" and not settings.llm_base_url:
+    if settings.needs_local_server:
         return shared_local_server(str(settings.data_dir)).settings_for(settings)
     return settings

@@ -187,6 +187,12 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
             st.error(f"The run failed: {view.error}")
         elif view.status == "interrupted":
             st.warning("Interrupted: the server stopped during this run. Resume continues it.")
+        elif view.queued:
+            st.caption("Waiting for its turn…")
+        elif view.status.startswith("running "):  # a read-only copy of a run going on where its task is open
+            st.caption("This read-only copy follows the run from the store: the answer appears when it is saved.")
+        elif view.status == "cancelled":
+            st.caption("Cancelled before it started: nothing was read.")
         elif view.draft is not None and view.draft.text:
             with st.container(border=True):
                 st.markdown(safe_markdown(view.draft.text) + " ▍")

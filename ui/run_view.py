@@ -35,6 +35,15 @@ def _ingest_seconds(view: RunView) -> float:
     return max(0.0, end - min(s.started for s in view.stages))
 
 
+def queued_text(ahead: int) -> str:
+    """What a run waiting for a free slot says: the server runs a few at a time (`max_concurrent_runs`)."""
+    if ahead <= 0:
+        return "Queued: yours is next. It starts by itself as soon as a run on this server finishes."
+    runs = "run" if ahead == 1 else "runs"
+    return (f"Queued: {ahead} {runs} ahead of yours. It starts by itself when its turn comes; Cancel takes it "
+            "out of the line.")
+
+
 def cost_line(cost: float | None, estimate: tuple[int, float] | None) -> str | None:
     """The run's cost so far, with the estimate told before it started: None without prices."""
     if cost is None:

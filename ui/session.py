@@ -41,7 +41,7 @@ from memory_bank import (
 from . import tempdirs
 from .pending import PendingStart, PendingStarts
 from .signin import current_user
-from .tasks import LiveTask, registry_for
+from .tasks import LiveTask, registry_for, run_slots
 from .worker import RunHandle, start_run
 
 log = logging.getLogger(__name__)
@@ -336,7 +336,7 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
         task.created_here.add(live.task_id)
         attach(task, live)
     handle = start_run(task.bank, question, files, text, follow_up=follow_up,
-                       estimate=cost_estimate(task.settings, files))
+                       estimate=cost_estimate(task.settings, files), slots=run_slots(task.settings))
     task.tokens.append(handle.cancel_token)
     task.runs.append(handle)
 
@@ -367,7 +367,7 @@ def start_pending(task: TaskSession) -> bool:
 def resume(task: TaskSession) -> RunHandle:
     """Continue the task's interrupted run (see `MemoryBank.resume`)."""
     live = registry_for(task.settings).open(task.task_id or "", task.settings, task_embedder(task), task.user)
-    return registry_for(task.settings).resume(live)
+    return registry_for(task.settings).resume(live, run_slots(task.settings))
 
 
 def start_sample(task: TaskSession, sample: Sample) -> None:

@@ -43,6 +43,9 @@ div[data-testid="stMarkdownContainer"] pre, div[data-testid="stText"] {
 STATUS = {"running": ("Running", "amb-running"), "done": ("Done", "amb-done"),
           "cancelled": ("Cancelled", "amb-cancelled"), "failed": ("Failed", "amb-failed"),
           "interrupted": ("Interrupted", "amb-cancelled"), "starting": ("Starting", "amb-running"),
+          "queued": ("Queued", "amb-running"),
+          "running on another server": ("Running on another server", "amb-running"),
+          "running in its owner's session": ("Running (read-only here)", "amb-running"),
           "partly failed": ("Partly failed", "amb-partly")}
 
 

@@ -19,13 +19,23 @@ from typing import Any
 
 import streamlit as st
 
-from memory_bank import MemoryBank, RunRecord, Settings, SqlTaskStore, StoreError, TaskNotFound, event_from_dict
+from memory_bank import (
+    MemoryBank,
+    RunRecord,
+    RunSlots,
+    Settings,
+    SqlTaskStore,
+    StoreError,
+    TaskNotFound,
+    event_from_dict,
+)
 
 from . import tempdirs
 from .local_model import with_endpoint
 from .long_term import long_term_for
 from .worker import RunHandle, restore_run, start_resume
 
+ELSEWHERE, IN_SESSION = "running on another server", "running in its owner's session"  # a copy's live run
 KEEP_OPEN = 16  # open tasks without a live run beyond this are closed (flushed) oldest first
 
 
@@ -106,6 +116,7 @@ class TaskRegistry:
         """A read-only copy of a stored task, loaded without its lease and kept by the caller alone (a shared
         link, a task another process is writing); `TaskNotFound` when there is no such task."""
         updated = self.changed_at(task_id)
+        holder = self.store.leases.holder_of(task_id)  # before the load: a run it calls 'running' goes on there
         stored = self.store.load(task_id)
         workdir = _workdir(settings)
         try:
@@ -114,7 +125,8 @@ class TaskRegistry:
         except BaseException:
             shutil.rmtree(workdir, ignore_errors=True)
             raise
-        return LiveTask(bank, workdir, past_runs(bank, stored.runs), origin=f"read-only copy of {stored.name}",
+        where = None if holder is None else ELSEWHERE if holder != self.store.leases.holder else IN_SESSION
+        return LiveTask(bank, workdir, past_runs(bank, stored.runs, where), origin=f"read-only copy of {stored.name}",
                         copy_of=task_id, copied_at=updated)
 
     def changed_at(self, task_id: str) -> float:
@@ -130,13 +142,14 @@ class TaskRegistry:
         self.close(task_id)
         return self.open(task_id, settings, embedder, user)
 
-    def resume(self, live: LiveTask) -> RunHandle:
+    def resume(self, live: LiveTask, slots: RunSlots | None = None) -> RunHandle:
+        """Continue the task's interrupted run (in line for one of `slots`, the server's)."""
         with self._lock:
             if live.running:
                 raise RuntimeError("a run is already going in this task")
             question = next((r.monitor.question for r in reversed(live.runs) if r.monitor.view().status ==
                              "interrupted"), "")
-            handle = start_resume(live.bank, question)
+            handle = start_resume(live.bank, question, slots)
             live.runs.append(handle)
             return handle
 
@@ -189,14 +202,16 @@ def _for(settings: Settings, workdir: Path) -> Settings:
     return with_endpoint(settings).model_copy(update={"temp_dir": str(workdir)})
 
 
-def past_runs(bank: MemoryBank, records: list[RunRecord]) -> list[RunHandle]:
-    """Stored runs as handles the Run page draws, each with the events logged while it ran."""
+def past_runs(bank: MemoryBank, records: list[RunRecord], running: str | None = None) -> list[RunHandle]:
+    """Stored runs as handles the Run page draws, each with the events logged while it ran. `running`: where a
+    run the store calls 'running' goes on (the task's lease is held there), for a read-only copy; None, it died
+    with its process and is 'interrupted'."""
     events = [e for e in (event_from_dict(d) for d in bank.event_log()) if e is not None]
     handles = []
     for i, record in enumerate(records):
         end = records[i + 1].started if i + 1 < len(records) else float("inf")
         mine = [e for e in events if record.started <= e.ts < end]
-        handles.append(restore_run(record, mine, follow_up=i > 0))
+        handles.append(restore_run(record, mine, follow_up=i > 0, running=running))
     return handles
 
 
@@ -211,6 +226,17 @@ def registry_for(settings: Settings) -> TaskRegistry:
     registry = task_registry(str(settings.data_dir), settings.secret("database_url") or "")
     _apply_retention(registry, settings.retention_days)
     return registry
+
+
+def run_slots(settings: Settings) -> RunSlots:
+    return _run_slots(settings.max_concurrent_runs)
+
+
+@st.cache_resource(show_spinner=False)
+def _run_slots(limit: int) -> RunSlots:
+    """One line of runs for the whole server process: every session's runs and resumes wait in it (its size is
+    the environment's `MEMORY_BANK_MAX_CONCURRENT_RUNS`, the same for every session)."""
+    return RunSlots(limit)
 
 
 @st.cache_resource(show_spinner=False, ttl=3600)

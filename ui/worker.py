@@ -28,6 +28,7 @@ from memory_bank import (
     RunFailure,
     RunRecord,
     RunResult,
+    RunSlots,
 )
 
 from .format import describe
@@ -70,8 +71,9 @@ class RunView:
 
     question: str
     files: tuple[str, ...]
-    status: str  # running | done | cancelled | failed | partly failed (ui/run_status.py) | interrupted (the
-    # server stopped during it: resumable)
+    status: str  # queued (waiting for a free slot: `RunSlots`) | running | done | cancelled | failed | partly
+    # failed (ui/run_status.py) | interrupted (the server stopped during it: resumable) | running on another
+    # server, running in its owner's session (a read-only copy of a run going on where its task is open)
     started: float
     finished: float | None
     stages: tuple[Stage, ...]
@@ -84,6 +86,11 @@ class RunView:
     cancel_requested: bool
     draft: Draft | None = None  # the answer as it is being written, with the calls and tokens so far
     estimate: tuple[int, float] | None = None  # (pages, cost) of reading the run's files, told before it started
+    ahead: int = 0  # while queued: how many runs wait before this one
+
+    @property
+    def queued(self) -> bool:
+        return self.status == "queued"
 
     @property
     def elapsed(self) -> float:
@@ -120,6 +127,7 @@ class RunMonitor:
         self._error: RunFailure | None = None
         self._cancel_requested = False
         self._draft = AnswerDraft()  # folded from the deltas: one buffer, not one event per token
+        self._ahead: Callable[[], int | None] | None = None  # while queued: its place in the line
 
     def on_event(self, event: Event) -> None:
         with self._lock:
@@ -150,6 +158,24 @@ class RunMonitor:
     def _count(self, event: Event) -> None:
         self._counts[event.kind] = self._counts.get(event.kind, 0) + 1
 
+    def wait_in_line(self, ahead: Callable[[], int | None]) -> None:
+        """The run waits for a free slot; `ahead` tells how many runs are before it."""
+        with self._lock:
+            self._ahead, self._status = ahead, "queued"
+
+    def admitted(self) -> None:
+        """Its turn came: it starts now, and its time counts from here."""
+        with self._lock:
+            self._ahead, self._status, self.started = None, "running", time.time()
+
+    def left_line(self) -> None:
+        """Cancelled while it waited: it never started, so nothing was read or written."""
+        with self._lock:
+            self._ahead, self._status, self._cancel_requested = None, "cancelled", True
+            self._finished = time.time()
+            self._log.append(LogLine(self._finished, "info", "Cancelled while waiting for its turn: nothing was "
+                                                             "read or written."))
+
     def request_cancel(self) -> None:
         with self._lock:
             self._cancel_requested = True
@@ -177,6 +203,11 @@ class RunMonitor:
             self._log.append(LogLine(time.time(), "error", "The run was interrupted: the server stopped while it "
                                                             "ran. Resume continues it where it stopped."))
 
+    def elsewhere(self, where: str) -> None:
+        """A read-only copy of a run that goes on in the process holding the task: `where` is its status."""
+        with self._lock:
+            self._status = where
+
     def restore(self, started: float, finished: float | None) -> None:
         with self._lock:
             self.started, self._finished = started, finished
@@ -185,10 +216,11 @@ class RunMonitor:
         with self._lock:
             now = time.time()
             fresh = tuple(n for n, ts in self._fresh.items() if now - ts <= FRESH_SECONDS)
+            ahead = (self._ahead() or 0) if self._ahead is not None else 0
             return RunView(self.question, self.files, self._status, self.started, self._finished,
                            tuple(self._stages.values()), tuple(self._log), dict(self._counts), dict(self._llm),
                            fresh, self._result, self._error, self._cancel_requested, self._draft_view(),
-                           self.estimate)
+                           self.estimate, ahead)
 
     def _draft_view(self) -> Draft | None:
         draft = self._draft
@@ -219,29 +251,44 @@ class RunHandle:
 
 
 def start_run(bank: Any, question: str, files: list[Path] | None = None, text: str | None = None, *,
-              follow_up: bool = False, estimate: tuple[int, float] | None = None) -> RunHandle:
-    """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends."""
+              follow_up: bool = False, estimate: tuple[int, float] | None = None,
+              slots: RunSlots | None = None) -> RunHandle:
+    """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends. With
+    `slots` (the server's), the run first waits in line for a free slot."""
     paths = list(files or [])
     monitor = RunMonitor(question, tuple(p.name for p in paths), len(paths) + bool(text and text.strip()), estimate)
-    return _start(bank, monitor, lambda token: bank.run(question, files=paths, text=text, cancel=token), follow_up)
+    return _start(bank, monitor, lambda token: bank.run(question, files=paths, text=text, cancel=token), follow_up,
+                  slots)
 
 
-def start_resume(bank: Any, question: str) -> RunHandle:
+def start_resume(bank: Any, question: str, slots: RunSlots | None = None) -> RunHandle:
     """Continue the stored task's interrupted run (`bank.resume`) in a daemon thread, like `start_run`."""
-    return _start(bank, RunMonitor(question), lambda token: bank.resume(cancel=token), follow_up=True)
+    return _start(bank, RunMonitor(question), lambda token: bank.resume(cancel=token), True, slots)
 
 
-def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResult], follow_up: bool) -> RunHandle:
+def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResult], follow_up: bool,
+           slots: RunSlots | None) -> RunHandle:
     token = CancelToken()
     unsubscribe = bank.subscribe(monitor.on_event)
+    ticket = slots.enter() if slots is not None else None  # in line from the click, not from the thread's start
+    queued = slots is not None and slots.ahead(ticket) is not None
+    if queued:
+        monitor.wait_in_line(lambda: slots.ahead(ticket))
 
     def work() -> None:
         try:
+            if queued:
+                if not slots.wait(ticket, token):
+                    monitor.left_line()
+                    return
+                monitor.admitted()
             monitor.finish(run(token))
         except Exception as exc:  # noqa: BLE001 - recorded in the monitor, shown by the page with st.error
             log.exception("run failed: %s", monitor.question)
             monitor.fail(exc)
         finally:
+            if ticket is not None:
+                slots.leave(ticket)  # however it ended: the next in line starts
             unsubscribe()
 
     thread = threading.Thread(target=work, name="memory-bank-run", daemon=True)
@@ -250,9 +297,10 @@ def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResul
     return handle
 
 
-def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunHandle:
+def restore_run(record: RunRecord, events: list[Event], follow_up: bool, running: str | None = None) -> RunHandle:
     """A run from the store as the page shows a live one: its events replayed into a monitor, then its outcome
-    (answer and citations, a failure, or 'interrupted')."""
+    (answer and citations, a failure, or 'interrupted'; or, for a run going on in the process that holds the
+    task, where it runs: `running`)."""
     files = tuple(f.get("name", "") for f in record.inputs.get("files", []))
     monitor = RunMonitor(record.question, files, len(files) + bool(record.inputs.get("text")))
     for event in events:
@@ -263,6 +311,8 @@ def restore_run(record: RunRecord, events: list[Event], follow_up: bool) -> RunH
                                                  if k in RunResult.model_fields}))
     elif record.status == "failed":
         monitor.fail(RunFailure.from_stored(result))
+    elif record.status == "running" and running:
+        monitor.elsewhere(running)
     else:  # 'interrupted', or 'running' in a process that is gone
         monitor.interrupt()
     monitor.restore(record.started, record.finished)

@@ -34,7 +34,7 @@ from ..memory.store import Memory
 from ..retrieval.retriever import Retriever
 from ..settings import Settings
 from .graph_ops import GraphOps
-from .parallel import map_agent
+from .parallel import agent_concurrency, map_agent
 
 MAX_RELINK_DEPTH = 3
 
@@ -75,8 +75,8 @@ class Linker:
             asking = [i for i, cs in enumerate(candidates) if cs]  # a node with no candidate has nothing to judge
             inputs = [AnalysisInput(new_node=node_info(batch[i]), candidates=[node_info(c) for c in candidates[i]])
                       for i in asking]
-            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, self.settings.llm_concurrency,
-                                              before_each=self.check_cancel)))
+            limit = agent_concurrency(self.engine, self.settings)
+            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, limit, before_each=self.check_cancel)))
             results = [[] if i not in outs else outs[i] if isinstance(outs[i], MemoryBankError)
                        else _judged(outs[i], candidates[i]) for i in range(len(batch))]
             for node, result in zip(batch, results):

@@ -32,7 +32,7 @@ from ..text.chunks import Chunk
 from ..text.furniture import FurnitureDetector
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
-from .parallel import map_agent, parallel_map
+from .parallel import agent_concurrency, map_agent, parallel_map
 from .placement import Place, hints, place
 from .provenance import PageLocator
 from .sections import STRUCTURE_KEY, SectionNodes
@@ -112,7 +112,7 @@ class IngestPipeline:
         structure = self._timed(report, "shape", lambda: self.structure.run(doc))
         reading = _Reading(doc, structure, Titles(self._titles_taken()), attachments)
         chunks = self._chunks(structure)
-        size = self.settings.llm_concurrency if self.engine.uses_llm else 1
+        size = agent_concurrency(self.engine, self.settings)
         progress = _WaveProgress(self.events, doc.name, len(chunks))
         furniture = FurnitureDetector(doc.page_texts)
         budget = self.settings.ingest_time_budget
@@ -189,7 +189,8 @@ class IngestPipeline:
         results = parallel_map(
             lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name,
                                                     units=hints(c, reading.structure))),
-            chunks, self.settings.llm_concurrency, progress.stage("classify", len(chunks)), self.check_cancel)
+            chunks, agent_concurrency(self.engine, self.settings), progress.stage("classify", len(chunks)),
+            self.check_cancel)
         clusters: list[tuple[Cluster, Chunk]] = []
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             if isinstance(result, MemoryBankError):
@@ -201,7 +202,7 @@ class IngestPipeline:
     def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
                    progress: _WaveProgress) -> list[str | None]:
         inputs = [StructureInput(content=c.content, context=c.context, keywords=c.keywords) for c, _ in clusters]
-        results = map_agent(self.engine.structure, inputs, self.settings.llm_concurrency,
+        results = map_agent(self.engine.structure, inputs, agent_concurrency(self.engine, self.settings),
                             progress.stage("structure", len(clusters)), self.check_cancel)
         summaries: list[str | None] = []
         for (cluster, _), result in zip(clusters, results):

@@ -19,7 +19,16 @@ from ..errors import InputError
 from .document import Block, Document, Page
 from .pdf_fonts import sample_font
 from .pdf_headings import HeadingCounts, Piece, page_blocks
-from .pdf_layout import Box, Line, page_metrics, paragraph_groups, resolve_soft_hyphens, split_lines, vocabulary
+from .pdf_layout import (
+    Box,
+    CharBox,
+    Line,
+    page_metrics,
+    paragraph_groups,
+    resolve_soft_hyphens,
+    split_lines,
+    vocabulary,
+)
 from .pdf_margins import PageLines, strip_running_lines
 from .pdf_outline import OutlineEntry, read_outline
 from .pdf_page_labels import pdf_page_labels, printed_page_numbers
@@ -91,8 +100,7 @@ def _read_page(document: pdfium.PdfDocument, index: int, name: str) -> PageLines
         textpage = page.get_textpage()
         try:
             chars = _page_chars(textpage)
-            boxes = [None if char.isspace() else _char_box(textpage, i) for i, char in enumerate(chars)]
-            lines = split_lines(chars, boxes, lambda indices: sample_font(textpage, indices))
+            lines = split_lines(chars, char_boxes(textpage, chars), lambda indices: sample_font(textpage, indices))
         finally:
             textpage.close()
         return PageLines(lines, Box(*page.get_bbox()))
@@ -113,12 +121,19 @@ def _page_chars(textpage: pdfium.PdfTextPage) -> str:
     return "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i)) for i in range(count))
 
 
-def _char_box(textpage: pdfium.PdfTextPage, index: int) -> Box | None:
-    """A character's tight box, or None for the few characters pdfium keeps no geometry for."""
+def char_boxes(textpage: pdfium.PdfTextPage, chars: str) -> list[CharBox | None]:
+    """Each character's tight box (None for white space and the few characters pdfium keeps no geometry for).
+    One pdfium call a character, so the loop is kept lean: the same four output doubles, the raw handle and a
+    plain tuple per character."""
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-    if not pdfium_c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top):
-        return None
-    return Box(left.value, bottom.value, right.value, top.value)
+    get_box, raw = pdfium_c.FPDFText_GetCharBox, textpage.raw
+    out: list[CharBox | None] = []
+    for index, char in enumerate(chars):
+        if char.isspace() or not get_box(raw, index, left, right, bottom, top):
+            out.append(None)
+        else:
+            out.append((left.value, bottom.value, right.value, top.value))
+    return out
 
 
 def _metadata(document: pdfium.PdfDocument) -> dict:

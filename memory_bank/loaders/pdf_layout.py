@@ -13,6 +13,7 @@ import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .pdf_fonts import Font
 
@@ -26,8 +27,10 @@ _SOFT_HYPHEN_JOIN = re.compile(rf"(\w+)[{SOFT_HYPHENS}]\s*(\w+)")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
+    """A box in PDF points. A tuple, not a frozen dataclass: a page makes one per character (a 300-page book
+    half a million), and a tuple is built and min/max-ed at C speed."""
+
     left: float
     bottom: float
     right: float
@@ -36,6 +39,9 @@ class Box:
     @property
     def height(self) -> float:
         return self.top - self.bottom
+
+
+CharBox = tuple[float, float, float, float]  # a character's (left, bottom, right, top), as Box's fields
 
 
 @dataclass(frozen=True)
@@ -54,23 +60,24 @@ class Line:
     words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
-def split_lines(chars: str, boxes: list[Box | None],
+def split_lines(chars: str, boxes: list[CharBox | None],
                 font_of: Callable[[list[int]], Font | None] | None = None) -> list[Line]:
     """Cut a page's characters (one box per character) into lines with their bounding boxes; `font_of` reads a
-    line's font from the indices of its inked characters."""
+    line's font from the indices of its inked characters. A line's box is the union of its words' boxes, which
+    cover all its inked characters."""
     lines = []
     for match in _LINE.finditer(chars):
         text = match.group(0)
         if not text.strip():
             continue
-        inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()]
-        box = _union([b for b in (boxes[i] for i in inked) if b is not None])
         words = tuple(_words(chars, boxes, match.start(), match.end()))
+        box = _union([w.box for w in words])
+        inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()] if font_of else []
         lines.append(Line(text.strip(), box, font_of(inked) if font_of else None, words))
     return lines
 
 
-def _words(chars: str, boxes: list[Box | None], start: int, end: int) -> list[Word]:
+def _words(chars: str, boxes: list[CharBox | None], start: int, end: int) -> list[Word]:
     out = []
     for match in _WORD.finditer(chars, start, end):
         box = _union([b for b in boxes[match.start():match.end()] if b is not None])
@@ -79,15 +86,11 @@ def _words(chars: str, boxes: list[Box | None], start: int, end: int) -> list[Wo
     return out
 
 
-def _union(boxes: list[Box]) -> Box | None:
+def _union(boxes: list[CharBox]) -> Box | None:
     if not boxes:
         return None
-    return Box(
-        min(b.left for b in boxes),
-        min(b.bottom for b in boxes),
-        max(b.right for b in boxes),
-        max(b.top for b in boxes),
-    )
+    lefts, bottoms, rights, tops = zip(*boxes)
+    return Box(min(lefts), min(bottoms), max(rights), max(tops))
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,9 @@ class OnnxUnavailable(RuntimeError):
     """ONNX Runtime cannot serve the model here (not installed, export failed, file fails its check)."""
 
 
+BATCH_OVERHEAD_TOKENS = 24  # the model's fixed cost of a batch, in tokens' worth of work (~2 ms / ~100 us)
+
+
 def onnx_file(cache_dir: Path) -> Path:
     return cache_dir / f"all-MiniLM-L6-v2.v{FORMAT}.onnx"
 
@@ -159,6 +162,26 @@ def load_onnx(model_path: Path, cache_dir: Path, weights_sha256: str, *, lock_se
     return OnnxEmbedder(target, model_path, expected_sha256=digest)
 
 
+def pad_batches(lengths: list[int], max_batch: int, overhead: int = BATCH_OVERHEAD_TOKENS) -> list[tuple[int, int]]:
+    """Cut texts ordered longest first into batches [start, end) that cost least: a batch costs its size times
+    its first (longest) text's tokens, padding included, plus a fixed overhead. Measured on 2 cores the model
+    takes ~100 us a token and ~2 ms a batch, so a few small batches beat one that pads short texts to a long
+    one's length. Exact (dynamic programming over at most `max_batch` texts a batch)."""
+    best = [0] + [0] * len(lengths)
+    cut = [0] * (len(lengths) + 1)
+    for end in range(1, len(lengths) + 1):
+        best[end] = -1
+        for start in range(max(0, end - max_batch), end):
+            cost = best[start] + (end - start) * lengths[start] + overhead
+            if best[end] < 0 or cost < best[end]:
+                best[end], cut[end] = cost, start
+    batches, end = [], len(lengths)
+    while end > 0:
+        batches.append((cut[end], end))
+        end = cut[end]
+    return batches[::-1]
+
+
 class OnnxEmbedder:
     """all-MiniLM-L6-v2 on ONNX Runtime with the tokenizer the package ships; mean pooling as the model's own
     pooling config says. `runtime` names the engine for reports; `name` stays the model's, since the vectors are
@@ -187,7 +210,7 @@ class OnnxEmbedder:
             raise OnnxUnavailable(f"ONNX Runtime cannot open {onnx_path}: {exc}") from exc
         self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
         self.tokenizer.enable_truncation(_max_length(model_path))
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self.tokenizer.no_padding()  # each batch is padded to its own longest text in _forward
         self.name = "all-MiniLM-L6-v2"
         self.runtime = "onnx"
         self.batch_size = batch_size
@@ -200,21 +223,27 @@ class OnnxEmbedder:
 
     def _forward(self, texts: list[str]) -> list[tuple[tuple[str, ...], np.ndarray, np.ndarray]]:
         """Per text: its word pieces, its token states (special tokens included) and its sentence vector. Texts
-        go in length order, so a batch pads to about its own length rather than the longest text's."""
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        are tokenized once, ordered by token count and cut into batches that pad little (`pad_batches`):
+        one batch of 32 texts padded to its longest, as sentence-transformers does by characters, ran the
+        model on 1.6 times the NIST sample's tokens (numbers and tables tokenize densely)."""
+        encoded = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: -len(encoded[i].ids))
         out: list = [None] * len(texts)
         with self._lock:
-            for start in range(0, len(order), self.batch_size):
-                chunk = order[start:start + self.batch_size]
-                encoded = self.tokenizer.encode_batch([texts[i] for i in chunk])
-                ids = np.array([e.ids for e in encoded], dtype=np.int64)
-                mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            for start, end in pad_batches([len(encoded[i].ids) for i in order], self.batch_size * 2):
+                chunk = order[start:end]
+                width = len(encoded[chunk[0]].ids)
+                ids = np.zeros((len(chunk), width), dtype=np.int64)
+                mask = np.zeros((len(chunk), width), dtype=np.int64)
+                for row, i in enumerate(chunk):
+                    ids[row, :len(encoded[i].ids)] = encoded[i].ids
+                    mask[row, :len(encoded[i].ids)] = 1
                 states = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
                                                  "token_type_ids": np.zeros_like(ids)})[0]
                 pooled = (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
                 for row, i in enumerate(chunk):
-                    length = int(mask[row].sum())
-                    out[i] = (tuple(encoded[row].tokens[:length]), states[row, :length], pooled[row])
+                    length = len(encoded[i].ids)
+                    out[i] = (tuple(encoded[i].tokens), states[row, :length], pooled[row])
         return out
 
     def embed(self, texts: list[str]) -> np.ndarray:

@@ -45,6 +45,11 @@ class MemoryReader:
         with self._memory.read():
             return [n for n in self._memory.graph.nodes() if n.kind == "section"]
 
+    def in_section(self, path: tuple[str, ...]) -> list[Node]:
+        with self._memory.read():
+            return [n for n in self._memory.graph.nodes() if n.kind != "section" and path
+                    and any(s.section[:len(path)] == path for s in n.sources)]
+
     def neighbors(self, node_id: str) -> list[Node]:
         with self._memory.read():
             return [self._memory.graph.get(n) for n in self._memory.graph.neighbors(node_id)]

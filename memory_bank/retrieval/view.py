@@ -65,6 +65,10 @@ class MemoryView(Protocol):
         """Every node that stands for a section of a document (kind "section")."""
         ...
 
+    def in_section(self, path: tuple[str, ...]) -> list[Node]:
+        """The passage nodes read in the section at `path` or below it, in the order they were made."""
+        ...
+
     def entries_for(self, node_id: str) -> list[InteractionEntry]: ...
 
     def search_passages(self, query: str, k: int) -> list[Passage]:

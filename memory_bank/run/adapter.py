@@ -90,7 +90,6 @@ class Adapter:
         self.blocks = MemoryBlockBuilder(view)
         self.memory_budget = memory_budget_tokens
         self.task_budget = task_budget_tokens
-        self.long_term_block = ""  # set for the length of a run by the long-term hook (run/long_term.py)
 
     def memory_block(self, query: str, budget_tokens: int | None = None) -> tuple[str, list[Node]]:
         """The <memory> block for `query` within `budget_tokens` (the settings' budget by default)."""
@@ -105,12 +104,13 @@ class Adapter:
             selection.parts = [self.blocks.select(part, self.memory_budget) for part in parts]
         return selection
 
-    def enhance(self, doc: InsightDoc, task: PendingTask | None = None) -> Enhanced:
+    def enhance(self, doc: InsightDoc, task: PendingTask | None = None, long_term_block: str = "") -> Enhanced:
         """The enhanced prompt for the pending task, the nodes shown in it and the selection behind its <memory>
-        block; each block within its budget."""
+        block; each block within its budget. `long_term_block`: the run's <long_term> block, already built
+        within its own budget (`run/long_term.py`), or none."""
         task = task or doc.next_task
         selection = self.select(task_query(doc, task))
         memory, nodes = self.blocks.render(selection)
         task_block = format_task_block(doc, self.task_budget - estimate_tokens("<task>\n\n</task>"))
-        long_term = f"{self.long_term_block}\n\n" if self.long_term_block else ""
+        long_term = f"{long_term_block}\n\n" if long_term_block else ""
         return Enhanced(f"<task>\n{task_block}\n</task>\n\n{long_term}{memory}", nodes, selection)

@@ -1,12 +1,12 @@
 """The long-term memory's two moments in a run (seed 004 §5-7, §6.3).
 
-Before: the question is routed and the <long_term> block built within its budget; the adapter puts it into every
-prompt of the run (the offline executor reads memory directly, so for it the block records what it would use);
-the injection is published as an event. After: the run's typed result and events become a `TaskDigest`, the
-engine's distiller turns it into lessons, `vetting` keeps the ones that are neither instruction-like nor copies of
-the answer and says where each comes from (L2 records with their provenance and source task, each with its L3
-Markdown), old weak strategies are cleaned up, and the answer is registered with the records it used, so feedback
-on it reaches them.
+Before: the question is routed and the <long_term> block built within its budget; the session hands it to the
+runner, whose adapter puts it into every prompt of the run (the offline executor reads memory directly, so for it
+the block records what it would use); the injection is published as an event. After: the run's typed result and
+events become a `TaskDigest`, the engine's distiller turns it into lessons, `vetting` keeps the ones that are
+neither instruction-like nor copies of the answer and says where each comes from (L2 records with their provenance
+and source task, each with its L3 Markdown), old weak strategies are cleaned up, and the answer is registered with
+the records it used, so feedback on it reaches them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from ..long_term.models import REFLECTION, Category, Injection, LongTermUse, Mem
 from ..long_term.recovery import RecoveringToolBox
 from ..long_term.vetting import vet
 from ..retrieval.view import MemoryView
-from .adapter import Adapter
 from .results import RunResult
 
 MAX_EVIDENCE_CHARS = 4_000  # of each cited passage
@@ -64,27 +63,26 @@ def task_digest(result: RunResult, events: list[Event], view: MemoryView | None 
 
 
 class LongTermHook:
-    def __init__(self, ltm: LongTermMemory, distiller: Distiller, adapter: Adapter, events: EventBus,
+    def __init__(self, ltm: LongTermMemory, distiller: Distiller, events: EventBus,
                  budget_tokens: int, tools: RecoveringToolBox | None = None,
                  task_id: Callable[[], str | None] = lambda: None, view: MemoryView | None = None) -> None:
         """`task_id`: the task this bank is (`wiring.source_task`), read at each run: the source task its lessons
         and answers name."""
-        self.ltm, self.distiller, self.adapter, self.events, self.tools = ltm, distiller, adapter, events, tools
+        self.ltm, self.distiller, self.events, self.tools = ltm, distiller, events, tools
         self.budget_tokens = budget_tokens
         self.task_id = task_id
         self.view = view
 
     def before(self, question: str) -> Injection:
-        """The block for this run, within the bank's `long_term_budget_tokens` (a bank sizes its own prompt)."""
+        """The block for this run (`injection.block`), within the bank's `long_term_budget_tokens` (a bank sizes
+        its own prompt)."""
         injection = self.ltm.search(question, self.budget_tokens)
-        self.adapter.long_term_block = injection.block
         self.ltm.mark_used(injection.memory_ids)
         self.events.publish(LongTermInjected(memory_ids=tuple(injection.memory_ids), tokens=injection.tokens,
                                              budget_tokens=injection.budget_tokens))
         return injection
 
     def after(self, result: RunResult, events: list[Event], injection: Injection) -> LongTermUse:
-        self.adapter.long_term_block = ""
         applied = self.tools.take_applied() if self.tools is not None else []
         distilled, refused = self._distil(result, events)
         self.ltm.cleanup()

@@ -55,6 +55,7 @@ class _RunState:
     new_nodes: list[str] = field(default_factory=list)
     errors: list[RunError] = field(default_factory=list)
     rounds: int = 0
+    long_term_block: str = ""  # the user's long-term memory for this run, in every prompt it builds
 
 
 class TaskRunner:
@@ -63,9 +64,10 @@ class TaskRunner:
         self.engine, self.memory, self.pipeline, self.linker = engine, memory, pipeline, linker
         self.adapter, self.temp, self.settings, self.events = adapter, temp, settings, events
 
-    def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None) -> RunResult:
+    def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None,
+            long_term_block: str = "") -> RunResult:
         start = time.perf_counter()
-        state = _RunState(question=question, new_nodes=list(new_nodes or []))
+        state = _RunState(question=question, new_nodes=list(new_nodes or []), long_term_block=long_term_block)
         with self.memory.write():
             self.memory.insight_doc = InsightDoc(task_goal=question)
         termination: Termination = "done"
@@ -173,7 +175,7 @@ class TaskRunner:
                                  context=str(exc)[:300]), []
 
     def _run_executor(self, state: _RunState, task: PendingTask) -> ExecutionResult:
-        enhanced = self.adapter.enhance(self.memory.insight_doc, task)
+        enhanced = self.adapter.enhance(self.memory.insight_doc, task, state.long_term_block)
         nodes = enhanced.nodes
         result = self.engine.executor.run(ExecutionInput(prompt=enhanced.prompt, task=task,
                                                          task_goal=self.memory.insight_doc.task_goal,

@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, inspect, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import StoreError
-from ..limits import LOCAL_USER
+from ..limits import DEFAULT_SHARE_SECONDS, LOCAL_USER
 from .schema import Base, IngestRow, LeaseRow, SchemaVersion, ShareRow, TaskRow
 
 
@@ -33,9 +33,18 @@ def _v3_owners(conn: Connection) -> None:
     ShareRow.__table__.create(conn)
 
 
+def _v4_share_expiry(conn: Connection) -> None:
+    """v3 -> v4: share links expire; a link made before gets the default lifetime from when it was made. (A v2
+    database reaches v4 through `_v3_owners`, which already creates the table with the column.)"""
+    if "expires" not in {c["name"] for c in inspect(conn).get_columns(ShareRow.__tablename__)}:
+        conn.execute(text("ALTER TABLE task_shares ADD COLUMN expires FLOAT NOT NULL DEFAULT 0"))
+    conn.execute(text("UPDATE task_shares SET expires = created + :lifetime WHERE expires = 0"),
+                 {"lifetime": DEFAULT_SHARE_SECONDS})
+
+
 # version reached -> the step that reaches it from the version before
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_resume, 3: _v3_owners}
-CURRENT = 3
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _v2_resume, 3: _v3_owners, 4: _v4_share_expiry}
+CURRENT = 4
 
 
 def ensure_schema(engine: Engine, where: str) -> int:

@@ -50,12 +50,14 @@ class LeaseRow(Base):
 
 
 class ShareRow(Base):
-    """A read-only link to a task its owner made (schema v3); deleting the row revokes it."""
+    """A read-only link to a task its owner made (schema v3); deleting the row revokes it. From `expires` on
+    (schema v4, chosen when it is made) it reads like an unknown link."""
 
     __tablename__ = "task_shares"
     token: Mapped[str] = mapped_column(ID, primary_key=True)
     task_id: Mapped[str] = mapped_column(ID, index=True)
     created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, server_default="0")
 
 
 class NodeRow(Base):

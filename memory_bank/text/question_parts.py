@@ -21,6 +21,11 @@ _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+be
                          r"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
 # a part is a question of its own only when it opens like one ("Goldenson proposed a merger ... and what network"
 # is one question whose second clause leans on the first)
+# "it" in a later part is the first part's subject ("... and what does it do?"); "they" and "each" are left to
+# the list answer, which asks them of every item
+_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+_ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“‘]?[A-Z][A-Za-z0-9&]{0,9}[\"'”’]?)\s+"
+                        r"(?i:stand\s+for|mean)|(?i:(?:what|who)\s+(?:is|was))\s+(?P<thing>[^?,;]+?))\s*\?\s*$")
 _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
                              re.IGNORECASE)
 
@@ -35,4 +40,17 @@ def question_parts(question: str) -> list[str]:
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
         return [question]  # "... and when?" leans on the first clause: one question
-    return [p if p.endswith("?") else f"{p}?" for p in parts]
+    parts = [p if p.endswith("?") else f"{p}?" for p in parts]
+    subject = _subject(parts[0])
+    return parts[:1] + [_IT.sub(lambda m: subject + ("'s" if m.group(0).lower() == "its" else ""), p, count=1)
+                        if subject else p for p in parts[1:]]
+
+
+def _subject(part: str) -> str | None:
+    """The one thing a first part asks about, which a later part calls "it": "What does 'PA' stand for?" -> PA,
+    "What is a policy engine?" -> a policy engine. None when it is not plainly one thing."""
+    match = _ONE_THING.match(part)
+    if match is None:
+        return None
+    subject = (match.group("acronym") or match.group("thing") or "").strip(" \"'“”‘’")
+    return subject if 0 < len(subject.split()) <= 8 else None

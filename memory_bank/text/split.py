@@ -15,7 +15,10 @@ from dataclasses import dataclass
 _STOP = "[.!?]"
 _CLAUSE_STOP = "[.!?;:]"
 _CLOSERS = r"[\"')\]]*"
-_SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
+# a stop that ends a title or a company's form is no break ("the Apple Inc. 2022 Employee Stock Plan")
+_ABBREVIATIONS = ("Inc", "Corp", "Ltd", "Co", "Mr", "Mrs", "Ms", "Dr", "Jr", "Sr", "vs")
+_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS)
+_SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_NOT_AFTER}{_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
 # A blank line (it may hold spaces) ends a paragraph.
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")

@@ -100,3 +100,14 @@ def test_the_local_provider_needs_no_model_name_but_a_running_server(tmp_path: P
     settings.check_llm()  # the alias comes from the server
     with pytest.raises(ConfigError, match="settings_for"):
         MemoryBank(settings, embedder=HashingEmbedder(), workdir=tmp_path / "work")
+
+
+def test_only_an_llm_agent_on_the_local_provider_without_an_endpoint_needs_the_local_server(tmp_path: Path) -> None:
+    """The one answer the app, the CLI and the wiring ask: a local server is started for exactly these settings."""
+    local = Settings.from_env({"LLM_PROVIDER": "local", "MEMORY_BANK_DATA_DIR": str(tmp_path)}, env_file=None)
+    assert local.needs_local_server
+    pointed = local.model_copy(update={"llm_base_url": "http://127.0.0.1:8080/v1"})  # what `settings_for` sets
+    assert not pointed.needs_local_server
+    assert not local.model_copy(update={"engine": "offline", "agent_engines": {}}).needs_local_server
+    assert not local.with_preset("offline").needs_local_server
+    assert not Settings.from_env({"LLM_MODEL": "gpt-4o-mini"}, env_file=None).needs_local_server

@@ -20,6 +20,7 @@ from memory_bank.retrieval.onnx_runtime import (
     OnnxUnavailable,
     load_onnx,
     onnx_file,
+    pad_batches,
     verified_onnx,
 )
 from memory_bank.retrieval.vectors import sha256_of
@@ -78,6 +79,25 @@ def test_onnx_token_vectors_match_pytorch(runtimes: dict[str, CachedEmbedder], s
         assert a.pieces == b.pieces
         if a.pieces:
             assert float((a.vectors * b.vectors).sum(axis=1).min()) >= 0.995
+
+
+def test_batches_cover_every_text_once_and_do_not_pad_short_texts_to_long_ones() -> None:
+    lengths = [256, 250, 240] + [40] * 30 + [12] * 20  # ordered longest first, as the embedder orders them
+    batches = pad_batches(lengths, max_batch=64, overhead=24)
+    assert batches[0][0] == 0 and batches[-1][1] == len(lengths)
+    assert all(a[1] == b[0] for a, b in zip(batches, batches[1:])) and all(s < e for s, e in batches)
+    padded = sum((end - start) * lengths[start] for start, end in batches)
+    assert padded < 1.1 * sum(lengths)  # one batch of 32 + one of 21 would pad to 32 * 256 + 21 * 40
+    assert max(e - s for s, e in pad_batches([100] * 200, max_batch=64)) == 64
+    assert pad_batches([], max_batch=64) == []
+
+
+def test_a_text_gets_the_same_vector_whatever_it_is_batched_with(runtimes: dict[str, CachedEmbedder],
+                                                                  squad: list[dict]) -> None:
+    texts = _dev_texts(squad)
+    alone = runtimes["onnx"].inner.embed(texts[:1])[0]
+    mixed = runtimes["onnx"].inner.embed(texts[60:90] + texts[:1] + texts[:5])
+    assert float(alone @ mixed[30]) >= 0.99999 and float(alone @ mixed[31]) >= 0.99999
 
 
 @pytest.mark.parametrize("runtime", ["onnx", "torch"])

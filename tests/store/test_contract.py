@@ -157,7 +157,7 @@ def test_a_version_1_database_is_migrated_keeping_its_tasks(settings, store):
     store.close()
     migrated = SqlTaskStore.from_settings(settings)
     with migrated.engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar() == CURRENT == 3
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar() == CURRENT == 4
     assert [(t.id, t.name, t.last_question) for t in migrated.list_tasks()] == [(task_id, "old", "a question")]
     assert migrated.owners.owned(LOCAL_USER) == [task_id], "a task from before accounts is the single user's"
     assert migrated.mark_interrupted(task_id, stale_seconds=0) == [run_id]  # no heartbeat: the run is dead

@@ -76,3 +76,13 @@ def test_printed_pages_keep_only_the_known_ends_of_a_range() -> None:
     assert printed_pages(14, None, "5", None) == printed_pages(14, 14, "5", "5") == {14: "5"}
     assert printed_pages(14, 16, None, "7") == {16: "7"}
     assert printed_pages(None, None, "5", "5") == {}
+
+
+def test_a_company_form_or_a_title_does_not_end_a_sentence() -> None:
+    from memory_bank.text.split import split_sentences
+
+    text = ("In the second quarter of 2022, shareholders approved the Apple Inc. 2022 Employee Stock Plan. "
+            "Dr. Smith and Mr. Jones of Oracle Corp. Ltd. signed it. It ended.")
+    assert split_sentences(text) == [
+        "In the second quarter of 2022, shareholders approved the Apple Inc. 2022 Employee Stock Plan.",
+        "Dr. Smith and Mr. Jones of Oracle Corp. Ltd. signed it.", "It ended."]

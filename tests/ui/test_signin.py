@@ -201,8 +201,14 @@ def test_a_shared_link_shows_a_read_only_copy_until_its_owner_revokes_it(users_f
     owner = _signed_in("alice")
     owner.switch_page("pages/tasks.py").run()
     owner.button(key=f"share-{bank.task_id}").click().run()
-    ((token, _),) = store.shares.of_task(bank.task_id, "alice")
+    ((token, created, expires),) = store.shares.of_task(bank.task_id, "alice")
     assert any(token in c.value for c in owner.code), "the owner sees the link to hand out"
+    assert expires - created == pytest.approx(7 * 86400), "a week unless the owner chose otherwise"
+    owner.selectbox(key=f"share-days-{bank.task_id}").set_value(1).run()
+    owner.button(key=f"share-{bank.task_id}").click().run()
+    day = store.shares.of_task(bank.task_id, "alice")[1]
+    assert day.expires - day.created == pytest.approx(86400)
+    owner.button(key=f"revoke-{day.token}").click().run()
 
     viewer = task_of(_as("bob", share=token))
     assert viewer.read_only and viewer.task_id is None and viewer.bank.snapshot().counts["nodes"] == nodes
@@ -229,10 +235,14 @@ def test_a_task_open_on_another_server_shows_read_only_and_opens_once_closed(dat
     assert any("Not deleted" in e.value for e in at.error) and store.exists(bank.task_id)
     at.switch_page("pages/run.py").run()
     first = task_of(at).bank
+    store.start_run(bank.task_id, "What is the budget?", {"files": [], "text": "notes"})
     bank.ingest_text("Later the board raised it to 5 million euros after the audit.", source="more notes")
     bank.flush()  # the other server goes on writing: the Run page's copy follows the store
     at.run()
     assert task_of(at).read_only and task_of(at).bank is not first
+    run = task_of(at).current_run.monitor.view()
+    assert run.status == "running on another server" and not run.running, "its run goes on there, not dead"
+    assert not [b for b in at.button if b.label in ("Resume", "Cancel")], "nothing to resume or cancel here"
     assert task_of(at).bank.snapshot().counts["nodes"] == bank.snapshot().counts["nodes"]
     bank.close()  # that server closes it: on the next look, it opens here for writing
     at.run()

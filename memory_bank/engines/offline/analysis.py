@@ -48,6 +48,7 @@ class AnalysisConfig:
     merge_coverage: float = 0.85
     merge_length_ratio: float = 0.5
     max_related: int = 3
+    texts_kept: int = 4096  # nodes' texts whose words are kept between pairs (a few MB)
     related_similarity: float = 0.55
     keyword_similarity: float = 0.40
     min_shared_shingles: int = 3
@@ -61,12 +62,14 @@ class OfflineAnalyzer:
         self.embedder = embedder
         self.view = view
         self.config = config or AnalysisConfig()
+        # a node is a candidate of many new nodes: its words and shingles are read once per text, not per pair
+        self._read: dict[str, tuple[list[Token], set[tuple[str, ...]]]] = {}
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
         nodes = [inp.new_node, *inp.candidates]
         vectors = self.embedder.embed([_embedding_text(n) for n in nodes])
         sims = vectors[1:] @ vectors[0] if len(nodes) > 1 else np.zeros(0)
-        ours = align_tokens(self._raw_text(inp.new_node))
+        ours = self._tokens(self._raw_text(inp.new_node))
         judgements = [self._judge(inp.new_node, ours, cand, float(sim))
                       for cand, sim in zip(inp.candidates, sims)]
         return AnalysisOutput(relationships=self._cap_related(judgements, [float(s) for s in sims]))
@@ -86,11 +89,24 @@ class OfflineAnalyzer:
         entries = self.view.entries_for(node.id)
         return "\n\n".join(e.text for e in entries) if entries else node.summary
 
-    def _judge(self, new: NodeInfo, ours: list[Token], cand: NodeInfo, sim: float) -> RelationJudgement:
+    def _tokens(self, text: str) -> tuple[list[Token], set[tuple[str, ...]]]:
+        """The text's alignment tokens and shingles, kept for the next pair that reads the same text (bounded:
+        the oldest are let go)."""
+        known = self._read.get(text)
+        if known is None:
+            tokens = align_tokens(text)
+            known = (tokens, shingles(tokens))
+            if len(self._read) >= self.config.texts_kept:
+                self._read.pop(next(iter(self._read)), None)
+            self._read[text] = known
+        return known
+
+    def _judge(self, new: NodeInfo, read: tuple[list[Token], set[tuple[str, ...]]], cand: NodeInfo,
+               sim: float) -> RelationJudgement:
         cfg = self.config
-        theirs = align_tokens(self._raw_text(cand))
+        (ours, our_shingles), (theirs, their_shingles) = read, self._tokens(self._raw_text(cand))
         alignment = None
-        if len(shingles(ours) & shingles(theirs)) >= cfg.min_shared_shingles:
+        if len(our_shingles & their_shingles) >= cfg.min_shared_shingles:
             alignment = align(ours, theirs)
         if alignment is not None and self._is_conflict(alignment):
             subs = "; ".join(s.describe() for s in alignment.distinct)

@@ -1,11 +1,12 @@
 """Extractive answering: the best sentences of the evidence for a question, within ~50 words.
 
 The sentences are ranked by `ranking.SentenceRanker`; the honest "not found" is `found.FoundModel`'s judgement
-of the best body sentence, or its passage dating its facts by other years than the question asks about (a near
-miss whose words all match: bench/squad_near_miss.py). The answer is the best sentence, completed with the next
-best ones while the word limit allows, cut around the question's words when a sentence alone is too long.
-Document furniture (a table of contents, an acronym list, a notice) is cited only when no body sentence answers:
-it names topics, body text explains them.
+of the best body sentence, or its passage dating its facts by other years than the question asks about, or the
+sentence missing a constraint of the question (a name or number it does not say, a word it says the other way
+round: constraints.py): near misses whose words all match (bench/squad_near_miss.py). The answer is the best
+sentence, completed with the next best ones while the word limit allows, cut around the question's words when a
+sentence alone is too long. Document furniture (a table of contents, an acronym list, a notice) is cited only
+when no body sentence answers: it names topics, body text explains them.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Answerer:
         pool, order = ranked.pool, ranked.order
 
         def found(i: int) -> bool:
-            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i)
+            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not ranked.near_miss(i)
 
         body = ranked.body()
         if body and found(body[0]):
@@ -92,7 +93,10 @@ class Answerer:
         used, parts = [first], [first.text]
         size = len(first.text.split())
         announced = _following(pool, order[0]) if announces_list(first.text) else []
-        for i in announced + [i for i in order[1:4] if i not in announced and pool[i].text not in said]:
+        # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
+        extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
+                  and not announces_list(pool[i].text)]
+        for i in announced + extras:
             extra = len(pool[i].text.split())
             if size + extra > limit:
                 if i in announced:

@@ -27,6 +27,7 @@ class Evidence:
     printed: tuple[tuple[int, str], ...] = ()  # (PDF page, printed page) for the pages known: hashable
     position: int = -1  # its place among its node's sentences (document order); -1 when not known
     section: tuple[str, ...] = ()  # the section path it was read in
+    row: bool = False  # a table row's line (label and cells), not a sentence of prose
 
 
 def distinct(evidence: list[Evidence]) -> list[Evidence]:

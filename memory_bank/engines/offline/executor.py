@@ -25,10 +25,12 @@ from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import NamedRow, TableIndex, change_of
 from ..protocol.memory_block import Selected, Selection, Sentence
 from ..protocol.table_rows import asked_years
+from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
+    asks_amount,
     asks_choice,
     asks_comparison,
     asks_growth,
@@ -39,7 +41,8 @@ from .figure_answer import (
     row_evidence,
     said_in_prose,
 )
-from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
+from .item_details import ItemDetails
+from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
 from .specifics import specific_terms
 from .verdict import is_yes_no, verdict
 
@@ -49,7 +52,6 @@ NOT_FOUND = "Not found in the documents."
 def is_not_found(answer: str) -> bool:
     """The answer says the documents do not answer (it may go on with the closest thing they do say)."""
     return answer.strip().startswith(NOT_FOUND)
-_EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -77,6 +79,8 @@ class OfflineExecutor:
         self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS))
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
         self.lists = ListAnswerer(view)
+        self.details = ItemDetails(view, embedder)
+        self.acronyms = AcronymAnswerer(view)
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:
         task = inp.task
@@ -95,6 +99,10 @@ class OfflineExecutor:
         if len(selection.parts) > 1:
             return self._answer_parts(selection.parts, calls)
         evidence = self.evidence(selection, calls)
+        expanded = self.acronyms.run(question)
+        if expanded is not None:
+            return ExecutionResult(answer=f"{expanded.text} ({_where(expanded.used[0])})", tool_calls=calls,
+                                   citations=_citations(expanded), summary=_summary(expanded), success=True)
         yes_no = is_yes_no(question)
         figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
         if figure is not None:
@@ -109,6 +117,8 @@ class OfflineExecutor:
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
+        if not asks_amount(question):  # "How does Oracle return capital?": prose, not an equity statement's row
+            evidence = [ev for ev in evidence if not ev.row] or evidence
         answer = self.answerer.answer(question, evidence)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
@@ -244,7 +254,14 @@ class OfflineExecutor:
             if listing is not None:  # a part that asks for a list is answered by the list
                 answers.append(self._list_answer(part, listing))
                 continue
-            pointed = _pointed(part, listings[:k])
+            expanded = self.acronyms.run(part)
+            if expanded is not None:  # "What does 'PA' stand for and what does it do?"
+                answers.append(expanded)
+                continue
+            if self._detailed(part, listings[:k], parts, answers):  # "... and when is each a good fit?"
+                answers.append(Answer("", [], 1.0))
+                continue
+            pointed = followed_item(part, listings[:k])
             if pointed is not None:  # "... and what does the first say?": the item of the list just given
                 answers.append(pointed)
                 continue
@@ -261,13 +278,29 @@ class OfflineExecutor:
         lines = [(a.text if listing is not None else f"- {a.text} ({_where(a.used[0])})") if a.found
                  else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)
                  if not a.found or a.text]
+        lines = list(dict.fromkeys(lines))  # one passage answering two parts is shown once
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
         return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
                                summary=_summary(merged), success=True)
 
+    def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
+        """A part that asks something of every item of the list an earlier part gave: that list's answer is
+        given again with each item's answer to it (item_details.py). False when no item's sub-section answers."""
+        j = next((i for i in reversed(range(len(earlier))) if earlier[i] is not None), None)
+        if j is None:
+            return False
+        listing = earlier[j]
+        details = self.details.run(part, listing)
+        if not any(details):
+            return False
+        texts = [d.text if d else None for d in details]
+        answers[j] = Answer(self.lists.compose(parts[j], listing, texts),
+                            [section_evidence(listing), *(d for d in details if d)], 1.0)
+        return True
+
     def _list_answer(self, question: str, listing: Listing) -> Answer:
-        return Answer(self.lists.compose(question, listing), [_section_evidence(listing)], 1.0)
+        return Answer(self.lists.compose(question, listing), [section_evidence(listing)], 1.0)
 
     def _listed(self, question: str, listing: Listing, calls: list[ToolCallRecord]) -> ExecutionResult:
         answer = self._list_answer(question, listing)
@@ -291,7 +324,7 @@ class OfflineExecutor:
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
-                                     s.section)
+                                     s.section, s.row is not None)
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 
@@ -306,31 +339,6 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
             items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
             out.extend(sorted(items, key=lambda s: s.position))
     return out
-
-
-def _pointed(part: str, earlier: list[Listing | None]) -> Answer | None:
-    """A part that points into the list an earlier part gave: 'the first' is that item; 'each one' is what the
-    items already say (each with its first sentence), so it adds no line of its own."""
-    listing = next((x for x in reversed(earlier) if x is not None), None)
-    if listing is None:
-        return None
-    if _EACH.search(part):
-        return Answer("", [_section_evidence(listing)], 1.0)
-    position = ordinal(part)
-    if position is None:
-        return None
-    text = pointed_item(listing, position)
-    return None if text is None else Answer(text, [_section_evidence(listing)], 1.0)
-
-
-def _section_evidence(listing: Listing) -> Evidence:
-    """The citation of a list answer: the section node, its place, the list's first line as the quote."""
-    node = listing.node
-    source = node.sources[0] if node.sources else None
-    first = listing.items[0]
-    return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
-                    source.name if source else "", tuple(node.pages()), 1.0, node.role,
-                    tuple(sorted(node.printed_pages().items())), 0, node.section())
 
 
 def _said_share(question: str, sentence: str) -> float:

@@ -40,6 +40,17 @@ def asks_choice(question: str) -> bool:
     return bool(_CHOICE.search(question))
 
 
+_AMOUNT = re.compile(r"\d|\bhow (?:much|many)\b|\b(?:amounts?|totals?|percent(?:age)?|rates?|figures?|numbers?|"
+                     r"values?|revenues?|sales|income|expenses?|costs?|margins?|earnings|cash|shares?|price)\b",
+                     re.IGNORECASE)
+
+
+def asks_amount(question: str) -> bool:
+    """Does the question ask for a number or name one, so that a table row may answer it? A "how" or "why"
+    about something else is answered from prose: a row of figures explains no process."""
+    return _AMOUNT.search(question) is not None
+
+
 def asks_one_figure(question: str) -> bool:
     """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
     the share of revenues change from 2022 to 2023?'."""

@@ -19,8 +19,13 @@ from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.tokens import stems
 from ..protocol.memory_block import Selection
+from .answering import Answer
+from .evidence import Evidence
 
 MIN_ITEMS = 2
+_EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d\-–])\b(?:19|20)\d\d\b(?![\d\-–])")  # "2022", not "800-207" or "2022-01"
+SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 
@@ -34,6 +39,7 @@ def ordinal(question: str) -> int | None:
 @dataclass(frozen=True)
 class ListConfig:
     max_words: int = 220  # the whole answer; items past it are named by title only
+    detail_words: int = 380  # the same when each item also says what a follow-up asked of it
     max_items: int = 25  # lines listed; the rest counted
 
 
@@ -68,8 +74,11 @@ class ListAnswerer:
                         if (o := Outline.from_metadata(e.metadata)) is not None), None)
         return None if outline is None else _best_listing(question, whole, outline)
 
-    def compose(self, question: str, listing: Listing) -> str:
-        """The answer's text: one line that answers, then the items, within the word and line budgets."""
+    def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
+        """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
+        per item, the sentence that answers a follow-up asked of every item (item_details.py), said after it."""
+        details = details or [None] * len(listing.items)
+        budget = self.config.detail_words if any(details) else self.config.max_words
         noun = item_noun(question) or "items"
         source = listing.node.sources[0] if listing.node.sources else None
         where = (place_label(source.name, source.section, tuple(listing.node.pages()), listing.node.printed_pages())
@@ -78,14 +87,15 @@ class ListAnswerer:
                 else f"The documents give {listing.count} {noun}")
         lines = [f"{lead} ({where}):" if where else f"{lead}:"]
         words = len(lines[0].split())
-        for number, item in enumerate(listing.items[: self.config.max_items], start=1):
+        for number, (item, detail) in enumerate(zip(listing.items[: self.config.max_items], details), start=1):
             if listing.numbered:
                 line = f"{number}. {item.text}"
-                if words + len(line.split()) > self.config.max_words and len(lines) > 1:
+                if words + len(line.split()) > budget and len(lines) > 1:
                     break  # a list item is its whole sentence or nothing: the rest are counted below
             else:
-                line = f"- {item.label}: {item.text}" if item.text else f"- {item.label}"
-                if item.text and words + len(line.split()) > self.config.max_words:
+                said = " ".join(t for t in (item.text, detail) if t)
+                line = f"- {item.label}: {said}" if said else f"- {item.label}"
+                if said and words + len(line.split()) > budget:
                     line = f"- {item.label}"  # past the budget a sub-section is named by its title
             lines.append(line)
             words += len(line.split())
@@ -130,4 +140,54 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     if not kind_named(noun, frozenset(stems(outline.title)), texts[best][0], texts[best][1:]):
         return None  # a list of something else answers no "which companies"
-    return candidates[best][0]
+    if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
+        return None  # "Which products are in the Wearables category?": one line of a list of categories
+    listing, lead = candidates[best]
+    said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
+    if any(year not in said for year in _YEAR.findall(asked_part(question))):
+        return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list
+    return listing
+
+
+def _bare(stem: str) -> str:
+    """A stem without its possessive ("apple'" of "Apple's" is "apple")."""
+    return stem.removesuffix("'s").rstrip("'’")
+
+
+def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: frozenset[str],
+                      lines: list[frozenset[str]]) -> bool:
+    """Is the question about one item of the list rather than the list? Its subject (the asked words besides the
+    kind of item) is said by one line and not by the list's title or lead-in: "Which products are in the
+    Wearables, Home and Accessories category?" meets a list of net-sales notes, one of which names the
+    category's products. The line is then the answer, found by the ordinary answerer."""
+    subject = {_bare(t): w for t, w in weights.items() if t not in noun}
+    if not subject:
+        return False
+    said = sorted((coverage(subject, frozenset(map(_bare, line))) for line in lines), reverse=True)
+    return bool(said) and said[0] >= SUBJECT_SAID and coverage(subject, frozenset(map(_bare, head))) < said[0] / 2 and \
+        (len(said) == 1 or said[1] < said[0] / 2)
+
+
+def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:
+    """A part that points into the list an earlier part gave: 'the first' is that item; 'each one' is what the
+    items already say (each with its first sentence), so it adds no line of its own."""
+    listing = next((x for x in reversed(earlier) if x is not None), None)
+    if listing is None:
+        return None
+    if _EACH.search(part):
+        return Answer("", [section_evidence(listing)], 1.0)
+    position = ordinal(part)
+    if position is None:
+        return None
+    text = pointed_item(listing, position)
+    return None if text is None else Answer(text, [section_evidence(listing)], 1.0)
+
+
+def section_evidence(listing: Listing) -> Evidence:
+    """The citation of a list answer: the section node, its place, the list's first line as the quote."""
+    node = listing.node
+    source = node.sources[0] if node.sources else None
+    first = listing.items[0]
+    return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
+                    source.name if source else "", tuple(node.pages()), 1.0, node.role,
+                    tuple(sorted(node.printed_pages().items())), 0, node.section())

@@ -28,6 +28,7 @@ from ...text.coverage import coverage
 from ...text.furniture import Role
 from ...text.tokens import stems
 from .alignment import Aligner, recall
+from .constraints import opposite_words, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
@@ -77,6 +78,7 @@ class Ranked:
     order: list[int]  # indices into pool, best first
     question_pairs: set[tuple[str, str]]
     years: tuple[str, ...] = ()  # the years the question asks about (specifics.asked_years)
+    question: str = ""
 
     def body(self) -> list[int]:
         """The body sentences, best first: furniture is cited only when no body sentence answers."""
@@ -96,6 +98,17 @@ class Ranked:
         passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id)
         section = " ".join(e.text for e in self.pool if e.section[:1] == ev.section[:1])
         return misdated(self.years, passage) and misdated(self.years, section)
+
+    def near_miss(self, i: int) -> list[str]:
+        """What the question asks that sentence `i` does not say (constraints.py): a name, number or year of
+        the question absent from it and its neighbours, a word it says the other way round, or the share or the
+        thing counted that the question asks for. Empty when it meets every constraint checked."""
+        ev = self.pool[i]
+        near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
+        topic = " ".join((ev.source, *ev.section))
+        near = near or ev.text
+        return (unmet_terms(self.question, near, topic) + opposite_words(self.question, ev.text)
+                + unsaid_measure(self.question, ev.text, near))
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
@@ -121,7 +134,7 @@ class SentenceRanker:
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]
         order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
-        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question))
+        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question), question)
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])

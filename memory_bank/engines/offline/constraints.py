@@ -1,0 +1,161 @@
+"""What the question says about the asked slot that the answering sentence does not: a near miss.
+
+A SQuAD 2.0 style near miss repeats its passage's words ("On what date did WXYZ-TV in Chicago sign on the air?"
+beside "WENR-TV in Chicago signed on the air on September 17, while WXYZ-TV in Detroit went on the air on
+October 9, 1948"), so cosine, phrase overlap and alignment all rate the passage as answering it. What gives it
+away is one constraint of the question the sentence does not meet: a name, number or year it never says near
+there ("Who mutated the Thals of the planet Skaro?" read against "The Daleks are Kaleds from the planet Skaro,
+mutated by the scientist Davros"), or a word it says the other way round ("In what year did RCA decide to buy NBC
+Blue?" / "RCA decided to sell NBC Blue in 1941"). Each check reads the sentence with its neighbours in the
+document (a sentence's subject is often named in the one before), and a name its section is titled by is the
+topic, not a constraint (a passage on Luther calls him "he"). Measured on bench/squad_near_miss.py (fit and
+check halves, bench/OFFLINE_RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ...text.tokens import stem
+from .specifics import specific_terms
+
+_YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
+_ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
+# the last word of a name that only says its kind ("Cambridge University"): the name is met by its first word
+_GENERIC = frozenset({"university", "college", "school", "church", "street", "road", "avenue", "center", "centre",
+                      "museum", "river", "lake", "mount", "company", "department", "institute", "bay", "area",
+                      "region", "island", "city", "county", "state", "gallery", "room", "park", "hall", "house"})
+_DASHES = re.compile(r"[‐‑‒–—]")
+_DECADE = re.compile(r"^\d0s$")  # "the 70s": a decade a sentence writes many ways
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
+_CAPS_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")
+# a word the question asks by, and the words a sentence says the other way round with (each side stemmed)
+_OPPOSITES = (("buy", "sell"), ("bought", "sold"), ("purchas", "sold"), ("inner", "outer"),
+              ("interior", "exterior"), ("younger", "older"), ("youngest", "oldest"), ("highest", "lowest"),
+              ("least", "most"), ("fail", "pass"), ("failed", "passed"), ("warmer", "cooler"),
+              ("hotter", "colder"), ("earliest", "latest"), ("minimum", "maximum"), ("import", "export"),
+              ("win", "lose"), ("won", "lost"), ("accept", "reject"), ("support", "oppos"), ("increas", "decreas"),
+              ("warm", "cool"), ("hot", "cold"))
+_PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents, a dash as a hyphen: "Gospic" is "Gospić", "2000-01" is "2000–01"."""
+    text = _DASHES.sub("-", text.lower())
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _said(term: str, text: str) -> bool:
+    """Does the text say the term: a whole word, any case, accents aside; a long word by its stem ("Canada" /
+    "Canadian" do not meet, "Merkits"/"Merkit" do)."""
+    core = _plain(term)
+    if core.isalpha() and len(core) > 3:
+        core = stem(core)
+    forms = {core} | {core[: -len(end)] for end in ("n", "ian") if core.endswith(end) and len(core) - len(end) >= 5}
+    plain = _plain(text)  # "Australian" asked of a sentence on Australia: a demonym is its country's
+    return any(re.search(r"(?<![\w])" + re.escape(form), plain) is not None for form in forms)
+
+
+def _abbreviated(name: str, text: str) -> bool:
+    """"Most Valuable Player" said as "MVP"."""
+    parts = name.split()
+    return len(parts) > 1 and re.search(r"\b" + "".join(p[0] for p in parts).upper() + r"\b", text) is not None
+
+
+def _initials(acronym: str, text: str) -> bool:
+    """"UMC" said as "United Methodist Church": capitalised words whose initials spell the acronym."""
+    letters = acronym.upper()
+    return any("".join(w[0] for w in run.split()) == letters for run in _CAPS_RUN.findall(text)
+               if len(run.split()) == len(letters))
+
+
+def _names(question: str, terms: list[str]) -> list[list[str]]:
+    """The terms grouped into names: consecutive capitalised words are one name ("Galileo Ferraris")."""
+    groups: list[list[str]] = []
+    runs = [run.split() for run in _CAPS_RUN.findall(question)]
+    taken: set[str] = set()
+    for term in terms:
+        if term in taken:
+            continue
+        run = next((r for r in runs if term in (w.strip("?,.'’s") for w in r) and len(r) > 1), None)
+        group = [t for t in terms if run and t in (w.strip("?,.") for w in run)] if run else [term]
+        groups.append(group or [term])
+        taken.update(group)
+    return groups
+
+
+def unmet_terms(question: str, near: str, topic: str) -> list[str]:
+    """The question's names, numbers and acronyms that the sentence and its neighbours (`near`) do not say,
+    leaving out those of the `topic` (its section's title, an acronym of it too). A name of several words is met
+    by its last one ("Lombardi" for "Vince Lombardi") or its acronym; an acronym by its spelled-out words; a
+    year only fails against a sentence dating its facts by another year (a sentence with no year leaves the date
+    to its context)."""
+    terms = [t for t in specific_terms(question)
+             if not _said(t, topic) and (not re.search(r"[a-z]-[a-z]", t) or not t.islower())]
+    years_near = _ANY_YEAR.findall(near)
+    out: list[str] = []
+    for group in _names(question, terms):
+        last = group[-1] if group[-1].lower() not in _GENERIC or len(group) == 1 else group[0]
+        if _YEAR.match(last):
+            if years_near and not _said(last.rstrip("s")[: 3 if last.endswith("s") else 4], near):
+                out.append(last)
+            continue
+        if _DECADE.match(last) or ("-" in last and any(_said(part, near) for part in last.split("-")
+                                                        if len(part) > 2 and not part.isdigit())):
+            continue  # a hyphenated term is met by a word of it ("Halloween-themed" by "Halloween")
+        acronym = last.isupper() and len(last) > 1
+        if _said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near):
+            continue
+        if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
+            continue
+        out.append(" ".join(group))
+    return out
+
+
+def opposite_words(question: str, sentence: str) -> list[str]:
+    """The question's words the sentence says the other way round: it says the opposite and not the word
+    ("buy" asked, "sell" said)."""
+    asked = [w.lower() for w in _WORD.findall(question)]
+    said = [w.lower() for w in _WORD.findall(sentence)]
+    out = []
+    for word in asked:
+        for key, other in _PAIRS:
+            if (_is(word, key) and any(_is(w, other) for w in said) and not any(_is(w, key) for w in said)
+                    and not any(_is(w, other) for w in asked)):  # "support ..., even if not oppose ..." asks both
+                out.append(word)
+    return sorted(set(out))
+
+
+def _is(word: str, key: str) -> bool:
+    return word == key or stem(word) == key or (len(key) >= 5 and word.startswith(key))
+
+
+
+_PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
+_COUNT_Q = re.compile(r"\bhow many ([\w'’\-]+)(?:\s+([\w'’\-]+))?", re.IGNORECASE)
+# words after "how many" that are not what is counted ("how many total yards"), or that a sentence rarely
+# repeats when it counts them ("how many people" / "7,000 inhabitants")
+_NOT_COUNTED = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "times", "years",
+                          "people", "major", "main", "former", "of", "in", "did", "does", "do", "were", "was", "are",
+                          "is", "have", "has",
+                          # units, which a sentence abbreviates or joins to its number ("382 kg", "a 16-yard run")
+                          "yards", "miles", "kilometres", "kilometers", "meters", "metres", "feet", "tons", "tonnes",
+                          "kgs", "kilograms", "pounds", "days", "hours", "minutes", "seconds", "months", "weeks"})
+
+
+def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
+    """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
+    read against a sentence with no percentage), or the thing counted ("How many zebras ...?" against "Two
+    million wildebeest migrate ...", the counted noun absent from the sentence and its neighbours)."""
+    out = []
+    if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
+        out.append("percentage")
+    count = _COUNT_Q.search(question)
+    if count:
+        counted = next((w for w in count.groups() if w and w.lower() not in _NOT_COUNTED), None)
+        if (counted and counted == count.group(1) and counted.islower() and "-" not in counted
+                and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted
+            out.append(counted)
+    return out

@@ -1,0 +1,140 @@
+"""Follow-ups a reader asks of a list or of an acronym, on the real NIST PDF: "… and how can they be mitigated?"
+is asked of every threat in its own sub-section; "What does 'PA' stand for and what does it do?" gets the long form
+the document defines, then what the PA does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.acronym_answer import asked_acronym
+from memory_bank.engines.offline.answering import Answerer
+from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.item_details import asked_of, cue_stems, leans_on_list
+from memory_bank.engines.offline.list_answer import _best_listing
+from memory_bank.memory.outline import Outline, OutlineItem, OutlineList
+from memory_bank.memory.query_graph import Node
+from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.text.question_parts import question_parts
+
+
+@pytest.fixture(scope="module")
+def nist_bank(nist_pdf: Path, tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path_factory.mktemp("nist"))
+    bank.ingest_file(nist_pdf)
+    return bank
+
+
+def _item_lines(answer: str) -> dict[str, str]:
+    return {line[2:].split(":", 1)[0]: line for line in answer.splitlines() if line.startswith("- ")}
+
+
+def test_a_follow_up_asked_of_each_threat_is_answered_from_that_threats_own_sub_section(
+        nist_bank: MemoryBank) -> None:
+    result = nist_bank.run("What threats to a zero trust architecture are discussed and how can they be mitigated?")
+    lines = _item_lines(result.answer)
+    assert result.answer.startswith("The documents give 7 threats"), result.answer
+    assert "Mitigating associated risks means the PE and PA components" in lines["5.1 Subversion of ZTA Decision "
+                                                                                  "Process"], result.answer
+    assert "To mitigate associated risks, enterprises should evaluate" in lines[
+        "5.6 Reliance on Proprietary Data Formats or Solutions"], result.answer
+    assert len(result.answer.split()) <= 420  # one screen: past the budget an item is named by its title
+    cited = {c.node_id for c in result.citations}
+    assert len(cited) >= 4  # the section, and the passages each detail was read from
+
+
+def test_when_is_each_a_good_fit_reads_each_deployment_models_own_words(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What deployment models for ZTA are described, and when is each a good fit?").answer
+    lines = _item_lines(answer)
+    assert len(lines) == 4, answer
+    assert "useful for enterprises" in lines["3.2.2 Enclave-Based Deployment"], answer
+    for line in lines.values():  # each item: its opening sentence and one more, both whole
+        assert line.rstrip().endswith((".", ")")) and "…" not in line
+
+
+def test_an_acronym_question_gets_the_long_form_the_document_defines_then_what_it_does(
+        nist_bank: MemoryBank) -> None:
+    result = nist_bank.run("What does 'PA' stand for and what does it do?")
+    first, second = result.answer.splitlines()
+    assert first.startswith("- PA stands for Policy administrator. (NIST.SP.800-207.pdf"), result.answer
+    assert "PA" in second and "Not found" not in second, result.answer
+    alone = nist_bank.run("What does PEP stand for?").answer
+    assert alone.startswith("PEP stands for Policy enforcement point."), alone
+    never = nist_bank.run("What does XYZQ stand for?").answer  # not defined there: no long form made up
+    assert "stands for" not in never
+
+
+def test_the_words_a_follow_up_leans_on() -> None:
+    assert question_parts("What does 'PA' stand for and what does it do?")[1] == "what does PA do?"
+    assert question_parts("What is a policy engine and how does it decide access?")[1] == \
+        "how does a policy engine decide access?"
+    # "they" and "each" stay: the list answer asks them of every item
+    assert question_parts("What threats are discussed and how can they be mitigated?")[1] == \
+        "how can they be mitigated?"
+    assert leans_on_list("when is each a good fit?") and not leans_on_list("when was the policy published?")
+    assert asked_of("how can they be mitigated?", "5.2 Denial-of-Service") == "how can Denial-of-Service be mitigated?"
+    assert {"mitigate", "reduce"} <= cue_stems("how can they be mitigated?")
+    assert asked_acronym("What does 'PA' stand for?") == "PA"
+    assert asked_acronym("What is ZTA short for?") == "ZTA"
+    assert asked_acronym("What does it mean?") is None and asked_acronym("What does the policy mean?") is None
+
+
+def _notes_outline() -> Outline:
+    notes = ["Products net sales include amortization of the deferred value of software upgrade rights.",
+             "Wearables, Home and Accessories net sales include sales of AirPods, Apple TV, Apple Watch, Beats "
+             "products, HomePod mini and accessories.",
+             "Services net sales include sales from advertising, AppleCare, cloud and payment services."]
+    return Outline(title="Products and Services Performance", lists=[OutlineList(
+        lead_in="", count=3, items=[OutlineItem(marker=f"({k})", text=t) for k, t in enumerate(notes, start=1)])])
+
+
+def test_a_question_about_one_item_of_a_list_is_not_answered_with_the_whole_list() -> None:
+    node = Node(id="n1", summary="", context="Products and Services Performance", keywords=[], kind="section")
+    outline = _notes_outline()
+    one = "Which products are in Apple's Wearables, Home and Accessories category?"
+    assert _best_listing(one, node, outline) is None  # the note that names the category answers, not the list
+    whole = _best_listing("Which products does the company report net sales for?", node, outline)
+    assert whole is not None and whole.count == 3
+
+
+def test_an_answer_does_not_end_on_a_sentence_that_announces_a_list_it_does_not_give() -> None:
+    answerer = Answerer(HashingEmbedder())
+    pool = [Evidence("Wearables net sales include sales of AirPods and Apple Watch.", "a"),
+            Evidence("Wearables net sales increased during 2022 due to higher sales of Apple Watch.", "b"),
+            Evidence("Wearables, Home and Accessories includes:", "c")]
+    answer = answerer.compose("Which products are in Wearables?", pool, [0, 2, 1], 1.0)
+    assert not answer.text.rstrip().endswith(":") and "increased during 2022" in answer.text, answer.text
+
+
+def test_one_sentence_that_answers_two_parts_is_shown_once(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("Workforce\n\nAs of May 31, 2023, we employed approximately 164,000 full-time employees, of "
+                     "which approximately 62,000 were employed in the U.S. and 102,000 internationally. Our "
+                     "offices are leased.\n", "workforce.txt")
+    answer = bank.run("How many full-time employees did the company have as of May 31, 2023, and how many of them "
+                      "were in the U.S.?").answer
+    assert answer.count("164,000 full-time employees") == 1, answer
+
+
+def test_only_a_question_that_asks_or_names_an_amount_may_be_answered_by_a_table_row() -> None:
+    from memory_bank.engines.offline.figure_answer import asks_amount
+
+    assert not asks_amount("How does Oracle return capital to its stockholders?")
+    assert not asks_amount("Why did the company change its auditor?")
+    for question in ("How much did Oracle spend on research and development?", "What were total revenues?",
+                     "Which segment had the highest operating margin in 2023?", "How many shares were repurchased?"):
+        assert asks_amount(question), question
+
+
+def test_a_list_that_never_says_the_asked_year_is_not_the_answer() -> None:
+    node = Node(id="n1", summary="", context="Products and Services Performance", keywords=[], kind="section")
+    asked = "Which new products did Apple announce in the fourth quarter of fiscal 2022?"
+    assert _best_listing(asked, node, _notes_outline()) is None
+    assert _best_listing("Which products does the company report net sales for?", node, _notes_outline())
+
+
+def test_a_document_number_in_the_question_is_no_year_the_list_must_say(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("How many basic tenets of zero trust does NIST SP 800-207 list?").answer
+    assert answer.startswith("There are 7 tenets"), answer

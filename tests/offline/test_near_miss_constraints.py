@@ -1,0 +1,136 @@
+"""SQuAD 2.0 style near misses: a question on the passage's topic, worded like it, that one of its constraints
+(a name, a number, a year, a word said the other way round) keeps the passage from answering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure
+from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.executor import OfflineExecutor, is_not_found
+from memory_bank.engines.offline.found import FoundModel
+from memory_bank.engines.offline.ranking import Ranked, SentenceModel
+from memory_bank.engines.protocol.figures import TableIndex
+from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder
+from memory_bank.retrieval.embedding import HashingEmbedder
+
+DALEKS = "The Daleks are Kaleds from the planet Skaro, mutated by the scientist Davros and housed in armour shells."
+FERRARIS = ("In 1888, the editor of Electrical World magazine arranged for Tesla to demonstrate his alternating "
+            "current system, including his induction motor, at the American Institute of Electrical Engineers.")
+
+
+def test_a_name_the_sentence_and_its_neighbours_do_not_say_is_unmet() -> None:
+    assert unmet_terms("Who mutated the Thals of the planet Skaro?", DALEKS, "Doctor Who") == ["Thals"]
+    assert unmet_terms("Who mutated the Kaleds of the planet Skaro?", DALEKS, "Doctor Who") == []
+    # a name of two words is one constraint, met by its last word, unmet when neither is said
+    assert unmet_terms("In what year did Galileo Ferraris demonstrate his motor at the American Institute of "
+                       "Electrical Engineers?", FERRARIS, "Nikola Tesla") == ["Galileo Ferraris"]
+    assert unmet_terms("Who designed the Vince Lombardi Trophy?",
+                       "Like the Lombardi Trophy, the 50 will be designed by Tiffany & Co.", "Super Bowl 50") == []
+    # ... but a name ending in the kind of thing it is ("University") is met by its own word only
+    assert unmet_terms("What did other students call the Wesleys' group at Cambridge University?",
+                       "A small group of students, including John Wesley and Charles Wesley, met on the Oxford "
+                       "University campus.", "Methodism") == ["Cambridge University"]
+
+
+def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_unmet_constraint() -> None:
+    # the section is about Luther: a sentence on him calls him "he"
+    assert unmet_terms("What development did Luther's hymns influence?",
+                       "His hymns influenced the development of singing in churches.", "Martin Luther") == []
+    assert unmet_terms("What percentage of the U.S. population self-identify with UMC?",
+                       "In 2015, 3.6% of the U.S population self-identify with the United Methodist Church.",
+                       "Methodism") == []
+    assert unmet_terms("How many interceptions did Josh Norman score touchdowns with in 2015?",
+                       "Cornerback Josh Norman scored touchdowns on two of his four interceptions.", "Panthers") == []
+    # accents, dashes, a hyphenated term's own word, an acronym and what it stands for are the same thing said
+    assert unmet_terms("Where did Tesla teach in Gospic?", "Tesla taught a large class in his old school in Gospić.",
+                       "Nikola Tesla") == []
+    assert unmet_terms("What is the first model of education, in the Australian system?",
+                       "Generally, education in Australia follows the three-tier model.", "Education") == []
+    assert unmet_terms("Which major network was the most watched for the 2000-01 season?",
+                       "In the 2000–01 season, NBC was the most watched network.", "Television") == []
+    assert unmet_terms("What Peanuts special is Halloween-themed?",
+                       "ABC airs the Peanuts special It's the Great Pumpkin every Halloween.", "Television") == []
+    assert unmet_terms("Who was the Most Valuable Player of Super Bowl 50?",
+                       "Denver linebacker Von Miller was named Super Bowl MVP.", "Super Bowl 50") == []
+    assert unmet_terms("On what streets is the ABC headquarters located?",
+                       "The network is headquartered on Columbus Avenue.", "American Broadcasting Company") == []
+    # a sentence dating its facts by another year does not meet the asked one
+    assert unmet_terms("Whose exit in the 2014 Christmas special led to Peter Capaldi taking the role?",
+                       "Peter Capaldi took on the role after Matt Smith's exit in the 2013 Christmas special.",
+                       "Doctor Who") == ["2014"]
+
+
+def test_a_word_the_sentence_says_the_other_way_round() -> None:
+    sold = "Once Mutual's appeals against the FCC were rejected, RCA decided to sell NBC Blue in 1941."
+    assert opposite_words("In what year did RCA decide to buy NBC Blue?", sold) == ["buy"]
+    assert opposite_words("In what year did RCA decide to sell NBC Blue?", sold) == []
+    assert opposite_words("What was the name of Tesla's younger brother?",
+                          "He had an older brother named Dane and three sisters.") == ["younger"]
+    assert opposite_words("How many exams did Tesla fail in his first year at Graz?",
+                          "During his first year, Tesla passed nine exams.") == ["fail"]
+    # a question that names both sides asks about both: no swap
+    assert opposite_words("What kind of war did Luther support against the Turks, even if he did not oppose a "
+                          "religious war?", "Luther did support non-religious war against the Turks.") == []
+
+
+def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> None:
+    wildebeest = ("Two million wildebeest migrate a distance of 2,900 kilometres from the Serengeti in neighbouring "
+                  "Tanzania to the Masai Mara in Kenya.")
+    assert unsaid_measure("How many zebras migrate from the Serengeti to the Masai Mara each year?", wildebeest,
+                          wildebeest) == ["zebras"]
+    assert unsaid_measure("How many wildebeest migrate from the Serengeti?", wildebeest, wildebeest) == []
+    yards = "The Panthers then blew out the Arizona Cardinals, 49–15, racking up 487 yards."
+    assert unsaid_measure("How many total yards did the Panthers have in the NFC Championship?", yards, yards) == []
+    assert unsaid_measure("How many yards was the field goal?", "Gano kicked a 44-yard field goal.", "") == []
+    aid = "Production downturns periodically necessitate food aid, in 2004 aid for 1.8 million people."
+    assert unsaid_measure("What percentage of Kenya's population depends on food aid?", aid, aid) == ["percentage"]
+    poor = "Kenya has a poverty rate of 53%, the share of the population below the poverty line."
+    assert unsaid_measure("What percentage of Kenya's population lives in poverty?", poor, poor) == []
+
+
+def test_a_ranked_sentence_is_judged_with_its_neighbours_in_the_same_passage() -> None:
+    """The subject of a sentence is often named by the one before it; a sentence of another passage is no
+    neighbour."""
+    pool = [Evidence("Peter Capaldi was cast as the Twelfth Doctor.", "n0", position=0, section=("Doctor Who",)),
+            Evidence("He took the role after the 2013 Christmas special.", "n0", position=1,
+                     section=("Doctor Who",)),
+            Evidence("Matt Smith left the show.", "n1", position=0, section=("Doctor Who",))]
+    ranked = Ranked(pool, np.zeros((3, len(SentenceModel.names()))), [0.0] * 3, [1, 0, 2], set(),
+                    question="When did Peter Capaldi take the role?")
+    assert ranked.near_miss(1) == []
+    ranked.question = "When did Matt Smith take the role?"
+    assert ranked.near_miss(1) == ["Matt Smith"] and ranked.near_miss(2) == []
+
+
+NETWORK = ("NBC Blue\n\nOnce Mutual's appeals against the FCC were rejected, RCA decided to sell NBC Blue in 1941, "
+           "and gave the mandate to do so to Mark Woods.\n\nNewcastle\n\nNewcastle is a city in Tyne and Wear, 103 "
+           "miles (166 km) south of Edinburgh and 277 miles (446 km) north of London.\n\nRailways\n\nThe East Coast "
+           "line runs trains from London to Edinburgh, and other lines run on to Glasgow and Aberdeen.\n")
+
+
+def test_near_misses_are_not_found_through_the_product_and_their_answerable_twins_are_answered(
+        tmp_path: Path) -> None:
+    """Each near miss matches its passage as well as its twin does (the found model alone would answer it):
+    the constraint it does not meet is what makes it "not found"."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(NETWORK, "network.txt")
+    rca = "In what year did RCA decide to {} NBC Blue, once Mutual's appeals against the FCC were rejected?"
+    sold = bank.run(rca.format("sell")).answer
+    assert not is_not_found(sold) and "1941" in sold, sold
+    bought = bank.run(rca.format("buy")).answer
+    assert is_not_found(bought) and "sell NBC Blue" in bought, bought  # the closest passage, labelled
+    miles = "How many miles south of {} is the city of Newcastle in Tyne and Wear?"
+    edinburgh = bank.run(miles.format("Edinburgh")).answer
+    assert not is_not_found(edinburgh) and "103 miles" in edinburgh, edinburgh
+    glasgow = bank.run(miles.format("Glasgow")).answer  # the documents name Glasgow, in another passage
+    assert is_not_found(glasgow) and "never mention" not in glasgow, glasgow
+    executor = OfflineExecutor(bank.embedder, bank.view, TableIndex(bank.view))
+    for question in (rca.format("buy"), miles.format("Glasgow")):
+        selection = MemoryBlockBuilder(bank.view).select(question, bank.settings.memory_budget_tokens)
+        ranked = executor.answerer.rank(question, executor.evidence(selection))
+        assert ranked is not None and FoundModel().found(ranked.signals(ranked.lead())), question
+        assert ranked.near_miss(ranked.lead()), question
