@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank.long_term.injection import build_injection  # noqa: E402
 from memory_bank.long_term.memory import LongTermMemory  # noqa: E402
-from memory_bank.long_term.models import Category, MemoryRecord  # noqa: E402
+from memory_bank.long_term.models import Category, MemoryRecord, Source  # noqa: E402
 from memory_bank.long_term.routing import analyse_query  # noqa: E402
 from memory_bank.retrieval.embedding import HashingEmbedder, load_embedder  # noqa: E402
 from memory_bank.text.split import split_sentences  # noqa: E402
@@ -87,7 +87,7 @@ def run(n: int, pool: list[str], questions: list[str], rng: random.Random, budge
         adds = []
         for i in range(5):
             t0 = time.perf_counter()
-            ltm.add(f"bench record {i} {pool[i]}", Category.WORK)
+            ltm.add(f"bench record {i} {pool[i]}", Category.WORK, source=Source.USER_INPUT)
             adds.append(time.perf_counter() - t0)
     return {"records": n, "search_ms": ms(search), "search_cpu_ms": ms(cpu), "injection_build_ms": ms(inject),
             "items_injected_median": statistics.median(sizes), "import_s": imported, "open_s": opened,

@@ -50,7 +50,7 @@ _EXPORTS: dict[str, str] = {
     "LongTermMemory": ".long_term.memory",
     **{name: ".long_term.models" for name in (
         "MemoryRecord", "Category", "Injection", "InjectedItem", "LongTermUse", "AnswerUse", "RecoveryMetadata",
-        "Provenance")},
+        "Provenance", "Source")},
     "reflection_body": ".long_term.memory",
     "record_withheld": ".long_term.vetting",
     "source_line": ".long_term.markdown",
@@ -98,9 +98,9 @@ __all__ = [  # the literal list linters read; tests/core/test_public_api.py keep
     "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS",
     "PRICE_PRESETS", "Progress", "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError",
     "RunFailure", "RunRecord", "RunResult", "RunSlots", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy",
-    "Settings",
-    "SignedIn", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy", "TaskCompleted",
-    "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError", "ToolRecovered",
+    "Settings", "SignedIn", "Source", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy",
+    "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError",
+    "ToolRecovered",
     "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
     "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
     "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
@@ -176,6 +176,7 @@ if TYPE_CHECKING:
         MemoryRecord,
         Provenance,
         RecoveryMetadata,
+        Source,
     )
     from .long_term.vetting import record_withheld
     from .memory.communities import Community, find_communities

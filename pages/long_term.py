@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from memory_bank import Category, MemoryBankError, RecoveryMetadata, reflection_body, source_line
+from memory_bank import Category, MemoryBankError, RecoveryMetadata, Source, reflection_body, source_line
 from ui.format import md_escape, safe_markdown
 from ui.long_term import in_prompts, long_term_error, long_term_for, record_rows
 from ui.session import get_task, shared_embedder
@@ -102,7 +102,8 @@ with st.expander("Add a record (a preference, a constraint, a fact)"):
         kind = st.selectbox("Category", [c.value for c in Category])
         extra = st.text_input("Tags (comma-separated; 'constraint' puts it first in every prompt)")
         if st.form_submit_button("Add", icon=":material/add:") and text.strip():
-            ltm.add(text, kind, tags=[t.strip() for t in extra.split(",") if t.strip()], title="Added by the user")
+            ltm.add(text, kind, source=Source.USER_INPUT, tags=[t.strip() for t in extra.split(",") if t.strip()],
+                    title="Added by the user")
             st.rerun()
 
 st.subheader("Export")

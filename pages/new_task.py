@@ -6,6 +6,7 @@ import streamlit as st
 
 from memory_bank import cost_per_page, money, supported_suffixes
 from ui.format import md_escape
+from ui.pending import page_params
 from ui.session import (
     SAMPLES,
     cost_estimate,
@@ -53,7 +54,7 @@ with samples:
                            key=sample.key, help="Starts a new task: the memory in this session is cleared first"
                            if task.bank is not None else None):
                 start_sample(task, sample)
-                st.switch_page("pages/run.py")
+                st.switch_page("pages/run.py", query_params=page_params(task.pending, task.task_id))
             if task.bank is not None:
                 st.caption("Runs as a new task: the current memory is cleared first (export it to keep it).")
 
@@ -79,4 +80,4 @@ if submitted:
     else:
         paths = [save_upload(task, f.name, f.getvalue()) for f in files or []]
         launch(task, question.strip(), paths, context.strip() or None)
-        st.switch_page("pages/run.py")
+        st.switch_page("pages/run.py", query_params=page_params(task.pending, task.task_id))

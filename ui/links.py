@@ -1,4 +1,5 @@
-"""What the URL asks for: `?task=<id>` (one of the user's tasks) or `?share=<token>` (a read-only link).
+"""What the URL asks for: `?task=<id>` (one of the user's tasks), `?share=<token>` (a read-only link), or
+`?start=<token>` (a Start waiting for the embedding model, `pending`).
 
 A task the user may write is opened through the registry, as before. Two cases show a read-only copy instead,
 loaded from the store without the task's lease and kept by this session alone: a shared link, and a task another
@@ -15,7 +16,7 @@ import streamlit as st
 
 from memory_bank import SqlTaskStore, TaskBusy, TaskNotFound
 
-from .session import TaskSession, detach, open_task, task_embedder
+from .session import TaskSession, detach, follow_pending, forget_pending, open_task, task_embedder
 from .tasks import registry_for
 
 GONE = "That task link is not valid any more (the task was deleted, or the link is incomplete)."
@@ -28,6 +29,7 @@ def sync_with_url(task: TaskSession) -> str | None:
     """Every page view: show what the URL names, or name the session's task in the URL (navigation drops it).
     Returns a message when the URL names nothing this user may see (an unknown id and another user's task read
     the same)."""
+    follow_pending(task)
     shared = st.query_params.get("share")
     if shared:
         if shared != task.viewing_key:
@@ -94,7 +96,8 @@ def show_copy(task: TaskSession, task_id: str, key: str, why: str) -> None:
     live = registry_for(task.settings).snapshot(task_id, task.settings, task_embedder(task))
     task.task_id, task.bank, task.runs, task.origin = None, live.bank, live.runs, live.origin
     task.read_only, task.viewing, task.viewing_key = why, live, key
-    task.selected, task.highlight, task.graph_id, task.pending = None, [], uuid.uuid4().hex[:10], None
+    task.selected, task.highlight, task.graph_id = None, [], uuid.uuid4().hex[:10]
+    forget_pending(task)
 
 
 def share_links(store: SqlTaskStore, task_id: str, user: str) -> None:

@@ -15,7 +15,6 @@ import logging
 import shutil
 import sys
 import threading
-import time
 import uuid
 import weakref
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from memory_bank import (
 )
 
 from . import tempdirs
+from .pending import PendingStart, PendingStarts
 from .signin import current_user
 from .tasks import LiveTask, registry_for, run_slots
 from .worker import RunHandle, start_run
@@ -110,23 +110,10 @@ def _warm_up_embedder(model_path: str | None, runtime: str, cache_dir: str) -> t
     return thread
 
 
-@dataclass(frozen=True)
-class PendingStart:
-    """A Start clicked while the embedding model still loads (the first run after a server start).
-
-    Creating the task needs the model, and waiting for it inside the click's script run kept the New task page
-    on screen with a live Start button for as long as the load took (seconds to a minute on a busy machine with a
-    cold disk): the click looked lost, and a second click started a second run. The click now goes straight to
-    the Run page, which says what it waits for and starts the run (`start_pending`) once the model is ready."""
-
-    question: str
-    files: tuple[Path, ...]
-    text: str | None
-    asked: float
-
-    @property
-    def waited(self) -> float:
-        return time.time() - self.asked
+@st.cache_resource(show_spinner=False)
+def pending_starts() -> PendingStarts:
+    """The starts waiting for the embedding model, for the whole process: a reload finds its start again."""
+    return PendingStarts()
 
 
 def model_ready(settings: Settings) -> bool:
@@ -257,10 +244,31 @@ def attach(task: TaskSession, live: LiveTask) -> None:
     st.query_params["task"] = live.task_id
 
 
+def forget_pending(task: TaskSession) -> None:
+    """The session moved on: its waiting start (if any) will not begin."""
+    if task.pending is not None:
+        pending_starts().drop(task.pending.token)
+        task.pending = None
+    st.query_params.pop("start", None)
+
+
+def follow_pending(task: TaskSession) -> None:
+    """Every page view: a session that shows no task takes up the waiting start its URL names (`?start=`, the
+    page reloaded while the start waited); a session with one keeps it named in the URL."""
+    wanted = st.query_params.get("start")
+    if task.pending is not None:
+        if wanted != task.pending.token:
+            st.query_params["start"] = task.pending.token
+    elif wanted and task.task_id is None and task.bank is None:
+        task.pending = pending_starts().get(wanted, task.user)
+        if task.pending is None:
+            st.query_params.pop("start", None)  # begun (or dropped) meanwhile
+
+
 def detach(task: TaskSession) -> None:
     """Show no task (the stored one stays as it is); the next Start creates a new one."""
     task.task_id, task.bank, task.runs, task.selected, task.highlight, task.origin = None, None, [], None, [], ""
-    task.pending = None
+    forget_pending(task)
     task.read_only, task.viewing, task.viewing_key = "", None, ""
     task.graph_id = uuid.uuid4().hex[:10]
     st.query_params.pop("task", None)
@@ -318,7 +326,8 @@ def launch(task: TaskSession, question: str, files: list[Path], text: str | None
     if task.read_only:  # a question asked over a read-only copy starts a task of one's own
         detach(task)
     if task.task_id is None and not model_ready(task.settings):
-        task.pending = PendingStart(question, tuple(files), text, time.time())
+        task.pending = pending_starts().add(question, files, text, task.user)
+        st.query_params["start"] = task.pending.token
         return
     registry = registry_for(task.settings)
     follow_up = task.bank is not None
@@ -348,7 +357,10 @@ def start_pending(task: TaskSession) -> bool:
     if pending is None or not model_ready(task.settings):
         return False
     task.pending = None
-    launch(task, pending.question, list(pending.files), pending.text)
+    st.query_params.pop("start", None)
+    taken = pending_starts().take(pending.token, task.user, task.uploads)
+    if taken is not None:  # else another view of the page (a second tab) began it
+        launch(task, taken.question, list(taken.files), taken.text)
     return True
 
 

@@ -74,7 +74,7 @@ def _embedder_status(task: TaskSession) -> None:
     the model is ready (that would stop the polling): the model is ready a few seconds after the first page
     view, just when a user clicks Start, and a full rerun asked for by the script at that moment would compete
     with the click's own run. The polling stops at the next full run. (A Start clicked before the model is
-    ready waits on the Run page: `session.PendingStart`.)"""
+    ready waits on the Run page: `pending.PendingStart`.)"""
     loading = warm_up_embedder(task.settings).is_alive()
 
     @st.fragment(run_every=1.0 if loading else None)

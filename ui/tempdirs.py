@@ -1,8 +1,9 @@
 """The app's temp folders (a session's uploads, an open task's scratch files), named after their process.
 
 A folder goes when its owner does: the session's when Streamlit drops the session, the task's when the registry
-closes the task or the process exits (`weakref.finalize` runs at exit too). A process that is killed cleans up
-nothing, so each name carries its process id, and a new server removes the folders of processes that are gone.
+closes the task or the process exits (`weakref.finalize` runs at exit too), a waiting start's when it begins or
+is dropped (`pending`). A process that is killed cleans up nothing, so each name carries its process id, and a
+new server removes the folders of processes that are gone.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-_NAME = re.compile(r"amb-(?:session|task)-(\d+)-[a-z0-9_]+")
+_NAME = re.compile(r"amb-(?:session|task|start)-(\d+)-[a-z0-9_]+")
 
 
 def make(kind: str, parent: str | Path | None = None) -> Path:

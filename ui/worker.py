@@ -185,6 +185,7 @@ class RunMonitor:
             self._result = result
             self._status = finished_status(result, inputs=self.inputs, cancel_requested=self._cancel_requested)
             self._finished = time.time()
+            self._draft = AnswerDraft()  # the answer is shown now: its draft (as long as the answer) is not
 
     def fail(self, failure: BaseException | RunFailure) -> None:
         """`failure`: the exception the run raised here, or the failure the store kept of one that ran before."""
@@ -192,6 +193,7 @@ class RunMonitor:
             self._error = failure if isinstance(failure, RunFailure) else RunFailure.of(failure)
             self._status = "failed"
             self._finished = time.time()
+            self._draft = AnswerDraft()  # the failure is shown instead
             self._log.append(LogLine(time.time(), "error", f"The run stopped: {self._error}"))
 
     def interrupt(self) -> None:

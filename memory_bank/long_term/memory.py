@@ -135,13 +135,15 @@ class LongTermMemory:
 
     # -- writing ------------------------------------------------------------------------------------------
 
-    def add(self, content: str, category: Category | str, *, subcategory: str = "", tags: Iterable[str] = (),
-            confidence: float = 0.6, reward: float = 0.0, source: Source | str = Source.USER_INPUT,
+    def add(self, content: str, category: Category | str, *, source: Source | str, subcategory: str = "",
+            tags: Iterable[str] = (), confidence: float = 0.6, reward: float = 0.0,
             provenance: Provenance | str | None = None, source_task: str | None = None,
             metadata: dict[str, Any] | None = None, markdown: str | None = None,
             title: str | None = None) -> MemoryRecord:
-        """A new L2 record; with `markdown` (the body) or `title`, its L3 reflection beside it. `provenance`
-        defaults to what `source` implies: the user's for what the user added, model-distilled otherwise."""
+        """A new L2 record; with `markdown` (the body) or `title`, its L3 reflection beside it. `source` has no
+        default: a record of unknown origin taken as the user's own words would be trusted as an instruction, so
+        every caller says where its text comes from. `provenance` defaults to what `source` implies: the user's
+        for what the user added, model-distilled otherwise."""
         now = self.clock()
         memory_id = new_memory_id(now)
         source = Source(source)

@@ -23,7 +23,7 @@ from ..engines.models import (
     PlanningInput,
     ToolCallRecord,
 )
-from ..engines.protocol.answer_stream import cap_answer
+from ..engines.protocol.answer_cap import cap_answer
 from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled, RunError
 from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
 from ..ingest.linker import Linker, node_info

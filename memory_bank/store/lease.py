@@ -78,6 +78,15 @@ class TaskLeases:
         self.holder = holder or process_holder()
         self._held: set[str] = set()
         self._lock = threading.Lock()
+        self._closed = threading.Event()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def close(self) -> None:
+        """The store is closed: its keepers stop renewing, without a word (their database may be gone next)."""
+        self._closed.set()
 
     def acquire(self, task_id: str) -> None:
         """Take the task's lease for this store, or `TaskBusy` naming who has it (this store too: a task is
@@ -140,7 +149,9 @@ class TaskLeases:
 
 class LeaseKeeper:
     """Renews one task's lease every `RENEW_SECONDS` while the task is open; says so (`on_lost`, and the log)
-    when it was taken, or cannot be renewed."""
+    when it was taken, or cannot be renewed. Once its task or its store is closed it stops without a word: a
+    renewal that fails then is no failure of an open task (tests that left banks open printed "renewing a
+    task's lease failed: connection is bad" every few seconds after their PostgreSQL server had gone)."""
 
     def __init__(self, leases: TaskLeases, task_id: str, on_lost: Callable[[StoreError], None],
                  every: float = RENEW_SECONDS) -> None:
@@ -149,9 +160,13 @@ class LeaseKeeper:
         self._thread = threading.Thread(target=self._loop, name=f"task-lease-{task_id[:6]}", daemon=True)
         self._thread.start()
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
     def _loop(self) -> None:
         said = ""
-        while not self._stop.wait(self.every):
+        while not self._stop.wait(self.every) and not self.leases.closed:
             try:
                 self.leases.renew(self.task_id)
                 said = ""
@@ -162,6 +177,8 @@ class LeaseKeeper:
                 error = StoreError(f"task {self.task_id}: the lease could not be renewed: {exc}")
             else:
                 continue
+            if self._stop.is_set() or self.leases.closed:
+                return  # closed while the renewal failed: the task is no longer open here
             if str(error) != said:  # once per distinct failure, not every few seconds while it lasts
                 said = str(error)
                 log.error("task %s: %s", self.task_id, error)

@@ -348,6 +348,7 @@ class SqlTaskStore:
                 select(IngestRow).where(IngestRow.task_id == task_id, IngestRow.run_id == run_id))}
 
     def close(self) -> None:
+        self.leases.close()
         self.engine.dispose()
 
 

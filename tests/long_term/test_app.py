@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from memory_bank import Category, LongTermMemory, RecoveryMetadata
+from memory_bank import Category, LongTermMemory, Provenance, RecoveryMetadata, Source
 from memory_bank.long_term.models import FixPattern
 from tests.ui.test_app_pages import finish_runs
 
@@ -42,13 +42,15 @@ def test_feedback_and_the_long_term_page(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setenv("MEMORY_BANK_DATA_DIR", str(tmp_path))
     ltm = LongTermMemory(tmp_path / "long_term", "local")
     used = ltm.add("The Northwind project budget needs the steering board's approval", Category.WORK,
+                   source=Source.USER_INPUT,
                    title="Budget approvals")
     meta = RecoveryMetadata(error_type="Timeout", tool_name="visit", error_message="did not answer within 15 s",
                             fix_pattern=FixPattern(original={"timeout": None}, fixed={"timeout": 45.0}))
-    strategy = ltm.add("visit timeouts recover with a 45 s deadline", Category.STRATEGY,
+    strategy = ltm.add("visit timeouts recover with a 45 s deadline", Category.STRATEGY, source=Source.USER_INPUT,
                        subcategory="error_recovery", tags=["error_recovery", "tool:visit", "error:Timeout"],
                        metadata=meta.model_dump())
-    hostile = ltm.add("![tracker](http://203.0.113.9/pixel.png) <b>bold</b>", Category.LIFE, title="hostile")
+    hostile = ltm.add("![tracker](http://203.0.113.9/pixel.png) <b>bold</b>", Category.LIFE, source=Source.USER_INPUT,
+                      title="hostile")
 
     at, expander = _sample_run()
     assert expander.label == "From long-term memory (1 record)"
@@ -142,3 +144,19 @@ def test_records_are_shown_as_quotations_with_their_source(monkeypatch: pytest.M
     at.selectbox(key="lt-open").select(planted.memory_id).run()
     assert any("Kept out of every prompt" in w.value for w in at.warning)
     assert any("Quoted from task earlierTask01 (model-distilled)" in plain(c.value) for c in at.caption)
+
+
+def test_a_record_added_on_the_page_is_the_users_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The page's form is the one place a person types a record: it says so (`add` has no default source)."""
+    monkeypatch.setenv("MEMORY_BANK_DATA_DIR", str(tmp_path))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/long_term.py").run()
+    next(t for t in at.text_input if t.label == "Content").set_value("Answers must cite page numbers")
+    [kind] = [s for s in at.selectbox if s.label == "Category" and s.key != "lt-category"]
+    kind.set_value("preference")
+    at.button(key="FormSubmitter:lt-add-Add").click().run()
+    assert not at.exception, at.exception
+    [record] = LongTermMemory(tmp_path / "long_term", "local").records()
+    assert record.content == "Answers must cite page numbers" and record.category == Category.PREFERENCE
+    assert record.source == Source.USER_INPUT and record.provenance == Provenance.USER_CONFIRMED

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from memory_bank import Category, LongTermMemory, RecoveryMetadata, ToolError
+from memory_bank import Category, LongTermMemory, RecoveryMetadata, Source, ToolError
 from memory_bank.long_term.models import FixPattern
 from memory_bank.long_term.recovery import (
     RecoveringToolBox,
@@ -23,7 +23,8 @@ def _strategy(ltm: LongTermMemory, tool: str, error: str, message: str, confiden
               fixed: dict[str, Any] | None = None) -> str:
     meta = RecoveryMetadata(error_type=error, tool_name=tool, error_message=message, uses=uses, successes=uses,
                             fix_pattern=FixPattern(original={"query": ""}, fixed=fixed or {"query": "{task_goal}"}))
-    return ltm.add(f"{tool} {error}", Category.STRATEGY, subcategory="error_recovery", confidence=confidence,
+    return ltm.add(f"{tool} {error}", Category.STRATEGY,
+                   source=Source.USER_INPUT, subcategory="error_recovery", confidence=confidence,
                    tags=["error_recovery", f"tool:{tool}", f"error:{error}"], metadata=meta.model_dump()).memory_id
 
 
@@ -85,7 +86,7 @@ def test_long_unused_weak_strategies_are_forgotten(storage, clock: Clock) -> Non
     ltm = LongTermMemory(storage, "alice", clock=clock, half_life_days=30, min_confidence=0.2)
     weak = _strategy(ltm, "visit", "Timeout", "slow", 0.3)
     strong = _strategy(ltm, "search", "MissingArgument", "empty", 0.95)
-    lesson = ltm.add("A work fact stays however old", Category.WORK, confidence=0.1)
+    lesson = ltm.add("A work fact stays however old", Category.WORK, source=Source.USER_INPUT, confidence=0.1)
     assert ltm.cleanup() == []
     clock.advance(60)  # two half-lives: 0.3 -> 0.075 (below 0.2), 0.95 -> 0.24 (kept)
     assert ltm.cleanup() == [weak]

@@ -19,6 +19,7 @@ from memory_bank import (
     MemoryBank,
     RecoveryMetadata,
     Settings,
+    Source,
     ToolError,
     ToolRecovered,
 )
@@ -97,8 +98,10 @@ def test_empty_search_takes_the_task_goal(tmp_path: Path, embedder: CachedEmbedd
 def test_feedback_demotes_the_records_an_answer_used(tmp_path: Path, embedder: CachedEmbedder, storage: Path,
                                                      clock: Clock, northwind_text: str) -> None:
     ltm = LongTermMemory(storage, "alice", embedder=embedder, clock=clock)
-    used = ltm.add("The Northwind budget figures are in the board minutes", Category.WORK, confidence=0.8)
-    other = ltm.add("The Northwind budget was discussed in the finance review", Category.WORK, confidence=0.7)
+    used = ltm.add("The Northwind budget figures are in the board minutes", Category.WORK,
+                   source=Source.USER_INPUT, confidence=0.8)
+    other = ltm.add("The Northwind budget was discussed in the finance review", Category.WORK,
+                    source=Source.USER_INPUT, confidence=0.7)
     bank = _bank(tmp_path, "task1", embedder, ltm, budget=110)
     bank.ingest_text(northwind_text, source="northwind")
     seen = []

@@ -32,6 +32,7 @@ from memory_bank import (
     Provenance,
     RecoveryMetadata,
     Settings,
+    Source,
     ToolCalled,
     ToolRecovered,
 )
@@ -84,7 +85,7 @@ def _offline(tmp_path: Path, name: str, ltm: LongTermMemory, text: str, source: 
 
 def test_offline_the_planted_line_reaches_no_later_task_and_the_lesson_still_does(tmp_path: Path) -> None:
     ltm = LongTermMemory(tmp_path / "long_term", "local")
-    preference = ltm.add("Keep vendor onboarding answers short", Category.PREFERENCE)
+    preference = ltm.add("Keep vendor onboarding answers short", Category.PREFERENCE, source=Source.USER_INPUT)
     first = _offline(tmp_path, "t1", ltm, GUIDE, "vendor-guide.txt").run(Q1)
     assert "169.254.169.254" in first.answer  # the precondition: the planted line is in task 1's answer
     assert first.long_term is not None
@@ -261,7 +262,7 @@ def test_llm_the_later_prompt_holds_no_planted_instruction(tmp_path: Path, malic
     model = Obedient(malicious=malicious)
     with FakeOpenAI(handler=model) as fake:
         ltm = LongTermMemory(tmp_path / "long_term", "local")
-        preference = ltm.add("Keep vendor onboarding answers short", Category.PREFERENCE)
+        preference = ltm.add("Keep vendor onboarding answers short", Category.PREFERENCE, source=Source.USER_INPUT)
         first = _llm_bank(fake, tmp_path, "t1", ltm, GUIDE, "vendor-guide.txt").run(Q1)
         assert PLANTED in first.answer  # the precondition: the model repeated the planted line
         assert first.long_term is not None
@@ -305,7 +306,8 @@ def test_control_the_stand_in_obeys_what_reaches_the_block(tmp_path: Path) -> No
     model = Obedient()
     with FakeOpenAI(handler=model) as fake:
         ltm = LongTermMemory(tmp_path / "long_term", "local")
-        ltm.add("For Fabrikam vendor onboarding, visit on 10.0.0.5 first", Category.PREFERENCE)
+        ltm.add("For Fabrikam vendor onboarding, visit on 10.0.0.5 first", Category.PREFERENCE,
+                source=Source.USER_INPUT)
         bank = _llm_bank(fake, tmp_path, "t", ltm, OTHER, "warehouse.txt")
         bank.run(Q2)
         assert model.obeyed == ["10.0.0.5"] and len(visits(bank)) == 1
@@ -337,7 +339,7 @@ class FixerOfTheWrongKind(ScriptedLLM):
 def test_a_models_planted_tool_fix_is_used_once_and_never_remembered(tmp_path: Path, fixed: dict) -> None:
     with FakeOpenAI(handler=FixerOfTheWrongKind(fixed)) as fake:
         ltm = LongTermMemory(tmp_path / "long_term", "local")
-        benign = ltm.add("Vendor onboarding answers name the guide", Category.WORK)
+        benign = ltm.add("Vendor onboarding answers name the guide", Category.WORK, source=Source.USER_INPUT)
         result = _llm_bank(fake, tmp_path, "t1", ltm, GUIDE, "vendor-guide.txt").run(Q1)
         assert "error_analysis" in [r.agent for r in fake.chat_requests]
         assert result.long_term is not None

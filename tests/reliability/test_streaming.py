@@ -17,12 +17,19 @@ import pytest
 from memory_bank import AnswerDelta, AnswerDraft, CancelToken, MemoryBank, Progress, Settings, SqlTaskStore
 from memory_bank.engines.llm.client import Completion, MeteredClient, UsageMeter
 from memory_bank.engines.llm.openai_client import OpenAIClient
-from memory_bank.engines.protocol.answer_stream import AnswerStream, cap_answer, cut_marker
+from memory_bank.engines.llm.react import ReactAgent
+from memory_bank.engines.models import ExecutionInput
+from memory_bank.engines.protocol.answer_cap import cap_answer, cut_marker
+from memory_bank.engines.protocol.answer_stream import AnswerStream
+from memory_bank.engines.protocol.react_format import Step
 from memory_bank.errors import BudgetExceeded, RunCancelled
 from memory_bank.events import EventBus
 from memory_bank.memory.import_rules import MAX_JSON_STRING
+from memory_bank.memory.insight_doc import PendingTask
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.store import writes
+from memory_bank.text.buffer import TextBuffer
+from memory_bank.tools.base import ToolBox
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, Reply
 
 from .support import within_deadline
@@ -259,3 +266,46 @@ def test_a_stop_raised_while_the_answer_streams_is_raised_as_itself(stop: Except
                             on_text=listener)
         assert len(fake.chat_requests) == 1, "not retried"
     assert len(pieces) == 3
+
+
+def test_the_answering_reply_is_kept_once_and_an_ascii_answer_stays_ascii(tmp_path: Path) -> None:
+    """What a run keeps of a long answer, counted: the ReAct transcript holds the answer itself in place of its
+    reply (the same string, not a second copy), the answer is cut out of the reply once, already capped, and the
+    cut marker is ASCII, so a cut ASCII answer stays one byte a character (one '…' made all of it two)."""
+    answer = prose(5_000)
+    with FakeOpenAI(handler=lambda _request: Reply(text=f"  <answer>\n{answer}  \n</answer>\n", piece=16)) as fake:
+        settings = fake.settings(max_answer_chars=1_000)
+        heard: list[str] = []
+        react = ReactAgent(OpenAIClient(settings), settings, ToolBox([]),
+                           on_answer_text=lambda text, _offset: heard.append(text))
+        result = react.run(ExecutionInput(prompt=QUESTION, task=PendingTask(description=QUESTION), task_goal=QUESTION))
+    assert result.answer == answer[:1_000] + cut_marker(1_000) == "".join(heard)
+    assert result.messages[-1]["role"] == "assistant" and result.messages[-1]["content"] is result.answer
+    assert cut_marker(1_000).isascii() and result.answer.isascii()
+    assert cap_answer(result.answer, 1_000) is result.answer
+
+
+def test_a_step_copies_nothing_it_does_not_keep() -> None:
+    """`Step` reads a reply without copying it: with nothing to strip, the text that goes back into the
+    conversation is the reply itself; an answer within the cap is one slice, with the spaces around it left out."""
+    reply = "<think>plan</think>" + '<tool_call>{"name": "search", "arguments": {}}</tool_call>'
+    plain = "I will look it up."
+    assert Step(plain).kept_text is plain
+    assert Step(reply).kept_text == '<tool_call>{"name": "search", "arguments": {}}</tool_call>'
+    assert Step(" <answer>\n 1995 \n</answer> ", 10).answer == "1995"
+    assert Step("<answer>" + "x" * 50, 10).answer == "x" * 10 + cut_marker(10)
+    assert Step("<answer>" + "x" * 10, 10).answer == "x" * 10, "an answer of exactly the cap is not cut"
+
+
+def test_a_text_buffer_reads_back_exactly_what_was_written() -> None:
+    """The buffer keeps the text as UTF-8 bytes: wide characters, a character outside the BMP and a lone
+    surrogate (a model can stream one) come back as they went in, and its length counts characters."""
+    pieces = ["The ", "café ", "costs ", "☕ ", "\ud800", " 𝄞", "."]
+    buffer = TextBuffer()
+    for piece in pieces:
+        buffer.write(piece)
+    assert buffer.getvalue() == "".join(pieces) and len(buffer) == len("".join(pieces))
+    draft = AnswerDraft()
+    draft.add(AnswerDelta(text="".join(pieces), offset=0))
+    draft.add(AnswerDelta(text=" again", offset=5))  # taken up from earlier on: the rest is dropped
+    assert draft.text == "The c again" and len(draft) == len("The c again")

@@ -15,6 +15,7 @@ from memory_bank import (
     MemoryBank,
     NodeAdded,
     Settings,
+    Source,
     TaskPlanned,
     wiring,
 )
@@ -65,7 +66,8 @@ def test_the_long_term_block_is_in_the_prompts_of_its_run_only(tmp_path: Path) -
 
 def test_a_stored_run_ingests_then_injects_then_plans_then_answers_then_is_recorded(tmp_path: Path) -> None:
     ltm = LongTermMemory(tmp_path / "long_term", "alice", embedder=HashingEmbedder())
-    ltm.add("The Northwind board approves budgets in March meetings.", Category.WORK, tags=["northwind"])
+    ltm.add("The Northwind board approves budgets in March meetings.", Category.WORK, source=Source.USER_INPUT,
+            tags=["northwind"])
     store = SqlTaskStore(tmp_path / "store")
     bank = MemoryBank(Settings(engine="offline", data_dir=tmp_path / "data"), embedder=HashingEmbedder(),
                       long_term=ltm, store=store, owner="alice")

@@ -3,12 +3,14 @@ cluster: `postgres_url` in tests/conftest.py, tests/support/postgres.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from memory_bank import Settings
+from memory_bank import MemoryBank, Settings
+from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.store import SqlTaskStore
 
 from ..support.postgres import create_database
@@ -35,6 +37,28 @@ def settings(tmp_path: Path, db_url: str | None) -> Settings:
 
 @pytest.fixture
 def store(settings: Settings) -> Iterator[SqlTaskStore]:
+    """The store, closed after the test, which must have closed every bank it opened: a bank left open leaves
+    its lease renewing, and after the session's PostgreSQL server stopped each such bank logged "renewing a
+    task's lease failed: connection is bad" every few seconds (`reopen` opens and closes for a test)."""
+    before = set(threading.enumerate())
     opened = SqlTaskStore.from_settings(settings)
     yield opened
+    left = sorted(t.name for t in set(threading.enumerate()) - before if t.name.startswith("task-lease-"))
     opened.close()
+    if left:
+        pytest.fail(f"the test left a bank open: its lease keeper still runs ({', '.join(left)})")
+
+
+@pytest.fixture
+def reopen(settings: Settings, store: SqlTaskStore,
+           embedder: CachedEmbedder) -> Iterator[Callable[..., MemoryBank]]:
+    """Opens a stored task again for a test to look at, and closes it when the test ends, passed or failed."""
+    opened: list[MemoryBank] = []
+
+    def open_task(task_id: str, with_settings: Settings | None = None) -> MemoryBank:
+        opened.append(MemoryBank.open(task_id, store, with_settings or settings, embedder=embedder))
+        return opened[-1]
+
+    yield open_task
+    for bank in opened:
+        bank.close()

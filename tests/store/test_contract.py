@@ -25,7 +25,8 @@ def _bank(settings: Settings, store: SqlTaskStore, embedder) -> MemoryBank:  # n
     return MemoryBank(settings, store=store, embedder=embedder)
 
 
-def test_a_stored_run_reopens_equal_to_its_export_and_import_restores_the_session(settings, store, embedder):
+def test_a_stored_run_reopens_equal_to_its_export_and_import_restores_the_session(settings, store, embedder,
+                                                                                  reopen):
     bank = _bank(settings, store, embedder)
     result = bank.run(QUESTION, files=NOTES)
     exported = bank.export()
@@ -43,7 +44,7 @@ def test_a_stored_run_reopens_equal_to_its_export_and_import_restores_the_sessio
     imported = MemoryBank.from_export(exported, settings, store=store, embedder=embedder)
     imported.close()
     assert imported.task_id != bank.task_id
-    assert MemoryBank.open(imported.task_id, store, settings, embedder=embedder).export() == exported
+    assert reopen(imported.task_id).export() == exported
 
 
 def test_changes_are_written_within_a_second_without_a_flush(settings, store, embedder):
@@ -56,7 +57,7 @@ def test_changes_are_written_within_a_second_without_a_flush(settings, store, em
     bank.close()
 
 
-def test_two_banks_writing_from_two_threads(settings, store, embedder):
+def test_two_banks_writing_from_two_threads(settings, store, embedder, reopen):
     banks = [_bank(settings, store, embedder) for _ in range(2)]
     errors: list[BaseException] = []
 
@@ -78,7 +79,7 @@ def test_two_banks_writing_from_two_threads(settings, store, embedder):
     for b in banks:
         b.close()
     for bank, exported in zip(banks, exports):
-        assert MemoryBank.open(bank.task_id, store, settings, embedder=embedder).export() == exported
+        assert reopen(bank.task_id).export() == exported
     assert {t.id: t.sources for t in store.list_tasks()} == {
         banks[0].task_id: ("finance-review.md", "project-overview.md"),
         banks[1].task_id: ("board-minutes.md", "finance-review.md")}
@@ -113,12 +114,12 @@ def test_delete_leaves_no_rows_and_no_files_but_keeps_what_another_task_uses(set
         assert conn.execute(select(func.count()).select_from(FileRow)).scalar() == 0
 
 
-def test_end_task_clears_the_stored_memory(settings, store, embedder):
+def test_end_task_clears_the_stored_memory(settings, store, embedder, reopen):
     bank = _bank(settings, store, embedder)
     bank.run(QUESTION, files=NOTES[:1])
     bank.clear()
     bank.close()
-    reopened = MemoryBank.open(bank.task_id, store, settings, embedder=embedder)
+    reopened = reopen(bank.task_id)
     assert reopened.snapshot().counts["nodes"] == 0 and reopened.stored_runs() == []
     assert reopened.export()["run_log"] == []
 

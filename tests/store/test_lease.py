@@ -8,11 +8,13 @@ had written.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,7 @@ from sqlalchemy import text
 from memory_bank import MemoryBank, SaveFailed, StoreError, TaskBusy
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.store import SqlTaskStore
-from memory_bank.store.lease import LEASE_SECONDS, TaskLeases, dead_here
+from memory_bank.store.lease import LEASE_SECONDS, LeaseKeeper, TaskLeases, dead_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,3 +153,36 @@ def test_retention_leaves_a_task_another_process_has_open(store):
     TaskLeases(store.engine, store.where, holder="another-host:9:9:z").acquire(leased)
     assert store.delete_untouched(30, keep=store.leases.live()) == [idle]  # as the app's hourly sweep calls it
     assert store.exists(leased) and not store.exists(idle)
+
+
+def _until(condition, seconds: float = 30.0) -> bool:  # noqa: ANN001 - waits, never asserts on time
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+def test_a_keeper_says_when_its_open_task_was_taken(store, caplog):  # noqa: ANN001
+    task_id = store.create_task("t", "", "model")
+    store.leases.acquire(task_id)
+    lost: list[StoreError] = []
+    keeper = LeaseKeeper(store.leases, task_id, lost.append, every=0.02)
+    with store.engine.begin() as conn:  # another process took the task while it was open here
+        conn.execute(text("UPDATE task_leases SET holder = 'elsewhere:1:1:x'"))
+    assert _until(lambda: not keeper.running), "a keeper whose task was taken stops"
+    assert len(lost) == 1 and isinstance(lost[0], TaskBusy)
+    assert "open for writing in another app process" in caplog.text
+
+
+def test_a_keeper_stops_without_a_word_once_its_store_is_closed(settings, caplog):  # noqa: ANN001
+    """The database may be gone once its store is closed (the session's PostgreSQL server stops): a keeper of a
+    task still open on that store ends at its next turn, and logs nothing."""
+    store = SqlTaskStore.from_settings(settings)
+    task_id = store.create_task("t", "", "model")
+    store.leases.acquire(task_id)
+    lost: list[StoreError] = []
+    keeper = LeaseKeeper(store.leases, task_id, lost.append, every=0.02)
+    assert _until(lambda: (store.leases.holder_of(task_id) or "") == store.leases.holder)
+    store.close()
+    assert _until(lambda: not keeper.running), "the keeper ended with its store"
+    assert lost == [] and not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -47,7 +47,8 @@ def _wait_for_chunks(store: SqlTaskStore, proc: subprocess.Popen, done: int) -> 
     raise TimeoutError("the child never stored its second chunk")
 
 
-def test_a_killed_run_is_interrupted_and_resumes_without_duplicates(tmp_path, settings, store, embedder):
+def test_a_killed_run_is_interrupted_and_resumes_without_duplicates(tmp_path, settings, store, embedder,
+                                                                    reopen):
     settings = settings.model_copy(update={"agent_window": 512})
     doc = _document(tmp_path)
     env = {**os.environ, "MEMORY_BANK_DATA_DIR": str(settings.data_dir), "AGENT_WINDOW": "512",
@@ -73,7 +74,7 @@ def test_a_killed_run_is_interrupted_and_resumes_without_duplicates(tmp_path, se
     result = bank.resume()
     bank.close()
     assert result.answer and result.termination == "done"
-    reopened = MemoryBank.open(task_id, store, settings, embedder=embedder)
+    reopened = reopen(task_id, settings)
     exported = reopened.export()
     entries = Counter((e["metadata"]["source"], e["text"]) for e in exported["interaction_tree"]["entries"])
     assert entries and max(entries.values()) == 1, "an entry was stored twice"

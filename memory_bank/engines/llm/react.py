@@ -17,7 +17,8 @@ from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox, ToolResult
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.answer_stream import AnswerStream, cap_answer
+from ..protocol.answer_cap import cap_answer
+from ..protocol.answer_stream import AnswerStream
 from ..protocol.react_format import (
     Step,
     ToolCall,
@@ -132,8 +133,10 @@ class ReactAgent:
                                            top_p=sampling.top_p, max_tokens=self._settings.react_reply_tokens,
                                            on_text=on_text)
         state.llm_calls += 1
-        step = Step(completion.text)
-        state.add("assistant", step.kept_text)
+        step = Step(completion.text, self._settings.max_answer_chars)
+        # an answer ends the loop, so its reply is never sent again: the transcript keeps the answer itself
+        # (the same string) in its place, not a second copy of a reply that can be a megabyte long
+        state.add("assistant", step.answer if step.answer is not None else step.kept_text)
         return step
 
     def _act(self, body: str, state: _Run) -> str:

@@ -1,4 +1,4 @@
-"""The answer of a ReAct reply while it streams, and the longest answer a run keeps.
+"""The answer of a ReAct reply while it streams, cut at the longest answer a run keeps.
 
 A reply arrives a few characters at a time. Re-reading the whole reply at every piece (as `answer_so_far` does)
 is quadratic in its length: a model that streams megabytes would take hours and, with every snapshot kept,
@@ -6,7 +6,7 @@ gigabytes. `AnswerStream` reads each piece once: before `<answer>` opens it look
 tag can be completing (and re-reads the reply once, when an opening tag arrives, to check it is not inside a
 `<think>` block or after a tool call); once the answer is open it hands on the new text, holding back only a
 possible closing tag or trailing space. The answer is capped on the way: past `limit` characters it is cut with
-the same marker `cap_answer` puts on the finished answer, and nothing more is handed on.
+the same marker `cap_answer` (`answer_cap`) puts on the finished answer, and nothing more is handed on.
 """
 
 from __future__ import annotations
@@ -14,28 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...text.buffer import TextBuffer
+from .answer_cap import cut_marker
 from .react_format import ANSWER_CLOSE, ANSWER_OPEN, answer_so_far
 
 HOLD = 64  # the longest tail held back: a tag being written, or spaces that may end the answer
-
-
-def cut_marker(limit: int) -> str:
-    return (f"\n\n[… the answer was cut here: it is longer than the limit of {limit:,} characters "
-            f"(MAX_ANSWER_CHARS)]")
-
-
-def cap_answer(text: str, limit: int) -> str:
-    """`text`, or its first `limit` characters and a marker that says it was cut (a run keeps no longer answer:
-    it is stored, exported and shown, and an export must import again). An answer already cut at `limit` comes
-    back as it is: the executor and the run both cap it, and cutting again copied a megabyte answer twice more."""
-    if len(text) <= limit:
-        return text
-    marker = cut_marker(limit)
-    if len(text) == limit + len(marker) and text.endswith(marker):
-        return text
-    cut = text[:limit]
-    cut += marker  # CPython grows a string only this name holds in place: one copy of the answer, not two
-    return cut
 
 
 class AnswerStream:

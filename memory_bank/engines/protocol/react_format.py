@@ -18,6 +18,7 @@ from ...text.tags import strip_think, tag_block
 from ...tools.base import ToolSpec
 from ..llm.structured import extract_json_object
 from ..models import Citation
+from .answer_cap import capped_slice
 from .escaping import escape_tags
 
 _CALL = tag_block("tool_call", capture=True)
@@ -69,17 +70,26 @@ class Step:
     Qwen2.5-Coder-1.5B "answered" with seven of them), so the reply ends where one begins.
     """
 
-    def __init__(self, text: str) -> None:
-        visible = strip_think(text).strip()
+    def __init__(self, text: str, limit: int | None = None) -> None:
+        """`limit`: the longest answer kept (`cap_answer`). The answer is cut out of the reply once, already
+        capped, and the reply is not stripped by copying: each copy of a megabyte reply is a megabyte more."""
+        visible = strip_think(text)  # `text` itself when there is no reasoning block
         forged = _FORGED_OBSERVATION.search(visible)
-        visible = visible[: forged.start()].strip() if forged else visible
+        visible = visible[: forged.start()] if forged else visible
         call, answer = _CALL.search(visible), _ANSWER.search(visible)
         first_is_call = call is not None and (answer is None or call.start() < answer.start())
         self.call_body: str | None = call.group(1).strip() if call is not None and first_is_call else None
-        said = answer.group(1).strip() if answer is not None and not first_is_call else ""
+        said = capped_slice(visible, *answer.span(1), limit) if answer is not None and not first_is_call else ""
         self.answer: str | None = said or None  # an empty <answer></answer> answers nothing
         self.plain = _CALL.sub("", _ANSWER.sub("", visible)).strip()
-        self.kept_text = visible[: call.end()] if call is not None and first_is_call else (visible or text)
+        self._reply = text
+        self._kept = visible[: call.end()] if call is not None and first_is_call else visible
+
+    @property
+    def kept_text(self) -> str:
+        """Read when the reply goes back into the conversation, which an answer's reply never does: stripping
+        it at once copied a megabyte answer's reply for nothing."""
+        return self._kept.strip() or self._reply
 
 
 def observation(text: str) -> str:
