@@ -83,3 +83,33 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_path: Pa
         except OSError:
             time.sleep(0.3)
     raise TimeoutError(f"the app did not answer on {url} within {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def throttled(proc: subprocess.Popen, share: float = 0.2, period: float = 1.0) -> Iterator[None]:
+    """Let `proc` run only `share` of each `period` (SIGSTOP / SIGCONT), so a run that now ends in seconds is
+    still going when a test wants to crash it mid-run: the NIST sample reads in ~4 s on a quiet machine, faster
+    than a second server can be shown watching it. The process is continued when the block ends (a dead one is
+    left alone)."""
+    import threading
+
+    done = threading.Event()
+
+    def cycle() -> None:
+        while not done.is_set():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGSTOP)
+            done.wait(period * (1.0 - share))
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGCONT)
+            done.wait(period * share)
+
+    thread = threading.Thread(target=cycle, name="throttle", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(timeout=5)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGCONT)

@@ -14,7 +14,7 @@ import re
 from memory_bank import Settings, SqlTaskStore
 
 from ..support.postgres import create_database
-from .app_server import app_process
+from .app_server import app_process, throttled
 from .test_browser_e2e import _wait
 from .test_browser_tasks import _main, _nodes, _task_id
 
@@ -32,17 +32,18 @@ def test_a_task_started_on_one_server_is_watched_on_the_other_and_resumed_there_
         second.goto(url_b)  # its first page view loads its embedding model, meanwhile the first server runs
         first.goto(url_a)
         first.get_by_role("button", name="Run the sample").click(timeout=60_000)
-        first.wait_for_url(re.compile(r"/run\?task="), timeout=60_000)
-        task_id = _task_id(first)
-        _wait(lambda: _nodes(first) >= 3, 120, "the first nodes on the first server")
+        with throttled(proc_a):  # the first server's run must still be going when it is killed
+            first.wait_for_url(re.compile(r"/run\?task="), timeout=60_000)
+            task_id = _task_id(first)
+            _wait(lambda: _nodes(first) >= 3, 120, "the first nodes on the first server")
 
-        second.goto(f"{url_b}/tasks")
-        _main(second).get_by_text("What are the core components of a zero trust").first.wait_for(timeout=30_000)
-        second.goto(f"{url_b}/run?task={task_id}")
-        _main(second).get_by_text("open for writing in another app process").wait_for(timeout=30_000)
-        seen = _wait(lambda: _nodes(second), 30, "the stored graph on the second server")
-        _wait(lambda: _nodes(second) > seen, 60, "the graph to grow on the second server while the first runs")
-        assert second.get_by_role("button", name="Resume").count() == 0, "read-only while the first server runs"
+            second.goto(f"{url_b}/tasks")
+            _main(second).get_by_text("What are the core components of a zero trust").first.wait_for(timeout=30_000)
+            second.goto(f"{url_b}/run?task={task_id}")
+            _main(second).get_by_text("open for writing in another app process").wait_for(timeout=30_000)
+            seen = _wait(lambda: _nodes(second), 30, "the stored graph on the second server")
+            _wait(lambda: _nodes(second) > seen, 60, "the graph to grow on the second server while the first runs")
+            assert second.get_by_role("button", name="Resume").count() == 0, "read-only while the first server runs"
 
         proc_a.kill()  # a crash: no shutdown, no flush, the lease left behind
         proc_a.wait(timeout=30)
