@@ -37,6 +37,12 @@ def stem(word: str) -> str:
     return word
 
 
+def bare_stem(stem: str) -> str:
+    """A stem without its possessive ("apple'" of "Apple's" is "apple"): the question's "Apple's" meets the
+    documents' "Apple"."""
+    return stem.removesuffix("'s").rstrip("'")
+
+
 def stems(text: str) -> list[str]:
     return [stem(w) for w in tokenize(text)]
 

@@ -20,7 +20,7 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
-from ...text.tokens import stems
+from ...text.tokens import bare_stem, stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import NamedRow, TableIndex, change_of
 from ..protocol.memory_block import Selected, Selection, Sentence
@@ -343,7 +343,7 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
 
 def _said_share(question: str, sentence: str) -> float:
     """The share of the question's words (stems, stopwords and possessives aside) the sentence says."""
-    asked, said = ({w.removesuffix("'s").rstrip("'") for w in stems(text)} for text in (question, sentence))
+    asked, said = ({bare_stem(w) for w in stems(text)} for text in (question, sentence))
     return len(asked & said) / len(asked) if asked else 0.0
 
 

@@ -17,14 +17,14 @@ from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
-from ...text.tokens import stems
+from ...text.tokens import bare_stem, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
 from .evidence import Evidence
+from .specifics import asked_years
 
 MIN_ITEMS = 2
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
-_YEAR = re.compile(r"(?<![\d\-–])\b(?:19|20)\d\d\b(?![\d\-–])")  # "2022", not "800-207" or "2022-01"
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
@@ -144,14 +144,9 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return None  # "Which products are in the Wearables category?": one line of a list of categories
     listing, lead = candidates[best]
     said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
-    if any(year not in said for year in _YEAR.findall(asked_part(question))):
+    if any(year not in said for year in asked_years(asked_part(question))):
         return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list
     return listing
-
-
-def _bare(stem: str) -> str:
-    """A stem without its possessive ("apple'" of "Apple's" is "apple")."""
-    return stem.removesuffix("'s").rstrip("'’")
 
 
 def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: frozenset[str],
@@ -160,11 +155,12 @@ def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: fro
     kind of item) is said by one line and not by the list's title or lead-in: "Which products are in the
     Wearables, Home and Accessories category?" meets a list of net-sales notes, one of which names the
     category's products. The line is then the answer, found by the ordinary answerer."""
-    subject = {_bare(t): w for t, w in weights.items() if t not in noun}
+    subject = {bare_stem(t): w for t, w in weights.items() if t not in noun}
     if not subject:
         return False
-    said = sorted((coverage(subject, frozenset(map(_bare, line))) for line in lines), reverse=True)
-    return bool(said) and said[0] >= SUBJECT_SAID and coverage(subject, frozenset(map(_bare, head))) < said[0] / 2 and \
+    said = sorted((coverage(subject, frozenset(map(bare_stem, line))) for line in lines), reverse=True)
+    head_says = coverage(subject, frozenset(map(bare_stem, head)))
+    return bool(said) and said[0] >= SUBJECT_SAID and head_says < said[0] / 2 and \
         (len(said) == 1 or said[1] < said[0] / 2)
 
 
