@@ -138,3 +138,8 @@ def test_a_list_that_never_says_the_asked_year_is_not_the_answer() -> None:
 def test_a_document_number_in_the_question_is_no_year_the_list_must_say(nist_bank: MemoryBank) -> None:
     answer = nist_bank.run("How many basic tenets of zero trust does NIST SP 800-207 list?").answer
     assert answer.startswith("There are 7 tenets"), answer
+
+
+def test_a_pasted_name_the_documents_never_mention_is_named_short(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What does '" + "A" * 5000 + "' stand for?").answer
+    assert answer.startswith("Not found in the documents. They never mention “AAA") and len(answer) < 600, answer[:200]

@@ -53,6 +53,7 @@ def is_not_found(answer: str) -> bool:
     """The answer says the documents do not answer (it may go on with the closest thing they do say)."""
     return answer.strip().startswith(NOT_FOUND)
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
+NAMED_CHARS = 60  # each at most this long: a question may be anything a user pastes
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
@@ -204,7 +205,7 @@ class OfflineExecutor:
     def _not_mentioned(self, question: str, absent: list[str], evidence: list[Evidence],
                        calls: list[ToolCallRecord]) -> ExecutionResult:
         """"Not found", saying what the documents never mention, and the closest thing they do say, labelled."""
-        named = ", ".join(f"“{t}”" for t in absent[:NAMED_ABSENT])
+        named = ", ".join(f"“{_clip(t, NAMED_CHARS)}”" for t in absent[:NAMED_ABSENT])
         if len(absent) > NAMED_ABSENT:
             named += f" and {len(absent) - NAMED_ABSENT} more names"
         text = f"{NOT_FOUND} They never mention {named}."
