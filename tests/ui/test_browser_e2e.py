@@ -221,7 +221,9 @@ def test_notes_sample_in_the_browser_merges_settles_and_answers(browser, artifac
         page.get_by_text("Done", exact=True).wait_for(timeout=120_000)
         stats = _wait(lambda: (s := _stats(page)) and s["nodes"] >= 5 and s, 30, "the notes graph")
         assert stats.get("ghosts", 0) >= 3, stats  # the merged-away nodes, drawn as lineage
-        page.get_by_text("1 settled").wait_for(timeout=10_000)
+        # the conflicts metric's own delta: the event log may say "1 settled" too, and a bare text match then
+        # finds two elements (seen failing on a fresh clone)
+        page.get_by_test_id("stMetricDelta").get_by_text("1 settled", exact=True).wait_for(timeout=10_000)
         sidebar = page.locator('[data-testid="stSidebar"]')  # not left saying "in progress" after a fast run
         sidebar.get_by_text("pending conflicts — from").wait_for(timeout=10_000)
         answer = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="budget of 5 million").first
