@@ -2,8 +2,9 @@
 
 On 2 cores the ReAct loop cost the small local model 115-165 s an answer and it was right less often than the
 offline answer: the tools do not pay there. So under *Local model for answers* (`Settings.answers_in_one_call`)
-the answer is one streamed completion over the evidence the offline answer reads (`MemoryBlockBuilder.select`
-for the question, at a budget the model reads in seconds), and the model must cite the node ids of that block.
+the answer is one streamed completion over the evidence the offline answer reads (the adapter's typed selection,
+`ExecutionInput.selection`, narrowed to a budget the model reads in seconds), and the model must cite the node
+ids of that block.
 
 What comes back is checked, not trusted: a citation of an id the block did not show is removed; a sentence that
 cites nothing is traced to the block's nodes (`trace`, the run's grounding) and dropped when nothing there says
@@ -132,7 +133,8 @@ class OneCallAnswerer:
         if inp.task.type is not TaskType.NORMAL:
             return self._others.run(inp)
         question = inp.task_goal.strip() or inp.task.description
-        selection = self._blocks.select(question, self._config.block_tokens)
+        selection = (self._blocks.narrowed(inp.selection, self._config.block_tokens) if inp.selection is not None
+                     else self._blocks.select(question, self._config.block_tokens))
         calls = [ToolCallRecord(name="memory_block", arguments={"query": question[:300]},
                                 response=", ".join(f"node {c.node.id}" for c in selection.nodes) or "no node")]
         if not selection.nodes:

@@ -18,6 +18,7 @@ from memory_bank.engines.models import ExecutionInput
 from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
 from memory_bank.engines.one_call import OneCallAnswerer, OneCallConfig, refuses
 from memory_bank.engines.protocol.claims import read_claims, write_answer
+from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder
 from memory_bank.memory.insight_doc import PendingTask, TaskType
 from memory_bank.retrieval.embedding import HashingEmbedder
 from tests.reliability.support import within_deadline
@@ -115,6 +116,35 @@ def test_a_reply_past_its_time_is_stopped_and_its_cut_sentence_dropped(tmp_path:
         result = within_deadline(lambda: agent.run(ExecutionInput(prompt="", task=task, task_goal=QUESTION)))
     assert result.answer == "The ALPHA pump moves water every hour [1]."
     assert "stopped" in result.summary
+
+
+def test_the_block_is_the_adapters_selection_narrowed_never_a_second_search(tmp_path: Path) -> None:
+    """The adapter selects once for the task; the one call reads that selection cut to its own budget. Given a
+    selection made for the BETA valve, the block shows the BETA node, whatever the task's goal says."""
+    with FakeOpenAI(handler=replying(lambda ids: f"The BETA valve closes at night. [node:{ids[0]}]")) as fake:
+        bank = MemoryBank(Settings(), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+        bank.ingest_text(NOTES, source="notes")
+        blocks = MemoryBlockBuilder(bank.view)
+        chosen = blocks.select("When does the BETA valve close?", 2_000)
+        searched: list[str] = []
+        view = bank.view
+        original = view.search_passages
+        view.search_passages = lambda q, k: searched.append(q) or original(q, k)  # type: ignore[method-assign]
+        agent = OneCallAnswerer(OpenAIClient(fake.settings()), fake.settings(), view, lambda _c, _n: [],
+                                others=_no_others())
+        task = PendingTask(type=TaskType.NORMAL, description=QUESTION)
+        result = within_deadline(lambda: agent.run(ExecutionInput(prompt="", task=task, task_goal=QUESTION,
+                                                                  selection=chosen)))
+        [request] = fake.chat_requests
+    assert searched == [], "no second search"
+    assert shown_ids(request) == [c.node.id for c in chosen.nodes] and "BETA valve closes" in request.text()
+    assert result.answer == "The BETA valve closes at night [1]."
+    narrow = blocks.narrowed(chosen, 70)  # room for one sentence: the one the question is about
+    assert narrow.room < chosen.room
+    assert [s.text for c in narrow.nodes for s in c.shown] == [
+        s.text for c in blocks.select("When does the BETA valve close?", 70).nodes for s in c.shown] == [
+        "The BETA valve closes at night to keep the pressure steady."]
+    assert blocks.narrowed(chosen, 4_000) is chosen
 
 
 def _no_others():  # noqa: ANN202

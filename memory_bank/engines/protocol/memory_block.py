@@ -121,6 +121,19 @@ class MemoryBlockBuilder:
         room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
         return Selection(question, self._fill(candidates, room - len(HINT) - 2), room, passages)
 
+    def narrowed(self, selection: Selection, budget_tokens: int) -> Selection:
+        """The same selection refilled into a smaller block: a reader that can afford fewer tokens (the local
+        model's one call) answers from the evidence the adapter chose for the task, never from a second search.
+        Its best sentences are those the larger block took first, so the smaller one is its head."""
+        if budget_tokens < MIN_BUDGET:
+            raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
+        room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2
+        if room >= selection.room:
+            return selection
+        fresh = [replace(c, rank=rank, shown=[]) for rank, c in enumerate(selection.nodes)]
+        return Selection(selection.question, self._fill(fresh, room - len(HINT) - 2), room, selection.passages,
+                         [self.narrowed(part, budget_tokens) for part in selection.parts])
+
     def render(self, selection: Selection) -> tuple[str, list[Node]]:
         chosen = selection.nodes
         if not chosen:
