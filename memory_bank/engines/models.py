@@ -6,7 +6,7 @@ output models by `llm/structured.py`; offline agents build them directly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -216,11 +216,15 @@ class Citation(BaseModel):
         return place_label(self.source, self.section, self.pages, self.printed_pages)
 
 
+# how an executor's task ended: answered, out of LLM calls or tokens, or failed
+ExecutionEnd = Literal["answer", "max_calls", "max_tokens", "error"]
+
+
 class ExecutionResult(BaseModel):
     answer: str | None = None
     messages: list[dict[str, Any]] = Field(default_factory=list)
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
-    termination: str = "answer"  # answer | max_calls | max_tokens | error
+    termination: ExecutionEnd = "answer"
     citations: list[Citation] = Field(default_factory=list)
     success: bool = True
     summary: str = Field(default="", description="1-2 sentences of what the task found, for the Insight Doc")

@@ -16,7 +16,7 @@ from ...errors import STOPS_THE_RUN, LLMError, ToolError
 from ...settings import Settings
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ...tools.base import ToolBox, ToolResult
-from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
+from ..models import ExecutionEnd, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.answer_cap import cap_answer
 from ..protocol.answer_stream import AnswerStream
 from ..protocol.react_format import (
@@ -95,7 +95,7 @@ class ReactAgent:
             return self._result(state, inp, None, "error", f"The LLM failed after {state.llm_calls} calls: {exc}")
         if answer is not None:
             return self._result(state, inp, answer, "answer", summarise(answer))
-        termination = "max_tokens" if state.stopped_by_tokens else "max_calls"
+        termination: ExecutionEnd = "max_tokens" if state.stopped_by_tokens else "max_calls"
         used = ", ".join(c.name for c in state.calls) or "none"
         note = (f"No answer within the {termination.replace('_', ' ')} cap "
                 f"({state.llm_calls} LLM calls; tools: {used}).")
@@ -168,7 +168,7 @@ class ReactAgent:
         room = chars_for_tokens(self._cap - self._reserve - state.tokens())
         return truncate(output.text, max(room, MIN_OBSERVATION_CHARS))
 
-    def _result(self, state: _Run, inp: ExecutionInput, answer: str | None, termination: str,
+    def _result(self, state: _Run, inp: ExecutionInput, answer: str | None, termination: ExecutionEnd,
                 summary: str) -> ExecutionResult:
         known = "\n".join(str(m.get("content", "")) for m in state.messages if m["role"] != "assistant")
         return ExecutionResult(
