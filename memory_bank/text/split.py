@@ -17,7 +17,10 @@ _CLAUSE_STOP = "[.!?;:]"
 _CLOSERS = r"[\"')\]]*"
 # a stop that ends a title or a company's form is no break ("the Apple Inc. 2022 Employee Stock Plan")
 _ABBREVIATIONS = ("Inc", "Corp", "Ltd", "Co", "Mr", "Mrs", "Ms", "Dr", "Jr", "Sr", "vs")
-_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS)
+# nor does a middle initial ("Richard F. Gordon"): a capital alone after a capitalised word; I, V and X are left
+# out, since "World War I." ends sentences (lookbehinds are fixed-width: one per length of the word before)
+_INITIAL = "".join(rf"(?<!\b[A-Z][a-z]{{{n}}} [A-HJ-UWYZ]\.)" for n in range(1, 12))
+_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + _INITIAL
 _SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_NOT_AFTER}{_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
 # A blank line (it may hold spaces) ends a paragraph.

@@ -37,6 +37,10 @@ def test_a_name_the_sentence_and_its_neighbours_do_not_say_is_unmet() -> None:
 
 
 def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_unmet_constraint() -> None:
+    # a term prose writes another way: "TV" as "television", "3D" as "three-dimensional"
+    assert unmet_terms("What damaged the color TV camera?", "The color television camera was damaged.", "Apollo") == []
+    assert unmet_terms("When did the ABC logo have a 3D look?", "In 1977 it had a three-dimensional look.", "ABC") == []
+    assert unmet_terms("When did the ABC logo have a 3D look?", "In 1977 it had a flat look.", "ABC") == ["3D"]
     # the section is about Luther: a sentence on him calls him "he"
     assert unmet_terms("What development did Luther's hymns influence?",
                        "His hymns influenced the development of singing in churches.", "Martin Luther") == []

@@ -86,3 +86,12 @@ def test_a_company_form_or_a_title_does_not_end_a_sentence() -> None:
     assert split_sentences(text) == [
         "In the second quarter of 2022, shareholders approved the Apple Inc. 2022 Employee Stock Plan.",
         "Dr. Smith and Mr. Jones of Oracle Corp. Ltd. signed it.", "It ended."]
+
+
+def test_a_middle_initial_does_not_end_a_sentence_but_a_roman_numeral_can() -> None:
+    from memory_bank.text.split import split_sentences
+
+    text = ("Apollo 12 was flown by Alan L. Bean and Richard F. Gordon. It was built before World War I. "
+            "It flew.")
+    assert split_sentences(text) == ["Apollo 12 was flown by Alan L. Bean and Richard F. Gordon.",
+                                     "It was built before World War I.", "It flew."]

@@ -38,6 +38,11 @@ _OPPOSITES = (("buy", "sell"), ("bought", "sold"), ("purchas", "sold"), ("inner"
               ("win", "lose"), ("won", "lost"), ("accept", "reject"), ("support", "oppos"), ("increas", "decreas"),
               ("warm", "cool"), ("hot", "cold"))
 _PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
+# a term and the other ways prose writes it ("TV" said as "television"; "3D" as "three-dimensional")
+_SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimensional"),
+         "2d": ("two-dimensional", "2-d", "two dimensional"), "us": ("united states", "u.s.", "american"),
+         "usa": ("united states", "u.s.", "american"), "uk": ("united kingdom", "u.k.", "britain", "british"),
+         "eu": ("european union",), "un": ("united nations",), "ai": ("artificial intelligence",)}
 
 
 def _plain(text: str) -> str:
@@ -105,7 +110,8 @@ def unmet_terms(question: str, near: str, topic: str) -> list[str]:
                                                         if len(part) > 2 and not part.isdigit())):
             continue  # a hyphenated term is met by a word of it ("Halloween-themed" by "Halloween")
         acronym = last.isupper() and len(last) > 1
-        if _said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near):
+        if (_said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near)
+                or any(_said(other, near) for other in _SAME.get(last.lower(), ()))):
             continue
         if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
             continue
