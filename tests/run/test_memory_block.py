@@ -93,3 +93,26 @@ def test_the_task_block_keeps_the_goal_and_next_task_within_budget() -> None:
         assert block.startswith("Goal: Explain") and block.rstrip().endswith("Answer the question")
     assert "earlier not shown" in format_task_block(doc, 150)
     assert "step 39" in format_task_block(doc, 400), "the newest sub-tasks are the ones kept"
+
+
+def test_a_paragraph_carries_its_topic_to_the_sentences_that_answer_without_its_words(tmp_path: Path) -> None:
+    """"How does Northwind return capital?": the program's sentence says the question's words, the buy-back and
+    the dividend after it say none, and a distractor elsewhere says one. The block keeps the paragraph going
+    (each sentence worth half the one before it) where a bag of words shows the distractor instead."""
+    from dataclasses import replace as _replace
+
+    from memory_bank.engines.protocol.memory_block import BlockConfig, MemoryBlockBuilder
+
+    b = MemoryBank(Settings(), embedder=HashingEmbedder(), workdir=tmp_path / "w")
+    b.ingest_text("Northwind returns capital to its shareholders through a program the board approved. "
+                  "In 2022 it bought back 90 million dollars of stock. A quarterly dividend of 23 cents is paid.",
+                  source="finance.txt")
+    b.ingest_text("Capital works on the quay were finished in 1990 for the shareholders of the harbour company.",
+                  source="quay.txt")
+    b.ingest_text("The shareholders of the mill met in the town hall every spring to elect a chairman.",
+                  source="mill.txt")
+    question = "How does Northwind return capital to its shareholders?"
+    block, _ = MemoryBlockBuilder(b.view).build(question, 200)
+    assert "bought back 90 million" in block and "dividend of 23 cents" in block and "the mill" not in block
+    bag, _ = MemoryBlockBuilder(b.view, _replace(BlockConfig(), follow_share=0.0)).build(question, 200)
+    assert "dividend of 23 cents" not in bag and "the mill" in bag, "without it the distractor wins the room"

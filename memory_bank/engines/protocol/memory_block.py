@@ -57,6 +57,7 @@ class BlockConfig:
     outline_lines: int = 40  # lines of a section's outline a list question may be shown
     row_nodes: int = 3  # nodes brought in because a table row in them is named by the question
     reply_share: float = 0.65  # a conversation's turn is worth at least this share of the turn before it
+    follow_share: float = 0.5  # a prose sentence is worth at least this share of the one before it (fading on)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,8 @@ class MemoryBlockBuilder:
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
             scored = _replies([replace(s, cover=1.0 if names_row(asked, s.row) else coverage(weights, st))
-                               for s, st in zip(sentences, sentence_stems)], self.config.reply_share)
+                               for s, st in zip(sentences, sentence_stems)], self.config.reply_share,
+                              self.config.follow_share)
             if outline is not None and node.id == outline.id:
                 best = max((s.cover for s in scored), default=0.0)
                 scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
@@ -324,15 +326,18 @@ def _said(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _replies(sentences: list[Sentence], share: float) -> list[Sentence]:
+def _replies(sentences: list[Sentence], share: float, follow: float) -> list[Sentence]:
     """In a conversation the answer is often the reply to the turn that shares the question's words ("How was
     Alicia's 10K?" / "She ran it last Sunday and finished in fifty-eight minutes"), and the reply rarely
-    repeats them: a turn is worth at least `share` of the turn just before it. `sentences` in document order."""
+    repeats them: a turn is worth at least `share` of the turn just before it. Prose does the same at a lower
+    share (`follow`): "the Company has a capital return program" is followed by the repurchases and dividends
+    that answer "How does Apple return capital?" without its words. `sentences` in document order."""
     out = list(sentences)
     for i in range(1, len(sentences)):
-        before, turn = sentences[i - 1], sentences[i]
-        if turn.turn and before.turn and before.position + 1 == turn.position:
-            out[i] = replace(turn, cover=max(turn.cover, share * before.cover))
+        here = sentences[i]
+        before = sentences[i - 1] if here.turn else out[i - 1]  # prose: a paragraph's topic carries on, fading
+        if before.position + 1 == here.position and here.turn == before.turn and here.row is None:
+            out[i] = replace(here, cover=max(here.cover, (share if here.turn else follow) * before.cover))
     return out
 
 
