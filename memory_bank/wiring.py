@@ -26,6 +26,7 @@ from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
 from .ingest.sections import SectionNodes
 from .memory.bank_files import BankFiles
+from .memory.insight_ops import InsightOps
 from .memory.query_graph import Node
 from .memory.store import Memory
 from .memory.temp_store import TempStore
@@ -118,7 +119,8 @@ def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedde
     pipeline = IngestPipeline(engine, core.ops, linker, embedder, settings, events, cancellation.check,
                               StructureBuilder(), SectionNodes(core.ops, embedder))
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
-    runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
+    runner = TaskRunner(engine, core.memory, InsightOps(core.memory, events), pipeline, linker, adapter, temp,
+                        settings, events)
     return Loop(linker, pipeline, adapter, runner)
 
 
