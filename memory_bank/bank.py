@@ -20,7 +20,7 @@ from .engines.llm.cost import prices_from
 from .events import ErrorRaised, Event, EventBus
 from .memory.interaction_tree import InteractionEntry
 from .memory.query_graph import Node, PendingConflict
-from .memory.snapshot import BankSnapshot, take_snapshot
+from .memory.snapshot import BankSnapshot, RunUsage, take_snapshot
 from .memory.store import Memory
 from .retrieval.deep_retrieval import DeepRetrieval
 from .retrieval.embedding import Embedder, embedder_for
@@ -120,16 +120,16 @@ class MemoryBank:
         return prior + [e.to_dict() for e in self.events.log()]
 
     def snapshot(self) -> BankSnapshot:
+        usage = self.run_usage()
         with self.memory.read():
-            return take_snapshot(self.memory, self.usage())
+            return take_snapshot(self.memory, usage)
+
+    def run_usage(self) -> RunUsage:
+        return self.meter.usage()
 
     def usage(self) -> dict[str, Any]:
-        total, run = self.meter.totals(), self.meter.run_usage()
-        return {"calls": total.calls, "prompt_tokens": total.prompt_tokens, "cached_tokens": total.cached_tokens,
-                "completion_tokens": total.completion_tokens, "run_calls": run.calls, "run_tokens": run.tokens,
-                "max_llm_calls": self.settings.max_llm_calls, "max_tokens": self.settings.max_tokens,
-                "cost": total.cost(self.meter.prices), "run_cost": run.cost(self.meter.prices),
-                "max_cost": self.settings.max_cost, "per_agent": self.meter.snapshot()}
+        """`run_usage()` in the form a run's record and the task row store."""
+        return self.run_usage().as_dict()
 
     # -- ingestion ----------------------------------------------------------------------------------------
 

@@ -24,8 +24,8 @@ def test_near_duplicates_merge_into_one_node(bank: MemoryBank) -> None:
     snap = bank.snapshot()
     (merged,) = snap.nodes
     (event,) = snap.merge_events
-    assert event["kind"] == "merge" and event["new_node_id"] == merged.id
-    olds = event["merged_node_ids"]
+    assert event.kind == "merge" and event.new_node_id == merged.id
+    olds = event.merged_node_ids
     assert first in olds and len(olds) == 2 and set(merged.merged_from) == set(olds)
     assert all(old not in bank.memory.graph and bank.memory.resolve_id(old) == merged.id for old in olds)
     assert set(merged.source_names) == {"plan.txt", "plan-copy.txt"}

@@ -58,8 +58,8 @@ def test_run_cross_validates_then_answers(bank: MemoryBank) -> None:
     assert types[0] == "CROSS_VALIDATE" and types[-1] == "NORMAL"
     snap = bank.snapshot()
     assert snap.counts["pending_conflicts"] == 0
-    resolved = [c for c in snap.conflicts if c["status"] == "resolved"]
-    winner = next(n for n in snap.nodes if n.id == resolved[0]["merged_into"])
+    resolved = [c for c in snap.conflicts if c.status == "resolved"]
+    winner = next(n for n in snap.nodes if n.id == resolved[0].merged_into)
     assert "1990" in winner.summary and "1995" not in winner.summary
     assert result.answer.startswith("answer to") and result.citations
     assert result.citations[0].source == "notes.txt"

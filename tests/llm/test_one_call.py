@@ -160,7 +160,7 @@ def test_a_conflict_is_cross_validated_offline_and_the_model_asked_once(tmp_path
         asked = [r.agent for r in fake.chat_requests]
     kinds = [(t.type.value, t.status.value) for t in result.insight_doc.completed_tasks]
     assert ("CROSS_VALIDATE", "success") in kinds and kinds[-1][0] == "NORMAL", kinds
-    assert all(c["status"] != "pending" for c in bank.snapshot().conflicts)
+    assert all(not c.pending for c in bank.snapshot().conflicts)
     assert asked == ["answer"]
 
 
