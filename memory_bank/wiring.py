@@ -146,14 +146,14 @@ def build_parts(settings: Settings, embedder: Embedder, events: EventBus, cancel
     llm = metered(settings, llm_client, events, cancellation, meter)
     tools = build_tools(settings, core.reader, llm, cancellation)
     source = source_task(task_id)
-    if long_term is not None:
-        tools = recovering_tools(settings, tools, long_term, llm, events, source)
+    recovering = recovering_tools(settings, tools, long_term, llm, events, source) if long_term is not None else None
+    tools = recovering if recovering is not None else tools
     engine = engine or build_engine(settings, embedder=embedder, view=core.reader, llm=llm, toolbox=tools,
                                     on_tool_call=lambda call: events.publish(tool_called(call)),
                                     cancel=cancellation, events=events, on_answer_text=answer_deltas(meter, events))
     loop = build_loop(settings, core, engine, embedder, events, temp, cancellation)
-    hook = (long_term_hook(settings, long_term, engine, llm, loop, events, tools, source)
-            if long_term is not None else None)
+    hook = (long_term_hook(settings, long_term, engine, llm, loop, events, recovering, source)
+            if long_term is not None and recovering is not None else None)
     return Parts(core, llm, tools, engine, loop, hook)
 
 
