@@ -32,9 +32,9 @@ from ..loaders.document import Document
 from ..memory.insight_doc import CompletedTask, PendingTask, TaskStatus, TaskType
 from ..memory.insight_ops import InsightOps
 from ..memory.interaction_tree import Attachment, AttachmentType
+from ..memory.pending_images import PendingImages, TempImage
 from ..memory.query_graph import Node
 from ..memory.store import Memory
-from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
@@ -61,10 +61,10 @@ class _RunState:
 
 class TaskRunner:
     def __init__(self, engine: Engine, memory: Memory, insight: InsightOps, pipeline: IngestPipeline, linker: Linker,
-                 adapter: Adapter, temp: TempStore, settings: Settings, events: EventBus) -> None:
+                 adapter: Adapter, images: PendingImages, settings: Settings, events: EventBus) -> None:
         """`insight`: the one writer of the Insight Doc; the runner reads the doc but changes it only there."""
         self.engine, self.memory, self.insight, self.pipeline, self.linker = engine, memory, insight, pipeline, linker
-        self.adapter, self.temp, self.settings, self.events = adapter, temp, settings, events
+        self.adapter, self.images, self.settings, self.events = adapter, images, settings, events
 
     def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None,
             long_term_block: str = "") -> RunResult:
@@ -128,7 +128,7 @@ class TaskRunner:
             self._record_error(state, "planning", exc)
         with self.memory.write():
             task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
-                              images=self.temp.pending(), answered=state.answer is not None)
+                              images=self.images.pending(), answered=state.answer is not None)
             self.insight.plan(task)
 
     def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
@@ -140,7 +140,7 @@ class TaskRunner:
             insight_doc=self.insight.copy(),
             new_nodes=[node_info(graph.get(i)) for i in fresh if i in graph][:20],
             conflicts=notices, pending_images=[ImageNotice(image_id=i.image_id, name=i.name)
-                                               for i in self.temp.pending()],
+                                               for i in self.images.pending()],
             round=state.rounds, max_rounds=self.settings.max_rounds, answer_so_far=state.answer)
 
     # -- execution ------------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class TaskRunner:
                              context=(result.summary or validation)[:400])
 
     def _recognise(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
-        desc, report = self.recognise_image(self.temp.get(task.image_id or ""), state.question)
+        desc, report = self.recognise_image(self.images.get(task.image_id or ""), state.question)
         status = TaskStatus.SUCCESS if report.node_ids else TaskStatus.FAILED
         return CompletedTask(type=task.type, description=task.description, status=status,
                              context=desc.description[:300]), report.node_ids
@@ -200,7 +200,7 @@ class TaskRunner:
     def recognise_image(self, image: TempImage, goal: str) -> tuple[ImageDescription, IngestReport]:
         """Describe a waiting image, move it to storage and ingest the description as an image node."""
         desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=image.name, task_goal=goal))
-        stored = self.temp.promote(image.image_id)
+        stored = self.images.promote(image.image_id)
         attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
                                 description=desc.description[:500], mime=str(image.metadata.get("mime", "")))
         text = f"Image {image.name} ({desc.method}): {desc.description}"

@@ -98,4 +98,4 @@ def test_image_given_to_a_run_is_described_into_memory(bank: MemoryBank, tmp_pat
     assert (first.type, first.status) == (TaskType.IMAGE_RECOGNITION, TaskStatus.SUCCESS)
     (node,) = [n for n in bank.snapshot().nodes if n.kind == "image"]
     assert node.source_names == ("site-plan.png",) and node.id in result.new_node_ids
-    assert not bank.temp.pending(), "the image no longer waits"
+    assert not bank.images.pending(), "the image no longer waits"
