@@ -54,7 +54,7 @@ from .watchdog import Cancellable
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .long_term.recovery import RecoveringToolBox
-    from .run.long_term import LongTermHook
+    from .run.long_term_hook import LongTermHook
     from .store.base import TaskStore
     from .store.binding import TaskBinding
 
@@ -250,7 +250,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
                    events: EventBus, tools: RecoveringToolBox,
                    task_id: Callable[[], str | None] = lambda: None) -> LongTermHook:
     from .long_term.distill import Distiller, RuleDistiller
-    from .run.long_term import LongTermHook
+    from .run.long_term_hook import LongTermHook
 
     distiller: Distiller
     if engine.uses_llm and llm is not None:
