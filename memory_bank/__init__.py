@@ -89,7 +89,7 @@ _EXPORTS: dict[str, str] = {
     "supported_suffixes": ".loaders",
 }
 
-__all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
+__all__ = [  # the literal list linters read; tests/test_public_api.py keeps it equal to _EXPORTS
     "AGENT_SLOTS", "Accounts", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady",
     "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored",
     "Citation", "Community", "CompletedTask", "ConfigError", "ConflictFlagged", "ConflictResolved", "ConflictView",

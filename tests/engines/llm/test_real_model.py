@@ -29,7 +29,7 @@ from tests.support.local_model import local_model_server
 
 pytestmark = pytest.mark.real_model
 
-NOTES = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
+NOTES = sorted((Path(__file__).resolve().parents[3] / "samples" / "northwind").glob("*.md"))
 QUESTION = "What is the Northwind project budget, and who approved it?"
 
 

@@ -152,7 +152,7 @@ def test_a_question_cannot_close_the_block_or_forge_a_citation(tmp_path: Path) -
 def test_a_conflict_is_cross_validated_offline_and_the_model_asked_once(tmp_path: Path) -> None:
     """The notes sample raises a budget conflict: under one-call answers it is cross-validated offline (the loop
     took the local model minutes), and the model is asked exactly once, for the answer."""
-    notes = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
+    notes = sorted((Path(__file__).resolve().parents[3] / "samples" / "northwind").glob("*.md"))
     with FakeOpenAI(handler=replying(lambda ids: f"The budget is in the notes. [node:{ids[0]}]")) as fake:
         bank = one_call_bank(fake, tmp_path)
         result = within_deadline(lambda: bank.run("What is the Northwind project budget, and who approved it?",
