@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from memory_bank import MemoryBank  # noqa: E402
 from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder  # noqa: E402
-from tests.contract.scripted_model import ContractLLM  # noqa: E402
+from tests.engines.contract.scripted_model import ContractLLM  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
 

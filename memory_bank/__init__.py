@@ -20,7 +20,8 @@ _EXPORTS: dict[str, str] = {
     # what a run returns
     "RunResult": ".run.results",
     "Citation": ".engines.models",
-    "InsightDoc": ".memory.insight_doc",
+    **{name: ".memory.insight_doc" for name in ("InsightDoc", "CompletedTask", "PendingTask", "TaskStatus",
+                                                "TaskType")},
     # cancelling a run from another thread
     "CancelToken": ".control",
     # how many runs go at once in one server process; the others wait in line
@@ -55,8 +56,8 @@ _EXPORTS: dict[str, str] = {
     "record_withheld": ".long_term.vetting",
     "source_line": ".long_term.markdown",
     # read-only views of the memory
-    "BankSnapshot": ".memory.snapshot",
-    "NodeView": ".memory.snapshot",
+    **{name: ".memory.snapshot" for name in ("BankSnapshot", "NodeView", "ConflictView", "MergeEventView", "RunUsage",
+                                             "Tally")},
     "Community": ".memory.communities",
     "find_communities": ".memory.communities",
     "DeepRetrieval": ".retrieval.deep_retrieval",
@@ -88,20 +89,20 @@ _EXPORTS: dict[str, str] = {
     "supported_suffixes": ".loaders",
 }
 
-__all__ = [  # the literal list linters read; tests/core/test_public_api.py keeps it equal to _EXPORTS
+__all__ = [  # the literal list linters read; tests/test_public_api.py keeps it equal to _EXPORTS
     "AGENT_SLOTS", "Accounts", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady",
     "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored",
-    "Citation", "Community", "ConfigError", "ConflictFlagged", "ConflictResolved", "DeepRetrieval", "EdgeAdded",
-    "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError", "InjectedItem", "Injection", "InputError",
-    "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer", "LongTermInjected", "LongTermLearned",
-    "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD", "MAX_TASK_NAME", "MemoryBank",
-    "MemoryBankError", "MemoryRecord", "NodeAdded", "NodeUpdated", "NodeView", "NodesMerged", "PRESETS",
-    "PRICE_PRESETS", "Progress", "Provenance", "ReadingStopped", "RecoveryMetadata", "RunCancelled", "RunError",
-    "RunFailure", "RunRecord", "RunResult", "RunSlots", "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy",
-    "Settings", "SignedIn", "Source", "SqlTaskStore", "StoreError", "Subscriber", "SubscriberFailed", "TaskBusy",
-    "TaskCompleted", "TaskNotFound", "TaskPlanned", "TaskStore", "TaskSummary", "Throttle", "ToolCalled", "ToolError",
-    "ToolRecovered",
-    "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
+    "Citation", "Community", "CompletedTask", "ConfigError", "ConflictFlagged", "ConflictResolved", "ConflictView",
+    "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError",
+    "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer",
+    "LongTermInjected", "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD",
+    "MAX_TASK_NAME", "MemoryBank", "MemoryBankError", "MemoryRecord", "MergeEventView", "NodeAdded", "NodeUpdated",
+    "NodeView", "NodesMerged", "PRESETS", "PRICE_PRESETS", "PendingTask", "Progress", "Provenance", "ReadingStopped",
+    "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord", "RunResult", "RunSlots", "RunUsage",
+    "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "Source", "SqlTaskStore",
+    "StoreError", "Subscriber", "SubscriberFailed", "Tally", "TaskBusy", "TaskCompleted", "TaskNotFound",
+    "TaskPlanned", "TaskStatus", "TaskStore", "TaskSummary", "TaskType", "Throttle", "ToolCalled", "ToolError",
+    "ToolRecovered", "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
     "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
     "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
     "source_line", "supported_suffixes",
@@ -180,9 +181,9 @@ if TYPE_CHECKING:
     )
     from .long_term.vetting import record_withheld
     from .memory.communities import Community, find_communities
-    from .memory.insight_doc import InsightDoc
+    from .memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
     from .memory.query_graph import place_label, section_label
-    from .memory.snapshot import BankSnapshot, NodeView
+    from .memory.snapshot import BankSnapshot, ConflictView, MergeEventView, NodeView, RunUsage, Tally
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult
@@ -190,6 +191,7 @@ if TYPE_CHECKING:
     from .settings import AGENT_SLOTS, PRESETS, Settings
     from .store import RunRecord, SaveStatus, SqlTaskStore, TaskStore, TaskSummary
     from .text.buffer import AnswerDraft
+    from .text.escape import md_escape, safe_name
     from .text.pages import page_span, pages_label
 
 

@@ -19,8 +19,9 @@ from .engines.llm.client import LLMClient, UsageMeter
 from .engines.llm.cost import prices_from
 from .events import ErrorRaised, Event, EventBus
 from .memory.interaction_tree import InteractionEntry
+from .memory.pending_images import PendingImages
 from .memory.query_graph import Node, PendingConflict
-from .memory.snapshot import BankSnapshot, take_snapshot
+from .memory.snapshot import BankSnapshot, RunUsage, take_snapshot
 from .memory.store import Memory
 from .retrieval.deep_retrieval import DeepRetrieval
 from .retrieval.embedding import Embedder, embedder_for
@@ -53,10 +54,12 @@ class MemoryBank:
                                 prices_from(self.settings), self.settings.max_cost)
         if store is not None and _stored is None:
             _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
-        self.temp = wiring.bank_folder(self.settings, workdir, store, _stored[0] if _stored else None)
-        self.workdir = self.temp.root  # its temp images and its file storage; clear() removes the folder it owns
+        # the files the bank keeps (stored attachments), and the images waiting for a run to describe them
+        self.files = wiring.bank_files(self.settings, workdir, store, _stored[0] if _stored else None)
+        self.images = PendingImages(self.files)
+        self.workdir = self.files.root  # clear() removes the folder when the bank made it
         parts = wiring.build_parts(self.settings, self.embedder, self.events, self.cancellation, self.meter,
-                                   self.temp, lambda: self.task_id, memory=_memory, llm_client=llm_client,
+                                   self.images, lambda: self.task_id, memory=_memory, llm_client=llm_client,
                                    engine=engine, long_term=long_term)
         self._core, self._loop, self.llm, self.tools, self.engine = (parts.core, parts.loop, parts.llm, parts.tools,
                                                                      parts.engine)
@@ -64,7 +67,7 @@ class MemoryBank:
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
         self._task = wiring.task_binding(store, _stored, self.memory, self.events, self.meter)
-        self._session = wiring.build_session(self.settings, parts, self.temp, self.events, self.cancellation,
+        self._session = wiring.build_session(self.settings, parts, self.images, self.events, self.cancellation,
                                              self.meter, self._task, self.usage)
         self.reports = self._session.inputs.reports  # what each ingestion did, in order
 
@@ -120,16 +123,16 @@ class MemoryBank:
         return prior + [e.to_dict() for e in self.events.log()]
 
     def snapshot(self) -> BankSnapshot:
+        usage = self.run_usage()
         with self.memory.read():
-            return take_snapshot(self.memory, self.usage())
+            return take_snapshot(self.memory, usage)
+
+    def run_usage(self) -> RunUsage:
+        return self.meter.usage()
 
     def usage(self) -> dict[str, Any]:
-        total, run = self.meter.totals(), self.meter.run_usage()
-        return {"calls": total.calls, "prompt_tokens": total.prompt_tokens, "cached_tokens": total.cached_tokens,
-                "completion_tokens": total.completion_tokens, "run_calls": run.calls, "run_tokens": run.tokens,
-                "max_llm_calls": self.settings.max_llm_calls, "max_tokens": self.settings.max_tokens,
-                "cost": total.cost(self.meter.prices), "run_cost": run.cost(self.meter.prices),
-                "max_cost": self.settings.max_cost, "per_agent": self.meter.snapshot()}
+        """`run_usage()` in the form a run's record and the task row store."""
+        return self.run_usage().as_dict()
 
     # -- ingestion ----------------------------------------------------------------------------------------
 
@@ -213,10 +216,11 @@ class MemoryBank:
         self.cancellation.cancel()
 
     def clear(self) -> None:
-        """End the task: memory and temp files go."""
+        """End the task: the memory, the pending images and the bank's files go."""
         with self._task.persistence.paused() if self._task else nullcontext():
             with self.memory.write():
-                self.temp.clear()
+                self.images.clear()
+                self.files.clear()
                 self._core.clear()
             if self._task:
                 self._task.clear()
@@ -247,7 +251,7 @@ class MemoryBank:
         if files_from is not None:
             paths = {a.path for e in memory.tree.entries.values() for a in e.attachments if a.path}
             for path in sorted(paths):
-                bank.temp.files.copy_from(Path(files_from), path)
+                bank.files.copy_from(Path(files_from), path)
         bank._core.ops.reindex_all()
         if bank._task:
             bank._task.record_imported_runs(memory.prior_log)

@@ -228,7 +228,7 @@ class Settings(BaseModel):
             values["engine"] = "llm"
         preset = values.pop("preset", None)
         try:
-            settings = cls(**values)
+            settings = cls.model_validate(values)
             return settings.with_preset(preset) if preset else settings
         except ValidationError as exc:
             raise ConfigError(_env_problems(exc)) from None
@@ -246,11 +246,11 @@ class Settings(BaseModel):
             for var, field in ENV_FIELDS.items():
                 if field in KEPT_ON_ERROR and merged.get(var, "").strip():
                     try:
-                        cls(**{field: merged[var]})
+                        cls.model_validate({field: merged[var]})
                         kept[field] = merged[var]
                     except ValidationError:
                         continue  # itself wrong: its default, and the problem is in the message already
-            return cls(**kept), str(exc)
+            return cls.model_validate(kept), str(exc)
 
     @model_validator(mode="after")
     def _cost_needs_prices(self) -> Settings:

@@ -26,9 +26,10 @@ from .ingest.linker import Linker
 from .ingest.pipeline import IngestPipeline
 from .ingest.sections import SectionNodes
 from .memory.bank_files import BankFiles
+from .memory.insight_ops import InsightOps
+from .memory.pending_images import PendingImages
 from .memory.query_graph import Node
 from .memory.store import Memory
-from .memory.temp_store import TempStore
 from .retrieval.deep_retrieval import DeepRetriever
 from .retrieval.documents import DocumentPages
 from .retrieval.embedding import Embedder
@@ -53,7 +54,7 @@ from .watchdog import Cancellable
 if TYPE_CHECKING:
     from .long_term.memory import LongTermMemory
     from .long_term.recovery import RecoveringToolBox
-    from .run.long_term import LongTermHook
+    from .run.long_term_hook import LongTermHook
     from .store.base import TaskStore
     from .store.binding import TaskBinding
 
@@ -78,15 +79,15 @@ class Core:
             self.documents.clear()
 
 
-def bank_folder(settings: Settings, workdir: str | Path | None, store: TaskStore | None = None,
-                task_id: str | None = None) -> TempStore:
-    """Where a bank keeps its files (temp images, stored attachments) and whether ending the task removes them: a
-    stored task's folder of the store (its files outlive the process, as its rows do; ending the task removes
-    them), else the caller's `workdir` (kept), else a fresh temp folder (removed)."""
+def bank_files(settings: Settings, workdir: str | Path | None, store: TaskStore | None = None,
+               task_id: str | None = None) -> BankFiles:
+    """Where a bank keeps its files (images waiting to be described, stored attachments) and whether ending the
+    task removes the folder: a stored task's folder of the store (its files outlive the process, as its rows do;
+    ending the task removes them), else the caller's `workdir` (kept), else a fresh temp folder (removed)."""
     if store is not None and task_id is not None and workdir is None:
-        return TempStore(store.task_folder(task_id, create=True), owned=True)
+        return BankFiles(store.task_folder(task_id, create=True), owned=True)
     root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="memory-bank-", dir=settings.temp_dir))
-    return TempStore(root, owned=workdir is None)
+    return BankFiles(root, owned=workdir is None)
 
 
 def build_core(settings: Settings, embedder: Embedder, events: EventBus, memory: Memory | None = None,
@@ -113,12 +114,13 @@ class Loop:
 
 
 def build_loop(settings: Settings, core: Core, engine: Engine, embedder: Embedder, events: EventBus,
-               temp: TempStore, cancellation: Cancellation) -> Loop:
+               images: PendingImages, cancellation: Cancellation) -> Loop:
     linker = Linker(engine, core.ops, core.retriever, core.memory, settings, events, cancellation.check)
     pipeline = IngestPipeline(engine, core.ops, linker, embedder, settings, events, cancellation.check,
                               StructureBuilder(), SectionNodes(core.ops, embedder))
     adapter = Adapter(core.reader, settings.memory_budget_tokens, settings.task_budget_tokens)
-    runner = TaskRunner(engine, core.memory, pipeline, linker, adapter, temp, settings, events)
+    runner = TaskRunner(engine, core.memory, InsightOps(core.memory, events), pipeline, linker, adapter, images,
+                        settings, events)
     return Loop(linker, pipeline, adapter, runner)
 
 
@@ -135,23 +137,24 @@ class Parts:
 
 
 def build_parts(settings: Settings, embedder: Embedder, events: EventBus, cancellation: Cancellation,
-                meter: UsageMeter, temp: TempStore, task_id: Callable[[], str | None], *, memory: Memory | None = None,
+                meter: UsageMeter, images: PendingImages, task_id: Callable[[], str | None], *,
+                memory: Memory | None = None,
                 llm_client: LLMClient | None = None, engine: Engine | None = None,
                 long_term: LongTermMemory | None = None) -> Parts:
     """`task_id`: the stored task's id, read when asked (a bank is bound to its task after it is built); what the
     long-term records learnt here name. An `engine` given is used as is (a test's)."""
-    core = build_core(settings, embedder, events, memory, temp.files)
+    core = build_core(settings, embedder, events, memory, images.files)
     llm = metered(settings, llm_client, events, cancellation, meter)
     tools = build_tools(settings, core.reader, llm, cancellation)
     source = source_task(task_id)
-    if long_term is not None:
-        tools = recovering_tools(settings, tools, long_term, llm, events, source)
+    recovering = recovering_tools(settings, tools, long_term, llm, events, source) if long_term is not None else None
+    tools = recovering if recovering is not None else tools
     engine = engine or build_engine(settings, embedder=embedder, view=core.reader, llm=llm, toolbox=tools,
                                     on_tool_call=lambda call: events.publish(tool_called(call)),
                                     cancel=cancellation, events=events, on_answer_text=answer_deltas(meter, events))
-    loop = build_loop(settings, core, engine, embedder, events, temp, cancellation)
-    hook = (long_term_hook(settings, long_term, engine, llm, loop, events, tools, source)
-            if long_term is not None else None)
+    loop = build_loop(settings, core, engine, embedder, events, images, cancellation)
+    hook = (long_term_hook(settings, long_term, engine, llm, loop, events, recovering, source)
+            if long_term is not None and recovering is not None else None)
     return Parts(core, llm, tools, engine, loop, hook)
 
 
@@ -180,11 +183,11 @@ def task_binding(store: TaskStore | None, stored: tuple[str, dict[str, int]] | N
                        stored[1])
 
 
-def build_session(settings: Settings, parts: Parts, temp: TempStore, events: EventBus, cancellation: Cancellation,
+def build_session(settings: Settings, parts: Parts, images: PendingImages, events: EventBus, cancellation: Cancellation,
                   meter: UsageMeter, recorder: RunRecorder | None, usage: Callable[[], dict[str, Any]]) -> RunSession:
     """The run sequence over the loop; `recorder`: the stored task's binding (none for a bank in memory)."""
     core, loop, long_term, tools = parts.core, parts.loop, parts.long_term, parts.tools
-    inputs = InputIngestion(settings, core.memory, temp, loop.pipeline, loop.runner, events)
+    inputs = InputIngestion(settings, core.memory, images, loop.pipeline, loop.runner, events)
     return RunSession(inputs, loop.runner, events, cancellation, meter, long_term, recorder, usage, tools)
 
 
@@ -247,7 +250,7 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
                    events: EventBus, tools: RecoveringToolBox,
                    task_id: Callable[[], str | None] = lambda: None) -> LongTermHook:
     from .long_term.distill import Distiller, RuleDistiller
-    from .run.long_term import LongTermHook
+    from .run.long_term_hook import LongTermHook
 
     distiller: Distiller
     if engine.uses_llm and llm is not None:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from memory_bank import Category, MemoryBankError, RecoveryMetadata, Source, reflection_body, source_line
 from ui.format import md_escape, safe_markdown
-from ui.long_term import in_prompts, long_term_error, long_term_for, record_rows
+from ui.long_term_views import in_prompts, long_term_error, long_term_for, record_rows
 from ui.session import get_task, shared_embedder
 
 task = get_task()

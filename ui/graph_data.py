@@ -16,7 +16,7 @@ from typing import Any
 from pyvis.network import Network
 
 from components.graph_view import GraphData
-from memory_bank import BankSnapshot, NodeView, find_communities
+from memory_bank import BankSnapshot, ConflictView, MergeEventView, NodeView, find_communities
 
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#d4a017", "#9d755d", "#ff9da6",
            "#6f4e7c", "#5fa2ce", "#c85200", "#7b848f")
@@ -205,24 +205,24 @@ def _live_target(node_id: str, successor: dict[str, str], live: set[str]) -> str
     return node_id if node_id in live else None
 
 
-def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str], group_of: dict[str, str]) -> None:
+def _add_lineage(net: Network, merges: Sequence[MergeEventView], live: set[str], group_of: dict[str, str]) -> None:
     """Merged-away nodes as small grey ghosts, each linked to the node it went into."""
-    successor = {old: e["new_node_id"] for e in merges for old in e["merged_node_ids"]}
+    successor = {old: e.new_node_id for e in merges for old in e.merged_node_ids}
     drawn = set(live)
-    for event in sorted(merges, key=lambda e: e["timestamp"]):
-        for old in event["merged_node_ids"]:
+    for event in sorted(merges, key=lambda e: e.timestamp):
+        for old in event.merged_node_ids:
             target = _live_target(old, successor, live)
             if target is None or old in drawn:
                 continue
             drawn.add(old)
-            tip = {"title": "Merged away", "badges": [{"text": event.get("kind", "merge"), "kind": "merged"}],
-                   "lines": [f"Node {old} → {event['new_node_id']}"], "body": shorten(event["description"], 320)}
+            tip = {"title": "Merged away", "badges": [{"text": event.kind, "kind": "merged"}],
+                   "lines": [f"Node {old} → {event.new_node_id}"], "body": shorten(event.description, 320)}
             net.add_node(old, label=" ", shape="dot", size=6, borderWidth=1.5,
                          color=_node_color("#ffffff", GHOST), shapeProperties={"borderDashes": [3, 3]},
                          tip=tip, find=old, ghost=True, target=target, group_key=group_of.get(target, ""))
     for event in merges:
-        new_id = event["new_node_id"]
-        for old in event["merged_node_ids"]:
+        new_id = event.new_node_id
+        for old in event.merged_node_ids:
             if old in drawn and new_id in drawn and old not in live:
                 net.add_edge(old, new_id, id=f"lineage:{old}|{new_id}",
                              color={"color": GHOST, "highlight": GHOST, "hover": GHOST}, dashes=[2, 4],
@@ -230,7 +230,7 @@ def _add_lineage(net: Network, merges: Sequence[dict[str, Any]], live: set[str],
 
 
 def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
-                conflicts: Sequence[dict[str, Any]] = (), merges: Sequence[dict[str, Any]] = (), *,
+                conflicts: Sequence[ConflictView] = (), merges: Sequence[MergeEventView] = (), *,
                 show_lineage: bool = True) -> GraphData:
     """The component's data for one state of the memory (the lists of a `BankSnapshot`).
 
@@ -245,15 +245,15 @@ def build_graph(nodes: Sequence[NodeView], edges: Sequence[tuple[str, str]],
     for a, b in edges:
         degree[a] = degree.get(a, 0) + 1
         degree[b] = degree.get(b, 0) + 1
-    pending = [c for c in conflicts if c["status"] == "pending" and c["node_a"] in live and c["node_b"] in live]
-    _add_nodes(net, nodes, paint, degree, {c[k] for c in pending for k in ("node_a", "node_b")})
+    pending = [c for c in conflicts if c.pending and c.node_a in live and c.node_b in live]
+    _add_nodes(net, nodes, paint, degree, {i for c in pending for i in (c.node_a, c.node_b)})
     for a, b in edges:
         if a in live and b in live:
             net.add_edge(a, b, id=f"related:{a}|{b}", arrows={"to": {"enabled": False}})
     for c in pending:
-        net.add_edge(c["node_a"], c["node_b"], id=f"conflict:{c['id']}", arrows={"to": {"enabled": False}},
+        net.add_edge(c.node_a, c.node_b, id=f"conflict:{c.id}", arrows={"to": {"enabled": False}},
                      color={"color": CONFLICT, "highlight": CONFLICT, "hover": CONFLICT}, dashes=[8, 6], width=2.4,
-                     tip={"title": "Pending conflict", "body": shorten(c["description"], 400)})
+                     tip={"title": "Pending conflict", "body": shorten(c.description, 400)})
     if show_lineage:
         _add_lineage(net, merges, live, paint.group_of)
     legend = {"by": paint.by, "groups": paint.legend,

@@ -26,7 +26,7 @@ FOCUS_KEY = "graph_focus"
 
 def signature(snapshot: BankSnapshot, show_lineage: bool) -> int:
     nodes = tuple((n.id, n.context, n.merged_from, n.source_labels) for n in snapshot.nodes)
-    conflicts = tuple((c["id"], c["status"]) for c in snapshot.conflicts)
+    conflicts = tuple((c.id, c.status) for c in snapshot.conflicts)
     return hash((nodes, tuple(snapshot.edges), conflicts, len(snapshot.merge_events), show_lineage))
 
 

@@ -15,10 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from memory_bank import (
+    CompletedTask,
     DeepRetrieval,
     EntryView,
+    InsightDoc,
     MemoryBank,
     MemoryBankError,
+    TaskStatus,
     is_not_found,
     page_span,
     pages_label,
@@ -153,24 +156,24 @@ def _merge_history(deep: DeepRetrieval) -> None:
                  hide_index=True)
 
 
-def insight_doc_view(doc: dict, run_status: str = "") -> None:
+def insight_doc_view(doc: InsightDoc, run_status: str = "") -> None:
     """The goal, the tasks done and the next one. In a run whose inputs all failed, a task that "succeeded" did so
     on nothing: it is shown as such, not with a green tick."""
-    st.markdown(f"**Goal** — {md_escape(doc.get('task_goal') or '(none yet)')}")
-    done = doc.get("completed_tasks") or []
+    st.markdown(f"**Goal** — {md_escape(doc.task_goal or '(none yet)')}")
+    done = doc.completed_tasks
     if done:
         nothing_read = run_status == "failed"
 
-        def status(t: dict) -> str:
-            if t["status"] == "success":
+        def status(t: CompletedTask) -> str:
+            if t.status is TaskStatus.SUCCESS:
                 return "✗ nothing was read" if nothing_read else "✓ success"
-            return "✗ " + t["status"]
+            return "✗ " + t.status.value
 
-        st.dataframe(pd.DataFrame([{"type": t["type"], "status": status(t), "task": t["description"],
-                                    "learned": t.get("context", "")} for t in done]), hide_index=True)
-    pending = doc.get("pending_tasks") or []
+        st.dataframe(pd.DataFrame([{"type": t.type.value, "status": status(t), "task": t.description,
+                                    "learned": t.context} for t in done]), hide_index=True)
+    pending = doc.next_task
     if pending:
-        st.info(f"**Next:** {md_escape(pending[0]['type'])} — {md_escape(pending[0]['description'])}",
+        st.info(f"**Next:** {md_escape(pending.type.value)} — {md_escape(pending.description)}",
                 icon=":material/pending_actions:")
     elif done and run_status == "failed":
         st.error("The run failed: none of its inputs could be read.", icon=":material/error:")

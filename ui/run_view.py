@@ -65,18 +65,15 @@ def metrics_row(snapshot: BankSnapshot, view: RunView | None, *, uses_llm: bool)
                    delta=f"{counts['pending_conflicts']} pending" if counts["pending_conflicts"] else
                    (f"{settled} settled" if settled else None), delta_color="off", delta_arrow="off",
                    help="merge events / conflicts flagged (pending ones wait for cross-validation)")
-    calls = usage.get("calls", 0)
+    calls = usage.task.calls
     if uses_llm or calls:
-        max_calls, max_tokens = usage.get("max_llm_calls", 0), usage.get("max_tokens", 0)
-        tokens = usage.get("run_tokens", usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0))
-        run_calls = usage.get("run_calls", calls)
+        run, max_calls, max_cost, cached = usage.run, usage.max_llm_calls, usage.max_cost, usage.task.cached_tokens
+        run_calls, cost = run.calls, run.cost
         cols[4].metric("LLM calls (run)", f"{run_calls:,} / {max_calls:,}",
                        help=f"this run / its budget; {calls:,} calls in this task so far")
-        cost, max_cost = usage.get("run_cost"), usage.get("max_cost")
         estimate = view.estimate if view else None
-        cols[5].metric("Tokens (run)", f"{tokens:,}", help=f"this run's tokens; budget {max_tokens:,}" + (
-                       f"; {usage.get('cached_tokens', 0):,} prompt tokens served from the provider's cache "
-                       "in this task" if usage.get("cached_tokens") else ""),
+        cols[5].metric("Tokens (run)", f"{run.tokens:,}", help=f"this run's tokens; budget {usage.max_tokens:,}" + (
+                       f"; {cached:,} prompt tokens served from the provider's cache in this task" if cached else ""),
                        delta=cost_line(cost, estimate), delta_color="off", delta_arrow="off")
         if max_calls:
             st.progress(min(1.0, run_calls / max_calls), text=f"LLM call budget used: {run_calls / max_calls:.0%}")

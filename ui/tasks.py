@@ -32,7 +32,7 @@ from memory_bank import (
 
 from . import tempdirs
 from .local_model import with_endpoint
-from .long_term import long_term_for
+from .long_term_views import long_term_for
 from .worker import RunHandle, restore_run, start_resume
 
 ELSEWHERE, IN_SESSION = "running on another server", "running in its owner's session"  # a copy's live run

@@ -22,6 +22,7 @@ from memory_bank import (
     CancelToken,
     Event,
     LLMUsage,
+    MemoryBank,
     NodeAdded,
     NodesMerged,
     Progress,
@@ -250,7 +251,7 @@ class RunHandle:
             self.thread.join(timeout=timeout)
 
 
-def start_run(bank: Any, question: str, files: list[Path] | None = None, text: str | None = None, *,
+def start_run(bank: MemoryBank, question: str, files: list[Path] | None = None, text: str | None = None, *,
               follow_up: bool = False, estimate: tuple[int, float] | None = None,
               slots: RunSlots | None = None) -> RunHandle:
     """Start `bank.run` in a daemon thread; the bank's events feed a fresh monitor until the run ends. With
@@ -261,12 +262,12 @@ def start_run(bank: Any, question: str, files: list[Path] | None = None, text: s
                   slots)
 
 
-def start_resume(bank: Any, question: str, slots: RunSlots | None = None) -> RunHandle:
+def start_resume(bank: MemoryBank, question: str, slots: RunSlots | None = None) -> RunHandle:
     """Continue the stored task's interrupted run (`bank.resume`) in a daemon thread, like `start_run`."""
     return _start(bank, RunMonitor(question), lambda token: bank.resume(cancel=token), True, slots)
 
 
-def _start(bank: Any, monitor: RunMonitor, run: Callable[[CancelToken], RunResult], follow_up: bool,
+def _start(bank: MemoryBank, monitor: RunMonitor, run: Callable[[CancelToken], RunResult], follow_up: bool,
            slots: RunSlots | None) -> RunHandle:
     token = CancelToken()
     unsubscribe = bank.subscribe(monitor.on_event)

@@ -98,7 +98,7 @@ def serve_frontend() -> Iterator[str]:
 def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int = 8, conflicts: int = 12,
                      merges: int = 10, hostile_text: str = ""):  # noqa: ANN201
     """Nodes, edges, pending conflicts and merge events shaped like a bank snapshot (clustered by document)."""
-    from memory_bank import NodeView
+    from memory_bank import ConflictView, MergeEventView, NodeView
 
     rng = random.Random(seed)
     docs = [f"report-{i:02d}.pdf" for i in range(sources)]
@@ -121,11 +121,12 @@ def synthetic_memory(n_nodes: int, n_edges: int, *, seed: int = 7, sources: int 
     pending = []
     for i in range(conflicts):
         x, y = rng.sample(nodes, 2)
-        pending.append({"id": f"c{i}", "node_a": x.id, "node_b": y.id, "status": "pending",
-                        "description": f"Figures disagree {hostile_text}".strip()})
-    merge_events = [{"event_id": f"m{i}", "merged_node_ids": list(n.merged_from), "new_node_id": n.id,
-                     "timestamp": n.timestamp, "description": f"Duplicate passages merged {hostile_text}".strip(),
-                     "kind": "merge"} for i, n in enumerate(nodes) if n.merged_from]
+        pending.append(ConflictView(id=f"c{i}", node_a=x.id, node_b=y.id, status="pending", created=0.0,
+                                    description=f"Figures disagree {hostile_text}".strip()))
+    merged = f"Duplicate passages merged {hostile_text}".strip()
+    merge_events = [MergeEventView(event_id=f"m{i}", merged_node_ids=n.merged_from, new_node_id=n.id,
+                                   timestamp=n.timestamp, description=merged, kind="merge")
+                    for i, n in enumerate(nodes) if n.merged_from]
     return nodes, sorted(edges), pending, merge_events
 
 
@@ -139,15 +140,15 @@ def synthetic_replay(nodes, edges, conflicts=(), merges=()) -> list[list]:  # no
     by_node: dict[str, list[tuple[str, str]]] = {}
     for a, b in edges:
         by_node.setdefault(max(a, b), []).append((a, b))
-    merged_into = {m["new_node_id"]: m for m in merges}
-    flagged = {c["id"]: c for c in conflicts}
+    merged_into = {m.new_node_id: m for m in merges}
+    flagged = {c.id: c for c in conflicts}
     for node in sorted(nodes, key=lambda n: n.timestamp):
         t += 0.05
         merge = merged_into.get(node.id)
         if merge:
-            for old in merge["merged_node_ids"]:
+            for old in merge.merged_node_ids:
                 out.append([t, "n", old, "", f"early {old}"])
-            out.append([t, "m", node.id, list(merge["merged_node_ids"]), "duplicates merged"])
+            out.append([t, "m", node.id, list(merge.merged_node_ids), "duplicates merged"])
         else:
             out.append([t, "n", node.id, "", node.context])
         present.add(node.id)
@@ -155,7 +156,7 @@ def synthetic_replay(nodes, edges, conflicts=(), merges=()) -> list[list]:  # no
             if a in present and b in present:
                 out.append([t, "e", a, b])
         for cid, c in list(flagged.items()):
-            if c["node_a"] in present and c["node_b"] in present:
-                out.append([t, "c", cid, [c["node_a"], c["node_b"]], c["description"]])
+            if c.node_a in present and c.node_b in present:
+                out.append([t, "c", cid, [c.node_a, c.node_b], c.description])
                 del flagged[cid]
     return out

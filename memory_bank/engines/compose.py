@@ -88,7 +88,7 @@ def plan_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[list[int]]:
 def batch_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[Out | MemoryBankError]:
     """One group's outcomes: the agent's batch call, or its single call for an agent that does not batch."""
     if isinstance(agent, BatchAgent):
-        return agent.run_batch(inputs)
+        return list(agent.run_batch(inputs))
     return [agent.run(inp) for inp in inputs]
 
 

@@ -57,6 +57,7 @@ class GraphOps:
             for node, vec in zip(todo, vectors):
                 node.embedding = vec
         for node in nodes:
+            assert node.embedding is not None, "embedded just above, or when it was made"
             self.index.upsert(node.id, self._index_tokens(node), node.embedding)
 
     def _index_tokens(self, node: Node) -> list[str]:

@@ -77,8 +77,11 @@ class Linker:
                       for i in asking]
             limit = agent_concurrency(self.engine, self.settings)
             outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, limit, before_each=self.check_cancel)))
-            results = [[] if i not in outs else outs[i] if isinstance(outs[i], MemoryBankError)
-                       else _judged(outs[i], candidates[i]) for i in range(len(batch))]
+            results: list[list[RelationJudgement] | MemoryBankError] = []
+            for i in range(len(batch)):
+                out = outs.get(i)
+                results.append(out if isinstance(out, MemoryBankError) else [] if out is None
+                               else _judged(out, candidates[i]))
             for node, result in zip(batch, results):
                 if isinstance(result, MemoryBankError):
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
@@ -169,8 +172,8 @@ class Linker:
         with self.memory.write():
             node, inherited = self.ops.merge(ids, summary=out.summary, context=out.context,
                                              keywords=out.keywords, description=description, kind=kind)
-            updates = {nid: (u.context, u.keywords or None) for nid, u in out.neighbor_updates.items()
-                       if nid in inherited}
+            updates: dict[str, tuple[str | None, list[str] | None]] = {
+                nid: (u.context, u.keywords or None) for nid, u in out.neighbor_updates.items() if nid in inherited}
             if updates:
                 self.ops.update_context(updates)
         rejected = out.rejected_node_id if out.rejected_node_id in ids else None

@@ -245,14 +245,14 @@ class IngestPipeline:
 
     def _pages_of(self, doc: Document, cluster: Cluster, chunk: Chunk,
                   locators: dict[int, PageLocator]) -> tuple[int, int] | None:
-        if chunk.page_start is None:
+        if chunk.page_start is None or chunk.page_end is None:  # a chunk has both page numbers or neither
             return None
+        start, end = chunk.page_start, chunk.page_end
         key = id(chunk)
         if key not in locators:
-            in_chunk = [(p.number, p.text) for p in doc.pages
-                        if p.number is not None and chunk.page_start <= p.number <= chunk.page_end]
+            in_chunk = [(p.number, p.text) for p in doc.pages if p.number is not None and start <= p.number <= end]
             locators[key] = PageLocator(in_chunk)
-        return locators[key].locate(cluster.content) or (chunk.page_start, chunk.page_end)
+        return locators[key].locate(cluster.content) or (start, end)
 
     def _store_and_link(self, reading: _Reading, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
                         places: list[Place | None], report: IngestReport, on_linked: Callable[[int], None]) -> None:
@@ -291,6 +291,7 @@ def _structure_metadata(where: Place | None, content: str) -> dict:
         out["columns"] = list(dict.fromkeys(c for table in tables for c in table.columns if c))
     if unit.speaker:
         out["speaker"] = unit.speaker
-    if unit.date or (where.section and where.section.date):
-        out["date"] = unit.date or where.section.date
+    date = unit.date or (where.section.date if where.section else None)
+    if date:
+        out["date"] = date
     return out

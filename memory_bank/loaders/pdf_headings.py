@@ -268,7 +268,7 @@ def _levels(pages: list[list[_Para]], body: Font | None) -> None:
     for page in pages:
         for para in page:
             if para.span is not None:
-                base, stack = para.level, []
+                base, stack = para.level or 0, []  # an outline heading has its level from the outline
                 continue
             if para.style is None:
                 continue
@@ -295,7 +295,7 @@ def _numbering_offset(pages: list[list[_Para]], deep: bool) -> int:
     for page in pages:
         for para in page:
             numbered = _number_level(para.text, deep) if para.span is not None else None
-            if numbered is not None:
+            if numbered is not None and para.level is not None:
                 shifts[para.level - numbered] += 1
     return shifts.most_common(1)[0][0] if shifts else 0
 
@@ -311,7 +311,7 @@ def _style_levels(pages: list[list[_Para]], body: Font | None, deep: bool, offse
             numbered = _number_level(para.text, deep) if para.style is not None and deep else None
             level = para.level if para.span is not None else (numbered + offset if numbered else None)
             style = _style(para.lines, body) if level is not None else None
-            if style is not None:
+            if style is not None and level is not None:
                 seen.setdefault(_cased(style, para.text), set()).add(level)
     return {style: next(iter(levels)) for style, levels in seen.items() if len(levels) == 1}
 

@@ -127,10 +127,8 @@ class SearchIndex:
             return []
         relevance = self._lexical(query, n)
         if self.embedder is not None and len(self._vectors):
-            if query_vector is None:
-                assert self.embedder is not None
-                query_vector = self.embedder.embed([query])[0]
-            cosine = self._cosine(query_vector.astype(np.float32))
+            vector = query_vector if query_vector is not None else self.embedder.embed([query])[0]
+            cosine = self._cosine(vector.astype(np.float32))
             cosine = np.where(cosine >= MIN_COSINE, cosine, 0.0)
             relevance = 0.5 * relevance + 0.5 * cosine
         codes = [_CATEGORIES.index(c) for c in categories]

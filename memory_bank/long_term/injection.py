@@ -72,10 +72,12 @@ def _line(record: MemoryRecord, text: str | None = None, summary: bool = False) 
     return f"{label(record, summary)}\n{QUOTE}{quotation(record, text)}"
 
 
-def _item(record: MemoryRecord, line: str, text: str | None = None, **fields: object) -> InjectedItem:
+def _item(record: MemoryRecord, line: str, text: str | None = None, *, tier: int, score: float, why: str,
+          as_summary: bool = False) -> InjectedItem:
     return InjectedItem(memory_id=record.memory_id, category=record.category, text=line,
                         quote=quotation(record, text), provenance=record.provenance,
-                        source_task=task_ref(record.source_task), own_words=record.own_words, **fields)
+                        source_task=task_ref(record.source_task), own_words=record.own_words, tier=tier,
+                        score=score, why=why, as_summary=as_summary)
 
 
 def _why(hit: Scored) -> str:

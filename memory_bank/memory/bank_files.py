@@ -81,9 +81,11 @@ def read_capped(path: Path, max_bytes: int) -> bytes:
 class BankFiles:
     """The files of one bank under `root/storage`; remembers what it created so `clear()` removes only that."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, owned: bool = False) -> None:
+        """`owned`: the bank made `root` itself (a fresh temp folder, a stored task's folder), so `clear()`
+        removes it too."""
         self.root = root
-        self._created: list[Path] = []
+        self._created: list[Path] = [root] if owned else []
         self._lock = threading.Lock()
 
     def mkdirs(self, folder: Path) -> None:

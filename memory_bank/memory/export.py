@@ -8,6 +8,7 @@ through `Settings.public_dict()`. Export -> import -> export gives the same docu
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any, Literal
 
 import numpy as np
@@ -179,12 +180,23 @@ def sum_usage(a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) ->
 # One record per memory item: the export is made of them, and the task store keeps one row per record.
 
 def node_record(n: Node, with_embedding: bool = True) -> NodeRecord:
+    """Every field of the node, read from the dataclass: a field `NodeRecord` lacks is refused (extra="forbid"),
+    never dropped on the way to an export or the store."""
     embedding = None if n.embedding is None or not with_embedding else n.embedding.astype(np.float32).tolist()
-    return NodeRecord(id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords), embedding=embedding,
-                      timestamp=n.timestamp, sources=[SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids),
-                                                                  "section": list(s.section)})
-                                                      for s in n.sources],
-                      merged_from=list(n.merged_from), kind=n.kind, role=n.role, title=n.title)
+    values = {f.name: getattr(n, f.name) for f in fields(Node)}
+    return NodeRecord(**{**values, "keywords": list(n.keywords), "embedding": embedding,
+                         "merged_from": list(n.merged_from),
+                         "sources": [SourceRecord(**{**s.__dict__, "entry_ids": list(s.entry_ids),
+                                                     "section": list(s.section)}) for s in n.sources]})
+
+
+def node_from_record(n: NodeRecord) -> Node:
+    """The node a record holds, every field of the record carried over (the inverse of `node_record`)."""
+    values = n.model_dump(exclude={"embedding", "sources"})
+    return Node(**{**values, "keywords": list(n.keywords), "merged_from": list(n.merged_from),
+                   "embedding": None if n.embedding is None else np.asarray(n.embedding, dtype=np.float32),
+                   "sources": [Source(**{**s.model_dump(), "entry_ids": tuple(s.entry_ids),
+                                         "section": tuple(s.section)}) for s in n.sources]})
 
 
 def entry_record(e: InteractionEntry) -> EntryRecord:
@@ -338,12 +350,7 @@ def import_memory(data: dict[str, Any] | str | bytes, embedding_dim: int | None 
                     merged_into=dict(doc.interaction_tree.merged_into), prior_log=list(doc.run_log),
                     prior_usage={k: dict(v) for k, v in doc.usage.items()})
     for n in doc.query_graph.nodes:
-        memory.graph.add_node(Node(
-            id=n.id, summary=n.summary, context=n.context, keywords=list(n.keywords),
-            embedding=None if n.embedding is None else np.asarray(n.embedding, dtype=np.float32),
-            timestamp=n.timestamp, merged_from=list(n.merged_from), kind=n.kind, role=n.role, title=n.title,
-            sources=[Source(**{**s.model_dump(), "entry_ids": tuple(s.entry_ids), "section": tuple(s.section)})
-                     for s in n.sources]))
+        memory.graph.add_node(node_from_record(n))
     for e in doc.query_graph.edges:
         memory.graph.add_edge(e.a, e.b)
     memory.conflicts = {c.id: PendingConflict(**c.model_dump()) for c in doc.conflicts}

@@ -6,9 +6,11 @@ likes while the run goes on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .insight_doc import InsightDoc
+from .interaction_tree import MergeEvent
 from .store import Memory
 
 
@@ -34,35 +36,91 @@ class NodeView:
 
 
 @dataclass(frozen=True)
+class ConflictView:
+    """A conflict as it stands: pending, being validated, resolved (`merged_into` the node that settled it) or
+    failed."""
+
+    id: str
+    node_a: str
+    node_b: str
+    description: str
+    status: str
+    created: float
+    resolved_at: float | None = None
+    resolution: str = ""
+    merged_into: str | None = None
+    rejected_node: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.status == "pending"
+
+
+# Nodes merged into one, as the snapshot holds them: the tree's own events, which are immutable already.
+MergeEventView = MergeEvent
+
+
+@dataclass(frozen=True)
+class Tally:
+    """LLM calls and tokens over some span (the whole task, or the run going on)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None  # None when no prices are set
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass(frozen=True)
+class RunUsage:
+    """What the task and its current run have used, against the run's budgets."""
+
+    task: Tally = field(default_factory=Tally)
+    run: Tally = field(default_factory=Tally)
+    max_llm_calls: int = 0
+    max_tokens: int = 0
+    max_cost: float | None = None
+    per_agent: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stored form (a run's record, the task row), flat as it always was, so stored tasks still read."""
+        return {"calls": self.task.calls, "prompt_tokens": self.task.prompt_tokens,
+                "cached_tokens": self.task.cached_tokens, "completion_tokens": self.task.completion_tokens,
+                "run_calls": self.run.calls, "run_tokens": self.run.tokens, "max_llm_calls": self.max_llm_calls,
+                "max_tokens": self.max_tokens, "cost": self.task.cost, "run_cost": self.run.cost,
+                "max_cost": self.max_cost, "per_agent": self.per_agent}
+
+
+@dataclass(frozen=True)
 class BankSnapshot:
     nodes: list[NodeView]
     edges: list[tuple[str, str]]
-    conflicts: list[dict[str, Any]]
-    merge_events: list[dict[str, Any]]
-    insight_doc: dict[str, Any]
-    usage: dict[str, Any] = field(default_factory=dict)
+    conflicts: list[ConflictView]
+    merge_events: list[MergeEventView]
+    insight_doc: InsightDoc
+    usage: RunUsage = field(default_factory=RunUsage)
     entries: int = 0
 
     @property
     def counts(self) -> dict[str, int]:
         return {"nodes": len(self.nodes), "edges": len(self.edges), "merges": len(self.merge_events),
                 "conflicts": len(self.conflicts),
-                "pending_conflicts": sum(c["status"] == "pending" for c in self.conflicts), "entries": self.entries}
+                "pending_conflicts": sum(c.pending for c in self.conflicts), "entries": self.entries}
 
 
-def take_snapshot(memory: Memory, usage: dict[str, Any]) -> BankSnapshot:
+def take_snapshot(memory: Memory, usage: RunUsage) -> BankSnapshot:
     nodes = [NodeView(id=n.id, context=n.context, summary=n.summary, keywords=tuple(n.keywords), kind=n.kind,
                       timestamp=n.timestamp, source_names=tuple(dict.fromkeys(s.name for s in n.sources)),
                       source_labels=tuple(s.label() for s in n.sources), pages=tuple(n.pages()),
                       merged_from=tuple(n.merged_from), role=n.role.value, title=n.title)
              for n in memory.graph.nodes()]
-    conflicts = [{"id": c.id, "node_a": c.node_a, "node_b": c.node_b, "description": c.description,
-                  "status": c.status, "created": c.created, "resolved_at": c.resolved_at,
-                  "resolution": c.resolution, "merged_into": c.merged_into, "rejected_node": c.rejected_node}
+    conflicts = [ConflictView(**{f.name: getattr(c, f.name) for f in fields(ConflictView)})
                  for c in memory.conflicts.values()]
-    merges = [{"event_id": e.event_id, "merged_node_ids": list(e.merged_node_ids), "new_node_id": e.new_node_id,
-               "timestamp": e.timestamp, "description": e.description, "kind": e.kind}
-              for e in memory.tree.merge_events]
+    merges = list(memory.tree.merge_events)
     return BankSnapshot(nodes=nodes, edges=memory.graph.edges(), conflicts=conflicts, merge_events=merges,
-                        insight_doc=memory.insight_doc.model_dump(mode="json"), usage=usage,
+                        insight_doc=memory.insight_doc.model_copy(deep=True), usage=usage,
                         entries=len(memory.tree.entries))

@@ -16,7 +16,7 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -98,12 +98,13 @@ class SentenceTransformerEmbedder:
             limit = int(self.model.max_seq_length or 256)
             ids = self.model.tokenizer(texts, truncation=True, max_length=limit)["input_ids"]
         out: list[TokenVectors] = []
-        for text_ids, features in zip(ids, outputs):
+        features_of = cast(list[dict[str, Any]], outputs)  # output_value=None: one dict of tensors per text
+        for text_ids, features in zip(ids, features_of):
             pieces = self.model.tokenizer.convert_ids_to_tokens(text_ids)[1:-1]  # without [CLS] and [SEP]
             rows = features["token_embeddings"].float().numpy()[1:1 + len(pieces)]
             out.append(TokenVectors(tuple(pieces[:len(rows)]), normalise(rows) if len(rows) else
                                     np.zeros((0, self.dim), dtype=np.float32)))
-        sentences = np.stack([f["sentence_embedding"].float().numpy() for f in outputs])
+        sentences = np.stack([f["sentence_embedding"].float().numpy() for f in features_of])
         return normalise(sentences), out
 
 
@@ -159,8 +160,8 @@ class CachedEmbedder:
         if missing:
             self._keep(missing, self.inner.embed(missing))
         with self._lock:
-            out = [self._cache.get(t) for t in texts]
-        if any(v is None for v in out):  # evicted between the two steps under heavy use
+            out = [v for t in texts if (v := self._cache.get(t)) is not None]
+        if len(out) < len(texts):  # evicted between the two steps under heavy use
             return self.inner.embed(texts)
         return np.stack(out) if out else np.zeros((0, self.dim), dtype=np.float32)
 

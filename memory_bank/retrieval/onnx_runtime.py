@@ -238,8 +238,8 @@ class OnnxEmbedder:
                 for row, i in enumerate(chunk):
                     ids[row, :len(encoded[i].ids)] = encoded[i].ids
                     mask[row, :len(encoded[i].ids)] = 1
-                states = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                                 "token_type_ids": np.zeros_like(ids)})[0]
+                states = np.asarray(self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                                            "token_type_ids": np.zeros_like(ids)})[0])
                 pooled = (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
                 for row, i in enumerate(chunk):
                     length = len(encoded[i].ids)

@@ -107,7 +107,7 @@ class Adapter:
     def enhance(self, doc: InsightDoc, task: PendingTask | None = None, long_term_block: str = "") -> Enhanced:
         """The enhanced prompt for the pending task, the nodes shown in it and the selection behind its <memory>
         block; each block within its budget. `long_term_block`: the run's <long_term> block, already built
-        within its own budget (`run/long_term.py`), or none."""
+        within its own budget (`run/long_term_hook.py`), or none."""
         task = task or doc.next_task
         selection = self.select(task_query(doc, task))
         memory, nodes = self.blocks.render(selection)

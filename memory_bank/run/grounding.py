@@ -11,6 +11,7 @@ cited when nothing holds the answer's words: an answer of the model's own invent
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from ..engines.models import Citation
 from ..memory.interaction_tree import InteractionEntry
@@ -29,7 +30,7 @@ MAX_GROUNDED_CHARS = 20_000
 
 
 def ground(answer: str, nodes: Iterable[Node], entries_of: Callable[[str], list[InteractionEntry]],
-           rejected: set[str] = frozenset()) -> list[Citation]:
+           rejected: AbstractSet[str] = frozenset()) -> list[Citation]:
     """Citations of the shown nodes whose sentences hold the answer's sentences, best supported first."""
     evidence: list[tuple[Node, InteractionEntry, str, frozenset[str]]] = []
     unique = {node.id: node for node in nodes}

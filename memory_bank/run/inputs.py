@@ -1,8 +1,8 @@
 """What a bank is given, into memory: files, pasted text and images, for a run or on their own.
 
 One place decides how each kind of input is ingested (a document is copied into the bank's storage and attached; an
-image is described at once, or waits in the temp store for the run's IMAGE_RECOGNITION task) and keeps the reports,
-so that `RunSession`, a lone `ingest_file` and a resumed run ingest the same way.
+image is described at once, or waits among the pending images for the run's IMAGE_RECOGNITION task) and keeps the
+reports, so that `RunSession`, a lone `ingest_file` and a resumed run ingest the same way.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from ..events import ErrorRaised, EventBus
 from ..ingest.pipeline import IngestPipeline, IngestReport
 from ..loaders import Document, load_file
 from ..memory.interaction_tree import Attachment, AttachmentType, new_id
+from ..memory.pending_images import PendingImages, TempImage
 from ..memory.store import Memory
-from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .runner import TaskRunner
 
@@ -38,9 +38,9 @@ class PlannedInput(Protocol):
 
 
 class InputIngestion:
-    def __init__(self, settings: Settings, memory: Memory, temp: TempStore, pipeline: IngestPipeline,
+    def __init__(self, settings: Settings, memory: Memory, images: PendingImages, pipeline: IngestPipeline,
                  runner: TaskRunner, events: EventBus) -> None:
-        self.settings, self.memory, self.temp, self.pipeline = settings, memory, temp, pipeline
+        self.settings, self.memory, self.images, self.pipeline = settings, memory, images, pipeline
         self.runner, self.events = runner, events
         self.reports: list[IngestReport] = []
 
@@ -50,11 +50,11 @@ class InputIngestion:
 
     def file(self, path: str | Path, name: str | None = None, goal: str | None = None,
              defer_images: bool = False) -> list[str]:
-        """Ingest a loaded file; an image is described at once, or with `defer_images` waits in the temp store
+        """Ingest a loaded file; an image is described at once, or with `defer_images` waits among the pending images
         for the run's IMAGE_RECOGNITION task."""
         doc = self.load(path, name)
         if doc.kind == "image":
-            image = self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata)
+            image = self.images.add_image(Path(doc.path or ""), doc.name, doc.metadata)
             return [] if defer_images else self._image(image, goal)
         return self.document(doc, goal, (self._attachment(doc),))
 
@@ -63,7 +63,7 @@ class InputIngestion:
         doc = self.load(path, name)
         if doc.kind != "image":
             raise InputError("is not an image", source=doc.name)
-        return self.temp.add_image(Path(doc.path or ""), doc.name, doc.metadata).image_id
+        return self.images.add_image(Path(doc.path or ""), doc.name, doc.metadata).image_id
 
     def document(self, doc: Document, goal: str | None = None,
                  attachments: tuple[Attachment, ...] = ()) -> list[str]:
@@ -112,7 +112,7 @@ class InputIngestion:
     def _attachment(self, doc: Document) -> Attachment:
         """The document copied into the bank's storage (a link where it can be): the attachment names that copy."""
         file_id = new_id()
-        stored = self.temp.files.adopt(Path(doc.path or ""), file_id, doc.name)
+        stored = self.images.files.adopt(Path(doc.path or ""), file_id, doc.name)
         return Attachment(id=f"doc-{file_id}", type=AttachmentType.DOCUMENT, path=stored,
                           mime=str(doc.metadata.get("mime", "")))
 

@@ -8,8 +8,8 @@ step, so a broken planner degrades the run instead of ending it.
 from __future__ import annotations
 
 from ..memory.insight_doc import PendingTask, TaskType
+from ..memory.pending_images import TempImage
 from ..memory.query_graph import PendingConflict
-from ..memory.temp_store import TempImage
 
 
 def answer_task(goal: str) -> PendingTask:

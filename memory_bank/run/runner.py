@@ -25,15 +25,16 @@ from ..engines.models import (
 )
 from ..engines.protocol.answer_cap import cap_answer
 from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled, RunError
-from ..events import AnswerReady, ErrorRaised, EventBus, TaskCompleted, TaskPlanned, ToolCalled
+from ..events import AnswerReady, ErrorRaised, EventBus, ToolCalled
 from ..ingest.linker import Linker, node_info
 from ..ingest.pipeline import IngestPipeline, IngestReport
 from ..loaders.document import Document
-from ..memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
+from ..memory.insight_doc import CompletedTask, PendingTask, TaskStatus, TaskType
+from ..memory.insight_ops import InsightOps
 from ..memory.interaction_tree import Attachment, AttachmentType
+from ..memory.pending_images import PendingImages, TempImage
 from ..memory.query_graph import Node
 from ..memory.store import Memory
-from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
@@ -59,17 +60,17 @@ class _RunState:
 
 
 class TaskRunner:
-    def __init__(self, engine: Engine, memory: Memory, pipeline: IngestPipeline, linker: Linker, adapter: Adapter,
-                 temp: TempStore, settings: Settings, events: EventBus) -> None:
-        self.engine, self.memory, self.pipeline, self.linker = engine, memory, pipeline, linker
-        self.adapter, self.temp, self.settings, self.events = adapter, temp, settings, events
+    def __init__(self, engine: Engine, memory: Memory, insight: InsightOps, pipeline: IngestPipeline, linker: Linker,
+                 adapter: Adapter, images: PendingImages, settings: Settings, events: EventBus) -> None:
+        """`insight`: the one writer of the Insight Doc; the runner reads the doc but changes it only there."""
+        self.engine, self.memory, self.insight, self.pipeline, self.linker = engine, memory, insight, pipeline, linker
+        self.adapter, self.images, self.settings, self.events = adapter, images, settings, events
 
     def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None,
             long_term_block: str = "") -> RunResult:
         start = time.perf_counter()
         state = _RunState(question=question, new_nodes=list(new_nodes or []), long_term_block=long_term_block)
-        with self.memory.write():
-            self.memory.insight_doc = InsightDoc(task_goal=question)
+        self.insight.begin(question)
         termination: Termination = "done"
         stop_reason = ""
         try:
@@ -89,7 +90,7 @@ class TaskRunner:
         self.events.publish(AnswerReady(question=question, answer=answer,
                                         citations=tuple(c.model_dump() for c in state.citations)))
         return RunResult(question=question, answer=answer, citations=state.citations,
-                         insight_doc=self.memory.insight_doc.model_copy(deep=True), termination=termination,
+                         insight_doc=self.insight.copy(), termination=termination,
                          rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
                          new_node_ids=state.new_nodes, stop_reason=stop_reason)
 
@@ -106,12 +107,7 @@ class TaskRunner:
             task = self.memory.insight_doc.next_task
             state.rounds += 1
             done, fresh = self._execute(state, task)
-            with self.memory.write():
-                doc = self.memory.insight_doc
-                doc.completed_tasks.append(done)
-                doc.pending_tasks = []
-            self.events.publish(TaskCompleted(task_type=done.type.value, description=done.description,
-                                              status=done.status.value, context=done.context))
+            self.insight.complete(done)
             state.new_nodes.extend(fresh)
             self._plan(state, fresh)
         return "done"
@@ -125,17 +121,15 @@ class TaskRunner:
         try:
             out = self.engine.planning.run(planning_input)
             proposed = out.pending_tasks[0] if out.pending_tasks else None
-            self._accept_contexts(out.completed_tasks)
+            self.insight.revise(out.completed_tasks)
         except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "planning", exc)
         with self.memory.write():
             task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
-                              images=self.temp.pending(), answered=state.answer is not None)
-            self.memory.insight_doc.pending_tasks = [task] if task else []
-        if task:
-            self.events.publish(TaskPlanned(task_type=task.type.value, description=task.description))
+                              images=self.images.pending(), answered=state.answer is not None)
+            self.insight.plan(task)
 
     def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
         graph = self.memory.graph
@@ -143,20 +137,11 @@ class TaskRunner:
                                   node_b=node_info(graph.get(c.node_b)), description=c.description)
                    for c in self.memory.pending_conflicts()]
         return PlanningInput(
-            insight_doc=self.memory.insight_doc.model_copy(deep=True),
+            insight_doc=self.insight.copy(),
             new_nodes=[node_info(graph.get(i)) for i in fresh if i in graph][:20],
             conflicts=notices, pending_images=[ImageNotice(image_id=i.image_id, name=i.name)
-                                               for i in self.temp.pending()],
+                                               for i in self.images.pending()],
             round=state.rounds, max_rounds=self.settings.max_rounds, answer_so_far=state.answer)
-
-    def _accept_contexts(self, proposed: list[CompletedTask]) -> None:
-        """Planning may rewrite what completed tasks taught; it may not add, drop or re-judge them."""
-        with self.memory.write():
-            current = self.memory.insight_doc.completed_tasks
-            if len(proposed) == len(current):
-                for mine, theirs in zip(current, proposed):
-                    if theirs.context.strip() and theirs.type == mine.type:
-                        mine.context = theirs.context.strip()
 
     # -- execution ------------------------------------------------------------------------------------------
 
@@ -207,7 +192,7 @@ class TaskRunner:
                              context=(result.summary or validation)[:400])
 
     def _recognise(self, state: _RunState, task: PendingTask) -> tuple[CompletedTask, list[str]]:
-        desc, report = self.recognise_image(self.temp.get(task.image_id or ""), state.question)
+        desc, report = self.recognise_image(self.images.get(task.image_id or ""), state.question)
         status = TaskStatus.SUCCESS if report.node_ids else TaskStatus.FAILED
         return CompletedTask(type=task.type, description=task.description, status=status,
                              context=desc.description[:300]), report.node_ids
@@ -215,7 +200,7 @@ class TaskRunner:
     def recognise_image(self, image: TempImage, goal: str) -> tuple[ImageDescription, IngestReport]:
         """Describe a waiting image, move it to storage and ingest the description as an image node."""
         desc = self.engine.recognizer.run(ImageInput(path=str(image.path), name=image.name, task_goal=goal))
-        stored = self.temp.promote(image.image_id)
+        stored = self.images.promote(image.image_id)
         attachment = Attachment(id=image.image_id, type=AttachmentType.IMAGE, path=str(stored),
                                 description=desc.description[:500], mime=str(image.metadata.get("mime", "")))
         text = f"Image {image.name} ({desc.method}): {desc.description}"

@@ -26,7 +26,7 @@ from .results import RunResult
 from .runner import ENDPOINT_WHERE, TaskRunner, tool_called
 
 if TYPE_CHECKING:
-    from .long_term import LongTermHook  # only a bank with long-term memory loads it
+    from .long_term_hook import LongTermHook  # only a bank with long-term memory loads it
 
 
 @dataclass(frozen=True)

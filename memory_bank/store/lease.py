@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import StoreError, TaskBusy
 from .guard import guard
-from .schema import LeaseRow
+from .schema import LeaseRow, changed
 
 log = logging.getLogger(__name__)
 LEASE_SECONDS = 30.0  # a holder that stopped renewing frees its tasks within this
@@ -108,19 +108,19 @@ class TaskLeases:
         now = self.clock()
         mine = update(LeaseRow).where(LeaseRow.task_id == task_id).values(holder=self.holder,
                                                                           expires=now + self.seconds)
-        if s.execute(mine.where(or_(LeaseRow.holder == self.holder, LeaseRow.expires < now))).rowcount:
+        if changed(s, mine.where(or_(LeaseRow.holder == self.holder, LeaseRow.expires < now))):
             return
         other = s.scalar(select(LeaseRow.holder).where(LeaseRow.task_id == task_id))
         if other is None:
             s.add(LeaseRow(task_id=task_id, holder=self.holder, expires=now + self.seconds))
             s.flush()  # a racing insert fails here, and the retry finds its row
-        elif not (dead_here(other) and s.execute(mine.where(LeaseRow.holder == other)).rowcount):
+        elif not (dead_here(other) and changed(s, mine.where(LeaseRow.holder == other))):
             raise busy(task_id, other)
 
     def fence(self, s: Session, task_id: str) -> None:
         """Inside a write's transaction: renew the lease, or `TaskBusy` when it is not this store's any more."""
-        renewed = s.execute(update(LeaseRow).where(LeaseRow.task_id == task_id, LeaseRow.holder == self.holder)
-                            .values(expires=self.clock() + self.seconds)).rowcount
+        renewed = changed(s, update(LeaseRow).where(LeaseRow.task_id == task_id, LeaseRow.holder == self.holder)
+                          .values(expires=self.clock() + self.seconds))
         if not renewed:
             other = s.scalar(select(LeaseRow.holder).where(LeaseRow.task_id == task_id))
             raise busy(task_id, other or "nobody:-")

@@ -14,23 +14,23 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import StoreError
 from ..limits import DEFAULT_SHARE_SECONDS, LOCAL_USER
-from .schema import Base, IngestRow, LeaseRow, SchemaVersion, ShareRow, TaskRow
+from .schema import Base, IngestRow, LeaseRow, SchemaVersion, ShareRow, TaskRow, table
 
 
 def _v2_resume(conn: Connection) -> None:
     """v1 -> v2: runs get a heartbeat (a crashed run is told from a live one) and inputs their progress."""
     conn.execute(text("ALTER TABLE runs ADD COLUMN heartbeat FLOAT"))
-    IngestRow.__table__.create(conn)
+    table(IngestRow).create(conn)
 
 
 def _v3_owners(conn: Connection) -> None:
     """v2 -> v3: tasks get an owner (every existing one the single-user owner, so nothing of it is lost or shown
     to anyone else), a write lease and read-only share links."""
     conn.execute(text(f"ALTER TABLE tasks ADD COLUMN owner VARCHAR(64) NOT NULL DEFAULT '{LOCAL_USER}'"))
-    for index in TaskRow.__table__.indexes:
+    for index in table(TaskRow).indexes:
         index.create(conn)
-    LeaseRow.__table__.create(conn)
-    ShareRow.__table__.create(conn)
+    table(LeaseRow).create(conn)
+    table(ShareRow).create(conn)
 
 
 def _v4_share_expiry(conn: Connection) -> None:
@@ -55,7 +55,7 @@ def ensure_schema(engine: Engine, where: str) -> int:
             tables = set(inspect(conn).get_table_names())
             if not tables:
                 Base.metadata.create_all(conn)
-                conn.execute(SchemaVersion.__table__.insert().values(version=CURRENT))
+                conn.execute(table(SchemaVersion).insert().values(version=CURRENT))
                 return 0
             if SchemaVersion.__tablename__ not in tables:
                 raise StoreError(f"{where} is not a memory bank task store (it has other tables and no "
@@ -69,7 +69,7 @@ def ensure_schema(engine: Engine, where: str) -> int:
         for version in range(found + 1, CURRENT + 1):
             with engine.begin() as conn:
                 MIGRATIONS[version](conn)
-                conn.execute(SchemaVersion.__table__.update().values(version=version))
+                conn.execute(table(SchemaVersion).update().values(version=version))
         return found
     except SQLAlchemyError as exc:
         raise StoreError(f"{where} cannot be opened as a task store: {_reason(exc)}") from exc

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ..errors import TaskNotFound
 from ..limits import LOCAL_USER, TASK_ID_PATTERN, fits
 from .guard import guard
-from .schema import TaskRow
+from .schema import TaskRow, changed
 
 
 def not_found(task_id: str) -> TaskNotFound:
@@ -43,4 +43,4 @@ class TaskOwners:
         query = update(TaskRow).values(owner=user)
         query = query.where(TaskRow.id == task_id) if task_id is not None else query.where(TaskRow.owner == source)
         with guard(self.where, "assigning tasks"), Session(self.engine) as s, s.begin():
-            return s.execute(query).rowcount
+            return changed(s, query)

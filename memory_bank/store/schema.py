@@ -8,8 +8,10 @@ Files are content-addressed: one `files` row per distinct content, `task_files` 
 
 from __future__ import annotations
 
-from sqlalchemy import Float, Integer, LargeBinary, String, Text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Executable, Float, Integer, LargeBinary, String, Table, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..limits import LOCAL_USER
 
@@ -18,6 +20,16 @@ ID = String(64)
 
 class Base(DeclarativeBase):
     pass
+
+
+def table(row: type[Base]) -> Table:
+    """A mapped class's table, typed as a `Table` (SQLAlchemy types `__table__` as any selectable)."""
+    return Base.metadata.tables[row.__tablename__]
+
+
+def changed(s: Session, statement: Executable) -> int:
+    """How many rows an UPDATE or DELETE changed (an execute's result is a cursor result for these)."""
+    return cast(CursorResult[Any], s.execute(statement)).rowcount
 
 
 class SchemaVersion(Base):

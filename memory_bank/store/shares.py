@@ -21,7 +21,7 @@ from ..errors import InputError
 from ..limits import DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, TASK_ID_PATTERN, fits
 from .guard import guard
 from .owners import not_found
-from .schema import ShareRow, TaskRow
+from .schema import ShareRow, TaskRow, changed
 
 TOKEN_PATTERN = r"[A-Za-z0-9_-]{32}"
 
@@ -63,8 +63,7 @@ class TaskShares:
         """Delete the link if it is to one of `owner`'s tasks; True when it was."""
         with guard(self.where, "revoking a link"), Session(self.engine) as s, s.begin():
             mine = select(TaskRow.id).where(TaskRow.owner == owner)
-            return bool(s.execute(delete(ShareRow).where(ShareRow.token == token, ShareRow.task_id.in_(mine)))
-                        .rowcount)
+            return bool(changed(s, delete(ShareRow).where(ShareRow.token == token, ShareRow.task_id.in_(mine))))
 
     def resolve(self, token: str) -> str:
         """The task a link shows; `TaskNotFound` for a revoked, expired, unknown or malformed one."""

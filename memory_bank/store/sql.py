@@ -66,6 +66,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _next_seq(s: Session, table: Any, task_id: str) -> int:
+    """The position the task's next row of `table` takes (0 for its first)."""
+    last = s.scalar(select(func.max(table.seq)).where(table.task_id == task_id))
+    return 0 if last is None else last + 1
+
+
 class SqlTaskStore:
     def __init__(self, data_dir: Path, url: str | None = None) -> None:
         """Files always live under `data_dir/files`; the rows in `url`, or in `data_dir/tasks.sqlite3`. A data
@@ -239,8 +245,7 @@ class SqlTaskStore:
                                            "merged_into": merged},
                       "attachments": attachments, "run_log": self._json(s, EventRow, task_id),
                       "usage": json.loads(task.usage), "settings": {}}
-            seqs = {name: s.scalar(select(func.coalesce(func.max(table.seq), -1))
-                                   .where(table.task_id == task_id)) + 1 for name, table in SEQ_TABLES.items()}
+            seqs = {name: _next_seq(s, table, task_id) for name, table in SEQ_TABLES.items()}
             return StoredTask(task_id=task_id, name=task.name, export=export, runs=self._runs(s, task_id),
                               seqs=seqs)
 
@@ -302,7 +307,7 @@ class SqlTaskStore:
         run_id, now = new_task_id()[:12], time.time()
         with self._guard("recording a run"), self._session() as s, s.begin():
             self._task(s, task_id)
-            seq = s.scalar(select(func.coalesce(func.max(RunRow.seq), -1)).where(RunRow.task_id == task_id)) + 1
+            seq = _next_seq(s, RunRow, task_id)
             s.add(RunRow(task_id=task_id, run_id=run_id, seq=seq, question=question, status=status,
                          started=started or now, finished=finished, heartbeat=now, inputs=json.dumps(inputs),
                          result=None if result is None else json.dumps(result)))

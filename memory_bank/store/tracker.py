@@ -1,15 +1,16 @@
 """What changed in a task's memory since the last write, found by comparing it with what was written.
 
-The memory has many writers (graph operations, the runner's Insight Doc, the linker's conflicts) and not all of
-them publish an event, so instead of trusting events the tracker keeps a cheap signature of every item it wrote
-and compares: nodes by their fields and embedding object, append-only parts (entries, links, merge events,
-merged_into) by how far they were written. At 2,000 nodes a comparison takes a few milliseconds, and only the
-items that changed are serialised and written.
+The memory has several writers (graph operations, Insight Doc operations, the linker's conflicts), and a
+comparison cannot miss a change the way a missed event can, so the tracker keeps a cheap signature of every item
+it wrote and compares: nodes by every field of the `Node` dataclass (the embedding by object), append-only parts
+(entries, links, merge events, merged_into) by how far they were written. At 2,000 nodes a comparison takes a
+few milliseconds, and only the items that changed are serialised and written.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,24 @@ from ..memory.query_graph import Node
 from ..memory.store import Memory
 from .base import ChangeSet
 
+# Every field of the node but its id (the key) and its embedding (compared by identity: a new vector is a new
+# array), read from the dataclass so that a field added to `Node` is tracked without anyone remembering to.
+SIGNED_FIELDS = tuple(f.name for f in fields(Node) if f.name not in ("id", "embedding"))
+
+
+def _frozen(value: Any) -> Any:
+    """A copy that a later in-place change of the node (a keyword appended) does not reach."""
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, dict):
+        return tuple(value.items())
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
 
 def _node_signature(n: Node) -> tuple[Any, ...]:
-    return (n.summary, n.context, tuple(n.keywords), n.timestamp, tuple(n.sources), tuple(n.merged_from), n.kind,
-            n.role, n.title)
+    return tuple(_frozen(getattr(n, name)) for name in SIGNED_FIELDS)
 
 
 def node_row(n: Node) -> tuple[str, str, bytes | None]:

@@ -24,6 +24,7 @@ from .schema import (
     NodeRow,
     RunRow,
     TaskRow,
+    changed,
 )
 
 # A task's stored run log keeps its last MAX_LOG_EVENTS events (and every answer, from which an export's runs are
@@ -58,7 +59,7 @@ def write_changes(s: Session, task_id: str, changes: ChangeSet, seqs: dict[str, 
         values["insight_doc"] = changes.insight_doc
     if changes.usage is not None:
         values["usage"] = changes.usage
-    if s.execute(update(TaskRow).where(TaskRow.id == task_id).values(**values)).rowcount == 0:
+    if changed(s, update(TaskRow).where(TaskRow.id == task_id).values(**values)) == 0:
         raise TaskNotFound(f"no task {task_id!r}: it was deleted while it was open")
 
 
@@ -102,9 +103,9 @@ def _append(s: Session, table: Any, seqs: dict[str, int], name: str, rows: Itera
 
 def _write_runs(s: Session, task_id: str, changes: ChangeSet) -> None:
     for (run_id, source), (done, total) in changes.progress.items():
-        found = s.execute(update(IngestRow).where(IngestRow.task_id == task_id, IngestRow.run_id == run_id,
-                                                  IngestRow.source == source)
-                          .values(chunks_done=done, chunks_total=total)).rowcount
+        found = changed(s, update(IngestRow).where(IngestRow.task_id == task_id, IngestRow.run_id == run_id,
+                                                   IngestRow.source == source)
+                        .values(chunks_done=done, chunks_total=total))
         if not found:
             s.add(IngestRow(task_id=task_id, run_id=run_id, source=source, chunks_done=done, chunks_total=total))
     if changes.heartbeat:

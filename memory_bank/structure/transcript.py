@@ -119,8 +119,8 @@ def _speakers(lines: list[str], limits: TranscriptLimits) -> set[str] | None:
             previous_blank = True
             continue
         match = _turn(line)
-        name = match.group("name") if match else None
-        if match is not None:
+        name: str | None = match.group("name") if match else None
+        if match is not None and name is not None:  # the pattern's name group always takes part in a match
             counts[name] += 1
             words += len(match.group("text").split())
         elif bare_date(line) is not None:

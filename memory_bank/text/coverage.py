@@ -8,10 +8,11 @@ sentences this way, with the idf taken over the candidates at hand rather than t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 
-def idf_weights(terms: Iterable[str], groups: list[Iterable[frozenset[str] | set[str]]]) -> dict[str, float]:
+def idf_weights(terms: Iterable[str], groups: Sequence[Iterable[AbstractSet[str]]]) -> dict[str, float]:
     """Idf of each term over `groups` (a group: the stem sets of one candidate's sentences); a term every
     candidate has decides little."""
     term_sets = [frozenset().union(*group) for group in groups]

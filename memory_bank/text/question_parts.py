@@ -42,8 +42,11 @@ def question_parts(question: str) -> list[str]:
         return [question]  # "... and when?" leans on the first clause: one question
     parts = [p if p.endswith("?") else f"{p}?" for p in parts]
     subject = _subject(parts[0])
-    return parts[:1] + [_IT.sub(lambda m: subject + ("'s" if m.group(0).lower() == "its" else ""), p, count=1)
-                        if subject else p for p in parts[1:]]
+    if not subject:
+        return parts
+    said: str = subject  # the lambda below reads it after the check
+    return parts[:1] + [_IT.sub(lambda m: said + ("'s" if m.group(0).lower() == "its" else ""), p, count=1)
+                        for p in parts[1:]]
 
 
 def _subject(part: str) -> str | None:

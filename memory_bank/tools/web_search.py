@@ -41,9 +41,10 @@ def string_list(arguments: dict[str, Any], key: str, *, limit: int) -> list[str]
     """A required argument given as one string or a list of strings, blanks dropped."""
     value = arguments.get(key)
     items = value if isinstance(value, list) else [value]
-    if not all(isinstance(item, str) for item in items):
+    strings = [item for item in items if isinstance(item, str)]
+    if len(strings) < len(items):
         raise ToolError(f"'{key}' must be a string or a list of strings")
-    cleaned = [item.strip() for item in items if item.strip()]
+    cleaned = [item.strip() for item in strings if item.strip()]
     if not cleaned:
         raise ToolError(f"'{key}' is required and must not be empty")
     if len(cleaned) > limit:

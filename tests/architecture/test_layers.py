@@ -25,6 +25,7 @@ LAYERS = [
     {"store"},
     {"accounts"},
     {"wiring", "bank", "cli", "__main__"},
+    {"testing"},
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 

@@ -5,7 +5,7 @@ process's own client still works through it.
 
 Requests here go over the socket with any headers a test likes (a foreign Host, an Origin, no key): that is more
 than a page could do, since a page cannot reach the socket at all. Skips without the model like
-tests/llm/test_real_model.py (and fails under CI, where the model must be there).
+tests/engines/llm/test_real_model.py (and fails under CI, where the model must be there).
 """
 
 from __future__ import annotations

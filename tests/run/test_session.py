@@ -24,7 +24,8 @@ from memory_bank.engines.models import ExecutionInput, ExecutionResult
 from memory_bank.engines.offline.engine import build_offline_engine
 from memory_bank.events import Event, EventBus
 from memory_bank.loaders import Document
-from memory_bank.memory.temp_store import TempStore
+from memory_bank.memory.bank_files import BankFiles
+from memory_bank.memory.pending_images import PendingImages
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.store import SqlTaskStore
 
@@ -51,7 +52,7 @@ def test_the_long_term_block_is_in_the_prompts_of_its_run_only(tmp_path: Path) -
     offline = build_offline_engine(settings, embedder, core.reader)
     heard = HeardExecutor(offline.executor)
     engine = dataclasses.replace(offline, executor=heard)
-    loop = wiring.build_loop(settings, core, engine, embedder, events, TempStore(tmp_path, owned=True),
+    loop = wiring.build_loop(settings, core, engine, embedder, events, PendingImages(BankFiles(tmp_path, owned=True)),
                              Cancellation())
     loop.pipeline.run(Document.from_text(BUDGET, "notes"), QUESTION)
 

@@ -233,9 +233,9 @@ def test_uploads_with_a_bad_file_conflicts_merges_and_the_timeline(monkeypatch: 
     at.session_state["timeline"] = {"selection": {"rows": [conflict_row], "columns": [], "cells": []}}
     at.run()
     conflict = snapshot.conflicts[0]
-    assert set(task.highlight) == {conflict["node_a"], conflict["node_b"], conflict["merged_into"]}
+    assert set(task.highlight) == {conflict.node_a, conflict.node_b, conflict.merged_into}
     shown = texts(at)
-    assert "5 million" in shown and "9 million" in shown and conflict["description"] in shown
+    assert "5 million" in shown and "9 million" in shown and conflict.description in shown
     task_workdir = task.workdir
     at.switch_page("pages/new_task.py").run()
     at.button[0].click().run()  # "Clear memory and start over"
@@ -283,7 +283,7 @@ def test_notes_sample_shows_a_merge_and_a_settled_conflict(monkeypatch: pytest.M
     result = task.current_run.monitor.view().result
     assert "5 million" in result.answer and "9 million" not in result.answer
     (conflict,) = task.bank.snapshot().conflicts
-    assert conflict["status"] == "resolved"
+    assert conflict.status == "resolved"
     at.switch_page("pages/timeline.py").run()
     assert not at.exception, at.exception
     events = list(at.dataframe[0].value["event"])

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from memory_bank import money
-from tests.contract.scripted_model import ContractLLM
+from tests.engines.contract.scripted_model import ContractLLM
 from tests.support.fake_openai import FakeOpenAI
 from tests.ui.test_app_pages import finish_runs, new_app, task_of
 

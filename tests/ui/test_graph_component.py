@@ -28,7 +28,7 @@ def test_click_returns_node_and_text_is_never_html(harness, artifacts) -> None:
     nodes, edges, conflicts, merges = synthetic_memory(120, 200, hostile_text=HOSTILE)
     _render(page, _args(build_graph(nodes, edges, conflicts, merges)), 1)
     stats = frame.evaluate("() => window.__graphStats")
-    ghosts = sum(len(m["merged_node_ids"]) for m in merges)
+    ghosts = sum(len(m.merged_node_ids) for m in merges)
     assert stats["nodes"] == len(nodes) + ghosts
     assert stats["edges"] == len(edges) + len(conflicts) + ghosts
 
@@ -82,17 +82,17 @@ def test_selection_from_python_and_conflict_edges(harness) -> None:
     data = build_graph(nodes, edges, conflicts, merges)
     conflict_edge = next(e for e in data.edges if e["id"].startswith("conflict:"))
     assert conflict_edge["dashes"] and conflict_edge["color"]["color"] == "#e03131"
-    assert conflict_edge["tip"]["body"] == conflicts[0]["description"]
-    _render(page, _args(data, highlight=[conflicts[0]["node_a"], conflicts[0]["node_b"]]), 1)
+    assert conflict_edge["tip"]["body"] == conflicts[0].description
+    _render(page, _args(data, highlight=[conflicts[0].node_a, conflicts[0].node_b]), 1)
     selected = frame.evaluate("() => window.__graphDebug.selected()")
-    assert sorted(selected) == sorted([conflicts[0]["node_a"], conflicts[0]["node_b"]])
+    assert sorted(selected) == sorted([conflicts[0].node_a, conflicts[0].node_b])
     # a merged-away ghost opens the node it was merged into
     frame.locator("#btn-fit").click()
     page.wait_for_timeout(700)  # the fit animation lasts 400 ms; on a loaded machine, wait until the view is still
     frame.wait_for_function("""() => { const s = window.__graphDebug.scale(), was = window.__lastScale;
       window.__lastScale = s; return was === s; }""", polling=200, timeout=10_000)
-    ghost = merges[0]["merged_node_ids"][0]
-    assert _click(page, frame, ghost) == (merges[0]["new_node_id"], ghost)
+    ghost = merges[0].merged_node_ids[0]
+    assert _click(page, frame, ghost) == (merges[0].new_node_id, ghost)
 
 
 def _tree(folder: Path) -> dict[str, tuple[int, int]]:

@@ -122,7 +122,7 @@ def test_replay_shows_the_conflict_pending_before_it_is_settled(harness, artifac
     settled = next(i for i, e in enumerate(events) if e[1] == "r" and e[2] == events[flagged][2])
     assert flagged < settled
     snapshot = notes_bank.snapshot()
-    assert not [c for c in snapshot.conflicts if c["status"] == "pending"], "the sample settles its conflict"
+    assert not [c for c in snapshot.conflicts if c.pending], "the sample settles its conflict"
     render(page, args(graph_from_snapshot(snapshot), replay={"events": events}), 1)
     assert frame.locator("#timeline").is_visible()
     edge = f"replay:c:{events[flagged][2]}"

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from ...control import Cancellation, CancelToken
 from ...errors import BudgetExceeded, LLMError
 from ...events import EventBus, LLMUsage
+from ...memory.snapshot import RunUsage, Tally
 from ...text.redact import RedactedStream, redact
 from .breaker import EndpointBreaker
 from .cost import Prices, money
@@ -144,6 +145,16 @@ class UsageMeter:
             return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens, "cached_tokens": u.cached_tokens,
                         "completion_tokens": u.completion_tokens, "seconds": round(u.seconds, 3)}
                     for a, u in self.per_agent.items()}
+
+    def usage(self) -> RunUsage:
+        """The task's and the current run's usage with the run's budgets: what the UI shows and runs record."""
+        total, run = self.totals(), self.run_usage()
+        return RunUsage(task=self._tally(total), run=self._tally(run), max_llm_calls=self.max_calls,
+                        max_tokens=self.max_tokens, max_cost=self.max_cost, per_agent=self.snapshot())
+
+    def _tally(self, u: AgentUsage) -> Tally:
+        return Tally(calls=u.calls, prompt_tokens=u.prompt_tokens, cached_tokens=u.cached_tokens,
+                     completion_tokens=u.completion_tokens, cost=u.cost(self.prices))
 
 
 class MeteredClient:

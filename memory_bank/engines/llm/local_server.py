@@ -110,7 +110,9 @@ class LocalModelServer:
                 if len(os.fsencode(socket_path)) > MAX_SOCKET_PATH:
                     raise ConfigError(f"the temp folder path is too long for a Unix socket ({socket_path}); "
                                       "set TMPDIR to a shorter one")
-                server = xllamacpp.Server(self._params(xllamacpp.CommonParams(), socket_path, key))
+                # a compiled module without type stubs: its names are not visible to a type checker
+                server = xllamacpp.Server(  # pyright: ignore[reportAttributeAccessIssue]
+                    self._params(xllamacpp.CommonParams(), socket_path, key))  # pyright: ignore[reportAttributeAccessIssue]
                 self._wait_ready(socket_path)
             except BaseException:
                 remove_folder()

@@ -129,7 +129,7 @@ def word_opcodes(a: list[str], b: list[str], max_pairs: int = MAX_PAIRS) -> list
     each instead (patience-style, O(n log n)), which keeps the long shared runs an edited copy has."""
     count_b = Counter(b)
     if sum(count_b[k] for k in a) <= max_pairs:
-        return SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+        return list[Opcode](SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
     return _opcodes(_anchored_blocks(a, b), len(a), len(b))
 
 

@@ -288,10 +288,9 @@ class OfflineExecutor:
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
         given again with each item's answer to it (item_details.py). False when no item's sub-section answers."""
-        j = next((i for i in reversed(range(len(earlier))) if earlier[i] is not None), None)
-        if j is None:
+        j, listing = next(((i, e) for i, e in reversed(list(enumerate(earlier))) if e is not None), (0, None))
+        if listing is None:
             return False
-        listing = earlier[j]
         details = self.details.run(part, listing)
         if not any(details):
             return False

@@ -77,8 +77,8 @@ class ListAnswerer:
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
         per item, the sentence that answers a follow-up asked of every item (item_details.py), said after it."""
-        details = details or [None] * len(listing.items)
-        budget = self.config.detail_words if any(details) else self.config.max_words
+        per_item: list[str | None] = details or [None] * len(listing.items)
+        budget = self.config.detail_words if any(per_item) else self.config.max_words
         noun = item_noun(question) or "items"
         source = listing.node.sources[0] if listing.node.sources else None
         where = (place_label(source.name, source.section, tuple(listing.node.pages()), listing.node.printed_pages())
@@ -87,7 +87,7 @@ class ListAnswerer:
                 else f"The documents give {listing.count} {noun}")
         lines = [f"{lead} ({where}):" if where else f"{lead}:"]
         words = len(lines[0].split())
-        for number, (item, detail) in enumerate(zip(listing.items[: self.config.max_items], details), start=1):
+        for number, (item, detail) in enumerate(zip(listing.items[: self.config.max_items], per_item), start=1):
             if listing.numbered:
                 line = f"{number}. {item.text}"
                 if words + len(line.split()) > budget and len(lines) > 1:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from memory_bank import MemoryBank
 from memory_bank.retrieval.embedding import CachedEmbedder
-from tests.contract.scripted_model import ContractLLM
+from tests.engines.contract.scripted_model import ContractLLM
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.scripted_llm import batch_items
 
-NORTHWIND = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
+NORTHWIND = sorted((Path(__file__).resolve().parents[3] / "samples" / "northwind").glob("*.md"))
 ONE_A_CALL = {"llm_batch_items": 1, "analysis_min_similarity": 0.0}
 
 

@@ -58,8 +58,8 @@ def test_run_cross_validates_then_answers(bank: MemoryBank) -> None:
     assert types[0] == "CROSS_VALIDATE" and types[-1] == "NORMAL"
     snap = bank.snapshot()
     assert snap.counts["pending_conflicts"] == 0
-    resolved = [c for c in snap.conflicts if c["status"] == "resolved"]
-    winner = next(n for n in snap.nodes if n.id == resolved[0]["merged_into"])
+    resolved = [c for c in snap.conflicts if c.status == "resolved"]
+    winner = next(n for n in snap.nodes if n.id == resolved[0].merged_into)
     assert "1990" in winner.summary and "1995" not in winner.summary
     assert result.answer.startswith("answer to") and result.citations
     assert result.citations[0].source == "notes.txt"
@@ -137,10 +137,10 @@ def test_image_waits_in_temp_until_recognised(bank: MemoryBank, tmp_path) -> Non
     path = tmp_path / "chart.png"
     Image.new("RGB", (40, 30), "white").save(path)
     bank.add_image(path)
-    assert bank.temp.pending()
+    assert bank.images.pending()
     result = bank.run("what does the chart show?")
     assert [t.type.value for t in result.insight_doc.completed_tasks][0] == "IMAGE_RECOGNITION"
-    assert not bank.temp.pending()
+    assert not bank.images.pending()
     image_nodes = [n for n in bank.snapshot().nodes if n.kind == "image"]
     assert image_nodes
     dr = bank.deep_retrieve(image_nodes[0].id)
@@ -190,10 +190,10 @@ def test_image_file_is_described_at_once_but_waits_for_its_task_in_a_run(bank: M
     path = tmp_path / "photo.png"
     Image.new("RGB", (20, 20), "red").save(path)
     ids = bank.ingest_file(path)
-    assert ids and bank.node(ids[0]).kind == "image" and not bank.temp.pending()
+    assert ids and bank.node(ids[0]).kind == "image" and not bank.images.pending()
     result = bank.run("what is in the photo?", files=[path])
     assert result.insight_doc.completed_tasks[0].type.value == "IMAGE_RECOGNITION"
-    assert not bank.temp.pending()
+    assert not bank.images.pending()
 
 
 def test_conflicts_left_at_the_round_cap_do_not_end_an_answered_run_early(tmp_path) -> None:

@@ -1,10 +1,9 @@
-"""Per-task temporary store for uploaded images, and the bank's file storage (DESIGN §4).
+"""Images uploaded to a task that wait for an IMAGE_RECOGNITION task to describe them (DESIGN §4).
 
-An uploaded image waits here until an IMAGE_RECOGNITION task has described it; then it moves to the task's
-storage folder and becomes an interaction entry with an image attachment, which names it by its path inside the
-storage (see `bank_files`). Everything the store created goes when the task ends, and nothing else: a folder the
-caller handed in keeps its other files. The store guards itself: the UI thread adds images while a run's worker
-takes them.
+An uploaded image waits in the bank folder's `temp/` until it is described; then it moves to the bank's storage
+(`BankFiles`, the files the bank keeps) and becomes an interaction entry with an image attachment, which names it
+by its path inside the storage (see `bank_files`). The images guard themselves: the UI thread adds one while a
+run's worker takes another.
 """
 
 from __future__ import annotations
@@ -26,15 +25,13 @@ class TempImage:
     metadata: dict
 
 
-class TempStore:
-    def __init__(self, root: Path, owned: bool = False) -> None:
-        """`owned`: the bank made `root` itself (a fresh temp folder), so it goes too when the task ends."""
-        self.root = root
-        self.temp = root / "temp"
-        self.storage = root / STORAGE
-        self.files = BankFiles(root)
-        if owned:
-            self.files.track(root)
+class PendingImages:
+    def __init__(self, files: BankFiles) -> None:
+        """`files`: the bank's files, where a described image is kept and which remove every image file when the
+        task ends."""
+        self.files = files
+        self.temp = files.root / "temp"
+        self.storage = files.root / STORAGE
         self._pending: dict[str, TempImage] = {}
         self._lock = threading.Lock()
 
@@ -78,6 +75,6 @@ class TempStore:
             image.path.unlink(missing_ok=True)
 
     def clear(self) -> None:
+        """None waits any more (the task ended; its files are removed with the bank's files)."""
         with self._lock:
             self._pending.clear()
-        self.files.clear()

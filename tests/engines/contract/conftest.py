@@ -16,11 +16,11 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.base import Engine
 from memory_bank.retrieval.embedding import CachedEmbedder
-from tests.contract.scripted_model import ContractLLM
+from tests.engines.contract.scripted_model import ContractLLM
 from tests.support.fake_openai import FakeOpenAI
 
 ENGINES = ("offline", "llm")
-NORTHWIND = Path(__file__).resolve().parents[2] / "samples" / "northwind"
+NORTHWIND = Path(__file__).resolve().parents[3] / "samples" / "northwind"
 
 BankFactory = Callable[[], MemoryBank]
 

@@ -17,7 +17,7 @@ from memory_bank.events import ToolCalled
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def article_text(article: dict) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 import memory_bank
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 APP_SOURCES = [ROOT / "app.py", *(p for d in ("ui", "pages", "components") for p in sorted((ROOT / d).rglob("*.py")))]
 HEAVY = ("torch", "sentence_transformers", "transformers", "openai", "pydantic", "numpy", "streamlit")
 

@@ -182,7 +182,7 @@ def test_a_question_cannot_close_the_block_or_forge_a_citation(tmp_path: Path) -
 def test_a_conflict_is_cross_validated_offline_and_the_model_asked_once(tmp_path: Path) -> None:
     """The notes sample raises a budget conflict: under one-call answers it is cross-validated offline (the loop
     took the local model minutes), and the model is asked exactly once, for the answer."""
-    notes = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
+    notes = sorted((Path(__file__).resolve().parents[3] / "samples" / "northwind").glob("*.md"))
     with FakeOpenAI(handler=replying(lambda ids: f"The budget is in the notes. [node:{ids[0]}]")) as fake:
         bank = one_call_bank(fake, tmp_path)
         result = within_deadline(lambda: bank.run("What is the Northwind project budget, and who approved it?",
@@ -190,7 +190,7 @@ def test_a_conflict_is_cross_validated_offline_and_the_model_asked_once(tmp_path
         asked = [r.agent for r in fake.chat_requests]
     kinds = [(t.type.value, t.status.value) for t in result.insight_doc.completed_tasks]
     assert ("CROSS_VALIDATE", "success") in kinds and kinds[-1][0] == "NORMAL", kinds
-    assert all(c["status"] != "pending" for c in bank.snapshot().conflicts)
+    assert all(not c.pending for c in bank.snapshot().conflicts)
     assert asked == ["answer"]
 
 

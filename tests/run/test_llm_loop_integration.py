@@ -43,16 +43,16 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     snap = bank.snapshot()
     assert snap.counts["pending_conflicts"] == 1
     conflict = snap.conflicts[0]
-    sides = {conflict["node_a"], conflict["node_b"]}
+    sides = {conflict.node_a, conflict.node_b}
     neighbours_before = {n for s in sides for n in bank.memory.graph.neighbors(s)} - sides
     assert neighbours_before, "the crew node is related to a side of the conflict"
 
     result = bank.run("When were ALPHA systems first deployed?")
 
     snap = bank.snapshot()
-    resolved = next(c for c in snap.conflicts if c["id"] == conflict["id"])
-    assert resolved["status"] == "resolved" and "1990" in resolved["resolution"]
-    merged = bank.node(resolved["merged_into"])
+    resolved = next(c for c in snap.conflicts if c.id == conflict.id)
+    assert resolved.status == "resolved" and resolved.merged_into and "1990" in resolved.resolution
+    merged = bank.node(resolved.merged_into)
     assert "1990" in merged.summary and "1995" not in merged.summary
     assert set(merged.merged_from) == sides
     assert neighbours_before <= set(bank.memory.graph.neighbors(merged.id)), "edges are inherited"
@@ -63,7 +63,7 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     assert len(deep.entries) == 2, "both raw entries stay reachable"
     (rejected,) = [e for e in deep.entries if e.rejected]  # the integration agent named the losing side
     assert "1995" in rejected.entry.text and "[rejected by cross-validation] " + rejected.entry.text in deep.text()
-    assert resolved["rejected_node"] in sides
+    assert resolved.rejected_node in sides
     searched = LocalSearchTool(bank).call({"query": "ALPHA systems first deployed"})
     found = searched.text
     assert searched.passages and all(p.text in found for p in searched.passages)  # the same hits, typed

