@@ -22,6 +22,7 @@ _ITEM_NOUNS = (
 )
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"\W*how\s+(?:much|many)\b", re.IGNORECASE)  # an amount; a count of items is _HOW_MANY
 _LIST_VERB = re.compile(r"\b(?:list|enumerate|name all|outline|summari[sz]e the)\b", re.IGNORECASE)
 _ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
 _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?P<noun>{_ITEM_NOUNS})\b.*\?",
@@ -57,6 +58,8 @@ def asks_for_items(question: str) -> bool:
     q = asked_part(question)
     if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q):
         return True
+    if _QUANTITY.match(q):
+        return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
     return any(_plural(_head(q, m.start("noun"))) for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
 
 

@@ -156,3 +156,7 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert item_noun("What deployment models does NIST describe?") == "models"  # the head of the compound
     assert not asks_for_items("How many full-time employees did Oracle have?")  # a quantity, not a list
     assert not asks_for_items("How many shares did Apple repurchase in 2022?")
+    # an amount, however many plural nouns it names: not the restructuring section's list of activities
+    assert not asks_for_items("How much cash did Oracle's operating activities provide in fiscal 2023?")
+    assert not asks_for_items("How many employees did its services businesses have?")
+    assert asks_for_items("How many services does Apple sell, and what are they?")

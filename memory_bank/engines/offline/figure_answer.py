@@ -61,7 +61,8 @@ def figure_text(best: NamedRow) -> str:
     """The figure, then how many of the document's tables give the same value (a reader's check)."""
     text = f"{best.statement()}."
     if best.agree > 1:
-        text += f" The same figure appears in {best.agree} of the document's tables."
+        which = f"{best.column} figure" if best.also else "same figure"  # two years asked: the vote was on the first
+        text += f" The {which} appears in {best.agree} of the document's tables."
     return text
 
 

@@ -4,7 +4,10 @@
 consolidated statement of operations, the segment note, the geography note ... and by the "Total revenues" rows
 of the hardware and services segments' own tables, which hold those segments' totals. A filing repeats its
 headline figure in every table that carries it, while a segment's subtotal appears once or twice, so the rows
-are ordered by how many tables agree on the value under the asked column (ties in document order). The same
+are ordered by how many tables agree on the value under the asked column (a deduction's brackets aside), then by
+how much of the question the label says ("Payments for acquisition of property, plant and equipment" before
+"Property, plant and equipment, net"), then in document order, except that among rows of one label the
+consolidated statements' comes first. The same
 order brings table nodes into the memory block and picks the figure the offline answer states.
 
 A question that names a row's label and a year none of those rows has a column for ("capital expenditures in
@@ -13,15 +16,17 @@ fiscal 2020" of a filing whose tables cover 2021-2023) is a near miss the tables
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...memory.interaction_tree import InteractionEntry
 from ...retrieval.view import MemoryView
 from ...text.tokens import stems
 from .table_rows import TableRowRef, asked_years, names_label, names_row, table_rows
 
+_STATEMENT = re.compile(r"\bconsolidated\s+(?:statements?\s+of|balance\s+sheets?)\b", re.IGNORECASE)
 MAX_NAMED = 200  # named rows weighed per question (a filing has a few thousand rows, a question names a handful)
 
 
@@ -36,11 +41,14 @@ class NamedRow:
     column: str
     value: str
     agree: int = 1  # tables (entries) whose named rows give this value under this column
+    also: tuple[tuple[str, str], ...] = ()  # the other columns the question names ("in fiscal 2023 and 2022")
 
     def statement(self) -> str:
-        """'Total revenues, 2023: $49,954 (millions)': the figure with its row label, year and unit."""
+        """'Total revenues, 2023: $49,954; 2022: $42,440 (millions)': the figure with its row label, each asked
+        year and the unit."""
         unit = f" ({self.row.unit})" if self.row.unit else ""
-        return f"{self.row.name}, {self.column}: {self.value}{unit}"
+        cells = "; ".join(f"{column}: {value}" for column, value in ((self.column, self.value), *self.also))
+        return f"{self.row.name}, {cells}{unit}"
 
 
 Tables = Iterable[tuple[InteractionEntry, tuple[str, ...]]]
@@ -54,17 +62,20 @@ def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[N
     found: list[NamedRow] = []
     for entry, node_ids in tables:
         for line, row in rows_of(entry).items():
-            if names_row(asked, row):
-                found.extend(NamedRow(entry, node_ids[0], line, row, column, value)
-                             for column, value in row.values_for(asked)[:1] if value.strip())
+            cells = [(column, value) for column, value in row.values_for(asked) if value.strip()]
+            if cells and names_row(asked, row):
+                found.append(NamedRow(entry, node_ids[0], line, row, *cells[0], also=tuple(cells[1:])))
         if len(found) >= MAX_NAMED:
             break
     votes = Counter((r.column, _plain(r.value)) for r in {(r.entry.entry_id, r.column, _plain(r.value)): r
                                                           for r in found}.values())
-    ranked = [NamedRow(r.entry, r.node_id, r.line, r.row, r.column, r.value, votes[(r.column, _plain(r.value))])
-              for r in found]
+    ranked = [replace(r, agree=votes[(r.column, _plain(r.value))]) for r in found]
     order = {id(r): i for i, r in enumerate(ranked)}
-    return sorted(ranked, key=lambda r: (-r.agree, order[id(r)]))
+    first: dict[tuple[int, frozenset[str]], int] = {}  # a label's first place among rows as agreed on as it
+    for r in ranked:
+        first.setdefault((r.agree, r.row.label), order[id(r)])
+    return sorted(ranked, key=lambda r: (-r.agree, -len(r.row.label & asked), first[(r.agree, r.row.label)],
+                                         not _statement(r.entry), order[id(r)]))
 
 
 def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tuple[str, list[str]] | None:
@@ -87,8 +98,15 @@ def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tup
 
 
 def _plain(value: str) -> str:
-    """A value as compared across tables: "$49,954" and "49,954" agree."""
-    return "".join(ch for ch in value if ch not in "$€£ ")
+    """A value as compared across tables: "$49,954" and "49,954" agree, and so do an expense and the same
+    expense shown as a deduction, "(8,623)", in a reconciliation."""
+    return "".join(ch for ch in value if ch not in "$€£ ()−-")
+
+
+def _statement(entry: InteractionEntry) -> bool:
+    """Is the table one of the consolidated financial statements (the figures a filing stands by), not a note
+    breaking a line item into parts (the stock-based compensation charged to research and development)?"""
+    return any(_STATEMENT.search(title) for title in entry.section)
 
 
 def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,

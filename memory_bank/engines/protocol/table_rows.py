@@ -16,6 +16,7 @@ from typing import Any
 
 from ...text.tokens import stems
 
+_QUALIFIERS = frozenset({"net", "total"})  # stems a question may leave out of a row's label
 MIN_LABEL_STEMS = 2  # "Total" alone is named by too many questions
 MAX_ROWS = 5_000
 MAX_TEXT = 2_000
@@ -65,8 +66,13 @@ def _cells(value: Any) -> tuple[tuple[str, str], ...]:
 
 
 def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
-    """The question says the row's whole label, two words or more ("total revenues")."""
-    return row is not None and len(row.label) >= MIN_LABEL_STEMS and row.label <= asked
+    """The question says the row's whole label, two words or more ("total revenues"); a reader leaves out the
+    "net" or "total" of a longer one ("How much cash did operating activities provide?" names "Net cash
+    provided by operating activities")."""
+    if row is None or len(row.label) < MIN_LABEL_STEMS:
+        return False
+    core = row.label - _QUALIFIERS
+    return row.label <= asked or (len(core) >= MIN_LABEL_STEMS + 1 and core <= asked)
 
 
 def names_row(asked: frozenset[str], row: TableRowRef | None) -> bool:

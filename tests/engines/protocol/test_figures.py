@@ -15,9 +15,10 @@ from memory_bank.text.tokens import stems
 from tests.loaders.pdf_factory import write_statement_pdf
 
 
-def _table(entry_id: str, label: str, values: dict[str, str]) -> tuple[InteractionEntry, tuple[str, ...]]:
+def _table(entry_id: str, label: str, values: dict[str, str],
+           section: tuple[str, ...] = ()) -> tuple[InteractionEntry, tuple[str, ...]]:
     line = " | ".join([label, *(f"{c}: {v}" for c, v in values.items())]) + " (millions)"
-    meta = {"structure": "table", "columns": list(values),
+    meta = {"structure": "table", "columns": list(values), "section": list(section),
             "rows": [[line, label, [[c, v] for c, v in values.items()], "millions"]]}
     return InteractionEntry(entry_id, line, 0.0, meta), (f"node-{entry_id}",)
 
@@ -89,3 +90,30 @@ def test_which_grew_more_is_said_in_words_from_the_rows_change_columns() -> None
     assert [r.entry.entry_id for r in rows] == ["opex", "opex2"]  # the row with a change column, of each label
     assert growth_text(rows, [change_of(r.row) for r in rows]) == (
         "Research and development grew more: 20%, against 14% for Selling, general and administrative.")
+
+
+def test_a_deduction_agrees_with_its_expense_and_a_tie_goes_to_the_consolidated_statement() -> None:
+    """Oracle's stock-based compensation note and its statement of operations both have a "Research and
+    development" row; the note's value is in two tables, the statement's in two as well once the segment note's
+    "(8,623)" is read as the same figure: the statement's is the one the filing stands by."""
+    tables = [_table("note-a", "Research and development", {"2023": "1,983", "2022": "1,633"}, ("Stock-Based",)),
+              _table("note-b", "Research and development", {"2023": "1,983", "2022": "1,633"}, ("Charges",)),
+              _table("statement", "Research and development", {"2023": "8,623", "2022": "7,219"},
+                     ("ORACLE CORPORATION CONSOLIDATED STATEMENTS OF OPERATIONS",)),
+              _table("segments", "Research and development", {"2023": "(8,623)", "2022": "(7,219)"},
+                     ("14. SEGMENT INFORMATION",))]
+    rows = named_rows(_asked("How much did Oracle spend on research and development in fiscal 2023 and 2022?"),
+                      tables, lambda e: table_rows(e.metadata))
+    agree = {r.entry.entry_id: r.agree for r in rows}
+    assert rows[0].entry.entry_id == "statement" and agree == {"statement": 2, "segments": 2, "note-a": 2, "note-b": 2}
+    assert rows[0].statement() == "Research and development, 2023: 8,623; 2022: 7,219 (millions)", "both years"
+
+
+def test_a_reader_leaves_out_the_net_or_total_of_a_long_row_label() -> None:
+    tables = [_table("flows", "Net cash provided by operating activities", {"2023": "17,165", "2022": "9,539"}),
+              _table("income", "Total revenues", {"2023": "49,954"})]
+    rows = named_rows(_asked("What was the cash provided by operating activities in fiscal 2023?"), tables,
+                      lambda e: table_rows(e.metadata))
+    assert [r.value for r in rows] == ["17,165"]
+    # a short label keeps its qualifier: "revenues in 2023" does not name "Total revenues"
+    assert named_rows(_asked("What were revenues in fiscal 2023?"), tables, lambda e: table_rows(e.metadata)) == []
