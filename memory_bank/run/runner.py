@@ -37,7 +37,7 @@ from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
-from .planning_guard import guard_next
+from .planning_guard import Decision, guard_next, rule_decision
 from .results import RunResult, Termination
 
 ENDPOINT_WHERE = "LLM endpoint"  # where a run records the endpoint going down, wherever it was met
@@ -119,9 +119,24 @@ class TaskRunner:
     # -- planning -------------------------------------------------------------------------------------------
 
     def _plan(self, state: _RunState, fresh: list[str]) -> None:
+        """The next step: the rules' own where they leave no choice (no planning call), else the planning
+        agent's proposal within the rules. The decision, who made it and why, goes to the run log."""
         with self.memory.read():
+            decision = rule_decision(goal=state.question, conflicts=self.memory.pending_conflicts(),
+                                     images=self.temp.pending(), answered=state.answer is not None,
+                                     at_round_cap=state.rounds >= self.settings.max_rounds)
             planning_input = self._planning_input(state, fresh)
+        if decision is None:
+            decision = self._ask_planner(state, planning_input)
+        with self.memory.write():
+            self.memory.insight_doc.pending_tasks = [decision.task] if decision.task else []
+        if decision.task:
+            self.events.publish(TaskPlanned(task_type=decision.task.type.value, description=decision.task.description,
+                                            by=decision.by, reason=decision.reason))
+
+    def _ask_planner(self, state: _RunState, planning_input: PlanningInput) -> Decision:
         proposed: PendingTask | None = None
+        failed = False
         try:
             out = self.engine.planning.run(planning_input)
             proposed = out.pending_tasks[0] if out.pending_tasks else None
@@ -130,12 +145,11 @@ class TaskRunner:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "planning", exc)
-        with self.memory.write():
-            task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
-                              images=self.temp.pending(), answered=state.answer is not None)
-            self.memory.insight_doc.pending_tasks = [task] if task else []
-        if task:
-            self.events.publish(TaskPlanned(task_type=task.type.value, description=task.description))
+            failed = True
+        with self.memory.read():
+            return guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
+                              images=self.temp.pending(), answered=state.answer is not None,
+                              done=self.memory.insight_doc.completed_tasks, failed=failed)
 
     def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
         graph = self.memory.graph
