@@ -18,9 +18,10 @@ from pydantic import BaseModel, Field, field_validator
 from ...memory.query_graph import Relation
 from ...text.tokens import estimate_tokens
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
-from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema
+from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
+from .client import ResponseSchema
 from .common import BatchedAgent, json_lines, node_json, nodes_json
-from .structured import response_schema
+from .structured import narrowed, one_of, response_schema
 
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
 
@@ -60,7 +61,10 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         if not inp.candidates:
             return AnalysisOutput()
         count = len(inp.candidates)
-        schema = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
+        base = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
+        schema = narrowed(base, {"AnalysisReply": {"required": ["relationships"]},
+                                 "AnalysisReply.relationships": {"minItems": count, "maxItems": count},
+                                 "LenientJudgement.existing_node_id": one_of([c.id for c in inp.candidates])})
         reply = self._ask(AnalysisReply, schema=schema, max_tokens=64 + count * self.per_candidate_tokens,
                           new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
                           candidate_count=count)
@@ -87,11 +91,20 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
                                       existing=json_lines(c.model_dump() for c in existing.values()),
                                       items=json_lines(items))
 
+        def schema(ids: list[str]) -> ResponseSchema:
+            """Each item names one of this call's ids, and its judgements one of the candidates listed."""
+            listed = [c.id for i in ids for c in by_id[i].candidates]
+            most = max(len(by_id[i].candidates) for i in ids)
+            return for_ids(base, ids, {"AnalysisItem": {"required": ["id", "relationships"]},
+                                       "AnalysisItem.relationships": {"minItems": 1, "maxItems": most},
+                                       "LenientJudgement.existing_node_id": one_of(listed)})
+
+        base = batch_schema(AnalysisItem, max_string=self.max_string,
+                            max_items=max(self._settings.llm_batch_items, self.max_items))
         return BatchRequest(ids=list(by_id), render=render, item_model=AnalysisItem,
                             reply_tokens=lambda ids: min(self.limits().reply_tokens, REPLY_OVERHEAD + sum(
                                 self.per_candidate_tokens * len(by_id[i].candidates) for i in ids)),
-                            schema=batch_schema(AnalysisItem, max_string=self.max_string,
-                                                max_items=max(self._settings.llm_batch_items, self.max_items)))
+                            schema=schema)
 
     def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
         return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
