@@ -68,7 +68,8 @@ class Recorder:
             self.calls.append({"agent": kwargs["agent"], "reask": last.startswith(REASK),
                                "corrections": sum(str(m.get("content", "")).startswith(REASK) for m in messages),
                                "json": kwargs.get("json_mode", False), "finish": completion.finish_reason,
-                               "tokens": completion.prompt_tokens + completion.completion_tokens})
+                               "tokens": completion.prompt_tokens + completion.completion_tokens,
+                               "prompt": completion.prompt_tokens, "cached": completion.cached_tokens})
         return completion
 
 
@@ -89,8 +90,12 @@ def progress(bank: MemoryBank, name: str) -> None:
 
     def show(event: Any) -> None:
         if event.kind == "llm_usage":
-            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens}+"
-                  f"{event.completion_tokens} tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens} prompt "
+                  f"({event.prompt_tokens - event.cached_tokens} processed) + {event.completion_tokens} reply "
+                  f"tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+        elif event.kind == "task_planned":
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] planned {event.task_type} by {event.by}"
+                  + (f" ({event.reason})" if event.reason else ""), file=sys.stderr, flush=True)
         elif event.kind in ("agent_fell_back", "error"):
             print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
 
@@ -111,16 +116,24 @@ def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
     fell_back = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
     usage = bank.usage()
     snap = bank.snapshot()
+    planned = [e for e in bank.events.log() if e.kind == "task_planned"]
     return {
         "load_before": None, "wall_seconds": round(wall, 1), "llm_calls": usage["calls"],
         "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
-        "per_agent": {a: {"calls": u["calls"], "tokens": u["prompt_tokens"] + u["completion_tokens"]}
+        "prompt_tokens_sent": usage["prompt_tokens"], "prompt_tokens_processed": usage["processed_tokens"],
+        "completion_tokens": usage["completion_tokens"],
+        "per_agent": {a: {"calls": u["calls"], "prompt_sent": u["prompt_tokens"],
+                          "prompt_processed": u["processed_tokens"], "completion": u["completion_tokens"],
+                          "seconds": round(u["seconds"], 1)}
                       for a, u in usage["per_agent"].items()},
+        "planned": [f"{e.task_type} by {e.by}" for e in planned],
         "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
         "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
         "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
+        "pending_conflicts": snap.counts["pending_conflicts"],
+        "completed_tasks": [f"{t.type.value} {t.status.value}" for t in result.insight_doc.completed_tasks],
         "termination": result.termination, "answer": result.answer,
         "citations": [c.node_id for c in result.citations], "errors": [str(e) for e in result.errors],
     }

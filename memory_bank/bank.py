@@ -126,7 +126,8 @@ class MemoryBank:
     def usage(self) -> dict[str, Any]:
         total, run = self.meter.totals(), self.meter.run_usage()
         return {"calls": total.calls, "prompt_tokens": total.prompt_tokens, "cached_tokens": total.cached_tokens,
-                "completion_tokens": total.completion_tokens, "run_calls": run.calls, "run_tokens": run.tokens,
+                "processed_tokens": total.processed_tokens, "completion_tokens": total.completion_tokens,
+                "run_calls": run.calls, "run_tokens": run.tokens,
                 "max_llm_calls": self.settings.max_llm_calls, "max_tokens": self.settings.max_tokens,
                 "cost": total.cost(self.meter.prices), "run_cost": run.cost(self.meter.prices),
                 "max_cost": self.settings.max_cost, "per_agent": self.meter.snapshot()}

@@ -33,3 +33,25 @@ def test_a_pending_conflict_is_cross_validated_without_a_planning_call(embedder:
     assert result.insight_doc.completed_tasks[0].type.value == "CROSS_VALIDATE"
     assert "5 million" in result.answer and result.errors == [] and result.termination == "done"
     bank.clear()
+
+
+def test_each_agent_sends_one_stable_prefix_and_the_cache_serves_it(embedder: CachedEmbedder,
+                                                                    tmp_path: Path) -> None:
+    """Instructions and schema first, the call's own part last: every call of an agent starts with the same
+    system message (nothing of the document in it), so a server's prompt cache reads it once; the meter reports
+    the prompt tokens sent and those the model had to process."""
+    with FakeOpenAI(handler=ContractLLM(), prefix_cache=True) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        bank.run(QUESTION, files=NORTHWIND)
+        requests = fake.chat_requests
+        usage = bank.usage()
+        bank.clear()
+    by_agent: dict[str, set[str]] = {}
+    for r in requests:
+        by_agent.setdefault(r.agent or "", set()).add(r.messages[0]["content"])
+    assert {a for a, systems in by_agent.items() if len(systems) > 1} == set(), "one system message an agent"
+    assert by_agent.keys() >= {"classification", "structure", "analysis", "planning", "react"}
+    for agent, u in usage["per_agent"].items():
+        assert u["processed_tokens"] == u["prompt_tokens"] - u["cached_tokens"], agent
+    assert usage["processed_tokens"] < usage["prompt_tokens"]
+    assert usage["per_agent"]["classification"]["cached_tokens"] > 0, "the second file reuses the instructions"

@@ -24,6 +24,8 @@ from .common import BatchedAgent, json_lines, node_json, nodes_json
 from .structured import narrowed, one_of, response_schema
 
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
+REASON_CHARS = 160  # the schema's bound on a judgement's reasoning
+LINE_CHARS = 160  # ... on a conflict's description and a rewritten context
 
 
 class LenientJudgement(RelationJudgement):
@@ -64,11 +66,14 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         base = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
         schema = narrowed(base, {"AnalysisReply": {"required": ["relationships"]},
                                  "AnalysisReply.relationships": {"minItems": count, "maxItems": count},
-                                 "LenientJudgement.existing_node_id": one_of([c.id for c in inp.candidates])})
+                                 **_judgement_fields([c.id for c in inp.candidates])})
         reply = self._ask(AnalysisReply, schema=schema, max_tokens=64 + count * self.per_candidate_tokens,
                           new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
                           candidate_count=count)
         return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
+
+    def asks(self, inp: AnalysisInput) -> bool:
+        return bool(inp.candidates)
 
     def cost(self, inp: AnalysisInput, group: Sequence[AnalysisInput]) -> tuple[int, int]:
         """A candidate the group already lists costs nothing more (it is listed once a call)."""
@@ -97,7 +102,7 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
             most = max(len(by_id[i].candidates) for i in ids)
             return for_ids(base, ids, {"AnalysisItem": {"required": ["id", "relationships"]},
                                        "AnalysisItem.relationships": {"minItems": 1, "maxItems": most},
-                                       "LenientJudgement.existing_node_id": one_of(listed)})
+                                       **_judgement_fields(listed)})
 
         base = batch_schema(AnalysisItem, max_string=self.max_string,
                             max_items=max(self._settings.llm_batch_items, self.max_items))
@@ -108,6 +113,19 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
 
     def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
         return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
+
+
+def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
+    """A judgement names one of the candidates shown, and its texts are short: every character is a token a
+    local model writes (a reason is one clause, an update one line, a few keywords)."""
+    line = {"maxLength": LINE_CHARS}
+    words = {"maxItems": 4, "items": {"type": "string", "maxLength": 40}}
+    return {"LenientJudgement.existing_node_id": one_of(candidates),
+            "LenientJudgement.reasoning": {"maxLength": REASON_CHARS},
+            **{f"LenientJudgement.{f}": {"anyOf": [{"type": "string", **line}, {"type": "null"}]}
+               for f in ("conflict_description", "context_update_new", "context_update_existing")},
+            **{f"LenientJudgement.{f}": {"anyOf": [{"type": "array", **words}, {"type": "null"}]}
+               for f in ("keywords_update_new", "keywords_update_existing")}}
 
 
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:
