@@ -56,10 +56,11 @@ REASK = "Your previous reply could not be used"
 class Recorder:
     """An `LLMClient` that forwards to the real one and notes each call: agent, re-ask or first try, cut."""
 
-    def __init__(self, inner: OpenAIClient) -> None:
+    def __init__(self, inner: OpenAIClient, replies: Path | None = None) -> None:
         self.inner = inner
         self.calls: list[dict[str, Any]] = []
         self._lock = threading.Lock()
+        self._replies = replies  # each reply's text, one JSON line a call, to read what the model wrote
 
     def complete(self, messages: list[dict[str, Any]], **kwargs: Any) -> Completion:
         last = str(messages[-1].get("content", "")) if messages else ""
@@ -70,6 +71,10 @@ class Recorder:
                                "json": kwargs.get("json_mode", False), "finish": completion.finish_reason,
                                "tokens": completion.prompt_tokens + completion.completion_tokens,
                                "prompt": completion.prompt_tokens, "cached": completion.cached_tokens})
+            if self._replies is not None:
+                with self._replies.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"agent": kwargs["agent"], "finish": completion.finish_reason,
+                                          "max_tokens": kwargs.get("max_tokens"), "text": completion.text}) + "\n")
         return completion
 
 
@@ -102,9 +107,9 @@ def progress(bank: MemoryBank, name: str) -> None:
     bank.subscribe(show)
 
 
-def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
+def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = None) -> dict[str, Any]:
     settings = local_settings(server).with_preset("llm")
-    recorder = Recorder(OpenAIClient(settings))
+    recorder = Recorder(OpenAIClient(settings), replies)
     bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)
     progress(bank, "notes")
     start = time.perf_counter()
@@ -270,6 +275,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--ids", nargs="*", default=list(ONECALL_IDS), help="onecall: dev-set question ids")
     parser.add_argument("--cache", type=Path, help="onecall: the ingested NIST bank's export (written when absent)")
+    parser.add_argument("--replies", type=Path, help="notes: append each reply's text here (one JSON line a call)")
     parser.add_argument("--threads", type=int, default=0,
                         help="llama.cpp threads (0: the server's own choice from the load; 1 beside other work)")
     args = parser.parse_args()
@@ -283,7 +289,7 @@ def main() -> None:
             before = load()
             print(f"{name}: load average {before}", file=sys.stderr, flush=True)
             if name == "notes":
-                out = bench_notes(server, embedder)
+                out = bench_notes(server, embedder, args.replies)
             elif name == "nist":
                 out = bench_nist(server, embedder)
             elif name == "onecall":

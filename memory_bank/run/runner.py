@@ -37,7 +37,7 @@ from ..memory.temp_store import TempImage, TempStore
 from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
-from .planning_guard import Decision, guard_next, rule_decision
+from .planning_guard import RULE, Decision, guard_next, rule_decision
 from .results import RunResult, Termination
 
 ENDPOINT_WHERE = "LLM endpoint"  # where a run records the endpoint going down, wherever it was met
@@ -147,9 +147,12 @@ class TaskRunner:
             self._record_error(state, "planning", exc)
             failed = True
         with self.memory.read():
-            return guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
-                              images=self.temp.pending(), answered=state.answer is not None,
-                              done=self.memory.insight_doc.completed_tasks, failed=failed)
+            decision = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
+                                  images=self.temp.pending(), answered=state.answer is not None,
+                                  done=self.memory.insight_doc.completed_tasks, failed=failed)
+        if decision.by == RULE and not failed:  # the planner's reply was overruled: the log says why
+            self._record_error(state, "planning", MemoryBankError(decision.reason))
+        return decision
 
     def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
         graph = self.memory.graph

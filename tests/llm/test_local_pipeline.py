@@ -4,12 +4,13 @@ counted, never timed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from memory_bank import MemoryBank, TaskPlanned
+from memory_bank import AgentFellBack, MemoryBank, RunResult, TaskPlanned
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.contract.scripted_model import ContractLLM
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, RecordedRequest
 
 NORTHWIND = sorted((Path(__file__).resolve().parents[2] / "samples" / "northwind").glob("*.md"))
 QUESTION = "What is the Northwind project budget, and who approved it?"
@@ -55,3 +56,46 @@ def test_each_agent_sends_one_stable_prefix_and_the_cache_serves_it(embedder: Ca
         assert u["processed_tokens"] == u["prompt_tokens"] - u["cached_tokens"], agent
     assert usage["processed_tokens"] < usage["prompt_tokens"]
     assert usage["per_agent"]["classification"]["cached_tokens"] > 0, "the second file reuses the instructions"
+
+
+class EmptyPlanner(ContractLLM):
+    """A planning model that replies with an empty object, every time."""
+
+    def _planning(self, text: str, request: RecordedRequest) -> str:
+        return "{}"
+
+
+class LoopingPlanner(ContractLLM):
+    """A planning model that plans the same NORMAL task again and again."""
+
+    def _planning(self, text: str, request: RecordedRequest) -> str:
+        return json.dumps({"reasoning": "again", "pending_tasks": [{"type": "NORMAL", "description": "answer it",
+                                                                    "conflict_id": None, "image_id": None}]})
+
+
+def run_notes(model: ContractLLM, embedder: CachedEmbedder, tmp_path: Path) -> tuple[MemoryBank, RunResult]:
+    with FakeOpenAI(handler=model) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        result = bank.run(QUESTION, files=NORTHWIND)
+    bank.clear()
+    return bank, result
+
+
+def test_an_empty_plan_is_asked_again_then_the_offline_planner_stands_in_for_that_step(
+        embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank, result = run_notes(EmptyPlanner(), embedder, tmp_path)
+    planned = [e for e in bank.events.log() if isinstance(e, TaskPlanned)]
+    assert [(e.task_type, e.by) for e in planned] == [("CROSS_VALIDATE", "rule"), ("NORMAL", "planning agent")]
+    fell_back = [e for e in bank.events.log() if isinstance(e, AgentFellBack)]
+    assert [e.agent for e in fell_back] == ["planning", "planning"], "each plan, after its re-asks, alone"
+    assert "pending_tasks: Field required (after 3 attempts)" in fell_back[0].message
+    assert [e.where for e in result.errors] == ["planning agent"], "the same failure said once"
+    assert "5 million" in result.answer and result.termination == "done"
+
+
+def test_a_planner_looping_on_one_task_is_stopped_by_the_rules(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank, result = run_notes(LoopingPlanner(), embedder, tmp_path)
+    assert [t.description for t in result.insight_doc.completed_tasks][1:] == ["answer it"], "run once"
+    assert [e.where for e in result.errors] == ["planning"]
+    assert "repeated a completed task" in result.errors[0].message
+    assert "5 million" in result.answer and result.termination == "done"

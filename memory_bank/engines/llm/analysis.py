@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, field_validator
 
 from ...memory.query_graph import Relation
 from ...text.tokens import estimate_tokens
@@ -38,7 +38,9 @@ class LenientJudgement(RelationJudgement):
 
 
 class AnalysisReply(BaseModel):
-    relationships: list[LenientJudgement] = Field(default_factory=list)
+    """`relationships` has no default: an empty object judged nothing (it is asked again)."""
+
+    relationships: list[LenientJudgement]
 
 
 class AnalysisItem(AnalysisReply):

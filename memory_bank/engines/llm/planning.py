@@ -32,8 +32,10 @@ class LenientTask(PendingTask):
 
 
 class PlanReply(BaseModel):
+    """`pending_tasks` has no default: an empty object is no plan (it is asked again), not "finished"."""
+
     reasoning: str = ""
-    pending_tasks: list[LenientTask] = Field(default_factory=list, max_length=1)
+    pending_tasks: list[LenientTask] = Field(max_length=1)
 
 
 def _check(reply: PlanReply, inp: PlanningInput) -> None:
