@@ -132,6 +132,7 @@ def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = 
                           "seconds": round(u["seconds"], 1)}
                       for a, u in usage["per_agent"].items()},
         "planned": [f"{e.task_type} by {e.by}" for e in planned],
+        "schema_supported": recorder.inner.schema_supported,
         "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
         "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),

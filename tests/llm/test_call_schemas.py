@@ -39,6 +39,11 @@ def field(schema: dict[str, Any], model: str, name: str) -> dict[str, Any]:
     return schema["$defs"][model]["properties"][name]
 
 
+def judged_ids(schema: dict[str, Any]) -> list[list[str]]:
+    """The candidate ids each kind of judgement may name (one alternative per relation)."""
+    return [v["properties"]["existing_node_id"]["enum"] for v in schema["$defs"]["LenientJudgement"]["anyOf"]]
+
+
 def plan(**task: object) -> str:
     return json.dumps({"reasoning": "r", "pending_tasks": [task] if task else []})
 
@@ -84,7 +89,10 @@ def test_the_analysis_schema_names_exactly_the_candidates_shown(fake: FakeOpenAI
     out = AnalysisAgent(client, fake.settings()).run(AnalysisInput(new_node=node("n"), candidates=[node("b"),
                                                                                                      node("c")]))
     schema = sent(fake.chat_requests[0])
-    assert field(schema, "LenientJudgement", "existing_node_id")["enum"] == ["b", "c"]
+    assert judged_ids(schema) == [["b", "c"]] * 4
+    merge = schema["$defs"]["LenientJudgement"]["anyOf"][1]
+    assert merge["properties"]["relationship"]["enum"] == ["merge"] and merge["additionalProperties"] is False
+    assert "context_update_new" not in merge["properties"], "a merge writes no rewrite of either side"
     assert schema["properties"]["relationships"]["minItems"] == 2
     assert [j.existing_node_id for j in out.relationships] == ["b"], "an id outside the enum is never used"
 
@@ -102,10 +110,10 @@ def test_a_batch_schema_lists_the_items_asked_and_a_re_ask_only_the_missing_ones
     first, again = (sent(r) for r in fake.chat_requests)
     assert field(first, "AnalysisItem", "id")["enum"] == ["n1", "n2"]
     assert list(first["$defs"]["AnalysisItem"]["properties"])[0] == "id", "the grammar writes the id first"
-    assert field(first, "LenientJudgement", "existing_node_id")["enum"] == ["x", "y"]
+    assert judged_ids(first) == [["x", "y"]] * 4
     assert first["properties"]["items"]["minItems"] == first["properties"]["items"]["maxItems"] == 2
     assert field(again, "AnalysisItem", "id")["enum"] == ["n2"], "the invented n7 was refused; n2 asked again"
-    assert field(again, "LenientJudgement", "existing_node_id")["enum"] == ["y"]
+    assert judged_ids(again) == [["y"]] * 4
 
 
 def test_a_structure_batch_schema_lists_its_cluster_ids(fake: FakeOpenAI, client: OpenAIClient) -> None:

@@ -118,16 +118,24 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
 
 
 def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
-    """A judgement names one of the candidates shown, and its texts are short: every character is a token a
-    local model writes (a reason is one clause, an update one line, a few keywords)."""
-    line = {"maxLength": LINE_CHARS}
-    words = {"maxItems": 4, "items": {"type": "string", "maxLength": 40}}
-    return {"LenientJudgement.existing_node_id": one_of(candidates),
-            "LenientJudgement.reasoning": {"maxLength": REASON_CHARS},
-            **{f"LenientJudgement.{f}": {"anyOf": [{"type": "string", **line}, {"type": "null"}]}
-               for f in ("conflict_description", "context_update_new", "context_update_existing")},
-            **{f"LenientJudgement.{f}": {"anyOf": [{"type": "array", **words}, {"type": "null"}]}
-               for f in ("keywords_update_new", "keywords_update_existing")}}
+    """A judgement names one of the candidates shown, and carries the fields of its relation only (a conflict
+    its description, a related pair its rewrites; a merge or an unrelated pair nothing more), each short: every
+    character is a token a local model writes, and it wrote all of them, as null or as copies, when it could."""
+    line = {"type": "string", "maxLength": LINE_CHARS}
+    words = {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 40}}
+
+    def variant(relation: Relation, **extra: dict[str, object]) -> dict[str, object]:
+        fields = {"existing_node_id": one_of(candidates), "relationship": one_of([relation.value]),
+                  "reasoning": {"type": "string", "maxLength": REASON_CHARS}}
+        required = [*fields, *(["conflict_description"] if relation is Relation.CONFLICT else [])]
+        return {"type": "object", "properties": {**fields, **extra}, "required": required,
+                "additionalProperties": False}
+
+    return {"LenientJudgement": {"anyOf": [
+        variant(Relation.CONFLICT, conflict_description=line), variant(Relation.MERGE),
+        variant(Relation.RELATED, context_update_new=line, context_update_existing=line,
+                keywords_update_new=words, keywords_update_existing=words),
+        variant(Relation.UNRELATED)]}}
 
 
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:

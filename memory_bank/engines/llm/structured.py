@@ -218,6 +218,8 @@ def narrowed(schema: ResponseSchema, changes: dict[str, dict[str, Any]]) -> Resp
         if target is None or (name and name not in target.get("properties", {})):
             raise KeyError(f"{where} is not in the {schema.name} schema")
         if not name:
+            if "anyOf" in change:
+                target.clear()  # the object becomes alternatives: none of its old fields may stay beside them
             target.update(change)
             continue
         field = target["properties"][name]
