@@ -125,8 +125,9 @@ def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
     words = {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 40}}
 
     def variant(relation: Relation, **extra: dict[str, object]) -> dict[str, object]:
-        fields = {"existing_node_id": one_of(candidates), "relationship": one_of([relation.value]),
-                  "reasoning": {"type": "string", "maxLength": REASON_CHARS}}
+        # the reason before the verdict: a small model that wrote "merge" first then explained a difference
+        fields = {"existing_node_id": one_of(candidates), "reasoning": {"type": "string", "maxLength": REASON_CHARS},
+                  "relationship": one_of([relation.value])}
         required = [*fields, *(["conflict_description"] if relation is Relation.CONFLICT else [])]
         return {"type": "object", "properties": {**fields, **extra}, "required": required,
                 "additionalProperties": False}
