@@ -45,8 +45,12 @@ def _recognise(image: TempImage) -> PendingTask:
 
 
 def rule_decision(*, goal: str, conflicts: list[PendingConflict], images: list[TempImage], answered: bool,
-                  at_round_cap: bool) -> Decision | None:
-    """The next step when the rules leave no choice, else None (the planning agent is asked)."""
+                  at_round_cap: bool, worked_on_goal: bool = True) -> Decision | None:
+    """The next step when the rules leave no choice, else None (the planning agent is asked).
+
+    `worked_on_goal`: a NORMAL task was done in this run. Until then the first answering step is the goal
+    itself (the local model, asked, once ended the task there with no answer); the planning agent's choice is
+    whether an answer is enough and, if not, what to try next."""
     if conflicts:
         return Decision(_cross_validate(conflicts[0]), RULE,
                         f"{len(conflicts)} conflict{'s' if len(conflicts) != 1 else ''} pending: a pending "
@@ -58,6 +62,9 @@ def rule_decision(*, goal: str, conflicts: list[PendingConflict], images: list[T
     if at_round_cap:
         return Decision(None if answered else answer_task(goal), RULE,
                         "the round cap is reached: no further step can run")
+    if not worked_on_goal and not answered:
+        return Decision(answer_task(goal), RULE, "nothing is pending and no step has worked on the goal yet: "
+                                                 "the first one answers it")
     return None
 
 
@@ -91,6 +98,7 @@ def guard_next(proposed: PendingTask | None, *, goal: str, conflicts: list[Pendi
     if failed:
         return Decision(fallback, RULE, "the planning agent failed: the rules planned this step")
     if proposed is None:
-        return Decision(None, PLANNER) if answered else Decision(fallback, RULE, "the goal still needs an answer")
+        return Decision(None, PLANNER) if answered else Decision(
+            fallback, RULE, "the planning agent ended the task with no answer: the rules planned an answering step")
     return Decision(fallback, RULE, f"the planning agent proposed {proposed.type.value} with nothing of that kind "
                                     "waiting")

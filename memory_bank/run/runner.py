@@ -124,7 +124,9 @@ class TaskRunner:
         with self.memory.read():
             decision = rule_decision(goal=state.question, conflicts=self.memory.pending_conflicts(),
                                      images=self.temp.pending(), answered=state.answer is not None,
-                                     at_round_cap=state.rounds >= self.settings.max_rounds)
+                                     at_round_cap=state.rounds >= self.settings.max_rounds,
+                                     worked_on_goal=any(t.type is TaskType.NORMAL
+                                                        for t in self.memory.insight_doc.completed_tasks))
             planning_input = self._planning_input(state, fresh)
         if decision is None:
             decision = self._ask_planner(state, planning_input)

@@ -68,3 +68,7 @@ def test_the_rules_decide_alone_where_they_leave_no_choice() -> None:
     capped = rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=True)
     assert capped.task is None and "round cap" in capped.reason
     assert rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=False) is None
+    first = rule_decision(goal="g", conflicts=[], images=[], answered=False, at_round_cap=False, worked_on_goal=False)
+    assert (first.task.type, first.by) == (TaskType.NORMAL, "rule") and first.task.description.endswith(": g")
+    assert rule_decision(goal="g", conflicts=[], images=[], answered=False, at_round_cap=False,
+                         worked_on_goal=True) is None, "after a step on the goal, what next is a real choice"

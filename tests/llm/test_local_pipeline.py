@@ -29,8 +29,9 @@ def test_a_pending_conflict_is_cross_validated_without_a_planning_call(embedder:
     first = planned[0]
     assert (first.task_type, first.by) == ("CROSS_VALIDATE", "rule") and "conflict pending" in first.reason
     assert all(pending.id not in r.text() for r in planning), "no planning call while the conflict was pending"
-    # the next step (what to ask for the answer) and whether the answer is enough are real choices: asked
-    assert len(planning) == 2 and [e.by for e in planned[1:]] == ["planning agent"]
+    # the first answering step is the goal itself (a rule too); whether its answer is enough is a real choice
+    assert [e.by for e in planned[1:]] == ["rule"] and "no step has worked on the goal" in planned[1].reason
+    assert len(planning) == 1 and "5 million" in planning[0].text(), "asked once, about the answer"
     assert result.insight_doc.completed_tasks[0].type.value == "CROSS_VALIDATE"
     assert "5 million" in result.answer and result.errors == [] and result.termination == "done"
     bank.clear()
@@ -85,9 +86,9 @@ def test_an_empty_plan_is_asked_again_then_the_offline_planner_stands_in_for_tha
         embedder: CachedEmbedder, tmp_path: Path) -> None:
     bank, result = run_notes(EmptyPlanner(), embedder, tmp_path)
     planned = [e for e in bank.events.log() if isinstance(e, TaskPlanned)]
-    assert [(e.task_type, e.by) for e in planned] == [("CROSS_VALIDATE", "rule"), ("NORMAL", "planning agent")]
+    assert [(e.task_type, e.by) for e in planned] == [("CROSS_VALIDATE", "rule"), ("NORMAL", "rule")]
     fell_back = [e for e in bank.events.log() if isinstance(e, AgentFellBack)]
-    assert [e.agent for e in fell_back] == ["planning", "planning"], "each plan, after its re-asks, alone"
+    assert [e.agent for e in fell_back] == ["planning"], "the one plan asked, after its re-asks, alone"
     assert "pending_tasks: Field required (after 3 attempts)" in fell_back[0].message
     assert [e.where for e in result.errors] == ["planning agent"], "the same failure said once"
     assert "5 million" in result.answer and result.termination == "done"
@@ -95,7 +96,7 @@ def test_an_empty_plan_is_asked_again_then_the_offline_planner_stands_in_for_tha
 
 def test_a_planner_looping_on_one_task_is_stopped_by_the_rules(embedder: CachedEmbedder, tmp_path: Path) -> None:
     bank, result = run_notes(LoopingPlanner(), embedder, tmp_path)
-    assert [t.description for t in result.insight_doc.completed_tasks][1:] == ["answer it"], "run once"
+    assert [t.description for t in result.insight_doc.completed_tasks][2:] == ["answer it"], "run once"
     assert [e.where for e in result.errors] == ["planning"]
     assert "repeated a completed task" in result.errors[0].message
     assert "5 million" in result.answer and result.termination == "done"
