@@ -136,6 +136,9 @@ def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = 
         "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
         "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
+        # a ReAct step read only up to its tool call closes its stream before the server's usage arrives: its
+        # prompt counts as sent and processed in full (an upper bound on what the model read)
+        "calls_stopped_before_usage": sum(c["finish"] not in ("stop", "length") for c in recorder.calls),
         "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
         "pending_conflicts": snap.counts["pending_conflicts"],
