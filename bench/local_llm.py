@@ -56,10 +56,11 @@ REASK = "Your previous reply could not be used"
 class Recorder:
     """An `LLMClient` that forwards to the real one and notes each call: agent, re-ask or first try, cut."""
 
-    def __init__(self, inner: OpenAIClient) -> None:
+    def __init__(self, inner: OpenAIClient, replies: Path | None = None) -> None:
         self.inner = inner
         self.calls: list[dict[str, Any]] = []
         self._lock = threading.Lock()
+        self._replies = replies  # each reply's text, one JSON line a call, to read what the model wrote
 
     def complete(self, messages: list[dict[str, Any]], **kwargs: Any) -> Completion:
         last = str(messages[-1].get("content", "")) if messages else ""
@@ -68,7 +69,12 @@ class Recorder:
             self.calls.append({"agent": kwargs["agent"], "reask": last.startswith(REASK),
                                "corrections": sum(str(m.get("content", "")).startswith(REASK) for m in messages),
                                "json": kwargs.get("json_mode", False), "finish": completion.finish_reason,
-                               "tokens": completion.prompt_tokens + completion.completion_tokens})
+                               "tokens": completion.prompt_tokens + completion.completion_tokens,
+                               "prompt": completion.prompt_tokens, "cached": completion.cached_tokens})
+            if self._replies is not None:
+                with self._replies.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"agent": kwargs["agent"], "finish": completion.finish_reason,
+                                          "max_tokens": kwargs.get("max_tokens"), "text": completion.text}) + "\n")
         return completion
 
 
@@ -89,17 +95,21 @@ def progress(bank: MemoryBank, name: str) -> None:
 
     def show(event: Any) -> None:
         if event.kind == "llm_usage":
-            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens}+"
-                  f"{event.completion_tokens} tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.agent}: {event.prompt_tokens} prompt "
+                  f"({event.prompt_tokens - event.cached_tokens} processed) + {event.completion_tokens} reply "
+                  f"tokens in {event.seconds:.0f} s", file=sys.stderr, flush=True)
+        elif event.kind == "task_planned":
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] planned {event.task_type} by {event.by}"
+                  + (f" ({event.reason})" if event.reason else ""), file=sys.stderr, flush=True)
         elif event.kind in ("agent_fell_back", "error"):
             print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
 
     bank.subscribe(show)
 
 
-def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
+def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = None) -> dict[str, Any]:
     settings = local_settings(server).with_preset("llm")
-    recorder = Recorder(OpenAIClient(settings))
+    recorder = Recorder(OpenAIClient(settings), replies)
     bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)
     progress(bank, "notes")
     start = time.perf_counter()
@@ -111,16 +121,28 @@ def bench_notes(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
     fell_back = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
     usage = bank.usage()
     snap = bank.snapshot()
+    planned = [e for e in bank.events.log() if e.kind == "task_planned"]
     return {
         "load_before": None, "wall_seconds": round(wall, 1), "llm_calls": usage["calls"],
         "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
-        "per_agent": {a: {"calls": u["calls"], "tokens": u["prompt_tokens"] + u["completion_tokens"]}
+        "prompt_tokens_sent": usage["prompt_tokens"], "prompt_tokens_processed": usage["processed_tokens"],
+        "completion_tokens": usage["completion_tokens"],
+        "per_agent": {a: {"calls": u["calls"], "prompt_sent": u["prompt_tokens"],
+                          "prompt_processed": u["processed_tokens"], "completion": u["completion_tokens"],
+                          "seconds": round(u["seconds"], 1)}
                       for a, u in usage["per_agent"].items()},
+        "planned": [f"{e.task_type} by {e.by}" for e in planned],
+        "schema_supported": recorder.inner.schema_supported,
         "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
         "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
+        # a ReAct step read only up to its tool call closes its stream before the server's usage arrives: its
+        # prompt counts as sent and processed in full (an upper bound on what the model read)
+        "calls_stopped_before_usage": sum(c["finish"] not in ("stop", "length") for c in recorder.calls),
         "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
+        "pending_conflicts": snap.counts["pending_conflicts"],
+        "completed_tasks": [f"{t.type.value} {t.status.value}" for t in result.insight_doc.completed_tasks],
         "termination": result.termination, "answer": result.answer,
         "citations": [c.node_id for c in result.citations], "errors": [str(e) for e in result.errors],
     }
@@ -257,6 +279,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--ids", nargs="*", default=list(ONECALL_IDS), help="onecall: dev-set question ids")
     parser.add_argument("--cache", type=Path, help="onecall: the ingested NIST bank's export (written when absent)")
+    parser.add_argument("--replies", type=Path, help="notes: append each reply's text here (one JSON line a call)")
     parser.add_argument("--threads", type=int, default=0,
                         help="llama.cpp threads (0: the server's own choice from the load; 1 beside other work)")
     args = parser.parse_args()
@@ -270,7 +293,7 @@ def main() -> None:
             before = load()
             print(f"{name}: load average {before}", file=sys.stderr, flush=True)
             if name == "notes":
-                out = bench_notes(server, embedder)
+                out = bench_notes(server, embedder, args.replies)
             elif name == "nist":
                 out = bench_nist(server, embedder)
             elif name == "onecall":

@@ -80,6 +80,8 @@ class TaskPlanned(Event):
     kind: ClassVar[str] = "task_planned"
     task_type: str
     description: str
+    by: str = "planning agent"  # or "rule": the loop decided without asking the planning agent (`reason` says why)
+    reason: str = ""
 
 
 @dataclass(frozen=True)

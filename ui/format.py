@@ -61,7 +61,8 @@ def describe(event: Event) -> tuple[str, str] | None:
         case ConflictResolved():
             return "merge", f"Conflict resolved: {short(event.resolution)}"
         case TaskPlanned():
-            return "task", f"Planned {event.task_type}: {short(event.description)}"
+            why = f" (by {event.by}: {short(event.reason, 90)})" if event.reason else ""
+            return "task", f"Planned {event.task_type}: {short(event.description)}{why}"
         case TaskCompleted():
             return ("task" if event.status == "success" else "error",
                     f"{event.task_type} {event.status}: {short(event.description)}")

@@ -108,8 +108,11 @@ class Linker:
         candidates = self._close(node, candidates)
         if not candidates:
             return []
-        out = self.engine.analysis.run(AnalysisInput(new_node=node_info(node),
-                                                     candidates=[node_info(c) for c in candidates]))
+        # as a batch of one: the same prompt as the wave's calls, so the server's prompt cache serves its prefix
+        (out,) = map_agent(self.engine.analysis, [AnalysisInput(new_node=node_info(node),
+                                                               candidates=[node_info(c) for c in candidates])], 1)
+        if isinstance(out, MemoryBankError):
+            raise out
         return _judged(out, candidates)
 
     def _fail(self, where: str, exc: MemoryBankError) -> RunError:

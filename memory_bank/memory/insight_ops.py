@@ -22,13 +22,14 @@ class InsightOps:
         with self.memory.write():
             self.memory.insight_doc = InsightDoc(task_goal=goal)
 
-    def plan(self, task: PendingTask | None) -> None:
+    def plan(self, task: PendingTask | None, by: str = "planning agent", reason: str = "") -> None:
         """`task` is what happens next (one-step planning: it replaces whatever was pending); None ends the
-        loop."""
+        loop. `by`: who decided it ("rule" when the loop did without asking the planning agent), `reason` why."""
         with self.memory.write():
             self.memory.insight_doc.pending_tasks = [task] if task else []
             if task:
-                self.events.publish(TaskPlanned(task_type=task.type.value, description=task.description))
+                self.events.publish(TaskPlanned(task_type=task.type.value, description=task.description, by=by,
+                                                reason=reason))
 
     def complete(self, done: CompletedTask) -> None:
         """The pending task is done (or failed): it moves to the completed list and nothing is pending."""

@@ -74,6 +74,11 @@ class Tally:
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def processed_tokens(self) -> int:
+        """Prompt tokens the model actually read: those sent less those its prompt cache served."""
+        return self.prompt_tokens - self.cached_tokens
+
 
 @dataclass(frozen=True)
 class RunUsage:
@@ -89,7 +94,8 @@ class RunUsage:
     def as_dict(self) -> dict[str, Any]:
         """The stored form (a run's record, the task row), flat as it always was, so stored tasks still read."""
         return {"calls": self.task.calls, "prompt_tokens": self.task.prompt_tokens,
-                "cached_tokens": self.task.cached_tokens, "completion_tokens": self.task.completion_tokens,
+                "cached_tokens": self.task.cached_tokens, "processed_tokens": self.task.processed_tokens,
+                "completion_tokens": self.task.completion_tokens,
                 "run_calls": self.run.calls, "run_tokens": self.run.tokens, "max_llm_calls": self.max_llm_calls,
                 "max_tokens": self.max_tokens, "cost": self.task.cost, "run_cost": self.run.cost,
                 "max_cost": self.max_cost, "per_agent": self.per_agent}

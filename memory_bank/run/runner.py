@@ -38,7 +38,7 @@ from ..memory.store import Memory
 from ..settings import Settings
 from .adapter import Adapter
 from .grounding import ground
-from .planning_guard import guard_next
+from .planning_guard import RULE, Decision, guard_next, rule_decision
 from .results import RunResult, Termination
 
 ENDPOINT_WHERE = "LLM endpoint"  # where a run records the endpoint going down, wherever it was met
@@ -115,9 +115,22 @@ class TaskRunner:
     # -- planning -------------------------------------------------------------------------------------------
 
     def _plan(self, state: _RunState, fresh: list[str]) -> None:
+        """The next step: the rules' own where they leave no choice (no planning call), else the planning
+        agent's proposal within the rules. The decision, who made it and why, goes to the run log."""
         with self.memory.read():
+            decision = rule_decision(goal=state.question, conflicts=self.memory.pending_conflicts(),
+                                     images=self.images.pending(), answered=state.answer is not None,
+                                     at_round_cap=state.rounds >= self.settings.max_rounds,
+                                     worked_on_goal=any(t.type is TaskType.NORMAL
+                                                        for t in self.memory.insight_doc.completed_tasks))
             planning_input = self._planning_input(state, fresh)
+        if decision is None:
+            decision = self._ask_planner(state, planning_input)
+        self.insight.plan(decision.task, by=decision.by, reason=decision.reason)
+
+    def _ask_planner(self, state: _RunState, planning_input: PlanningInput) -> Decision:
         proposed: PendingTask | None = None
+        failed = False
         try:
             out = self.engine.planning.run(planning_input)
             proposed = out.pending_tasks[0] if out.pending_tasks else None
@@ -126,10 +139,14 @@ class TaskRunner:
             raise
         except MemoryBankError as exc:
             self._record_error(state, "planning", exc)
-        with self.memory.write():
-            task = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
-                              images=self.images.pending(), answered=state.answer is not None)
-            self.insight.plan(task)
+            failed = True
+        with self.memory.read():
+            decision = guard_next(proposed, goal=state.question, conflicts=self.memory.pending_conflicts(),
+                                  images=self.images.pending(), answered=state.answer is not None,
+                                  done=self.memory.insight_doc.completed_tasks, failed=failed)
+        if decision.by == RULE and not failed:  # the planner's reply was overruled: the log says why
+            self._record_error(state, "planning", MemoryBankError(decision.reason))
+        return decision
 
     def _planning_input(self, state: _RunState, fresh: list[str]) -> PlanningInput:
         graph = self.memory.graph

@@ -57,7 +57,9 @@ def test_usage_counts_tokens_and_keeps_its_stored_form(tmp_path: Path) -> None:
     assert (usage.run.calls, usage.run.tokens, usage.task.calls, usage.task.tokens) == (1, 15, 2, 115)
     assert (usage.task.cached_tokens, usage.max_llm_calls, usage.max_tokens) == (20, 50, 1000)
     assert usage.run.cost is None, "no prices set"
-    assert bank.usage() == {"calls": 2, "prompt_tokens": 82, "cached_tokens": 20, "completion_tokens": 33,
+    assert usage.task.processed_tokens == 62, "sent less served by the prompt cache"
+    assert bank.usage() == {"calls": 2, "prompt_tokens": 82, "cached_tokens": 20, "processed_tokens": 62,
+                            "completion_tokens": 33,
                             "run_calls": 1, "run_tokens": 15, "max_llm_calls": 50, "max_tokens": 1000,
                             "cost": None, "run_cost": None, "max_cost": None,
                             "per_agent": bank.meter.snapshot()}

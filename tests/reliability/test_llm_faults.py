@@ -213,7 +213,7 @@ def test_the_endpoint_going_down_mid_run_stops_it(case: Case, caplog: pytest.Log
 
     def fault(request: RecordedRequest) -> Reply:
         answered.append(request.agent)
-        if len(answered) <= 2:  # the run is under way
+        if len(answered) <= 1:  # the run is under way: its first ReAct step answered (no planning call comes first)
             return case.hostile.model(request)
         threading.Thread(target=case.fake.stop, daemon=True).start()  # the process dies: connections refused
         return dropped()
@@ -300,7 +300,8 @@ def test_a_key_echoed_in_completions_is_redacted_everywhere(case: Case, caplog: 
         reply = case.hostile.model(request)
         if request.agent == "structure":  # the key lands in a node summary, so in memory and the export
             data = json.loads(reply.text)
-            data["summary"] += f" (debug: key={SECRET})"
+            for item in data.get("items", [data]):  # a batch of clusters, or one
+                item["summary"] += f" (debug: key={SECRET})"
             return ok(json.dumps(data))
         if request.agent == "react":
             return ok(f"<answer>Deployed in 1990. Your key is {SECRET}.</answer>")

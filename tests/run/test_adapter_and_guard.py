@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from memory_bank.events import EventBus
-from memory_bank.memory.insight_doc import InsightDoc, PendingTask, TaskType
+from memory_bank.memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
+from memory_bank.memory.pending_images import TempImage
 from memory_bank.memory.query_graph import Node, PendingConflict
 from memory_bank.memory.store import Memory
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.run.adapter import Adapter
-from memory_bank.run.planning_guard import guard_next
+from memory_bank.run.planning_guard import guard_next, rule_decision
 from memory_bank.settings import Settings
 from memory_bank.wiring import build_core
 
@@ -30,10 +33,42 @@ def test_enhanced_prompt_escapes_document_text() -> None:
 def test_guard_puts_conflicts_then_images_then_the_answer_first() -> None:
     c = PendingConflict(id="c1", node_a="a", node_b="b", description="year differs")
     normal = PendingTask(description="search more")
-    task = guard_next(normal, goal="g", conflicts=[c], images=[], answered=False)
+    task = guard_next(normal, goal="g", conflicts=[c], images=[], answered=False).task
     assert task.type is TaskType.CROSS_VALIDATE and task.conflict_id == "c1"
     bogus = PendingTask(type=TaskType.CROSS_VALIDATE, description="x", conflict_id="nope")
-    assert guard_next(bogus, goal="g", conflicts=[c], images=[], answered=False).conflict_id == "c1"
-    assert guard_next(None, goal="g", conflicts=[], images=[], answered=False).type is TaskType.NORMAL
-    assert guard_next(None, goal="g", conflicts=[], images=[], answered=True) is None
-    assert guard_next(normal, goal="g", conflicts=[], images=[], answered=True) is normal
+    decision = guard_next(bogus, goal="g", conflicts=[c], images=[], answered=False)
+    assert decision.task.conflict_id == "c1" and decision.by == "rule"
+    assert guard_next(None, goal="g", conflicts=[], images=[], answered=False).task.type is TaskType.NORMAL
+    assert guard_next(None, goal="g", conflicts=[], images=[], answered=True).task is None
+    kept = guard_next(normal, goal="g", conflicts=[], images=[], answered=True)
+    assert kept.task is normal and kept.by == "planning agent"
+
+
+def test_a_task_the_planner_repeats_is_not_run_again() -> None:
+    """A small model loops on one task: the step it already did is refused, saying so, and the rules decide."""
+    done = [CompletedTask(description="Search  more", status=TaskStatus.SUCCESS)]
+    again = PendingTask(description="search more")
+    answered = guard_next(again, goal="g", conflicts=[], images=[], answered=True, done=done)
+    assert answered.task is None and answered.by == "rule" and "repeated a completed task" in answered.reason
+    unanswered = guard_next(again, goal="g", conflicts=[], images=[], answered=False, done=done)
+    assert unanswered.task.description.startswith("Answer from the task's documents")
+    other = guard_next(PendingTask(description="read the minutes"), goal="g", conflicts=[], images=[],
+                       answered=True, done=done)
+    assert other.task.description == "read the minutes" and other.by == "planning agent"
+
+
+def test_the_rules_decide_alone_where_they_leave_no_choice() -> None:
+    c = PendingConflict(id="c1", node_a="a", node_b="b", description="year differs")
+    image = TempImage(image_id="img1", name="chart.png", path=Path("chart.png"), metadata={})
+    first = rule_decision(goal="g", conflicts=[c], images=[image], answered=False, at_round_cap=False)
+    assert (first.task.type, first.task.conflict_id, first.by) == (TaskType.CROSS_VALIDATE, "c1", "rule")
+    assert "1 conflict pending" in first.reason
+    second = rule_decision(goal="g", conflicts=[], images=[image], answered=False, at_round_cap=False)
+    assert (second.task.type, second.task.image_id) == (TaskType.IMAGE_RECOGNITION, "img1")
+    capped = rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=True)
+    assert capped.task is None and "round cap" in capped.reason
+    assert rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=False) is None
+    first = rule_decision(goal="g", conflicts=[], images=[], answered=False, at_round_cap=False, worked_on_goal=False)
+    assert (first.task.type, first.by) == (TaskType.NORMAL, "rule") and first.task.description.endswith(": g")
+    assert rule_decision(goal="g", conflicts=[], images=[], answered=False, at_round_cap=False,
+                         worked_on_goal=True) is None, "after a step on the goal, what next is a real choice"

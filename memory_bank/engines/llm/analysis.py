@@ -13,16 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, field_validator
 
 from ...memory.query_graph import Relation
 from ...text.tokens import estimate_tokens
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
-from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema
+from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
+from .client import ResponseSchema
 from .common import BatchedAgent, json_lines, node_json, nodes_json
-from .structured import response_schema
+from .structured import narrowed, one_of, response_schema
 
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
+REASON_CHARS = 160  # the schema's bound on a judgement's reasoning
+LINE_CHARS = 160  # ... on a conflict's description and a rewritten context
 
 
 class LenientJudgement(RelationJudgement):
@@ -35,7 +38,9 @@ class LenientJudgement(RelationJudgement):
 
 
 class AnalysisReply(BaseModel):
-    relationships: list[LenientJudgement] = Field(default_factory=list)
+    """`relationships` has no default: an empty object judged nothing (it is asked again)."""
+
+    relationships: list[LenientJudgement]
 
 
 class AnalysisItem(AnalysisReply):
@@ -60,11 +65,17 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         if not inp.candidates:
             return AnalysisOutput()
         count = len(inp.candidates)
-        schema = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
+        base = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
+        schema = narrowed(base, {"AnalysisReply": {"required": ["relationships"]},
+                                 "AnalysisReply.relationships": {"minItems": count, "maxItems": count},
+                                 **_judgement_fields([c.id for c in inp.candidates])})
         reply = self._ask(AnalysisReply, schema=schema, max_tokens=64 + count * self.per_candidate_tokens,
                           new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
                           candidate_count=count)
         return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
+
+    def asks(self, inp: AnalysisInput) -> bool:
+        return bool(inp.candidates)
 
     def cost(self, inp: AnalysisInput, group: Sequence[AnalysisInput]) -> tuple[int, int]:
         """A candidate the group already lists costs nothing more (it is listed once a call)."""
@@ -87,14 +98,45 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
                                       existing=json_lines(c.model_dump() for c in existing.values()),
                                       items=json_lines(items))
 
+        def schema(ids: list[str]) -> ResponseSchema:
+            """Each item names one of this call's ids, and its judgements one of the candidates listed."""
+            listed = [c.id for i in ids for c in by_id[i].candidates]
+            most = max(len(by_id[i].candidates) for i in ids)
+            return for_ids(base, ids, {"AnalysisItem": {"required": ["id", "relationships"]},
+                                       "AnalysisItem.relationships": {"minItems": 1, "maxItems": most},
+                                       **_judgement_fields(listed)})
+
+        base = batch_schema(AnalysisItem, max_string=self.max_string,
+                            max_items=max(self._settings.llm_batch_items, self.max_items))
         return BatchRequest(ids=list(by_id), render=render, item_model=AnalysisItem,
                             reply_tokens=lambda ids: min(self.limits().reply_tokens, REPLY_OVERHEAD + sum(
                                 self.per_candidate_tokens * len(by_id[i].candidates) for i in ids)),
-                            schema=batch_schema(AnalysisItem, max_string=self.max_string,
-                                                max_items=max(self._settings.llm_batch_items, self.max_items)))
+                            schema=schema)
 
     def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
         return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
+
+
+def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
+    """A judgement names one of the candidates shown, and carries the fields of its relation only (a conflict
+    its description, a related pair its rewrites; a merge or an unrelated pair nothing more), each short: every
+    character is a token a local model writes, and it wrote all of them, as null or as copies, when it could."""
+    line = {"type": "string", "maxLength": LINE_CHARS}
+    words = {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 40}}
+
+    def variant(relation: Relation, **extra: dict[str, object]) -> dict[str, object]:
+        # the reason before the verdict: a small model that wrote "merge" first then explained a difference
+        fields = {"existing_node_id": one_of(candidates), "reasoning": {"type": "string", "maxLength": REASON_CHARS},
+                  "relationship": one_of([relation.value])}
+        required = [*fields, *(["conflict_description"] if relation is Relation.CONFLICT else [])]
+        return {"type": "object", "properties": {**fields, **extra}, "required": required,
+                "additionalProperties": False}
+
+    return {"LenientJudgement": {"anyOf": [
+        variant(Relation.CONFLICT, conflict_description=line), variant(Relation.MERGE),
+        variant(Relation.RELATED, context_update_new=line, context_update_existing=line,
+                keywords_update_new=words, keywords_update_existing=words),
+        variant(Relation.UNRELATED)]}}
 
 
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:

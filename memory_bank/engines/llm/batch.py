@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, create_model
 
 from ...errors import AgentOutputError
 from ...settings import Sampling
 from .client import LLMClient, Message, ResponseSchema
-from .structured import parse_items, response_schema
+from .structured import narrowed, one_of, parse_items, response_schema
 
 T = TypeVar("T", bound=BaseModel)
 In = TypeVar("In")
@@ -60,10 +60,20 @@ def plan_batches(count: int, cost: Callable[[int, list[int]], tuple[int, int]],
 
 
 def batch_schema(item_model: type[BaseModel], *, max_string: int, max_items: int) -> ResponseSchema:
-    """`{"items": [item, ...]}` with bounds; the same for every call of an agent, so a provider that caches the
-    request's fixed part (schema included) can reuse it."""
+    """`{"items": [item, ...]}` with bounds."""
     wrapper = create_model(f"{item_model.__name__}Batch", items=(list[item_model], ...))
     return response_schema(wrapper, max_string=max_string, max_items=max_items)
+
+
+def for_ids(schema: ResponseSchema, ids: list[str], changes: dict[str, dict[str, Any]] | None = None) -> ResponseSchema:
+    """A batch schema for one call: exactly one item for each of `ids`, each named by one of them (and whatever
+    else `changes` narrows), so a grammar-constrained reply can neither skip an item nor invent an id."""
+    item = schema.schema["properties"]["items"]["items"]["$ref"].rsplit("/", 1)[-1]
+    out = narrowed(schema, {schema.name + ".items": {"minItems": len(ids), "maxItems": len(ids)},
+                            item + ".id": one_of(ids), **(changes or {})})
+    fields = out.schema["$defs"][item]["properties"]
+    out.schema["$defs"][item]["properties"] = {"id": fields.pop("id"), **fields}  # a grammar writes the id first
+    return out
 
 
 @dataclass(frozen=True)
@@ -74,7 +84,7 @@ class BatchRequest(Generic[T]):
     render: Callable[[list[str]], list[Message]]
     reply_tokens: Callable[[list[str]], int]
     item_model: type[T]
-    schema: ResponseSchema
+    schema: Callable[[list[str]], ResponseSchema]  # the schema of a call asking for these ids
 
 
 def _with_problems(messages: list[Message], problems: dict[str, str]) -> list[Message]:
@@ -100,7 +110,8 @@ def batched_call(client: LLMClient, request: BatchRequest[T], *, agent: str, sam
     while pending and attempts <= retries:
         messages = _with_problems(request.render(pending), problems)
         completion = client.complete(messages, agent=agent, temperature=sampling.temperature, top_p=sampling.top_p,
-                                     max_tokens=request.reply_tokens(pending), json_mode=True, schema=request.schema)
+                                     max_tokens=request.reply_tokens(pending), json_mode=True,
+                                     schema=request.schema(pending))
         attempts += 1
         kept, invalid = parse_items(completion.text, request.item_model, set(pending))
         found.update(kept)

@@ -82,6 +82,12 @@ class AgentUsage:
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def processed_tokens(self) -> int:
+        """Prompt tokens the model actually read: those sent less those its prompt cache served (what a local
+        model's prompt time goes by)."""
+        return self.prompt_tokens - self.cached_tokens
+
     def cost(self, prices: Prices | None) -> float | None:
         return None if prices is None else prices.cost(self.prompt_tokens, self.completion_tokens,
                                                        self.cached_tokens)
@@ -143,7 +149,8 @@ class UsageMeter:
     def snapshot(self) -> dict[str, dict[str, float]]:
         with self._lock:
             return {a: {"calls": u.calls, "prompt_tokens": u.prompt_tokens, "cached_tokens": u.cached_tokens,
-                        "completion_tokens": u.completion_tokens, "seconds": round(u.seconds, 3)}
+                        "processed_tokens": u.processed_tokens, "completion_tokens": u.completion_tokens,
+                        "seconds": round(u.seconds, 3)}
                     for a, u in self.per_agent.items()}
 
     def usage(self) -> RunUsage:

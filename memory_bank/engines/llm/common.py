@@ -63,9 +63,10 @@ class BatchedAgent(PromptedAgent, Generic[In, Out]):
     """A prompted agent that can also carry several inputs in one call (`batch_prompt_name`).
 
     `plan_batches` groups inputs by `costs` (prompt and reply tokens per input) within the settings' batch
-    limits; `run_batch` answers one group: a group of one is the agent's own single call (`run`), a larger one
-    goes through `batched_call`, and each item's outcome comes back on its own (an output, or the error that
-    hands that one input to the offline agent)."""
+    limits; `run_batch` answers one group through `batched_call`, a group of one included (so every call of
+    the agent starts with the same instructions and schema, which a server's prompt cache reads once), and each
+    item's outcome comes back on its own (an output, or the error that hands that one input to the offline
+    agent). `run` is the single call, for an input that needs no call (`asks`) or a caller outside batches."""
 
     batch_prompt_name = ""
 
@@ -75,6 +76,10 @@ class BatchedAgent(PromptedAgent, Generic[In, Out]):
 
     def run(self, inp: In) -> Out:  # pragma: no cover - every batched agent defines its single call
         raise NotImplementedError
+
+    def asks(self, inp: In) -> bool:
+        """Whether `inp` needs the model at all (an analysis without candidates does not)."""
+        return True
 
     def cost(self, inp: In, group: Sequence[In]) -> tuple[int, int]:
         """Prompt and reply tokens `inp` adds to a call already carrying `group`."""
@@ -91,7 +96,7 @@ class BatchedAgent(PromptedAgent, Generic[In, Out]):
                             self.limits())
 
     def run_batch(self, inputs: Sequence[In]) -> list[Out | MemoryBankError]:
-        if len(inputs) == 1:
+        if len(inputs) == 1 and not self.asks(inputs[0]):
             return [self.run(inputs[0])]
         ids = [f"{self.item_prefix}{i + 1}" for i in range(len(inputs))]
         by_id = dict(zip(ids, inputs))

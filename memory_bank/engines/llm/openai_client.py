@@ -147,6 +147,8 @@ class OpenAIClient:
         self._lock = threading.Lock()
         self._json_mode_supported = True
         self._schema_supported = True
+        # llama.cpp: keep each prompt's KV so the next call sharing its prefix reads only the rest (issue 29)
+        self._extra = {"extra_body": {"cache_prompt": True}} if settings.llm_provider == "local" else {}
 
     @property
     def endpoint(self) -> str:
@@ -173,14 +175,14 @@ class OpenAIClient:
         if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
             streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
                         "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
-                        "stream": True, "stream_options": {"include_usage": True}}
+                        "stream": True, "stream_options": {"include_usage": True}, **self._extra}
             if max_tokens is not None:
                 streamed["max_tokens"] = max_tokens
             return self._with_retries(streamed, agent, on_text)
         params: dict[str, Any] = {
             "model": self._vision_model if has_image(messages) else self._model,
             "messages": messages, "temperature": temperature, "top_p": top_p,
-            "extra_headers": {AGENT_HEADER: agent},
+            "extra_headers": {AGENT_HEADER: agent}, **self._extra,
         }
         if max_tokens is not None:
             params["max_tokens"] = max_tokens

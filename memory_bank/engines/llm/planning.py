@@ -12,9 +12,12 @@ from pydantic import BaseModel, Field, field_validator
 
 from ...memory.insight_doc import PendingTask, TaskType
 from ..models import PlanningInput, PlanningOutput
+from .client import ResponseSchema
 from .common import PromptedAgent
+from .structured import narrowed, one_of, response_schema
 
 MAX_LISTED_NODES = 40
+REASONING_CHARS = 200  # one or two sentences: every character is a token the local model must write
 SUMMARY_CHARS = 300
 NONE = "(none)"
 
@@ -29,8 +32,10 @@ class LenientTask(PendingTask):
 
 
 class PlanReply(BaseModel):
+    """`pending_tasks` has no default: an empty object is no plan (it is asked again), not "finished"."""
+
     reasoning: str = ""
-    pending_tasks: list[LenientTask] = Field(default_factory=list, max_length=1)
+    pending_tasks: list[LenientTask] = Field(max_length=1)
 
 
 def _check(reply: PlanReply, inp: PlanningInput) -> None:
@@ -48,6 +53,22 @@ def _check(reply: PlanReply, inp: PlanningInput) -> None:
                          f"from {images}")
     if task and task.type is TaskType.IMAGE_RECOGNITION and task.image_id not in images:
         raise ValueError(f"image_id {task.image_id!r} is not a waiting image (waiting: {images or 'none'})")
+
+
+def _schema(inp: PlanningInput, max_string: int) -> ResponseSchema:
+    """This call's schema: the one task type the rules allow now and the ids it may name (`_check`'s rules as
+    a grammar, so a constrained reply cannot break them; `_check` still holds for endpoints that ignore it)."""
+    conflicts = [c.conflict_id for c in inp.conflicts]
+    images = [i.image_id for i in inp.pending_images] if not conflicts else []
+    allowed = TaskType.CROSS_VALIDATE if conflicts else TaskType.IMAGE_RECOGNITION if images else TaskType.NORMAL
+    base = response_schema(PlanReply, max_string=max_string, max_items=1)
+    return narrowed(base, {
+        "PlanReply": {"required": ["reasoning", "pending_tasks"]},
+        "PlanReply.reasoning": {"maxLength": REASONING_CHARS},
+        "PlanReply.pending_tasks": {"minItems": 1 if allowed is not TaskType.NORMAL else 0},
+        "LenientTask": {"required": ["type", "description", "conflict_id", "image_id"]},
+        "LenientTask.type": one_of([allowed.value]),
+        "LenientTask.conflict_id": one_of(conflicts), "LenientTask.image_id": one_of(images)})
 
 
 def _completed(inp: PlanningInput) -> str:
@@ -81,7 +102,7 @@ class PlanningAgent(PromptedAgent):
         doc = inp.insight_doc
         current = doc.next_task
         reply = self._ask(
-            PlanReply, check=lambda r: _check(r, inp),
+            PlanReply, check=lambda r: _check(r, inp), schema=_schema(inp, self.max_string),
             task_goal=doc.task_goal or NONE, round=inp.round, max_rounds=inp.max_rounds,
             completed_tasks=_completed(inp), new_nodes=_new_nodes(inp), conflicts=_conflicts(inp),
             current_task=f"[{current.type.value}] {current.description}" if current else NONE,

@@ -21,6 +21,7 @@ from ..protocol.answer_cap import cap_answer
 from ..protocol.answer_stream import AnswerStream
 from ..protocol.react_format import (
     Step,
+    StepEnd,
     ToolCall,
     citations,
     describe_tools,
@@ -126,9 +127,11 @@ class ReactAgent:
 
     def _step(self, state: _Run) -> Step:
         sampling = self._settings.sampling_for(self.name)
-        # per step: the reply's pieces in, the answer's new text out (nothing before <answer> opens), capped
-        on_text = (AnswerStream(self._on_answer_text, self._settings.max_answer_chars).hear
-                   if self._on_answer_text is not None else None)
+        # per step: the reply's pieces in, the answer's new text out (nothing before <answer> opens), capped; the
+        # reply is read only up to its tool call or answer (`StepEnd`), so the model is not left writing on
+        answer = (AnswerStream(self._on_answer_text, self._settings.max_answer_chars).hear
+                  if self._on_answer_text is not None else None)
+        on_text = StepEnd(answer).hear
         completion = self._client.complete(state.messages, agent=self.name, temperature=sampling.temperature,
                                            top_p=sampling.top_p, max_tokens=self._settings.react_reply_tokens,
                                            on_text=on_text)

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from ...text.tokens import estimate_tokens
 from ..models import StructureInput, StructureOutput
-from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema
+from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
 from .common import BatchedAgent, json_lines
 from .structured import response_schema
 
@@ -63,10 +63,10 @@ class StructureAgent(BatchedAgent[StructureInput, StructureOutput]):
                               "aim": f"{low} to {high} words", "text": inp.content})
             return self._render_batch(count=len(ids), items=json_lines(items))
 
+        schema = batch_schema(StructureItem, max_string=BATCH_SUMMARY_CHARS, max_items=self._settings.llm_batch_items)
         return BatchRequest(ids=list(by_id), render=render, item_model=StructureItem,
                             reply_tokens=lambda ids: REPLY_OVERHEAD + sum(_reply_tokens(by_id[i]) for i in ids),
-                            schema=batch_schema(StructureItem, max_string=BATCH_SUMMARY_CHARS,
-                                                max_items=self._settings.llm_batch_items))
+                            schema=lambda ids: for_ids(schema, ids))
 
     def _output(self, inp: StructureInput, item: BaseModel) -> StructureOutput:
         return StructureOutput(summary=item.summary)  # type: ignore[attr-defined]

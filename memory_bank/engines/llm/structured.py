@@ -16,9 +16,10 @@ says so; its truncated text is not echoed back, since the model did nothing wron
 
 from __future__ import annotations
 
+import copy
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -195,6 +196,37 @@ def response_schema(output_model: type[BaseModel], *, max_string: int, max_items
     Fields with a default are optional in the schema too; the grammar then lets the model leave them out
     instead of spending tokens on empty values."""
     return ResponseSchema(output_model.__name__, _bounded(output_model.model_json_schema(), max_string, max_items))
+
+
+def one_of(values: Sequence[str], *, nullable: bool = False) -> dict[str, Any]:
+    """A field that may only name `values` (and null where `nullable`): the ids this call may use."""
+    if not values:
+        return {"type": "null"}
+    listed = {"type": "string", "enum": list(dict.fromkeys(values))}
+    return {"anyOf": [listed, {"type": "null"}]} if nullable else listed
+
+
+def narrowed(schema: ResponseSchema, changes: dict[str, dict[str, Any]]) -> ResponseSchema:
+    """`schema` for one call, carrying that call's state (ids, task types), so a grammar-constrained reply
+    cannot name anything else. `changes` maps "Model.field" to the field's new schema (merged into it), or
+    "Model" to keys merged into that object's own schema (`required`, say); "Model" is a `$defs` entry or the
+    schema's own name for its top level. A name that is not there is a programming error."""
+    out = copy.deepcopy(schema.schema)
+    for where, change in changes.items():
+        model, _, name = where.partition(".")
+        target = out if model == schema.name else out.get("$defs", {}).get(model)
+        if target is None or (name and name not in target.get("properties", {})):
+            raise KeyError(f"{where} is not in the {schema.name} schema")
+        if not name:
+            if "anyOf" in change:
+                target.clear()  # the object becomes alternatives: none of its old fields may stay beside them
+            target.update(change)
+            continue
+        field = target["properties"][name]
+        if "enum" in change or "anyOf" in change or change.get("type") == "null":
+            field.clear()  # a new type: nothing of the old one (its $ref, its bounds) may stay beside it
+        field.update(change)
+    return ResponseSchema(schema.name, out)
 
 
 def _length_problem(completion: Completion, max_tokens: int | None) -> str | None:

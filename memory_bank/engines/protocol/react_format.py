@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
@@ -30,6 +31,8 @@ _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 SUMMARY_CHARS = 400
+_STEP_ENDS = re.compile(r"<\s*/\s*tool_call\s*>|<\s*/\s*answer\s*>|<\s*tool_response\s*>", re.IGNORECASE)
+_MARK_ROOM = 24  # characters kept from one piece to the next: a closing tag split across two pieces still shows
 
 
 class ToolCall(BaseModel):
@@ -58,6 +61,26 @@ def answer_so_far(reply: str) -> str | None:
     closed = ANSWER_CLOSE.search(rest)
     text = rest[:closed.start()] if closed else re.sub(r"<[^>]*$", "", rest)
     return text.strip()
+
+
+class StepEnd:
+    """Hears one ReAct reply as it streams and says when it holds all a step reads of it: a complete tool
+    call, a complete answer, or the start of an observation the model forged (`Step` reads nothing past these).
+    The rest would be written only to be dropped: on 2 cores the local 1.5B model wrote a made-up
+    `<tool_response>` after another until the step's token limit, a minute and a half of a step. `then` (the
+    answer's own listener) hears every piece first."""
+
+    def __init__(self, then: Callable[[str, int], bool | None] | None = None) -> None:
+        self._then = then
+        self._tail = ""
+
+    def hear(self, piece: str, offset: int) -> bool:
+        if offset == 0:
+            self._tail = ""  # a retried stream starts the reply again
+        enough = bool(self._then(piece, offset)) if self._then is not None else False
+        window = self._tail + piece
+        self._tail = window[-_MARK_ROOM:]
+        return enough or _STEP_ENDS.search(window) is not None
 
 
 class Step:

@@ -275,3 +275,17 @@ def test_a_real_host_is_unreachable_from_tests() -> None:
     with pytest.raises(LLMError, match="could not connect") as info:
         ask(OpenAIClient(settings))
     assert "127.0.0.1" in str(info.value)
+
+
+def test_the_local_model_is_asked_to_keep_its_prompt_cache_and_a_remote_one_gets_no_unknown_field(
+        fake: FakeOpenAI) -> None:
+    """llama.cpp keeps a prompt's KV for the next call sharing its prefix (`cache_prompt`); OpenAI rejects a
+    request argument it does not know, so only the local server is sent it."""
+    fake.push(ok("a"), ok("b"), ok("c"))
+    ask(OpenAIClient(fake.settings(llm_provider="local")))
+    OpenAIClient(fake.settings(llm_provider="local")).complete(USER, agent="react", temperature=0.3, top_p=0.7,
+                                                              on_text=lambda text, at: None)
+    ask(OpenAIClient(fake.settings()))
+    local, streamed, remote = fake.chat_requests
+    assert local.body["cache_prompt"] is True and streamed.body["cache_prompt"] is True
+    assert "cache_prompt" not in remote.body

@@ -1,0 +1,102 @@
+"""*LLM for everything* on the notes sample, call by call (issue 29), through the real `openai` client against the
+contract suite's scripted model on 127.0.0.1: a decision the rules already make costs no call. Calls are
+counted, never timed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memory_bank import AgentFellBack, MemoryBank, RunResult, TaskPlanned
+from memory_bank.retrieval.embedding import CachedEmbedder
+from tests.engines.contract.scripted_model import ContractLLM
+from tests.support.fake_openai import FakeOpenAI, RecordedRequest
+
+NORTHWIND = sorted((Path(__file__).resolve().parents[3] / "samples" / "northwind").glob("*.md"))
+QUESTION = "What is the Northwind project budget, and who approved it?"
+
+
+def test_a_pending_conflict_is_cross_validated_without_a_planning_call(embedder: CachedEmbedder,
+                                                                      tmp_path: Path) -> None:
+    with FakeOpenAI(handler=ContractLLM()) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        for path in NORTHWIND:
+            bank.ingest_file(path)
+        (pending,) = bank.memory.pending_conflicts()
+        result = bank.run(QUESTION)
+        planning = [r for r in fake.chat_requests if r.agent == "planning"]
+    planned = [e for e in bank.events.log() if isinstance(e, TaskPlanned)]
+    first = planned[0]
+    assert (first.task_type, first.by) == ("CROSS_VALIDATE", "rule") and "conflict pending" in first.reason
+    assert all(pending.id not in r.text() for r in planning), "no planning call while the conflict was pending"
+    # the first answering step is the goal itself (a rule too); whether its answer is enough is a real choice
+    assert [e.by for e in planned[1:]] == ["rule"] and "no step has worked on the goal" in planned[1].reason
+    assert len(planning) == 1 and "5 million" in planning[0].text(), "asked once, about the answer"
+    assert result.insight_doc.completed_tasks[0].type.value == "CROSS_VALIDATE"
+    assert "5 million" in result.answer and result.errors == [] and result.termination == "done"
+    bank.clear()
+
+
+def test_each_agent_sends_one_stable_prefix_and_the_cache_serves_it(embedder: CachedEmbedder,
+                                                                    tmp_path: Path) -> None:
+    """Instructions and schema first, the call's own part last: every call of an agent starts with the same
+    system message (nothing of the document in it), so a server's prompt cache reads it once; the meter reports
+    the prompt tokens sent and those the model had to process."""
+    with FakeOpenAI(handler=ContractLLM(), prefix_cache=True) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        bank.run(QUESTION, files=NORTHWIND)
+        requests = fake.chat_requests
+        usage = bank.usage()
+        bank.clear()
+    by_agent: dict[str, set[str]] = {}
+    for r in requests:
+        by_agent.setdefault(r.agent or "", set()).add(r.messages[0]["content"])
+    assert {a for a, systems in by_agent.items() if len(systems) > 1} == set(), "one system message an agent"
+    assert by_agent.keys() >= {"classification", "structure", "analysis", "planning", "react"}
+    for agent, u in usage["per_agent"].items():
+        assert u["processed_tokens"] == u["prompt_tokens"] - u["cached_tokens"], agent
+    assert usage["processed_tokens"] < usage["prompt_tokens"]
+    assert usage["per_agent"]["classification"]["cached_tokens"] > 0, "the second file reuses the instructions"
+
+
+class EmptyPlanner(ContractLLM):
+    """A planning model that replies with an empty object, every time."""
+
+    def _planning(self, text: str, request: RecordedRequest) -> str:
+        return "{}"
+
+
+class LoopingPlanner(ContractLLM):
+    """A planning model that plans the same NORMAL task again and again."""
+
+    def _planning(self, text: str, request: RecordedRequest) -> str:
+        return json.dumps({"reasoning": "again", "pending_tasks": [{"type": "NORMAL", "description": "answer it",
+                                                                    "conflict_id": None, "image_id": None}]})
+
+
+def run_notes(model: ContractLLM, embedder: CachedEmbedder, tmp_path: Path) -> tuple[MemoryBank, RunResult]:
+    with FakeOpenAI(handler=model) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        result = bank.run(QUESTION, files=NORTHWIND)
+    bank.clear()
+    return bank, result
+
+
+def test_an_empty_plan_is_asked_again_then_the_offline_planner_stands_in_for_that_step(
+        embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank, result = run_notes(EmptyPlanner(), embedder, tmp_path)
+    planned = [e for e in bank.events.log() if isinstance(e, TaskPlanned)]
+    assert [(e.task_type, e.by) for e in planned] == [("CROSS_VALIDATE", "rule"), ("NORMAL", "rule")]
+    fell_back = [e for e in bank.events.log() if isinstance(e, AgentFellBack)]
+    assert [e.agent for e in fell_back] == ["planning"], "the one plan asked, after its re-asks, alone"
+    assert "pending_tasks: Field required (after 3 attempts)" in fell_back[0].message
+    assert [e.where for e in result.errors] == ["planning agent"], "the same failure said once"
+    assert "5 million" in result.answer and result.termination == "done"
+
+
+def test_a_planner_looping_on_one_task_is_stopped_by_the_rules(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    bank, result = run_notes(LoopingPlanner(), embedder, tmp_path)
+    assert [t.description for t in result.insight_doc.completed_tasks][2:] == ["answer it"], "run once"
+    assert [e.where for e in result.errors] == ["planning"]
+    assert "repeated a completed task" in result.errors[0].message
+    assert "5 million" in result.answer and result.termination == "done"
