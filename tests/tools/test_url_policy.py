@@ -225,7 +225,9 @@ def test_a_drip_feeding_search_api_cannot_hold_the_agent_past_its_deadline() -> 
     search = SearxngSearch(server.url, timeout=0.5)
     raised = outcome_within(lambda: search.call({"query": "x"}), 10)
     server.stop()
-    assert isinstance(raised, ToolError) and "SearXNG took longer than 0.5 s" in str(raised)
+    # the whole-call deadline ("took longer than") ends a steady drip; on a loaded machine a 0.5 s gap between two
+    # bytes can come first and the read timeout ("did not answer within") ends it: either way the call ends
+    assert isinstance(raised, ToolError) and str(raised).startswith("SearXNG ") and "0.5 s (timeout)" in str(raised)
 
 
 def test_https_connects_to_the_checked_address_and_sends_the_name_as_sni(tmp_path) -> None:  # noqa: ANN001
