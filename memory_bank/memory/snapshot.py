@@ -151,8 +151,17 @@ class LiveProgress:
     @property
     def gen_per_s(self) -> float | None:
         """The recent writing speed over every agent's calls (weighted by calls)."""
-        known = [(s.gen_per_s, s.calls) for s in self.speeds if s.gen_per_s]
-        return sum(g * n for g, n in known) / sum(n for _, n in known) if known else None
+        return _weighted([(s.gen_per_s, s.calls) for s in self.speeds])
+
+    @property
+    def prompt_per_s(self) -> float | None:
+        """The recent prompt-reading speed over every agent's calls (weighted by calls)."""
+        return _weighted([(s.prompt_per_s, s.calls) for s in self.speeds])
+
+
+def _weighted(values: list[tuple[float | None, int]]) -> float | None:
+    known = [(v, n) for v, n in values if v]
+    return sum(v * n for v, n in known) / sum(n for _, n in known) if known else None
 
 
 @dataclass(frozen=True)

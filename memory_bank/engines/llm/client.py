@@ -117,10 +117,11 @@ class UsageMeter:
     _baseline: AgentUsage = field(default_factory=AgentUsage, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def begin_run(self) -> None:
-        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it."""
+    def begin_run(self, documents: int = 0) -> None:
+        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it.
+        `documents`: the inputs it reads (what its time left counts before they are begun)."""
         self._baseline = self.totals()
-        self.live.begin_run()
+        self.live.begin_run(documents)
 
     def run_usage(self) -> AgentUsage:
         total, base = self.totals(), self._baseline

@@ -14,11 +14,12 @@ low). The last `RECENT` calls of each agent make its measured seconds a call.
 
 Time left (`time_left`): the calls the run knows it will still make (`planned_calls`), each at its agent's mean
 measured seconds a call (an agent not measured yet: the mean over the measured agents), plus what the calls in
-flight have left of their agent's mean. The calls known are: one per chunk still to classify, the batches of the
-clusters and nodes of the documents' current waves still to structure and analyse (a batch counted as full, at
-`llm_batch_items`), one per pending conflict (a cross-validation) and one for the answer. Calls decided later
-(the next waves' batches, planning steps where the rules leave a choice, further ReAct steps) are not known yet,
-so the run may take longer than the estimate; until one call has been measured there is no estimate at all.
+flight have left of their agent's mean. The calls known are: one per chunk still to classify (one for a document
+not begun yet, whose chunks are not counted yet), the batches of the clusters and nodes of the documents' current
+waves still to structure and analyse (a batch counted as full, at `llm_batch_items`), one per pending conflict (a
+cross-validation) and one for the answer. Calls decided later (the next waves' batches, planning steps where the
+rules leave a choice, further ReAct steps) are not known yet, so the run may take longer than the estimate; until
+one call has been measured there is no estimate at all.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ...events import AnswerReady, Event, Progress, TaskCompleted
+from ...events import AnswerReady, ErrorRaised, Event, Progress, TaskCompleted, TaskPlanned
 from ...memory.snapshot import CallSpeed, LiveCall, LiveProgress, TimeLeft
 from ...settings import Settings
 
@@ -60,9 +61,12 @@ class PlanRules:
 
 
 def planned_calls(rules: PlanRules, remaining: Mapping[tuple[str, str], int], pending_conflicts: int,
-                  answered: bool) -> dict[str, int]:
-    """Calls per agent the run knows it will still make. `remaining`: (document, stage) -> items not yet done."""
+                  answered: bool, unstarted: int = 0) -> dict[str, int]:
+    """Calls per agent the run knows it will still make. `remaining`: (document, stage) -> items not yet done;
+    `unstarted`: the run's documents not begun yet (one chunk each, at least)."""
     out: dict[str, int] = {}
+    if unstarted > 0 and "classify" in rules.stages:
+        out[rules.stages["classify"][0]] = unstarted
     for (_, stage), left in remaining.items():
         if stage in rules.stages and left > 0:
             agent, per_call = rules.stages[stage]
@@ -134,20 +138,33 @@ class LiveCalls:
         self._items: dict[int, list[str]] = {}  # thread -> what it works on (innermost last)
         self._speeds: dict[str, deque[_Speed]] = {}
         self._remaining: dict[tuple[str, str], int] = {}
+        self._unstarted = 0
         self._running = self._answered = False
 
     # -- the run's work ----------------------------------------------------------------------------------
-    def begin_run(self) -> None:
-        """A run (or an ingestion) starts: its work is counted afresh; the measured speeds stay (same model)."""
+    def begin_run(self, documents: int = 0) -> None:
+        """A run (or an ingestion) of `documents` inputs starts: its work is counted afresh; the measured speeds
+        stay (same model)."""
         with self._lock:
             self._remaining.clear()
+            self._unstarted = documents
             self._running, self._answered = True, False
 
     def hear(self, event: Event) -> None:
-        """An event subscriber: stage progress per document, the answer written, the run over."""
+        """An event subscriber: stage progress per document (the inputs are read one after another, so a new
+        document's first progress, or its failure to load, is the next input begun), the loop begun (every input
+        read), the answer written, the run over."""
         if isinstance(event, Progress):
             with self._lock:
+                if not any(doc == event.message for doc, _ in self._remaining):
+                    self._unstarted = max(0, self._unstarted - 1)
                 self._remaining[(event.message, event.stage)] = max(0, event.total - event.done)
+        elif isinstance(event, ErrorRaised) and event.where.startswith("ingest "):
+            with self._lock:
+                self._unstarted = max(0, self._unstarted - 1)
+        elif isinstance(event, TaskPlanned):
+            with self._lock:
+                self._unstarted = 0
         elif isinstance(event, TaskCompleted) and event.task_type == "NORMAL" and event.status == "success":
             with self._lock:
                 self._answered = True
@@ -217,8 +234,8 @@ class LiveCalls:
             speeds = tuple(CallSpeed(agent, len(d), sum(s.seconds for s in d) / len(d),
                                      _mean([s.prompt_per_s for s in d]), _mean([s.gen_per_s for s in d]))
                            for agent, d in sorted(self._speeds.items()) if d)
-            planned = (planned_calls(self._rules, self._remaining, pending_conflicts, self._answered)
-                       if self._running else {})
+            planned = (planned_calls(self._rules, self._remaining, pending_conflicts, self._answered,
+                                     self._unstarted) if self._running else {})
         per_call = {s.agent: s.seconds_per_call for s in speeds}
         return LiveProgress(calls, speeds, planned,
                             time_left(planned, per_call, [(c.agent, c.elapsed_s) for c in calls]))

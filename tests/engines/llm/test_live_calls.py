@@ -19,7 +19,7 @@ from memory_bank.engines.llm.client import MeteredClient, ResponseSchema, UsageM
 from memory_bank.engines.llm.live import LiveCalls, PlanRules, planned_calls, time_left
 from memory_bank.engines.llm.openai_client import OpenAIClient
 from memory_bank.errors import LLMError
-from memory_bank.events import EventBus, Progress, TaskCompleted
+from memory_bank.events import ErrorRaised, EventBus, Progress, TaskCompleted, TaskPlanned
 from memory_bank.memory.snapshot import LiveCall
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.settings import Settings
@@ -154,10 +154,15 @@ def test_the_rules_follow_the_settings() -> None:
 def test_the_work_left_is_heard_from_the_runs_events() -> None:
     live = LiveCalls(PlanRules({"classify": ("classification", 1)}, "react", validates=True))
     assert live.view().planned == {}, "no run going on"
-    live.begin_run()
+    live.begin_run(documents=3)
+    assert live.view().planned == {"classification": 3, "react": 1}, "a document not begun: one chunk, at least"
     live.hear(Progress(stage="classify", done=1, total=4, message="notes.md"))
-    assert live.view(pending_conflicts=1).planned == {"classification": 3, "react": 2}
+    assert live.view(pending_conflicts=1).planned == {"classification": 2 + 3, "react": 2}
+    live.hear(ErrorRaised(where="ingest broken.pdf", message="not a PDF"))  # the second input failed to load
     live.hear(Progress(stage="classify", done=4, total=4, message="notes.md"))
+    assert live.view().planned == {"classification": 1, "react": 1}
+    live.hear(TaskPlanned(task_type="NORMAL", description="answer"))  # the loop began: every input was read
+    assert live.view().planned == {"react": 1}
     live.hear(TaskCompleted(task_type="NORMAL", description="answer", status="success"))
     assert live.view(pending_conflicts=0).planned == {}
 
