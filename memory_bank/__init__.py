@@ -57,7 +57,7 @@ _EXPORTS: dict[str, str] = {
     "source_line": ".long_term.markdown",
     # read-only views of the memory
     **{name: ".memory.snapshot" for name in ("BankSnapshot", "NodeView", "ConflictView", "MergeEventView", "RunUsage",
-                                             "Tally")},
+                                             "Tally", "LiveProgress", "LiveCall", "CallSpeed", "TimeLeft")},
     "Community": ".memory.communities",
     "find_communities": ".memory.communities",
     "DeepRetrieval": ".retrieval.deep_retrieval",
@@ -91,17 +91,20 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [  # the literal list linters read; tests/test_public_api.py keeps it equal to _EXPORTS
     "AGENT_SLOTS", "Accounts", "AgentFellBack", "AgentOutputError", "AnswerDelta", "AnswerDraft", "AnswerReady",
-    "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CancelToken", "Category", "ChunksStored",
+    "AnswerUse", "AttachmentContent", "BankSnapshot", "BudgetExceeded", "CallSpeed", "CancelToken", "Category",
+    "ChunksStored",
     "Citation", "Community", "CompletedTask", "ConfigError", "ConflictFlagged", "ConflictResolved", "ConflictView",
     "DeepRetrieval", "EdgeAdded", "Embedder", "EntryView", "ErrorRaised", "Event", "ImportFormatError",
-    "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LocalModelServer",
+    "InjectedItem", "Injection", "InputError", "InsightDoc", "LLMError", "LLMUsage", "LOCAL_USER", "LiveCall",
+    "LiveProgress", "LocalModelServer",
     "LongTermInjected", "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD",
     "MAX_TASK_NAME", "MemoryBank", "MemoryBankError", "MemoryRecord", "MergeEventView", "NodeAdded", "NodeUpdated",
     "NodeView", "NodesMerged", "PRESETS", "PRICE_PRESETS", "PendingTask", "Progress", "Provenance", "ReadingStopped",
     "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord", "RunResult", "RunSlots", "RunUsage",
     "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "Source", "SqlTaskStore",
     "StoreError", "Subscriber", "SubscriberFailed", "Tally", "TaskBusy", "TaskCompleted", "TaskNotFound",
-    "TaskPlanned", "TaskStatus", "TaskStore", "TaskSummary", "TaskType", "Throttle", "ToolCalled", "ToolError",
+    "TaskPlanned", "TaskStatus", "TaskStore", "TaskSummary", "TaskType", "Throttle", "TimeLeft", "ToolCalled",
+    "ToolError",
     "ToolRecovered", "check_connection", "cost_per_page", "describe_engine", "event_from_dict", "find_communities",
     "ingestion_estimate", "is_not_found", "load_embedder", "md_escape", "money", "page_span", "pages_label",
     "place_label", "record_withheld", "reflection_body", "safe_name", "section_label", "shorten_name", "sign_in",
@@ -183,7 +186,18 @@ if TYPE_CHECKING:
     from .memory.communities import Community, find_communities
     from .memory.insight_doc import CompletedTask, InsightDoc, PendingTask, TaskStatus, TaskType
     from .memory.query_graph import place_label, section_label
-    from .memory.snapshot import BankSnapshot, ConflictView, MergeEventView, NodeView, RunUsage, Tally
+    from .memory.snapshot import (
+        BankSnapshot,
+        CallSpeed,
+        ConflictView,
+        LiveCall,
+        LiveProgress,
+        MergeEventView,
+        NodeView,
+        RunUsage,
+        Tally,
+        TimeLeft,
+    )
     from .retrieval.deep_retrieval import AttachmentContent, DeepRetrieval, EntryView
     from .retrieval.embedding import Embedder, load_embedder
     from .run.results import RunResult

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from . import wiring
 from .control import Cancellation, CancelToken
 from .engines.base import Engine
-from .engines.llm.client import LLMClient, UsageMeter
-from .engines.llm.cost import prices_from
+from .engines.llm.client import LLMClient
 from .events import ErrorRaised, Event, EventBus
 from .memory.interaction_tree import InteractionEntry
 from .memory.pending_images import PendingImages
@@ -50,8 +49,7 @@ class MemoryBank:
         self.events = EventBus()
         self.embedder = embedder or embedder_for(self.settings)
         self.cancellation = Cancellation()
-        self.meter = UsageMeter(self.settings.max_llm_calls, self.settings.max_tokens,
-                                prices_from(self.settings), self.settings.max_cost)
+        self.meter = wiring.usage_meter(self.settings)
         if store is not None and _stored is None:
             _stored = store.create_task(task_name, "", self.embedder.name, owner), {}
         # the files the bank keeps (stored attachments), and the images waiting for a run to describe them
@@ -125,7 +123,7 @@ class MemoryBank:
     def snapshot(self) -> BankSnapshot:
         usage = self.run_usage()
         with self.memory.read():
-            return take_snapshot(self.memory, usage)
+            return take_snapshot(self.memory, usage, self.meter.live.view(len(self.memory.pending_conflicts())))
 
     def run_usage(self) -> RunUsage:
         return self.meter.usage()

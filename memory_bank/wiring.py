@@ -18,6 +18,8 @@ from .control import Cancellation
 from .engines.base import Engine
 from .engines.llm.breaker import EndpointBreaker
 from .engines.llm.client import LLMClient, MeteredClient, UsageMeter
+from .engines.llm.cost import prices_from
+from .engines.llm.live import LiveCalls, PlanRules
 from .engines.models import Citation, ToolCallRecord
 from .errors import ConfigError
 from .events import AnswerDelta, EventBus
@@ -52,6 +54,7 @@ from .tools.local_search import LocalSearchTool
 from .watchdog import Cancellable
 
 if TYPE_CHECKING:
+    from .engines.compose import Label
     from .long_term.memory import LongTermMemory
     from .long_term.recovery import RecoveringToolBox
     from .run.long_term_hook import LongTermHook
@@ -151,11 +154,19 @@ def build_parts(settings: Settings, embedder: Embedder, events: EventBus, cancel
     tools = recovering if recovering is not None else tools
     engine = engine or build_engine(settings, embedder=embedder, view=core.reader, llm=llm, toolbox=tools,
                                     on_tool_call=lambda call: events.publish(tool_called(call)),
-                                    cancel=cancellation, events=events, on_answer_text=answer_deltas(meter, events))
+                                    cancel=cancellation, events=events, on_answer_text=answer_deltas(meter, events),
+                                    label=meter.live.working_on)
+    events.subscribe(meter.live.hear)  # the run's remaining work, for the time-left estimate
     loop = build_loop(settings, core, engine, embedder, events, images, cancellation)
     hook = (long_term_hook(settings, long_term, engine, llm, loop, events, recovering, source)
             if long_term is not None and recovering is not None else None)
     return Parts(core, llm, tools, engine, loop, hook)
+
+
+def usage_meter(settings: Settings) -> UsageMeter:
+    """The bank's meter: its budgets and prices, and the calls in flight with what the settings make a run plan."""
+    return UsageMeter(settings.max_llm_calls, settings.max_tokens, prices_from(settings), settings.max_cost,
+                      live=LiveCalls(PlanRules.of(settings)))
 
 
 def answer_deltas(meter: UsageMeter, events: EventBus) -> Callable[[str, int], None]:
@@ -266,10 +277,10 @@ def long_term_hook(settings: Settings, ltm: LongTermMemory, engine: Engine, llm:
 def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, llm: LLMClient | None,
                  events: EventBus, on_tool_call: Callable[[ToolCallRecord], None] | None = None,
                  on_answer_text: Callable[[str, int], None] | None = None, toolbox: ToolBox | None = None,
-                 cancel: Cancellable | None = None) -> Engine:
+                 cancel: Cancellable | None = None, label: Label | None = None) -> Engine:
     """The engine the settings select: offline, or each agent slot on the engine chosen for it (LLM slots get
     the metered client and the toolbox, the full one built here unless one is given, and fall back to the
-    offline agent on a failed input)."""
+    offline agent on a failed input; with `label`, their calls name the input they serve)."""
     from .engines.offline.engine import build_offline_engine
 
     offline = build_offline_engine(settings, embedder, view)
@@ -285,7 +296,7 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
                                   on_answer_text)
     if settings.answers_in_one_call():
         llm_engine = one_call_engine(settings, llm_engine, llm, view, offline, on_answer_text)
-    return compose_engine(settings, llm_engine, offline, events.publish)
+    return compose_engine(settings, llm_engine, offline, events.publish, label)
 
 
 def one_call_engine(settings: Settings, llm_engine: Engine, llm: LLMClient, view: MemoryView, offline: Engine,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.call_panel import live_calls_panel
 from ui.format import md_escape
 from ui.graph_panel import graph_block
 from ui.links import keep_copy_fresh
@@ -74,6 +75,7 @@ def live() -> None:
         resume(task)
         st.rerun()
     metrics_row(snapshot, view, uses_llm=task.bank.engine.uses_llm)
+    live_calls_panel(snapshot.live, running=view.running, uses_llm=task.bank.settings.needs_llm)
     save_status_view(task.bank)
     errors_view(view)
 

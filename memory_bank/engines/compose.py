@@ -15,6 +15,7 @@ Budgets and cancellation are the run's stop signals, never a reason to fall back
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar
 
 from ..errors import STOPS_THE_RUN, MemoryBankError
@@ -22,7 +23,15 @@ from ..events import AgentFellBack
 from ..memory.query_graph import Relation
 from ..settings import AGENT_SLOTS, Settings
 from .base import Agent, BatchAgent, Engine
-from .models import AnalysisInput, AnalysisOutput, RelationJudgement
+from .models import (
+    AnalysisInput,
+    AnalysisOutput,
+    ExecutionInput,
+    IntegrationInput,
+    PlanningInput,
+    RelationJudgement,
+    StructureInput,
+)
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -41,6 +50,52 @@ def _about(inp: Any) -> str:
     if new_node is not None:
         return f"node '{new_node.context[:60]}'"
     return ""
+
+
+def call_item(inp: Any) -> str:
+    """What an agent's call is for, as the Run page names it while it runs: the name `_about` gives, else the
+    executor's task, the planning step, the cluster or the merge. Text from data: the page escapes it."""
+    named = _about(inp)
+    if named:
+        return named
+    if isinstance(inp, ExecutionInput):
+        task = inp.task
+        return (f"conflict {task.conflict_id}" if task.conflict_id else
+                f"image {task.image_id}" if task.image_id else "the answer")
+    if isinstance(inp, PlanningInput):
+        return f"the next step (round {inp.round + 1})"
+    if isinstance(inp, StructureInput):
+        return f"cluster '{inp.context[:60]}'"
+    if isinstance(inp, IntegrationInput):
+        return f"merging {len(inp.nodes_to_merge)} nodes"
+    return ""
+
+
+def batch_item(inputs: Sequence[Any]) -> str:
+    first = call_item(inputs[0]) if inputs else ""
+    return f"{first} and {len(inputs) - 1} more" if first and len(inputs) > 1 else first
+
+
+Label = Callable[[str], AbstractContextManager[None]]  # calls made inside are for that item (`LiveCalls`)
+
+
+class LabelledAgent(Generic[In, Out]):
+    """An agent whose calls say what they are for, so the Run page can name the item a call in flight serves."""
+
+    def __init__(self, agent: Agent[In, Out], label: Label) -> None:
+        self.name = getattr(agent, "name", "")
+        self._agent, self._label = agent, label
+
+    def run(self, inp: In) -> Out:
+        with self._label(call_item(inp)):
+            return self._agent.run(inp)
+
+    def plan_batches(self, inputs: Sequence[In]) -> list[list[int]]:
+        return plan_of(self._agent, inputs)
+
+    def run_batch(self, inputs: Sequence[In]) -> list[Out | MemoryBankError]:
+        with self._label(batch_item(inputs)):
+            return batch_of(self._agent, inputs)
 
 
 class FallbackAgent(Generic[In, Out]):
@@ -144,8 +199,9 @@ def _slot(engine: Engine, slot: str) -> Agent[Any, Any]:
 
 
 def compose_engine(settings: Settings, llm: Engine, offline: Engine,
-                   publish: Callable[[AgentFellBack], None]) -> Engine:
-    """Each slot from the engine the settings choose for it; LLM slots fall back to offline, analysis guarded."""
+                   publish: Callable[[AgentFellBack], None], label: Label | None = None) -> Engine:
+    """Each slot from the engine the settings choose for it; LLM slots fall back to offline, analysis guarded,
+    and with `label` their calls name the input they serve."""
     chosen: dict[str, Agent[Any, Any]] = {}
     for slot in AGENT_SLOTS:
         if settings.engine_for(slot) == "offline":
@@ -158,6 +214,8 @@ def compose_engine(settings: Settings, llm: Engine, offline: Engine,
         # The one-call answer has none to keep: the offline answer stands in for it
         reports = slot == "react" and not settings.answers_in_one_call()
         chosen[slot] = primary if reports else FallbackAgent(primary, _slot(offline, slot), slot, publish)
+        if label is not None:
+            chosen[slot] = LabelledAgent(chosen[slot], label)
     everything = all(settings.engine_for(s) == "llm" for s in AGENT_SLOTS)
     return Engine(
         name="llm" if everything else "mixed", label=mixed_label(settings, llm.label),

@@ -102,6 +102,69 @@ class RunUsage:
 
 
 @dataclass(frozen=True)
+class LiveCall:
+    """An LLM call in flight: who makes it, for what, how long it has run and what it has written so far."""
+
+    agent: str
+    item: str  # what the call is for ("node 'Budget'", "conflict c1", "the answer"); "" when not said. From data
+    elapsed_s: float
+    prompt_tokens: int  # sent (estimated from the messages: the server counts them only at the end)
+    tokens_so_far: int  # reply tokens streamed so far: 0 until the first arrives, and for a client that does not
+    # stream the reply
+    tokens_per_s: float | None  # writing speed since the first token; None until two tokens have arrived
+
+
+@dataclass(frozen=True)
+class CallSpeed:
+    """One agent's measured calls (the recent ones): what a call of it takes, and the model's speeds in them."""
+
+    agent: str
+    calls: int
+    seconds_per_call: float
+    prompt_per_s: float | None  # prompt tokens read a second (llama.cpp's `timings`, or up to the first token)
+    gen_per_s: float | None  # reply tokens written a second
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """`seconds` for `calls` planned calls (and the rest of those in flight); see `engines/llm/live.py`."""
+
+    seconds: float
+    calls: int
+    seconds_per_call: float
+
+
+@dataclass(frozen=True)
+class LiveProgress:
+    """The calls in flight, the measured speeds, and the time left: None while no call has been measured yet
+    ("estimating…"), since a guess from nothing would be no estimate."""
+
+    calls: tuple[LiveCall, ...] = ()
+    speeds: tuple[CallSpeed, ...] = ()
+    planned: dict[str, int] = field(default_factory=dict)  # agent -> calls the run knows it will still make
+    time_left: TimeLeft | None = None
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.speeds)
+
+    @property
+    def gen_per_s(self) -> float | None:
+        """The recent writing speed over every agent's calls (weighted by calls)."""
+        return _weighted([(s.gen_per_s, s.calls) for s in self.speeds])
+
+    @property
+    def prompt_per_s(self) -> float | None:
+        """The recent prompt-reading speed over every agent's calls (weighted by calls)."""
+        return _weighted([(s.prompt_per_s, s.calls) for s in self.speeds])
+
+
+def _weighted(values: list[tuple[float | None, int]]) -> float | None:
+    known = [(v, n) for v, n in values if v]
+    return sum(v * n for v, n in known) / sum(n for _, n in known) if known else None
+
+
+@dataclass(frozen=True)
 class BankSnapshot:
     nodes: list[NodeView]
     edges: list[tuple[str, str]]
@@ -110,6 +173,7 @@ class BankSnapshot:
     insight_doc: InsightDoc
     usage: RunUsage = field(default_factory=RunUsage)
     entries: int = 0
+    live: LiveProgress = field(default_factory=LiveProgress)  # the LLM calls in flight and the time left
 
     @property
     def counts(self) -> dict[str, int]:
@@ -118,7 +182,7 @@ class BankSnapshot:
                 "pending_conflicts": sum(c.pending for c in self.conflicts), "entries": self.entries}
 
 
-def take_snapshot(memory: Memory, usage: RunUsage) -> BankSnapshot:
+def take_snapshot(memory: Memory, usage: RunUsage, live: LiveProgress | None = None) -> BankSnapshot:
     nodes = [NodeView(id=n.id, context=n.context, summary=n.summary, keywords=tuple(n.keywords), kind=n.kind,
                       timestamp=n.timestamp, source_names=tuple(dict.fromkeys(s.name for s in n.sources)),
                       source_labels=tuple(s.label() for s in n.sources), pages=tuple(n.pages()),
@@ -129,4 +193,4 @@ def take_snapshot(memory: Memory, usage: RunUsage) -> BankSnapshot:
     merges = list(memory.tree.merge_events)
     return BankSnapshot(nodes=nodes, edges=memory.graph.edges(), conflicts=conflicts, merge_events=merges,
                         insight_doc=memory.insight_doc.model_copy(deep=True), usage=usage,
-                        entries=len(memory.tree.entries))
+                        entries=len(memory.tree.entries), live=live or LiveProgress())

@@ -69,16 +69,16 @@ class RunSession:
         self.cancellation, self.meter, self.recorder, self.usage = cancellation, meter, recorder, usage
         self.tools = tools
 
-    def begin(self, cancel: CancelToken | None = None) -> CancelToken:
+    def begin(self, cancel: CancelToken | None = None, documents: int = 0) -> CancelToken:
         """A piece of work (a run, or an ingestion outside one) answers to its own cancel token, `cancel` if given
-        (the UI keeps it), and has its own budgets (not the last run's)."""
+        (the UI keeps it), and has its own budgets (not the last run's); `documents`: the inputs it reads."""
         token = self.cancellation.begin(cancel)
-        self.meter.begin_run()
+        self.meter.begin_run(documents)
         return token
 
     def run(self, question: str, inputs: RunInputs = RunInputs(), cancel: CancelToken | None = None) -> RunResult:
         """Ingest what is given, then run the task loop for `question` over the whole memory."""
-        token = self.begin(cancel)
+        token = self.begin(cancel, len(inputs.files) + bool(inputs.text and inputs.text.strip()))
         named = (self.recorder.store_files(inputs.files) if self.recorder
                  else [(Path(f), Path(f).name) for f in inputs.files])
         run_id = self.recorder.begin_run(question, named, inputs.text) if self.recorder else None
@@ -90,7 +90,7 @@ class RunSession:
         if self.recorder is None:
             raise MemoryBankError("only a stored task can be resumed")
         plan = self.recorder.resume_plan()
-        token = self.begin(cancel)
+        token = self.begin(cancel, len(plan.inputs))
         self.recorder.resume_run(plan.run_id)
         return self._recorded(plan.run_id, lambda: self.runner.run(
             plan.question, token, self.inputs.resumed(plan.inputs, plan.question)))

@@ -45,6 +45,10 @@ class Reply:
     usage: tuple[int, int] | str | None = "auto"
     finish_reason: str = "stop"
     piece: int = 7  # characters per streamed chunk
+    # a slow model: called with the chunk's number before each streamed chunk after the first (a test holds the
+    # stream there to look at the call in flight)
+    pause: Callable[[int], object] | None = field(default=None, compare=False)
+    timings: dict[str, float] | None = None  # llama.cpp's speeds, sent beside the usage
 
 
 def ok(text: str, *, usage: tuple[int, int] | str | None = "auto", finish_reason: str = "stop",
@@ -253,10 +257,12 @@ def _completion_body(reply: Reply, request: RecordedRequest, serial: int, cached
                          "total_tokens": prompt + completion}
         if cached_chars:
             body["usage"]["prompt_tokens_details"] = {"cached_tokens": min(prompt, cached_chars // 4)}
+    if reply.timings is not None:
+        body["timings"] = reply.timings
     return json.dumps(body).encode()
 
 
-def _stream_body(reply: Reply, request: RecordedRequest, serial: int, cached_chars: int = 0) -> bytes:
+def _stream_body(reply: Reply, request: RecordedRequest, serial: int, cached_chars: int = 0) -> list[bytes]:
     """The reply as server-sent events, `reply.piece` characters a chunk, the usage in a last chunk (as OpenAI and
     llama.cpp send it with stream_options.include_usage)."""
     whole = json.loads(_completion_body(reply, request, serial, cached_chars))
@@ -267,8 +273,9 @@ def _stream_body(reply: Reply, request: RecordedRequest, serial: int, cached_cha
               for p in pieces]
     events.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})
     if "usage" in whole:
-        events.append({**head, "choices": [], "usage": whole["usage"]})
-    return b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
+        events.append({**head, "choices": [], "usage": whole["usage"],
+                       **({"timings": whole["timings"]} if "timings" in whole else {})})
+    return [f"data: {json.dumps(e)}\n\n".encode() for e in events] + [b"data: [DONE]\n\n"]
 
 
 def _models_body(models: tuple[str, ...]) -> bytes:
@@ -312,8 +319,8 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _send(self, reply: Reply, request: RecordedRequest, serial: int, cached: int = 0) -> None:
             fake._wait(reply.delay)
             streamed = reply.body is None and reply.status == 200 and request.body.get("stream") is True
-            body = (reply.body if reply.body is not None else
-                    _stream_body(reply, request, serial, cached) if streamed
+            chunks = _stream_body(reply, request, serial, cached) if streamed else []
+            body = (reply.body if reply.body is not None else b"".join(chunks) if streamed
                     else _completion_body(reply, request, serial, cached))
             try:
                 self.send_response(reply.status)
@@ -327,6 +334,13 @@ def _make_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                         if fake._stopping.wait(reply.drip):
                             break
                         self.wfile.write(body[i:i + 1])
+                        self.wfile.flush()
+                    return
+                if reply.pause is not None and streamed:
+                    for i, chunk in enumerate(chunks):
+                        if i:
+                            reply.pause(i)
+                        self.wfile.write(chunk)
                         self.wfile.flush()
                     return
                 if reply.drop:

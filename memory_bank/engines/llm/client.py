@@ -24,6 +24,8 @@ from ...memory.snapshot import RunUsage, Tally
 from ...text.redact import RedactedStream, redact
 from .breaker import EndpointBreaker
 from .cost import Prices, money
+from .live import LiveCalls, Measure
+from .prompt_size import estimate_message_tokens
 
 Message = dict[str, Any]  # OpenAI chat format: {"role": ..., "content": str | list[content parts]}
 
@@ -36,6 +38,8 @@ class Completion:
     model: str = ""
     finish_reason: str = ""  # "length": the reply was cut at max_tokens
     cached_tokens: int = 0  # of prompt_tokens, those the endpoint served from its prompt cache (when it says)
+    prompt_per_s: float = 0.0  # prompt tokens read a second, as the server measured them (llama.cpp); 0: unsaid
+    gen_per_s: float = 0.0  # reply tokens written a second, likewise
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,10 @@ class ResponseSchema:
 # client then stops reading, so a model that writes on past its answer is neither held in memory nor waited for.
 TextListener = Callable[[str, int], bool | None]
 
+# Hears how many reply tokens have arrived so far, where the client streams the reply (a client that does not
+# never calls it): what the Run page shows of a call in progress.
+TokenListener = Callable[[int], None]
+
 
 class StopReply(Exception):  # noqa: N818 - a signal, not an error
     """Raised by a `TextListener` that has heard enough (a reply past its time or size: a model that streams
@@ -65,8 +73,9 @@ class LLMClient(Protocol):
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: TextListener | None = None) -> Completion:
-        """`on_text`, when given, hears each new piece of the reply as it is generated (the client streams)."""
+                 on_text: TextListener | None = None, on_tokens: TokenListener | None = None) -> Completion:
+        """`on_text`, when given, hears each new piece of the reply as it is generated (the client streams);
+        `on_tokens` how many reply tokens have come, where the client streams."""
         ...
 
 
@@ -96,19 +105,23 @@ class AgentUsage:
 @dataclass
 class UsageMeter:
     """Calls and tokens per agent, thread-safe; the budgets are checked before every call. With prices, the
-    run's cost is known and `max_cost` bounds it like the token budget does."""
+    run's cost is known and `max_cost` bounds it like the token budget does. `live`: the calls in flight and the
+    measured speeds (`live.py`)."""
 
     max_calls: int
     max_tokens: int
     prices: Prices | None = None
     max_cost: float | None = None
     per_agent: dict[str, AgentUsage] = field(default_factory=dict)
+    live: LiveCalls = field(default_factory=LiveCalls)
     _baseline: AgentUsage = field(default_factory=AgentUsage, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def begin_run(self) -> None:
-        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it."""
+    def begin_run(self, documents: int = 0) -> None:
+        """Budgets bound one run: usage before it (ingestion, earlier questions) does not count against it.
+        `documents`: the inputs it reads (what its time left counts before they are begun)."""
         self._baseline = self.totals()
+        self.live.begin_run(documents)
 
     def run_usage(self) -> AgentUsage:
         total, base = self.totals(), self._baseline
@@ -184,19 +197,46 @@ class MeteredClient:
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: TextListener | None = None) -> Completion:
+                 on_text: TextListener | None = None, on_tokens: TokenListener | None = None) -> Completion:
+        """The call is shown in flight (`meter.live`) from its start to its end, with the reply tokens that have
+        streamed; a call that succeeds leaves its measured speed there."""
         self.cancel.check()
         self.meter.check()
         if self.breaker is not None:
             self.breaker.begin(self.cancel.token if isinstance(self.cancel, Cancellation) else self.cancel)
             self.breaker.check()
+        live = self.meter.live
+        key = live.begin(agent, estimate_message_tokens(messages))
+
+        def heard(tokens: int) -> None:
+            live.streamed(key, tokens)
+            if on_tokens is not None:
+                on_tokens(tokens)
+
+        measure: Measure | None = None
+        try:
+            completion, seconds = self._call(messages, agent=agent, temperature=temperature, top_p=top_p,
+                                             max_tokens=max_tokens, json_mode=json_mode, schema=schema,
+                                             on_text=on_text, on_tokens=heard)
+            measure = Measure(seconds, completion.prompt_tokens - completion.cached_tokens,
+                              completion.completion_tokens, completion.prompt_per_s, completion.gen_per_s)
+        finally:
+            live.end(key, measure)
+        self.meter.record(agent, completion, seconds)
+        self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,
+                                     completion_tokens=completion.completion_tokens, seconds=seconds,
+                                     cached_tokens=completion.cached_tokens))
+        return completion
+
+    def _call(self, messages: list[Message], *, agent: str, on_text: TextListener | None,
+              **options: Any) -> tuple[Completion, float]:
+        """The inner client's call with the breaker told how it went, and the secrets taken out of the reply."""
         start = time.perf_counter()
         # the streamed text goes through the same redaction as the finished completion (an echoed key)
         stream = RedactedStream(on_text, self.secrets) if on_text is not None else None
         try:
-            completion = self.inner.complete(messages, agent=agent, temperature=temperature, top_p=top_p,
-                                             max_tokens=max_tokens, json_mode=json_mode, schema=schema,
-                                             on_text=stream.hear if stream is not None else None)
+            completion = self.inner.complete(messages, agent=agent, on_text=stream.hear if stream is not None else None,
+                                             **options)
         except LLMError as exc:
             down = self.breaker.failed(exc) if self.breaker is not None else None
             if down is not None:
@@ -207,10 +247,5 @@ class MeteredClient:
         if self.breaker is not None:
             self.breaker.succeeded()
         seconds = time.perf_counter() - start
-        completion = replace(completion, text=redact(completion.text, self.secrets),
-                             model=redact(completion.model, self.secrets))
-        self.meter.record(agent, completion, seconds)
-        self.events.publish(LLMUsage(agent=agent, prompt_tokens=completion.prompt_tokens,
-                                     completion_tokens=completion.completion_tokens, seconds=seconds,
-                                     cached_tokens=completion.cached_tokens))
-        return completion
+        return replace(completion, text=redact(completion.text, self.secrets),
+                       model=redact(completion.model, self.secrets)), seconds

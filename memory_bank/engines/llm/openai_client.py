@@ -19,8 +19,10 @@ the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM
 breaker, which stops all calls of a run once the endpoint is judged down.
 A JSON schema (`response_format` `json_schema`) is tried first where one is given: the first request that
 carries one probes the endpoint, and a rejection is remembered (then JSON mode). A streamed answer is read under
-the same deadline. `llm_socket` sends the requests over a Unix socket instead of TCP (the local model server
-listens on one, see `local_server`); the base URL then only names the paths.
+the same deadline (`stream_reader` reads it). The local model's replies all stream (structured ones too, with
+their schema), so the Run page sees a call's tokens arrive (`on_tokens`); other endpoints stream free text only.
+`llm_socket` sends the requests over a Unix socket instead of TCP (the local model server listens on one, see
+`local_server`); the base URL then only names the paths.
 """
 
 from __future__ import annotations
@@ -38,45 +40,24 @@ import openai
 
 from ...errors import ConfigError, LLMError, LLMRejected, LLMUnavailable, MemoryBankError, RunCancelled
 from ...settings import Settings
-from ...text.buffer import TextBuffer
 from ...text.redact import redact
-from ...text.tokens import estimate_tokens, tokens_for_chars
+from ...text.tokens import estimate_tokens
 from ...watchdog import Cancellable, Watchdog
 from .breaker import EndpointBreaker
-from .cached import cached_tokens
-from .client import Completion, Message, ResponseSchema, StopReply, TextListener
+from .cached import cached_tokens, server_speeds
+from .client import Completion, Message, ResponseSchema, TextListener, TokenListener
+from .prompt_size import estimate_message_tokens, has_image
+from .stream_reader import read_stream
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
 AGENT_HEADER = "X-Memory-Bank-Agent"  # lets a proxy or a scripted server tell the agents apart
-IMAGE_PART_TOKENS = 765  # rough cost of one image part; its data URI length says nothing about tokens
 _RETRYABLE_STATUS = frozenset({408, 429})  # request timeout, rate limit; 5xx is checked apart
 _REJECTED_STATUS = frozenset({401, 403, 404})  # bad key, no permission, no such model or path: asking again won't help
 _CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.connect_unix_socket.complete",
                         "connection.start_tls.complete"})
 _JSON_MODE_REJECTIONS = frozenset({400, 422})  # bad request, unprocessable entity: what a server without it says
 _DETAIL_CHARS = 300
-
-
-def estimate_message_tokens(messages: list[Message]) -> int:
-    """Prompt size when the server reports no usage: the text estimate, plus a fixed cost per image."""
-    chars = 0
-    images = 0
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, list):
-            for part in content:
-                if part.get("type") == "image_url":
-                    images += 1
-                else:
-                    chars += len(str(part.get("text", "")))
-        else:
-            chars += len(str(content or ""))
-    return tokens_for_chars(chars) + images * IMAGE_PART_TOKENS
-
-
-def has_image(messages: list[Message]) -> bool:
-    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
-               for m in messages)
+_STREAM = {"stream": True, "stream_options": {"include_usage": True}}  # the usage comes in a last chunk
 
 
 def _number(value: str) -> float | None:
@@ -149,6 +130,8 @@ class OpenAIClient:
         self._schema_supported = True
         # llama.cpp: keep each prompt's KV so the next call sharing its prefix reads only the rest (issue 29)
         self._extra = {"extra_body": {"cache_prompt": True}} if settings.llm_provider == "local" else {}
+        # a local model takes 10-60 s a call: every reply streams, so the Run page shows its tokens arrive
+        self._stream_all = settings.llm_provider == "local"
 
     @property
     def endpoint(self) -> str:
@@ -171,14 +154,14 @@ class OpenAIClient:
     def complete(self, messages: list[Message], *, agent: str, temperature: float, top_p: float,
                  max_tokens: int | None = None, json_mode: bool = False,
                  schema: ResponseSchema | None = None,
-                 on_text: TextListener | None = None) -> Completion:
+                 on_text: TextListener | None = None, on_tokens: TokenListener | None = None) -> Completion:
         if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
             streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
                         "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
-                        "stream": True, "stream_options": {"include_usage": True}, **self._extra}
+                        **_STREAM, **self._extra}
             if max_tokens is not None:
                 streamed["max_tokens"] = max_tokens
-            return self._with_retries(streamed, agent, on_text)
+            return self._with_retries(streamed, agent, on_text, on_tokens)
         params: dict[str, Any] = {
             "model": self._vision_model if has_image(messages) else self._model,
             "messages": messages, "temperature": temperature, "top_p": top_p,
@@ -186,11 +169,19 @@ class OpenAIClient:
         }
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
+        if on_tokens is not None and self._stream_all:
+            params.update(_STREAM)
+        return self._structured(params, agent, json_mode, schema, on_tokens)
+
+    def _structured(self, params: dict[str, Any], agent: str, json_mode: bool, schema: ResponseSchema | None,
+                    on_tokens: TokenListener | None) -> Completion:
+        """The schema where the endpoint takes one, else JSON mode where it takes that, else neither; a rejection
+        (400/422) is remembered, so later calls go straight to what works."""
         if schema is not None and self.schema_supported:
             response_format = {"type": "json_schema",
                                "json_schema": {"name": schema.name, "schema": schema.schema, "strict": False}}
             try:
-                return self._with_retries({**params, "response_format": response_format}, agent)
+                return self._with_retries({**params, "response_format": response_format}, agent, None, on_tokens)
             except LLMError as exc:
                 if exc.status not in _JSON_MODE_REJECTIONS:
                     raise
@@ -198,13 +189,13 @@ class OpenAIClient:
                 self._schema_supported = False  # remembered: later calls go straight to JSON mode
             json_mode = True
         if not (json_mode and self.json_mode_supported):
-            return self._with_retries(params, agent)
+            return self._with_retries(params, agent, None, on_tokens)
         try:
-            return self._with_retries({**params, "response_format": {"type": "json_object"}}, agent)
+            return self._with_retries({**params, "response_format": {"type": "json_object"}}, agent, None, on_tokens)
         except LLMError as exc:
             if exc.status not in _JSON_MODE_REJECTIONS:
                 raise
-        completion = self._with_retries(params, agent)
+        completion = self._with_retries(params, agent, None, on_tokens)
         with self._lock:
             self._json_mode_supported = False  # the same request without response_format worked
         return completion
@@ -229,17 +220,18 @@ class OpenAIClient:
         return f"Connected to {self.host}: model {self._model} answered in {seconds:.1f} s."
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _with_retries(self, params: dict[str, Any], agent: str,
-                      on_text: TextListener | None = None) -> Completion:
+    def _with_retries(self, params: dict[str, Any], agent: str, on_text: TextListener | None = None,
+                      on_tokens: TokenListener | None = None) -> Completion:
         attempts = self._settings.llm_max_retries + 1
+        streamed = bool(params.get("stream"))
         for attempt in range(1, attempts + 1):
-            if on_text is not None:
+            if streamed:
                 result, failure = self._attempt(lambda: self._collect(self._sdk.chat.completions.create(**params),
-                                                                      params["messages"], on_text, agent))
+                                                                      params["messages"], agent, on_text, on_tokens))
             else:
                 result, failure = self._attempt(lambda: self._sdk.chat.completions.create(**params))
             if failure is None:
-                return result if on_text is not None else self._to_completion(result, params["messages"], agent)
+                return result if streamed else self._to_completion(result, params["messages"], agent)
             wait = self._delay(attempt, failure) if _retryable(failure) and attempt < attempts else None
             if wait is None:
                 raise self._failure(failure, attempt, agent)
@@ -285,13 +277,13 @@ class OpenAIClient:
 
         request.extensions = {**request.extensions, "trace": trace}
 
-    def _collect(self, stream: Any, messages: list[Message], on_text: TextListener,
-                 agent: str = "") -> Completion:
-        """Read a streamed reply, telling `on_text` each new piece; usage from the last chunk. What the listener
-        raises (the run cancelled or out of budget while the answer streamed) goes on as itself, not as a broken
-        stream to retry; the connection is closed whenever reading ends, so the server stops generating."""
+    def _collect(self, stream: Any, messages: list[Message], agent: str, on_text: TextListener | None,
+                 on_tokens: TokenListener | None) -> Completion:
+        """Read a streamed reply (`stream_reader`). What a listener raises (the run cancelled or out of budget
+        while the answer streamed) goes on as itself, not as a broken stream to retry; the connection is closed
+        whenever reading ends, so the server stops generating."""
         try:
-            return self._read_stream(stream, messages, on_text, agent)
+            return read_stream(stream, messages, self._where(agent), on_text, on_tokens)
         except (openai.APIError, MemoryBankError):
             raise
         except Exception as exc:  # noqa: BLE001 - the SDK's HTTP library raises its own types mid-stream
@@ -299,39 +291,6 @@ class OpenAIClient:
                                             request=stream.response.request) from exc
         finally:
             stream.close()
-
-    def _read_stream(self, stream: Any, messages: list[Message], on_text: TextListener,
-                     agent: str = "") -> Completion:
-        """The reply accumulates in a `TextBuffer` (about a byte a character), and each piece is handed on once,
-        with its offset: linear in the reply. Reading stops when the listener has what it needs."""
-        buffer = TextBuffer()
-        finish, model, usage, chunks, enough, cached = "", "", None, 0, False, 0
-        for chunk in stream:
-            model = getattr(chunk, "model", "") or model
-            usage = getattr(chunk, "usage", None) or usage
-            cached = cached_tokens(chunk, usage) or cached
-            chunks += 1
-            for choice in getattr(chunk, "choices", None) or []:
-                piece = getattr(choice.delta, "content", None) if choice.delta is not None else None
-                if piece:
-                    try:
-                        enough = bool(on_text(piece, len(buffer))) or enough
-                    except StopReply:  # the listener heard enough and says why: the reply ends "stopped"
-                        finish, enough = "stopped", True
-                    buffer.write(piece)
-                if finish == "stopped":
-                    break
-                finish = choice.finish_reason or finish
-            if enough:  # the listener has what it reads: the rest of the reply is not waited for (the stream
-                break  # is closed on the way out, so the server stops generating)
-        text = buffer.getvalue()
-        if not chunks or not (text or finish):  # no completion chunk at all: not an OpenAI-compatible stream
-            where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
-            raise LLMUnavailable(f"{where} returned a non-completion body to a streamed request. "
-                                 "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
-        if usage is not None and usage.prompt_tokens is not None:
-            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model, finish, cached)
-        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model, finish, cached)
 
     def _asked_wait(self, exc: Exception) -> float | None:
         """The wait the server asked for (Retry-After), when it is longer than this client waits."""
@@ -357,21 +316,23 @@ class OpenAIClient:
         if not choices:
             kind = "a non-completion body" if isinstance(response, str) else "no choices"
             sample = self._redact(str(response))[:120]
-            where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
-            raise LLMUnavailable(f"{where} returned {kind}: {sample!r}. "
+            raise LLMUnavailable(f"{self._where(agent)} returned {kind}: {sample!r}. "
                                  "Is the base URL an OpenAI-compatible API (often ending in /v1)?")
         text = choices[0].message.content or ""
         finish = getattr(choices[0], "finish_reason", "") or ""
         usage = getattr(response, "usage", None)
-        cached = cached_tokens(response, usage)
+        cached, speeds, model = cached_tokens(response, usage), server_speeds(response), getattr(response, "model", "")
         if usage is not None and usage.prompt_tokens is not None:
-            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0,
-                              getattr(response, "model", "") or "", finish, cached)
-        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text),
-                          getattr(response, "model", "") or "", finish, cached)
+            return Completion(text, usage.prompt_tokens, usage.completion_tokens or 0, model or "", finish, cached,
+                              *speeds)
+        return Completion(text, estimate_message_tokens(messages), estimate_tokens(text), model or "", finish, cached,
+                          *speeds)
+
+    def _where(self, agent: str) -> str:
+        return f"{self.endpoint} (model {self._model}{self._for(agent)})"
 
     def _describe(self, exc: Exception, attempts: int, agent: str = "") -> str:
-        where = f"{self.endpoint} (model {self._model}{self._for(agent)})"
+        where = self._where(agent)
         tries = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
         if isinstance(exc, openai.APITimeoutError):
             return f"LLM request to {where} timed out ({self._settings.llm_timeout:g} s) {tries}"
@@ -387,7 +348,7 @@ class OpenAIClient:
         return f"LLM request to {where} failed with HTTP {status} {tries}: {detail}"
 
     def _unreadable(self, exc: ValueError, agent: str = "") -> str:
-        return (f"{self.endpoint} (model {self._model}{self._for(agent)}) returned a body that is not valid JSON "
+        return (f"{self._where(agent)} returned a body that is not valid JSON "
                 f"({self._redact(str(exc))[:_DETAIL_CHARS]}). Is the base URL an OpenAI-compatible API?")
 
     def _available_models(self) -> str:
