@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..text.counts import count_marks, question_terms
 from ..text.coverage import coverage, idf_weights
 from ..text.split import split_sentences
-from ..text.tokens import stem, stems, tokenize
+from ..text.tokens import stem, tokenize
 
 CACHE_LIMIT = 20_000  # nodes; ~1.5 KB each
 
@@ -43,7 +44,7 @@ class SentenceReranker:
     def rerank(self, query: str, hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """The first `depth` hits re-ordered by (best-sentence coverage + weight x hybrid score) / (1 + weight),
         which is also the score they carry; ties keep the retrieval order."""
-        terms = list(dict.fromkeys(stems(query)))
+        terms = question_terms(query)
         head, tail = hits[: self.config.depth], hits[self.config.depth:]
         if not terms or len(head) < 2:
             return hits
@@ -62,7 +63,7 @@ class SentenceReranker:
             if len(self._sentences) >= CACHE_LIMIT:
                 self._sentences.clear()
                 self._stem_of.clear()
-            self._sentences[node_id] = [frozenset(self._stem(w) for w in tokenize(s))
+            self._sentences[node_id] = [frozenset(self._stem(w) for w in tokenize(s)) | count_marks(s)
                                         for s in split_sentences(self.source_text(node_id))]
         return self._sentences[node_id]
 

@@ -14,6 +14,9 @@ the share of the question's content words the sentence contains.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...retrieval.embedding import TokenVectors, token_source
@@ -25,13 +28,25 @@ def _is_content(piece: str) -> bool:
     return piece.isalnum() and piece not in STOPWORDS
 
 
-def word_matches(question: TokenVectors, sentence: TokenVectors) -> np.ndarray:
-    """For each content word of the question, its closest similarity in the sentence, in [0, 1]."""
+def word_matches(question: TokenVectors, sentence: TokenVectors, given: frozenset[str] = frozenset()) -> np.ndarray:
+    """For each content word of the question, its closest similarity in the sentence, in [0, 1]; a word in
+    `given` (lower case) is matched outright."""
     keep = [i for i, piece in enumerate(question.pieces) if _is_content(piece)]
     if not keep or not len(sentence.vectors):
         return np.zeros(len(keep), dtype=np.float32)
     similarity = question.vectors[keep] @ sentence.vectors.T
-    return np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+    out = np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+    if given:
+        out[[k for k, i in enumerate(keep) if _whole_word(question.pieces, i) in given]] = 1.0
+    return out
+
+
+def _whole_word(pieces: Sequence[str], i: int) -> str:
+    """The word whose first piece is `pieces[i]` ("acme" of "ac", "##me")."""
+    j = i + 1
+    while j < len(pieces) and pieces[j].startswith("##"):
+        j += 1
+    return pieces[i] + "".join(p[2:] for p in pieces[i + 1:j])
 
 
 def soft_recall(question: TokenVectors, sentence: TokenVectors) -> float:
@@ -51,16 +66,34 @@ class Aligner:
         """The alignment of each sentence with the question, in [0, 1]."""
         return np.array([recall(m) for m in self.matches(question, sentences)], dtype=np.float32)
 
-    def matches(self, question: str, sentences: list[str]) -> list[np.ndarray]:
+    def matches(self, question: str, sentences: list[str],
+                given: list[frozenset[str]] | None = None) -> list[np.ndarray]:
         """Per sentence, how closely it matches each content word of the question (one array length for all
         sentences): the alignment before it is averaged, so the matches of several sentences of one passage can
         be combined word by word (a question worded from two sentences, or a sentence whose subject another one
-        names)."""
+        names). `given`: per sentence, lower-case question words it meets without saying them (`named_by`)."""
         if not sentences:
             return []
+        given = given or [frozenset()] * len(sentences)
         if self.tokens is None:
             wanted = list(dict.fromkeys(stems(question)))
-            have = [set(stems(s)) for s in sentences]
+            have = [set(stems(s)) | set(g) for s, g in zip(sentences, given)]
             return [np.array([w in words for w in wanted], dtype=np.float32) for words in have]
         vectors = self.tokens.token_vectors([question, *sentences])
-        return [word_matches(vectors[0], v) for v in vectors[1:]]
+        return [word_matches(vectors[0], v, g) for v, g in zip(vectors[1:], given)]
+
+
+_NAME_WORD = re.compile(r"[A-Za-z]{3,}")
+_FILE_WORDS = frozenset({"pdf", "txt", "html", "htm", "docx", "md", "markdown", "csv", "json"})
+
+
+_SELF = re.compile(r"\b(?:we|our|us|the company(?:['’]s)?)\b", re.IGNORECASE)
+
+
+def named_by(question: str, sentence: str, source: str) -> frozenset[str]:
+    """The question's capitalised words that name the document itself ("Oracle" of a question on
+    ORACLE_2023_10K.pdf), met by a sentence of it that speaks of its author as "we" or "the Company"."""
+    if not _SELF.search(sentence):
+        return frozenset()
+    in_name = {w.lower() for w in _NAME_WORD.findall(source)} - _FILE_WORDS
+    return frozenset(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{2,}", question) if w.lower() in in_name)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ...text.counts import counted_word
 from ...text.tokens import stem
 from .specifics import specific_terms
 
@@ -137,18 +138,8 @@ def _is(word: str, key: str) -> bool:
     return word == key or stem(word) == key or (len(key) >= 5 and word.startswith(key))
 
 
-
 _PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
-_COUNT_Q = re.compile(r"\bhow many ([\w'’\-]+)(?:\s+([\w'’\-]+))?", re.IGNORECASE)
-# words after "how many" that are not what is counted ("how many total yards"), or that a sentence rarely
-# repeats when it counts them ("how many people" / "7,000 inhabitants")
-_NOT_COUNTED = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "times", "years",
-                          "people", "major", "main", "former", "of", "in", "did", "does", "do", "were", "was", "are",
-                          "is", "have", "has",
-                          # units, which a sentence abbreviates or joins to its number ("382 kg", "a 16-yard run")
-                          "yards", "miles", "kilometres", "kilometers", "meters", "metres", "feet", "tons", "tonnes",
-                          "kgs", "kilograms", "pounds", "days", "hours", "minutes", "seconds", "months", "weeks"})
 
 
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
@@ -158,10 +149,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     out = []
     if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
         out.append("percentage")
-    count = _COUNT_Q.search(question)
-    if count:
-        counted = next((w for w in count.groups() if w and w.lower() not in _NOT_COUNTED), None)
-        if (counted and counted == count.group(1) and counted.islower() and "-" not in counted
-                and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted
-            out.append(counted)
+    counted = counted_word(question, directly=True)
+    if (counted and counted.islower() and "-" not in counted
+            and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted
+        out.append(counted)
     return out

@@ -17,7 +17,7 @@ from .evidence import Evidence
 
 _ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
 _NOT_ONE = re.compile(r"\b(?:change[sd]?|grow|grew|growth|increase[sd]?|decrease[sd]?|compare[sd]?|compared|"
-                      r"faster|slower|why|reason|trend|versus|vs\.?|difference|share|percentage of)\b",
+                      r"faster|slower|why|reason|trend|versus|vs\.?|difference|share of|percentage of)\b",
                       re.IGNORECASE)
 
 

@@ -1,6 +1,7 @@
 """What kind of thing a question asks for, and whether a sentence holds something of that kind.
 
-"When ..." wants a date, "How many ..." a number, "Who ..." a name, "What are the components of X?" a list,
+"When ..." wants a date, "How many employees ..." a number counting employees, "How much ..." a number, "Who ..."
+a name, "What are the components of X?" a list,
 "How does X decide ...?" a manner or means, "What is X?" a definition of X. A sentence holding the asked kind
 (that the question does not already contain) is likelier to be the answer than one that only repeats its words.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ...text.counts import MARK as COUNT
+from ...text.counts import count_marks, counted_marks
 from ...text.tokens import stem
 from .nlp import has_month, numbers, years
 
@@ -42,6 +45,8 @@ _NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "t
 
 def expected_type(question: str) -> str:
     q = question.lower()
+    if counted_marks(question):  # "How many warriors ... when his wife was captured?" asks for a count
+        return COUNT
     if _DATE_Q.search(q):
         return "date"
     if _NUMBER_Q.search(q):
@@ -72,12 +77,15 @@ def defines(sentence: str, term: str) -> bool:
     return re.search(pattern, sentence, re.IGNORECASE) is not None
 
 
-def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
-    """Does the sentence hold something of the asked kind that the question does not already contain?"""
+def has_type(sentence: str, kind: str, question_stems: set[str], counted: tuple[str, ...] = ()) -> bool:
+    """Does the sentence hold something of the asked kind that the question does not already contain?
+    (`counted`: the marks of what a "how many" question counts, `counts.counted_marks`.)"""
     if kind == "date":
         return any(stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
     if kind == "number":
         return any(n not in question_stems for n in numbers(sentence))
+    if kind == COUNT:  # "how many employees": a number counting them ("164,000 full-time employees")
+        return not count_marks(sentence).isdisjoint(counted)
     if kind == "name":
         caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
         return any(stem(c.lower()) not in question_stems for c in caps if c)

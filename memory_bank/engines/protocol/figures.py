@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from ...memory.interaction_tree import InteractionEntry
 from ...retrieval.view import MemoryView
+from ...text.statement_terms import label_terms
 from ...text.tokens import stems
 from .table_rows import TableRowRef, asked_years, names_label, names_row, table_rows
 
@@ -165,14 +166,25 @@ class TableIndex:
             rows = self._rows[entry.entry_id] = table_rows(entry.metadata)
         return rows
 
+    def terms(self, question: str) -> list[str]:
+        """The question's stems as rows are looked up by: its own words when they name some row's label ("cloud
+        services revenues" names "Cloud services"), else widened by the statements' words for its everyday terms
+        (`text/statement_terms.py`: "total debt" names "Total notes payable and other borrowings")."""
+        said = stems(question)
+        asked = frozenset(said)
+        if any(names_label(asked, row) for entry, _ in self.view.table_entries()
+               for row in self.rows_of(entry).values()):
+            return said
+        return label_terms(question)
+
     def named_rows(self, question: str) -> list[NamedRow]:
         """The rows `question` names by label and column, the most agreed-on value first."""
-        return named_rows(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+        return named_rows(frozenset(self.terms(question)), self.view.table_entries(), self.rows_of)
 
     def missing_years(self, question: str) -> tuple[str, list[str]] | None:
         """(row label, years given) when the question names a row and a year no table of that row has."""
-        return missing_years(frozenset(stems(question)), self.view.table_entries(), self.rows_of)
+        return missing_years(frozenset(self.terms(question)), self.view.table_entries(), self.rows_of)
 
     def label_rows(self, question: str, prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
         """One row per label the question names, for a comparison (`label_rows`)."""
-        return label_rows(stems(question), self.view.table_entries(), self.rows_of, prefer=prefer)
+        return label_rows(self.terms(question), self.view.table_entries(), self.rows_of, prefer=prefer)

@@ -29,6 +29,7 @@ from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
 from ...text.asks import asked_part, asks_for_items, item_noun
+from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
 from ...text.split import split_paragraphs, split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
@@ -176,9 +177,9 @@ class MemoryBlockBuilder:
         # a row the question names by its label and column answers it outright: it ranks beside the best node
         ranked[1:1] = [self.view.node(node_id) for node_id in named]
         texts = [self._sentences(node, rejected, claims) for node in ranked]
-        stemmed = [[frozenset(stems(s.text)) for s in sentences] for sentences in texts]
-        weights = idf_weights(stems(question), stemmed)
-        asked = frozenset(stems(question))
+        stemmed = [[sentence_terms(s.text) for s in sentences] for sentences in texts]
+        weights = idf_weights(question_terms(question), stemmed)
+        asked = frozenset(self.tables.terms(question))
         candidates = []
         for rank, (node, sentences, sentence_stems) in enumerate(zip(ranked, texts, stemmed)):
             scored = _replies([replace(s, cover=1.0 if names_row(asked, s.row) else coverage(weights, st))

@@ -48,3 +48,20 @@ def test_without_its_passage_the_following_sentence_gains_nothing(embedder) -> N
     follow = split_evidence(PASSAGE, "n1", "log.txt", (), 1.0)[1]
     ranked = SentenceRanker(embedder).run(QUESTION, [follow, *ELSEWHERE])
     assert ranked is not None and ranked.features[0, SentenceModel.names().index("context")] == 0.0
+
+
+FILING = [("Acme employees received more than three million hours of training in fiscal 2023.", "n1"),
+          ("Our contributions to the Acme 401(k) Plan were $198 million in fiscal 2023.", "n2"),
+          ("As of May 31, 2023, we employed approximately 164,000 full-time employees.", "n3")]
+
+
+def test_how_many_is_answered_by_the_sentence_counting_the_noun_in_the_companys_own_filing(embedder) -> None:  # noqa: ANN001
+    """The counting sentence says "we", not "Acme", and neither "fiscal" nor "end": the sentences that repeat those
+    words beside other figures outscored it. It counts the asked noun, and the filing's name says whose it is."""
+    evidence = [Evidence(text, node, source="ACME_2023_10K.pdf", prior=0.5, position=0) for text, node in FILING]
+    question = "How many employees did Acme have at the end of fiscal 2023?"
+    answerer = Answerer(embedder)
+    ranked = answerer.rank(question, evidence)
+    assert ranked is not None and ranked.pool[ranked.lead()].node_id == "n3"
+    answer = answerer.answer_ranked(question, ranked)
+    assert answer.found and answer.text.startswith("As of May 31, 2023, we employed approximately 164,000")

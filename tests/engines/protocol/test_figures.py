@@ -117,3 +117,50 @@ def test_a_reader_leaves_out_the_net_or_total_of_a_long_row_label() -> None:
     assert [r.value for r in rows] == ["17,165"]
     # a short label keeps its qualifier: "revenues in 2023" does not name "Total revenues"
     assert named_rows(_asked("What were revenues in fiscal 2023?"), tables, lambda e: table_rows(e.metadata)) == []
+
+
+def test_a_reader_asks_in_everyday_terms_for_the_row_a_statement_labels_otherwise() -> None:
+    from memory_bank.text.statement_terms import label_terms
+
+    tables = [_table("debt", "Total notes payable and other borrowings", {"2023": "$90,481", "2022": "$75,946"}),
+              _table("debt-current", "Notes payable and other borrowings, current", {"2023": "4,061"}),
+              _table("capex", "Capital expenditures", {"2023": "(8,695)"}),
+              _table("ppe", "Purchases of property, plant and equipment", {"2023": "(10,708)"}),
+              _table("sales", "Total net sales", {"2023": "$394,328"}),
+              _table("products", "Products net sales", {"2023": "$316,199"}),
+              _table("dividends", "Payments for dividends and dividend equivalents", {"2023": "(14,841)"}),
+              _table("rd", "Research and development", {"2023": "8,623"})]
+
+    def named(question: str) -> list[str]:
+        return [r.entry.entry_id for r in named_rows(frozenset(label_terms(question)), tables,
+                                                      lambda e: table_rows(e.metadata))]
+
+    assert named("What was the company's total debt in 2023?") == ["debt"]
+    assert named("What were its revenues in 2023?") == ["sales"]
+    assert named("How much did it pay in dividends in 2023?") == ["dividends"]
+    assert named("How much did it spend on R&D in 2023?") == ["rd"]
+    assert set(named("What were its capital expenditures in 2023?")) == {"capex", "ppe"}
+    # the question's own words first, the label words after them; nothing widened for a plain question
+    assert label_terms("What were total revenues in 2023?")[:4] == ["total", "revenu", "2023", "net"]
+    assert label_terms("Who audits the company?") == stems("Who audits the company?")
+    # the everyday words alone name no row: "debt" without a year asks for no cell
+    assert named("Why did debt rise?") == []
+
+
+def test_a_question_in_the_filings_own_words_is_not_widened_to_a_broader_row() -> None:
+    """"Cloud services revenues" names the row "Cloud services"; widened by "revenues" → "total net sales" it
+    would also name "Total revenues", the larger and more agreed-on figure."""
+    from memory_bank.engines.protocol.figures import TableIndex
+
+    tables = [_table("statement", "Total revenues", {"2022": "42,440"}),
+              _table("segments", "Total revenues", {"2022": "42,440"}),
+              _table("cloud", "Cloud services", {"2022": "$10,809"}),
+              _table("debt", "Total notes payable and other borrowings", {"2022": "$75,946"})]
+
+    class View:
+        def table_entries(self) -> list:
+            return tables
+
+    index = TableIndex(View())  # type: ignore[arg-type]
+    assert [r.entry.entry_id for r in index.named_rows("What were cloud services revenues in 2022?")] == ["cloud"]
+    assert [r.entry.entry_id for r in index.named_rows("What was the total debt in 2022?")] == ["debt"]

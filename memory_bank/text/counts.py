@@ -1,0 +1,88 @@
+""""How many X": the thing counted, and the sentences that count it.
+
+A "how many employees" question is answered by a sentence that puts a number before the noun ("approximately
+164,000 full-time employees"), not by one that repeats "employees" beside some other figure ("$198 million of
+contributions for employees in fiscal 2023"), nor by one that says "many". Word matching alone rewards the
+latter, so a count question's word "many" is replaced by a mark, `#n:<stem>`, which a sentence carries for each
+word that follows one of its numbers closely: the same idf-weighted coverage then favours the counting sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tokens import stem, tokenize
+
+_COUNT_Q = re.compile(r"\bhow many ([\w'’\-]+)(?:\s+([\w'’\-]+))?", re.IGNORECASE)
+# words after "how many" that are not what is counted ("how many total yards"), or that a sentence rarely
+# repeats when it counts them ("how many people" / "7,000 inhabitants")
+NOT_COUNTED = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "times", "years",
+                         "people", "major", "main", "former", "of", "in", "did", "does", "do", "were", "was", "are",
+                         "is", "have", "has",
+                         # units, which a sentence abbreviates or joins to its number ("382 kg", "a 16-yard run")
+                         "yards", "miles", "kilometres", "kilometers", "meters", "metres", "feet", "tons", "tonnes",
+                         "kgs", "kilograms", "pounds", "days", "hours", "minutes", "seconds", "months", "weeks"})
+_MODIFIERS = frozenset({"total", "more", "other", "different", "additional", "separate", "new", "major", "main",
+                        "former"})
+# the wh-phrase's quantity word: a sentence saying "many" or "much" is not the better answer for it
+_QUANTITY_WORDS = frozenset({"many", "much"})
+_HOW_QUANTITY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                 "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|"
+                 "thousands|millions|billions|dozens?|several")
+_YEAR = r"(?:1[5-9]|20)\d\d(?![\d]|[,.]\d)"
+_COUNT = re.compile(rf"(?<![\w$€£.,])(?:(?!{_YEAR})\d[\d,]*(?:\.\d+)?(?![\d,]*(?:\.\d+)?\s*(?:%|percent|per cent))"
+                    rf"|\b(?:{_NUMBER_WORDS})\b)(?:\s+(?:million|billion|thousand|hundred))?", re.IGNORECASE)
+_NUMERIC = re.compile(rf"^(?:\d[\d.,]*|{_NUMBER_WORDS}|million|billion|thousand|hundred)$")
+REACH = 3  # a number counts the words at most this many tokens after it (stopwords left out)
+MARK = "#n:"
+
+
+def counted_word(question: str, directly: bool = False) -> str | None:
+    """The noun a "how many" question counts, as written ("employees" of "How many employees did ..."; with
+    `directly`, only the word right after "how many"), or None (not a count question, or what follows is a unit
+    or a word a sentence rarely repeats when it counts)."""
+    count = _COUNT_Q.search(question)
+    if not count:
+        return None
+    found = next((w for w in count.groups() if w and w.lower() not in NOT_COUNTED), None)
+    return None if directly and found != count.group(1) else found
+
+
+def count_marks(text: str) -> frozenset[str]:
+    """`#n:<stem>` for each word within `REACH` words (stopwords left out) after a count in `text`: a number
+    that is not money, a share or a year ("$198 million", "81%" and "2023" count nothing), or a number word."""
+    marks: set[str] = set()
+    for match in _COUNT.finditer(text):
+        followers = tokenize(text[match.end(): match.end() + 80])
+        for follower in followers[:REACH]:
+            if _NUMERIC.match(follower):  # the next number counts what follows it
+                break
+            marks.add(MARK + stem(follower))
+    return frozenset(marks)
+
+
+def sentence_terms(text: str) -> frozenset[str]:
+    """A sentence's stems with its count marks: what a question's `question_terms` are looked up in."""
+    return frozenset(stem(t) for t in tokenize(text)) | count_marks(text)
+
+
+def counted_marks(question: str) -> tuple[str, ...]:
+    """The marks of what a "how many" question counts: each lowercase word of the two after "how many" that can
+    be what is counted ("architectural drawings" marks both), none for a name or a unit."""
+    count = _COUNT_Q.search(question)
+    if not count:
+        return ()
+    first, second = count.groups()
+    # the second word is what is counted after a modifier ("how many new stores"), not after a verb or "people"
+    words = [first, *([second] if second and (first not in NOT_COUNTED or first in _MODIFIERS) else [])]
+    return tuple(dict.fromkeys(MARK + stem(w) for w in words if w.islower() and w not in NOT_COUNTED))
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's stems in order, without the quantity word of "how many/much", with the counted words'
+    marks after them."""
+    terms = [stem(t) for t in tokenize(question)]
+    if _HOW_QUANTITY.search(question):
+        terms = [t for t in terms if t not in _QUANTITY_WORDS]
+    return list(dict.fromkeys(terms + list(counted_marks(question))))

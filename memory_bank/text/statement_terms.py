@@ -1,0 +1,37 @@
+"""The words a filing's tables use for what a reader asks in everyday terms.
+
+A reader asks for "total debt", "capital expenditures", "R&D spending" or "profit"; the statements label the rows
+"Total notes payable and other borrowings" / "Term debt", "Payments for acquisition of property, plant and
+equipment", "Research and development", "Net income". A table row is answered when the question says its whole
+label (`engines/protocol/table_rows.py`), so the question's stems are widened here by the label words of the
+terms it uses. Only stems are added, never removed: a question that already uses the filing's words is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tokens import stems
+
+# (what a reader writes, the words statements label it with)
+_READER_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), words) for p, words in (
+    (r"\b(?:debt|borrowed)\b", "notes payable borrowings term debt"),
+    (r"\b(?:capex|capital expenditures?|capital spending)\b",
+     "purchases payments acquisition property plant equipment"),
+    (r"\bR\s*&\s*D\b", "research development"),
+    (r"\brevenues?\b", "total net sales"),
+    (r"\bsales\b", "revenues"),
+    (r"\b(?:profit|earnings)\b(?!\s+per\b)", "net income"),
+    (r"\b(?:buybacks?|bought back|repurchased? (?:its |their )?(?:own )?(?:shares|stock))\b",
+     "repurchases common stock"),
+    (r"\b(?:operating cash flow|cash flows? from operations)\b", "cash generated provided operating activities"),
+    (r"\b(?:pay|pays|paid|payments?)\b[^?.]{0,20}\bdividends?\b|\bdividends? (?:paid|payments?)\b",
+     "payments dividends dividend equivalents"),
+))
+
+
+def label_terms(question: str) -> list[str]:
+    """The question's stems in order, then the label words of the everyday terms it uses."""
+    said = stems(question)
+    added = [s for pattern, words in _READER_TERMS if pattern.search(question) for s in stems(words)]
+    return list(dict.fromkeys(said + added))
