@@ -88,3 +88,15 @@ def _head(words: str, start: int) -> str:
             break
         match = following
     return match.group(1).lower() if match else ""
+
+
+# "What happens from the moment a subject requests a resource until the connection ends?": a course of events, told
+# in the document's order, not its best sentences by score
+_SEQUENCE = re.compile(r"\bwhat happens\b|\b(?:walk|take)\s+(?:me\s+|us\s+)?through\b|\bsequence of\b|"
+                       r"\bstep[- ]by[- ]step\b|\bfrom the (?:moment|time)\b|\bin what order\b|"
+                       r"\bwhat (?:is|are) the (?:process|flow|workflow)\b", re.IGNORECASE)
+
+
+def asks_sequence(question: str) -> bool:
+    return _SEQUENCE.search(question) is not None
+

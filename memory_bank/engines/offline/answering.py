@@ -15,12 +15,15 @@ import re
 from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
+from ...text.asks import asks_sequence
 from ...text.tokens import stem, stems
 from .evidence import Evidence
 from .found import FoundModel
 from .ranking import Ranked, SentenceModel, SentenceRanker
 
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
+SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
+SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -88,6 +91,10 @@ class Answerer:
         a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         first = pool[order[0]]
+        if asks_sequence(question):
+            told = _in_order(pool, order, SEQUENCE_SHARE * limit)
+            if told:
+                return Answer(text=" ".join(pool[i].text for i in told), used=[pool[i] for i in told], score=score)
         if len(first.text.split()) > WHOLE_LIMIT * limit:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
@@ -127,6 +134,21 @@ def window(sentence: str, question: str, limit: int) -> str:
     prefix = "… " if best_start > 0 else ""
     suffix = " …" if best_start + limit < len(words_) else ""
     return prefix + " ".join(cut) + suffix
+
+
+def _in_order(pool: list[Evidence], order: list[int], limit: int) -> list[int]:
+    """A course of events from the best sentence's passage in the document's order: from the earliest of its best
+    sentences (the best few of the ranking in that passage) on, while `limit` words allow; [] when that leaves the
+    best sentence out."""
+    lead = order[0]
+    start = min(i for i in order[:SEQUENCE_BEST] if pool[i].node_id == pool[lead].node_id)
+    told, size = [], 0
+    for i in [start, *_following(pool, start, limit=len(pool))]:
+        size += len(pool[i].text.split())
+        if size > limit:
+            break
+        told.append(i)
+    return told if lead in told else []
 
 
 def _following(pool: list[Evidence], index: int, limit: int = 6) -> list[int]:

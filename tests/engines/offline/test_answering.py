@@ -73,3 +73,26 @@ def test_a_sentence_whose_subject_the_sentence_before_names_answers(embedder) ->
     apart = Answerer(embedder).answer(question, [Evidence(subject, "n1"), Evidence(fact, "n2")])
     assert together.found and together.text.startswith(fact)
     assert not apart.found
+
+
+SCENARIO = ("Figure 3: Device Agent/Gateway Model. In a typical scenario, a subject with an enterprise-issued laptop "
+            "wishes to connect to an enterprise resource. The access request is taken by the local agent, and the "
+            "request is forwarded to the policy administrator. The policy administrator forwards the request to the "
+            "policy engine for evaluation. If the request is authorized, the policy administrator configures a "
+            "communication channel between the device agent and the resource gateway.")
+
+
+def test_what_happens_is_told_in_the_documents_order_from_where_the_course_of_events_starts(embedder) -> None:  # noqa: ANN001
+    """Ranked by score, the authorising sentence comes first and the scenario's opening second: a reader asking
+    what happens from the request to the connection wants the steps in their order, each one whole."""
+    evidence = split_evidence(SCENARIO, "n1", "nist.pdf", (23,), 1.0)
+    evidence.append(Evidence("Enterprises with robust device management programs prefer this model.", "n2",
+                             "nist.pdf", (24,), 0.5))
+    question = "What happens from the moment a subject on an enterprise laptop requests a resource until it connects?"
+    answer = Answerer(embedder).answer(question, evidence)
+    assert answer.text.startswith("In a typical scenario, a subject with an enterprise-issued laptop")
+    said = [answer.text.index(s) for s in ("The access request is taken", "forwards the request to the policy engine",
+                                           "If the request is authorized")]
+    assert said == sorted(said) and "device management" not in answer.text
+    plain = Answerer(embedder).answer("Who configures the communication channel?", evidence)
+    assert plain.text.startswith("If the request is authorized")  # one fact: the best sentence first, as before
