@@ -11,6 +11,8 @@ from ...text.furniture import Role
 from .classification import is_heading
 from .nlp import is_leader_line, sentences
 
+_TITLE_WORD = r"(?:[A-Z][\w.&'’-]*,?|and|of|the)"
+_ADDRESS = re.compile(rf"^\s*(?:To|Dear)\s+the\s+{_TITLE_WORD}(?:\s+{_TITLE_WORD}){{0,14}}\s*[.:,]?\s*$")
 _ROW_NAMES = re.compile(r"^[^.;:]{1,160}:+\s+(?:[^;]{1,120};\s+){2,}[^;]{0,119}[^;.]$")
 
 
@@ -44,8 +46,10 @@ def distinct(evidence: list[Evidence]) -> list[Evidence]:
 
 def answerable(sentence: str) -> bool:
     """Contents lines and headings are no evidence: they name a topic and answer nothing; nor is an outline's
-    line naming a table's rows ("Table: iPhone (1); Mac (1); iPad (1)"), whose numbers are in the rows."""
-    return not is_leader_line(sentence) and not is_heading(sentence) and not _ROW_NAMES.match(sentence)
+    line naming a table's rows ("Table: iPhone (1); Mac (1); iPad (1)"), whose numbers are in the rows, nor a
+    letter's address ("To the Shareholders and the Board of Directors of Apple Inc.", the auditor's report)."""
+    return (not is_leader_line(sentence) and not is_heading(sentence) and not _ROW_NAMES.match(sentence)
+            and not _ADDRESS.match(sentence))
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,

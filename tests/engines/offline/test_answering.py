@@ -96,3 +96,18 @@ def test_what_happens_is_told_in_the_documents_order_from_where_the_course_of_ev
     assert said == sorted(said) and "device management" not in answer.text
     plain = Answerer(embedder).answer("Who configures the communication channel?", evidence)
     assert plain.text.startswith("If the request is authorized")  # one fact: the best sentence first, as before
+
+
+def test_a_letters_address_is_no_answer_but_a_sentence_opening_alike_is(embedder) -> None:  # noqa: ANN001
+    """The auditor's report opens "To the Shareholders and the Board of Directors of Apple Inc.": it repeats a
+    capital-return question's words ("shareholders", "Apple") and answers nothing."""
+    from memory_bank.engines.offline.evidence import answerable
+
+    assert not answerable("To the Shareholders and the Board of Directors of Apple Inc.")
+    assert not answerable("To the Board of Directors and Stockholders of Oracle Corporation")
+    assert answerable("To the extent that we fail to retain employees, our results may suffer.")
+    text = ("To the Shareholders and the Board of Directors of Apple Inc.\n\n"
+            "The Company has a capital return program authorized by the Board of Directors.")
+    evidence = split_evidence(text, "n1", "apple.pdf", (60,), 1.0)
+    answer = Answerer(embedder).answer("How does Apple return capital to its shareholders?", evidence)
+    assert "To the Shareholders" not in answer.text and answer.text.startswith("The Company has a capital return")
