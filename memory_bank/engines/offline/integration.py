@@ -49,7 +49,8 @@ class OfflineIntegrator:
         decision = _decision(inp.verdict)
         if decision is not None and decision.supported in {n.id for n in nodes}:
             nodes = sorted(nodes, key=lambda n: n.id != decision.supported)  # stable: winner first
-        conflict = inp.validation_result is not None or inp.conflict_description is not None
+        moot = inp.verdict is not None and inp.verdict.moot  # nothing left to reject: a duplicate merge
+        conflict = not moot and (inp.validation_result is not None or inp.conflict_description is not None)
         body, rejected = self._sentences(nodes, conflict)
         summary = " ".join(body) + _conflict_note(decision, rejected, conflict)
         ids = {n.id for n in nodes}
