@@ -23,6 +23,7 @@ from ..memory.query_graph import Relation
 from ..settings import AGENT_SLOTS, Settings
 from .base import Agent, Engine, batch_of, plan_of
 from .models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
+from .offline.contradiction import Substitution
 from .offline.structure import OfflineStructurer
 from .rules_first import RuleFirst, ValidatedFirst, integration_rule, structure_rule
 
@@ -88,7 +89,7 @@ class ContradictionCheck(Protocol):
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput: ...
 
-    def disagreements(self, a: NodeInfo, b: NodeInfo) -> list[str]: ...
+    def disagreements(self, a: NodeInfo, b: NodeInfo) -> list[Substitution]: ...
 
 
 class GuardedAnalysis:
@@ -97,6 +98,8 @@ class GuardedAnalysis:
     - A pair the detector finds contradicting (the same words around a different number, date or name) is a
       conflict whatever the LLM said, or if it judged the pair not at all: a small model called the 5 vs 9
       million budgets of two notes "unrelated", and judged one candidate of several (issues 25, 29).
+    - A merge the LLM calls where the two texts give a figure differently (where their words line up) is that
+      conflict: merging would lose one of the claims.
     - A conflict the LLM claims where the two texts state no value differently is vetoed: a conflict needs two
       claims about the same thing that cannot both be true. The local 1.5B model, writing its reason first,
       copied the prompt's definition of a conflict into it and then chose "conflict" for pairs of identical
@@ -127,12 +130,16 @@ class GuardedAnalysis:
         judged: list[RelationJudgement] = []
         for j in out.relationships:
             offline = second.get(j.existing_node_id)
-            if j.relationship is Relation.CONFLICT and offline is not None and offline.relationship is not \
-                    Relation.CONFLICT and j.existing_node_id in by_id:
-                differing = self._offline.disagreements(inp.new_node, by_id[j.existing_node_id])
+            if offline is None or offline.relationship is Relation.CONFLICT or j.existing_node_id not in by_id \
+                    or j.relationship not in (Relation.CONFLICT, Relation.MERGE):
+                judged.append(_overruled(j, offline))
+                continue
+            differing = self._offline.disagreements(inp.new_node, by_id[j.existing_node_id])
+            if j.relationship is Relation.CONFLICT:
                 judged.append(j if differing else _vetoed(j, offline))
             else:
-                judged.append(_overruled(j, offline))
+                figures = [d for d in differing if _has_figure(d.ours) and _has_figure(d.theirs)]
+                judged.append(_unmerged(j, figures, inp.new_node, by_id[j.existing_node_id]) if figures else j)
         said = {j.existing_node_id for j in judged}
         unjudged = [j for cid, j in second.items() if cid not in said and j.relationship is Relation.CONFLICT]
         return AnalysisOutput(relationships=judged + [_unjudged(j) for j in unjudged])
@@ -146,6 +153,23 @@ def _overruled(judgement: RelationJudgement, offline: RelationJudgement | None) 
     return offline.model_copy(update={
         "reasoning": f"the LLM said {said} ({judgement.reasoning or 'no reason given'}); the offline check found "
                      f"a disagreement: {offline.reasoning}"})
+
+
+def _has_figure(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _unmerged(judgement: RelationJudgement, figures: list[Substitution], new: NodeInfo,
+              other: NodeInfo) -> RelationJudgement:
+    """An LLM merge of two texts that give one figure differently where they line up ("budget is 9" / "with a
+    budget of 5"): merging would lose a claim, so it is the conflict the merge hid (the local model merged the
+    minutes' 5 million budget with the review's 9 million)."""
+    subs = "; ".join(d.describe() for d in figures)
+    return RelationJudgement(
+        existing_node_id=judgement.existing_node_id, relationship=Relation.CONFLICT,
+        reasoning=f"the LLM said merge ({judgement.reasoning or 'no reason given'}), but the texts give a figure "
+                  f"differently: {subs}",
+        conflict_description=f"'{new.context[:80]}' and '{other.context[:80]}' disagree: {subs}")
 
 
 def _vetoed(judgement: RelationJudgement, offline: RelationJudgement) -> RelationJudgement:

@@ -94,6 +94,9 @@ class OfflineIntegrator:
         ids = ", ".join(n.id for n in nodes)
         if inp.validation_result is None and inp.conflict_description is None:
             return f"Merged near-duplicate nodes {ids}; repeated sentences dropped."
+        if inp.verdict is not None and inp.verdict.moot:
+            return (f"Merged nodes {ids} of a conflict that is moot: once the claim that lost an earlier "
+                    f"cross-validation is set aside, they state no value differently.")
         if decision is not None:
             return (f"Resolved conflict ({inp.conflict_description or 'contradicting claims'}): node "
                     f"{decision.supported} is supported by the documents, node {decision.rejected} is kept as a "

@@ -139,3 +139,31 @@ def StructureAgent_for(fake: FakeOpenAI) -> StructureAgent:  # noqa: N802 - read
     from memory_bank.engines.llm.openai_client import OpenAIClient
     settings = fake.settings()
     return StructureAgent(OpenAIClient(settings), settings)
+
+
+class SaysMergeForBoth:
+    """The local model's run at 8bdb343: the minutes' 5 million and the review's 9 million budgets 'merge'."""
+
+    name = "analysis"
+
+    def run(self, inp: AnalysisInput) -> AnalysisOutput:
+        from memory_bank.engines.models import RelationJudgement
+        return AnalysisOutput(relationships=[RelationJudgement(existing_node_id=c.id, relationship=Relation.MERGE,
+                                                               reasoning="both mention the budget")
+                                             for c in inp.candidates])
+
+
+def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict_it_hid() -> None:
+    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for the "
+                         "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+    review = node("n2", "This review was prepared by the finance office. The Northwind project budget is 9 million "
+                        "dollars for the fiscal year 2021. The budget was approved by the steering board.")
+    same = node("n3", "The board approved the Northwind project with a budget of 5 million dollars for the "
+                      "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+    guarded = GuardedAnalysis(SaysMergeForBoth(), OfflineAnalyzer(HashingEmbedder()))
+    out = guarded.run(AnalysisInput(new_node=minutes, candidates=[review, same]))
+    relation = {j.existing_node_id: j for j in out.relationships}
+    assert relation["n2"].relationship is Relation.CONFLICT
+    described = relation["n2"].conflict_description or ""
+    assert "5" in described and "9" in described and relation["n2"].reasoning.startswith("the LLM said merge")
+    assert relation["n3"].relationship is Relation.MERGE, "the same figures merge as the LLM said"
