@@ -6,7 +6,6 @@ schema are the same for every call, so they form a prefix a provider can cache; 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel
@@ -15,34 +14,12 @@ from ...text.tokens import estimate_tokens
 from ..models import StructureInput, StructureOutput
 from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
 from .common import BatchedAgent, json_lines
+from .faithful import must, unfaithful
 from .structured import response_schema
 
 MIN_SUMMARY_WORDS = 20
 ITEM_OVERHEAD = 40  # prompt tokens of one item's id, topic, keywords and aim
 BATCH_SUMMARY_CHARS = 12_000  # the schema's bound on one summary in a batch: fixed, so the schema never changes
-
-
-_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def _figures(text: str) -> set[str]:
-    return {f.replace(",", "") for f in _FIGURE.findall(text)}
-
-
-def unfaithful(summary: str, content: str) -> str | None:
-    """What makes a summary untrue to its text: a figure the text does not state. Given five short clusters in
-    one call, the local 1.5B model wrote the first one's summary for all five, so a node about spending said
-    the budget was 9 million; a summary's figures must be its own text's."""
-    foreign = sorted(_figures(summary) - _figures(content))
-    if foreign:
-        return (f"the summary states {', '.join(foreign[:5])}, which its own text does not; summarise only "
-                "this item's text")
-    return None
-
-
-def _raise(problem: str | None) -> None:
-    if problem is not None:
-        raise ValueError(problem)
 
 
 class StructureItem(StructureOutput):
@@ -71,7 +48,7 @@ class StructureAgent(BatchedAgent[StructureInput, StructureOutput]):
         # the summary's own bound: ~7 characters a word, plus the JSON around it
         schema = response_schema(StructureOutput, max_string=max_words * 7, max_items=self.max_items)
         return self._ask(StructureOutput, schema=schema, max_tokens=REPLY_OVERHEAD + _reply_tokens(inp),
-                         check=lambda out: _raise(unfaithful(out.summary, inp.content)),
+                         check=lambda out: must(unfaithful(out.summary, inp.content)),
                          context=inp.context, keywords=", ".join(inp.keywords) or "(none)",
                          content=inp.content, word_count=words, min_words=min_words, max_words=max_words)
 

@@ -167,3 +167,24 @@ def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict
     described = relation["n2"].conflict_description or ""
     assert "5" in described and "9" in described and relation["n2"].reasoning.startswith("the LLM said merge")
     assert relation["n3"].relationship is Relation.MERGE, "the same figures merge as the LLM said"
+
+
+def test_a_merged_summary_that_drops_the_merged_nodes_figures_is_asked_again() -> None:
+    from memory_bank.engines.llm.integration import IntegrationAgent
+    from memory_bank.engines.llm.openai_client import OpenAIClient
+    from memory_bank.engines.models import IntegrationInput, NodeWithNeighbors
+
+    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for 2021.")
+    review = node("n2", "This review was prepared by the finance office for the autumn planning round.")
+    reply = {"context": "Northwind budget", "keywords": ["Northwind"], "neighbor_updates": {},
+             "interaction_tree_description": "merged", "rejected_node_id": None}
+    lossy = json.dumps({**reply, "summary": "The Northwind project budget and zero trust migration plan summary"})
+    kept = json.dumps({**reply, "summary": "The board approved a budget of 5 million dollars for 2021; the finance "
+                                           "office wrote a review."})
+    with FakeOpenAI(lossy, kept) as fake:
+        settings = fake.settings()
+        out = IntegrationAgent(OpenAIClient(settings), settings).run(IntegrationInput(
+            nodes_to_merge=[NodeWithNeighbors(node=minutes), NodeWithNeighbors(node=review)]))
+        second = fake.chat_requests[1].text()
+    assert "5 million" in out.summary
+    assert "leaves out 2021, 5" in second
