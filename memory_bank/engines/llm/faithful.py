@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+# a figure that states an amount: two digits or more, or one followed by a word ("5 million", not "Item 1:")
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)+|\d{2,}|\d(?= [^\W\d_])")
 
 
 def figures(text: str) -> set[str]:
@@ -27,8 +29,10 @@ def unfaithful(summary: str, content: str) -> str | None:
 
 
 def lossy(summary: str, merged: list[str]) -> str | None:
-    """What a duplicate merge's summary lost (a figure one of the merged nodes states), or None."""
-    lost = sorted(set().union(*(figures(text) for text in merged)) - figures(summary)) if merged else []
+    """What a duplicate merge's summary lost (an amount one of the merged nodes states), or None. A heading's
+    number ("Item 1: Northwind") is no amount: a summary may leave it out."""
+    stated = {f.replace(",", "") for text in merged for f in _AMOUNT.findall(text)}
+    lost = sorted(stated - figures(summary))
     if lost:
         return (f"the merged summary leaves out {', '.join(lost[:5])}; keep every figure the merged nodes state")
     return None
