@@ -31,6 +31,7 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,9 @@ def progress(bank: MemoryBank, name: str) -> None:
         elif event.kind == "task_planned":
             print(f"  [{name} {time.perf_counter() - start:6.0f} s] planned {event.task_type} by {event.by}"
                   + (f" ({event.reason})" if event.reason else ""), file=sys.stderr, flush=True)
+        elif event.kind == "rule_decided":
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] no {event.agent} call: {event.reason[:120]}",
+                  file=sys.stderr, flush=True)
         elif event.kind in ("agent_fell_back", "error"):
             print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
 
@@ -132,6 +136,7 @@ def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = 
                           "seconds": round(u["seconds"], 1)}
                       for a, u in usage["per_agent"].items()},
         "planned": [f"{e.task_type} by {e.by}" for e in planned],
+        "calls_not_made": dict(Counter(e.agent for e in bank.events.log() if e.kind == "rule_decided")),
         "schema_supported": recorder.inner.schema_supported,
         "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),

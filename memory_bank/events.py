@@ -179,6 +179,17 @@ class AgentFellBack(ErrorRaised):
 
 
 @dataclass(frozen=True)
+class RuleDecided(Event):
+    """An LLM agent was not called because a rule already decided its answer (a duplicate merged into its own
+    text, a conflict the documents' count settled, a cluster short enough to be its own summary): the offline
+    agent's answer stands. Counted apart from a fallback: nothing failed."""
+
+    kind: ClassVar[str] = "rule_decided"
+    agent: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class AnswerDelta(Event):
     """The answer as it is being written: only the new text, which starts `offset` characters into the answer
     (offset 0 starts the draft again: a retried or a new reply), and the calls and tokens used up to now.

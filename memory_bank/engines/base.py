@@ -30,6 +30,8 @@ from .models import (
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
+InT = TypeVar("InT")  # a helper's own input and output types (the protocols' are variant)
+OutT = TypeVar("OutT")
 
 
 class Agent(Protocol[In, Out]):
@@ -68,3 +70,15 @@ class Engine:
     # Chunk size this engine prefers, in tokens, when smaller than the agent window. Smaller chunks let nodes
     # stream into the graph as a long document is read; the offline engine has no context window to fill.
     chunk_tokens: int | None = None
+
+
+def plan_of(agent: Agent[InT, OutT], inputs: Sequence[InT]) -> list[list[int]]:
+    """The agent's own batches, or one input a call for an agent that does not batch."""
+    return agent.plan_batches(inputs) if isinstance(agent, BatchAgent) else [[i] for i in range(len(inputs))]
+
+
+def batch_of(agent: Agent[InT, OutT], inputs: Sequence[InT]) -> list[OutT | MemoryBankError]:
+    """One group's outcomes: the agent's batch call, or its single call for an agent that does not batch."""
+    if isinstance(agent, BatchAgent):
+        return list(agent.run_batch(inputs))
+    return [agent.run(inp) for inp in inputs]

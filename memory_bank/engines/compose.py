@@ -6,9 +6,9 @@ Three rules hold wherever an LLM agent runs here:
 - it degrades, never drops: when an LLM agent fails on one input (its output stays invalid after the re-asks,
   or the endpoint fails), that input goes to the offline agent, and the failure is published as an
   `AgentFellBack` event (the run's errors and the UI show it). A document is never dropped for it;
-- a small model's weak judgement is guarded: every pair the LLM calls `merge` or `related` is checked by the
-  offline contradiction detector, and a disagreement on a number, date or name about the same subject makes the
-  pair a `conflict` (priority conflict > merge > related).
+- a small model's weak judgement is guarded: every candidate pair is checked by the offline contradiction
+  detector, and a disagreement on a number, date or name about the same subject makes the pair a `conflict`
+  (priority conflict > merge > related), while a conflict the LLM claims where no value differs is vetoed.
 Budgets and cancellation are the run's stop signals, never a reason to fall back.
 """
 
@@ -16,27 +16,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from ..errors import STOPS_THE_RUN, MemoryBankError
-from ..events import AgentFellBack
+from ..events import AgentFellBack, Event
 from ..memory.query_graph import Relation
 from ..settings import AGENT_SLOTS, Settings
-from .base import Agent, BatchAgent, Engine
+from .base import Agent, Engine, batch_of, plan_of
 from .models import (
     AnalysisInput,
     AnalysisOutput,
     ExecutionInput,
     IntegrationInput,
+    NodeInfo,
     PlanningInput,
     RelationJudgement,
     StructureInput,
 )
+from .offline.contradiction import Substitution
+from .offline.structure import OfflineStructurer
+from .rules_first import RuleFirst, ValidatedFirst, integration_rule, structure_rule
 
 In = TypeVar("In")
 Out = TypeVar("Out")
 
-_GUARDED = (Relation.MERGE, Relation.RELATED)
 _SLOT_FIELDS = {"react": "executor", "image": "recognizer"}  # slot name -> Engine field
 
 
@@ -135,25 +138,34 @@ class FallbackAgent(Generic[In, Out]):
         return self._fallback.run(inp)
 
 
-def plan_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[list[int]]:
-    """The agent's own batches, or one input a call for an agent that does not batch."""
-    return agent.plan_batches(inputs) if isinstance(agent, BatchAgent) else [[i] for i in range(len(inputs))]
+@runtime_checkable
+class ContradictionCheck(Protocol):
+    """The offline analysis as the guard uses it: its judgement of every pair, and the values two nodes' texts
+    state differently (empty when nothing they share differs in a number, date or name)."""
 
+    def run(self, inp: AnalysisInput) -> AnalysisOutput: ...
 
-def batch_of(agent: Agent[In, Out], inputs: Sequence[In]) -> list[Out | MemoryBankError]:
-    """One group's outcomes: the agent's batch call, or its single call for an agent that does not batch."""
-    if isinstance(agent, BatchAgent):
-        return list(agent.run_batch(inputs))
-    return [agent.run(inp) for inp in inputs]
+    def disagreements(self, a: NodeInfo, b: NodeInfo) -> list[Substitution]: ...
 
 
 class GuardedAnalysis:
-    """LLM analysis, with every merge/related pair re-checked by the offline contradiction detector."""
+    """LLM analysis, every pair re-checked by the offline contradiction detector, both ways.
+
+    - A pair the detector finds contradicting (the same words around a different number, date or name) is a
+      conflict whatever the LLM said, or if it judged the pair not at all: a small model called the 5 vs 9
+      million budgets of two notes "unrelated", and judged one candidate of several (issues 25, 29).
+    - A merge the LLM calls where the two texts give a figure differently (where their words line up) is that
+      conflict: merging would lose one of the claims.
+    - A conflict the LLM claims where the two texts state no value differently is vetoed: a conflict needs two
+      claims about the same thing that cannot both be true. The local 1.5B model, writing its reason first,
+      copied the prompt's definition of a conflict into it and then chose "conflict" for pairs of identical
+      texts (15 conflicts on the notes sample, each costing a cross-validation). The pair takes the
+      detector's judgement instead, and the reasoning says the LLM's claim was overruled.
+    """
 
     name = "analysis"
 
-    def __init__(self, llm: Agent[AnalysisInput, AnalysisOutput],
-                 offline: Agent[AnalysisInput, AnalysisOutput]) -> None:
+    def __init__(self, llm: Agent[AnalysisInput, AnalysisOutput], offline: ContradictionCheck) -> None:
         self._llm, self._offline = llm, offline
 
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
@@ -167,23 +179,64 @@ class GuardedAnalysis:
         return [out if isinstance(out, MemoryBankError) else self._guard(inp, out) for inp, out in zip(inputs, outs)]
 
     def _guard(self, inp: AnalysisInput, out: AnalysisOutput) -> AnalysisOutput:
-        checked = {j.existing_node_id for j in out.relationships if j.relationship in _GUARDED}
-        candidates = [c for c in inp.candidates if c.id in checked]
-        if not candidates:
+        if not inp.candidates:
             return out
-        second = self._offline.run(inp.model_copy(update={"candidates": candidates}))
-        conflicts = {j.existing_node_id: j for j in second.relationships if j.relationship is Relation.CONFLICT}
-        return AnalysisOutput(relationships=[_overruled(j, conflicts.get(j.existing_node_id))
-                                             for j in out.relationships])
+        second = {j.existing_node_id: j for j in self._offline.run(inp).relationships}
+        by_id = {c.id: c for c in inp.candidates}
+        judged: list[RelationJudgement] = []
+        for j in out.relationships:
+            offline = second.get(j.existing_node_id)
+            if offline is None or offline.relationship is Relation.CONFLICT or j.existing_node_id not in by_id \
+                    or j.relationship not in (Relation.CONFLICT, Relation.MERGE):
+                judged.append(_overruled(j, offline))
+                continue
+            differing = self._offline.disagreements(inp.new_node, by_id[j.existing_node_id])
+            if j.relationship is Relation.CONFLICT:
+                judged.append(j if differing else _vetoed(j, offline))
+            else:
+                figures = [d for d in differing if _has_figure(d.ours) and _has_figure(d.theirs)]
+                judged.append(_unmerged(j, figures, inp.new_node, by_id[j.existing_node_id]) if figures else j)
+        said = {j.existing_node_id for j in judged}
+        unjudged = [j for cid, j in second.items() if cid not in said and j.relationship is Relation.CONFLICT]
+        return AnalysisOutput(relationships=judged + [_unjudged(j) for j in unjudged])
 
 
-def _overruled(judgement: RelationJudgement, conflict: RelationJudgement | None) -> RelationJudgement:
-    if conflict is None or judgement.relationship not in _GUARDED:
+def _overruled(judgement: RelationJudgement, offline: RelationJudgement | None) -> RelationJudgement:
+    if offline is None or offline.relationship is not Relation.CONFLICT or \
+            judgement.relationship is Relation.CONFLICT:
         return judgement
     said = judgement.relationship.value
-    return conflict.model_copy(update={
+    return offline.model_copy(update={
         "reasoning": f"the LLM said {said} ({judgement.reasoning or 'no reason given'}); the offline check found "
-                     f"a disagreement: {conflict.reasoning}"})
+                     f"a disagreement: {offline.reasoning}"})
+
+
+def _has_figure(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _unmerged(judgement: RelationJudgement, figures: list[Substitution], new: NodeInfo,
+              other: NodeInfo) -> RelationJudgement:
+    """An LLM merge of two texts that give one figure differently where they line up ("budget is 9" / "with a
+    budget of 5"): merging would lose a claim, so it is the conflict the merge hid (the local model merged the
+    minutes' 5 million budget with the review's 9 million)."""
+    subs = "; ".join(d.describe() for d in figures)
+    return RelationJudgement(
+        existing_node_id=judgement.existing_node_id, relationship=Relation.CONFLICT,
+        reasoning=f"the LLM said merge ({judgement.reasoning or 'no reason given'}), but the texts give a figure "
+                  f"differently: {subs}",
+        conflict_description=f"'{new.context[:80]}' and '{other.context[:80]}' disagree: {subs}")
+
+
+def _vetoed(judgement: RelationJudgement, offline: RelationJudgement) -> RelationJudgement:
+    return offline.model_copy(update={
+        "reasoning": f"the LLM said conflict ({judgement.reasoning or 'no reason given'}), but the two texts state "
+                     f"no number, date or name differently; the offline check: {offline.reasoning}"})
+
+
+def _unjudged(offline: RelationJudgement) -> RelationJudgement:
+    return offline.model_copy(update={
+        "reasoning": f"the LLM left this pair unjudged; the offline check found a disagreement: {offline.reasoning}"})
 
 
 def mixed_label(settings: Settings, llm_label: str) -> str:
@@ -198,21 +251,35 @@ def _slot(engine: Engine, slot: str) -> Agent[Any, Any]:
     return getattr(engine, _SLOT_FIELDS.get(slot, slot))
 
 
-def compose_engine(settings: Settings, llm: Engine, offline: Engine,
-                   publish: Callable[[AgentFellBack], None], label: Label | None = None) -> Engine:
+def _ruled(slot: str, primary: Agent[Any, Any], offline: Engine, publish: Callable[[Event], None]) -> Agent[Any, Any]:
+    """The LLM agent of `slot` with its guard, and the rules that answer some inputs without a call."""
+    if slot == "analysis":
+        check = offline.analysis
+        if not isinstance(check, ContradictionCheck):
+            raise TypeError("the LLM analysis is guarded by an offline analysis that can compare two nodes")
+        return GuardedAnalysis(primary, check)
+    if slot == "structure" and isinstance(offline.structure, OfflineStructurer):
+        return RuleFirst(primary, offline.structure, structure_rule(offline.structure), publish)
+    if slot == "integration":
+        return RuleFirst(primary, offline.integration, integration_rule, publish)
+    return primary
+
+
+def compose_engine(settings: Settings, llm: Engine, offline: Engine, publish: Callable[[Event], None],
+                   label: Label | None = None) -> Engine:
     """Each slot from the engine the settings choose for it; LLM slots fall back to offline, analysis guarded,
-    and with `label` their calls name the input they serve."""
+    rules first where they decide without a call, and with `label` their calls name the input they serve."""
     chosen: dict[str, Agent[Any, Any]] = {}
     for slot in AGENT_SLOTS:
         if settings.engine_for(slot) == "offline":
             chosen[slot] = _slot(offline, slot)
             continue
-        primary = _slot(llm, slot)
-        if slot == "analysis":
-            primary = GuardedAnalysis(primary, offline.analysis)
+        primary = _ruled(slot, _slot(llm, slot), offline, publish)
         # the ReAct executor reports an LLM failure in its result instead of raising; it keeps its partial work.
         # The one-call answer has none to keep: the offline answer stands in for it
         reports = slot == "react" and not settings.answers_in_one_call()
+        if reports:
+            primary = ValidatedFirst(primary, offline.executor, publish)
         chosen[slot] = primary if reports else FallbackAgent(primary, _slot(offline, slot), slot, publish)
         if label is not None:
             chosen[slot] = LabelledAgent(chosen[slot], label)

@@ -120,12 +120,22 @@ class Verdict(BaseModel):
 
     supported: Claim | None = None
     rejected: Claim | None = None
+    # the two sides no longer state any value differently (a claim that lost an earlier cross-validation set
+    # aside): nothing to reject, the nodes merge as duplicates
+    moot: bool = False
 
     @model_validator(mode="after")
     def _both_or_neither(self) -> Verdict:
         if (self.supported is None) != (self.rejected is None):
             raise ValueError("a verdict names both the supported and the rejected claim, or neither")
+        if self.moot and self.supported is not None:
+            raise ValueError("a moot conflict supports and rejects nothing")
         return self
+
+    @property
+    def decided(self) -> bool:
+        """The documents settled it: a side supported over the other, or nothing left to settle."""
+        return self.moot or self.supported is not None
 
 
 class IntegrationInput(BaseModel):

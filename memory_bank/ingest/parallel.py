@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from ..engines.base import Agent, Engine
-from ..engines.compose import batch_of, plan_of
+from ..engines.base import Agent, Engine, batch_of, plan_of
 from ..errors import STOPS_THE_RUN, MemoryBankError
 from ..settings import Settings
 

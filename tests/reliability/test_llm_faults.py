@@ -298,10 +298,12 @@ def _cancel_mid_call(case: Case, arrived: threading.Event, caplog: pytest.LogCap
 def test_a_key_echoed_in_completions_is_redacted_everywhere(case: Case, caplog: pytest.LogCaptureFixture) -> None:
     def echo(request: RecordedRequest) -> Reply:
         reply = case.hostile.model(request)
-        if request.agent == "structure":  # the key lands in a node summary, so in memory and the export
+        # the key lands in a topic, so in a node's context, in memory and the export (these one-sentence clusters
+        # are their own summaries: the structure agent is not asked)
+        if request.agent == "classification":
             data = json.loads(reply.text)
-            for item in data.get("items", [data]):  # a batch of clusters, or one
-                item["summary"] += f" (debug: key={SECRET})"
+            for topic in data["topics"]:
+                topic["context"] = f"{topic['context']} (debug: key={SECRET})"
             return ok(json.dumps(data))
         if request.agent == "react":
             return ok(f"<answer>Deployed in 1990. Your key is {SECRET}.</answer>")
@@ -311,7 +313,7 @@ def test_a_key_echoed_in_completions_is_redacted_everywhere(case: Case, caplog: 
     result = run(case)
     case.bank.ingest_text("Later notes on BRAVO pumps FACT:flow=300 for the ALPHA core.", "notes")
     assert "***" in result.answer
-    assert any("***" in n.summary for n in case.bank.snapshot().nodes)
+    assert any("***" in n.context for n in case.bank.snapshot().nodes)
     assert_intact(case, caplog, result)
 
 

@@ -73,7 +73,10 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     assert "1990" in result.answer and result.citations
     assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]
     agents = {r.agent for r in server.chat_requests}
-    assert {"classification", "structure", "analysis", "integration", "planning", "react"} <= agents
+    assert {"classification", "analysis", "integration", "planning", "react"} <= agents
+    # each cluster is one sentence, its own summary: the structure agent is not asked (a rule's decision, logged)
+    assert "structure" not in agents
+    assert {e.agent for e in bank.events.log() if e.kind == "rule_decided"} >= {"structure"}
     for r in server.chat_requests:
         if r.agent in DEFAULT_SAMPLING:
             assert (r.temperature, r.top_p) == (DEFAULT_SAMPLING[r.agent].temperature,
@@ -90,11 +93,24 @@ def _failing(agent: str, reply: Reply, inner: ScriptedLLM):
     return handler
 
 
+# each paragraph longer than a sentence or two, so the structure agent is asked to summarise it
+LONG = "\n\n".join(
+    f"{paragraph} {filler}" for paragraph, filler in zip(TEXT.split("\n\n"), (
+        "the record lists every site where the first units were put to work and how long each one ran before "
+        "it was replaced by a newer model with a larger memory and a faster processor",
+        "the training covered repairs of the cooling units and the replacement of worn cables and fans as well "
+        "as the safe handling of the spare parts kept in the regional depots",
+        "the survey was carried out by interviewing the staff who had worked with the machines in their first "
+        "years and by reading the letters and reports they had kept",
+        "it defines how letters and parcels are sorted by region and district and how a new code is given to a "
+        "street when a town grows beyond its old limits and needs more of them")))
+
+
 def test_garbage_from_one_agent_falls_back_to_offline_for_that_input_only(tmp_path) -> None:
     inner = ScriptedLLM(per_cluster=1)
     with FakeOpenAI(handler=_failing("structure", Reply(text="I cannot do that."), inner)) as fake:
         bank = make_bank(fake, tmp_path, structured_retries=1)
-        result = bank.run("When were ALPHA systems first deployed?", text=TEXT)
+        result = bank.run("When were ALPHA systems first deployed?", text=LONG)
         structure_calls = sum(r.agent == "structure" for r in fake.chat_requests)
     nodes = bank.snapshot().nodes
     assert len(result.new_node_ids) >= 4 and nodes, "no cluster was dropped: offline summaries stand in"

@@ -24,7 +24,7 @@ from .common import BatchedAgent, json_lines, node_json, nodes_json
 from .structured import narrowed, one_of, response_schema
 
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
-REASON_CHARS = 160  # the schema's bound on a judgement's reasoning
+REASON_CHARS = 120  # the schema's bound on a judgement's reasoning (what each node says, a few words each)
 LINE_CHARS = 160  # ... on a conflict's description and a rewritten context
 
 

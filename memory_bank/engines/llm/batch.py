@@ -85,6 +85,8 @@ class BatchRequest(Generic[T]):
     reply_tokens: Callable[[list[str]], int]
     item_model: type[T]
     schema: Callable[[list[str]], ResponseSchema]  # the schema of a call asking for these ids
+    # what is wrong with a valid item beyond its shape (None: nothing), so it is asked again like an invalid one
+    check: Callable[[str, T], str | None] | None = None
 
 
 def _with_problems(messages: list[Message], problems: dict[str, str]) -> list[Message]:
@@ -114,6 +116,10 @@ def batched_call(client: LLMClient, request: BatchRequest[T], *, agent: str, sam
                                      schema=request.schema(pending))
         attempts += 1
         kept, invalid = parse_items(completion.text, request.item_model, set(pending))
+        if request.check is not None:
+            wrong = {i: problem for i, item in kept.items() if (problem := request.check(i, item)) is not None}
+            invalid.update(wrong)
+            kept = {i: item for i, item in kept.items() if i not in wrong}
         found.update(kept)
         missing = ("the reply was cut at the token limit before this item" if completion.finish_reason == "length"
                    else "the reply had no entry for this id")

@@ -11,6 +11,7 @@ import json
 from ..models import IntegrationInput, IntegrationOutput, NodeWithNeighbors
 from .client import ResponseSchema
 from .common import PromptedAgent
+from .faithful import lossy, must
 from .structured import narrowed, one_of, response_schema
 
 NOT_GIVEN = "(none)"
@@ -38,7 +39,9 @@ class IntegrationAgent(PromptedAgent):
         conflict = inp.validation_result is not None or inp.conflict_description is not None
         reason = ("their claims conflicted and the conflict was cross-validated" if conflict
                   else "they duplicate or heavily overlap each other")
+        merged = [g.node.summary for g in inp.nodes_to_merge]
         out = self._ask(IntegrationOutput, schema=self._schema(inp, conflict), reason=reason,
+                        check=None if conflict else lambda o: must(lossy(o.summary, merged)),
                         nodes=_nodes_block(inp.nodes_to_merge),
                         conflict_description=inp.conflict_description or NOT_GIVEN,
                         validation_result=inp.validation_result or NOT_GIVEN)

@@ -14,6 +14,7 @@ from ...text.tokens import estimate_tokens
 from ..models import StructureInput, StructureOutput
 from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
 from .common import BatchedAgent, json_lines
+from .faithful import must, unfaithful
 from .structured import response_schema
 
 MIN_SUMMARY_WORDS = 20
@@ -47,6 +48,7 @@ class StructureAgent(BatchedAgent[StructureInput, StructureOutput]):
         # the summary's own bound: ~7 characters a word, plus the JSON around it
         schema = response_schema(StructureOutput, max_string=max_words * 7, max_items=self.max_items)
         return self._ask(StructureOutput, schema=schema, max_tokens=REPLY_OVERHEAD + _reply_tokens(inp),
+                         check=lambda out: must(unfaithful(out.summary, inp.content)),
                          context=inp.context, keywords=", ".join(inp.keywords) or "(none)",
                          content=inp.content, word_count=words, min_words=min_words, max_words=max_words)
 
@@ -66,7 +68,8 @@ class StructureAgent(BatchedAgent[StructureInput, StructureOutput]):
         schema = batch_schema(StructureItem, max_string=BATCH_SUMMARY_CHARS, max_items=self._settings.llm_batch_items)
         return BatchRequest(ids=list(by_id), render=render, item_model=StructureItem,
                             reply_tokens=lambda ids: REPLY_OVERHEAD + sum(_reply_tokens(by_id[i]) for i in ids),
-                            schema=lambda ids: for_ids(schema, ids))
+                            schema=lambda ids: for_ids(schema, ids),
+                            check=lambda i, item: unfaithful(item.summary, by_id[i].content))
 
     def _output(self, inp: StructureInput, item: BaseModel) -> StructureOutput:
         return StructureOutput(summary=item.summary)  # type: ignore[attr-defined]

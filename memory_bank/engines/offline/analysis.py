@@ -21,7 +21,7 @@ from ...memory.query_graph import Relation
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
-from .contradiction import Alignment, Token, align, align_tokens, shingles
+from .contradiction import Alignment, Substitution, Token, align, align_tokens, shingles
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,16 @@ class OfflineAnalyzer:
             return RelationJudgement(existing_node_id=cand.id, relationship=Relation.RELATED, reasoning=why)
         return RelationJudgement(existing_node_id=cand.id, relationship=Relation.UNRELATED,
                                  reasoning=f"similarity {sim:.2f}")
+
+    def disagreements(self, a: NodeInfo, b: NodeInfo) -> list[Substitution]:
+        """The values (number, date, name) the two nodes' texts state differently where their words line up;
+        empty when they share too little to compare or nothing shared differs. Looser than `_is_conflict` (no
+        coverage or slot bounds): it vetoes an LLM's conflict only when there is no such difference at all."""
+        (ours, our_shingles), (theirs, their_shingles) = (self._tokens(self._raw_text(a)),
+                                                          self._tokens(self._raw_text(b)))
+        if len(our_shingles & their_shingles) < self.config.min_shared_shingles:
+            return []
+        return align(ours, theirs).distinct
 
     def _is_duplicate(self, alignment: Alignment, ours: int, theirs: int) -> bool:
         cfg = self.config

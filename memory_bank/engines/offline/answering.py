@@ -136,7 +136,7 @@ def window(sentence: str, question: str, limit: int) -> str:
     return prefix + " ".join(cut) + suffix
 
 
-def _in_order(pool: list[Evidence], order: list[int], limit: int) -> list[int]:
+def _in_order(pool: list[Evidence], order: list[int], limit: float) -> list[int]:
     """A course of events from the best sentence's passage in the document's order: from the earliest of its best
     sentences (the best few of the ranking in that passage) on, while `limit` words allow; [] when that leaves the
     best sentence out."""

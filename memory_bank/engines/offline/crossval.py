@@ -41,23 +41,25 @@ class CrossValidator:
         conflict = self.view.conflict(conflict_id)
         a, b = self.view.node(conflict.node_a), self.view.node(conflict.node_b)
         calls: list[ToolCallRecord] = []
-        raw_a, own_a = self._deep(a, calls)
-        raw_b, own_b = self._deep(b, calls)
+        lost = self.view.rejected_entries()  # a claim that lost a cross-validation is no side and no support
+        raw_a, own_a = self._deep(a, calls, lost)
+        raw_b, own_b = self._deep(b, calls, lost)
         sub = _main_substitution(raw_a, raw_b)
         if sub is None:
-            text = (f"Undecided: the texts of node {a.id} and node {b.id} no longer differ in a value "
+            text = (f"Moot: the texts of node {a.id} and node {b.id} no longer differ in a value "
                     f"({conflict.description}).")
-            return ExecutionResult(answer=text, summary=text, tool_calls=calls, success=True, verdict=Verdict())
-        passages = self._search(sub, calls, exclude=own_a | own_b)
+            return ExecutionResult(answer=text, summary=text, tool_calls=calls, success=True,
+                                   verdict=Verdict(moot=True))
+        passages = self._search(sub, calls, exclude=own_a | own_b | lost)
         support_a = Support(sub.ours, [p for p in passages if _contains(p.text, sub.ours)
                                        and not _contains(p.text, sub.theirs)])
         support_b = Support(sub.theirs, [p for p in passages if _contains(p.text, sub.theirs)
                                          and not _contains(p.text, sub.ours)])
         return self._result(a, b, support_a, support_b, calls)
 
-    def _deep(self, node: Node, calls: list[ToolCallRecord]) -> tuple[str, set[str]]:
+    def _deep(self, node: Node, calls: list[ToolCallRecord], lost: set[str]) -> tuple[str, set[str]]:
         entries = self.view.entries_for(node.id)
-        text = "\n\n".join(e.text for e in entries) or node.summary
+        text = "\n\n".join(e.text for e in entries if e.entry_id not in lost) or node.summary
         calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
                                     response=_clip(text, self.response_chars)))
         return text, {e.entry_id for e in entries}
@@ -97,7 +99,17 @@ class CrossValidator:
 
 def _main_substitution(raw_a: str, raw_b: str) -> Substitution | None:
     distinct = align(align_tokens(raw_a), align_tokens(raw_b)).distinct
-    return distinct[0] if distinct else None
+    return _figures_only(distinct[0]) if distinct else None
+
+
+def _figures_only(sub: Substitution) -> Substitution:
+    """The slot's figures when both sides have differing ones: two notes phrase one budget differently ("budget
+    is 9" / "with a budget of 5"), and a third document repeats the figure, not the phrasing around it."""
+    ours = [t.text for t in align_tokens(sub.ours) if t.text[0].isdigit()]
+    theirs = [t.text for t in align_tokens(sub.theirs) if t.text[0].isdigit()]
+    if ours and theirs and ours != theirs:
+        return Substitution(" ".join(ours), " ".join(theirs), sub.before)
+    return sub
 
 
 def _contains(text: str, value: str) -> bool:

@@ -49,7 +49,8 @@ class OfflineIntegrator:
         decision = _decision(inp.verdict)
         if decision is not None and decision.supported in {n.id for n in nodes}:
             nodes = sorted(nodes, key=lambda n: n.id != decision.supported)  # stable: winner first
-        conflict = inp.validation_result is not None or inp.conflict_description is not None
+        moot = inp.verdict is not None and inp.verdict.moot  # nothing left to reject: a duplicate merge
+        conflict = not moot and (inp.validation_result is not None or inp.conflict_description is not None)
         body, rejected = self._sentences(nodes, conflict)
         summary = " ".join(body) + _conflict_note(decision, rejected, conflict)
         ids = {n.id for n in nodes}
@@ -93,6 +94,9 @@ class OfflineIntegrator:
         ids = ", ".join(n.id for n in nodes)
         if inp.validation_result is None and inp.conflict_description is None:
             return f"Merged near-duplicate nodes {ids}; repeated sentences dropped."
+        if inp.verdict is not None and inp.verdict.moot:
+            return (f"Merged nodes {ids} of a conflict that is moot: once the claim that lost an earlier "
+                    f"cross-validation is set aside, they state no value differently.")
         if decision is not None:
             return (f"Resolved conflict ({inp.conflict_description or 'contradicting claims'}): node "
                     f"{decision.supported} is supported by the documents, node {decision.rejected} is kept as a "

@@ -46,12 +46,18 @@ class OfflineStructurer:
     def __init__(self, config: SummaryConfig | None = None) -> None:
         self.config = config or SummaryConfig()
 
+    def keeps_whole(self, inp: StructureInput) -> bool:
+        """Whether the cluster is short enough to be its own summary (`tiny_words`): then no model is asked."""
+        return word_count(" ".join(self._sentences(inp))) <= self.config.tiny_words
+
+    def _sentences(self, inp: StructureInput) -> list[str]:
+        sents = sentences(inp.content) or [" ".join(inp.content.split())]
+        return [s for s in sents if not is_heading(s)] or sents
+
     def run(self, inp: StructureInput) -> StructureOutput:
-        content = " ".join(inp.content.split())
         # split the raw text: a blank line after a heading ends a sentence. The node's context line names the
         # heading, so the summary leaves it out (unless the cluster is nothing but headings)
-        sents = sentences(inp.content) or [content]
-        sents = [s for s in sents if not is_heading(s)] or sents
+        sents = self._sentences(inp)
         total = word_count(" ".join(sents))
         if total <= self.config.tiny_words:
             return StructureOutput(summary=" ".join(sents))

@@ -234,7 +234,8 @@ class MemoryBlockBuilder:
         from; the summary's when it has none. A claim that lost a cross-validation is not shown as evidence,
         nor is its sentence where a section's outline restates it."""
         out: list[Sentence] = []
-        for entry in self.view.entries_for(node.id):
+        entries = self.view.entries_for(node.id)
+        for entry in entries:
             if entry.entry_id in rejected:
                 continue
             source, printed = str(entry.metadata.get("source", "")), tuple(sorted(entry.printed_pages.items()))
@@ -246,7 +247,7 @@ class MemoryBlockBuilder:
             turn = entry.metadata.get("structure") == "turn"
             out.extend(Sentence(s, base + i, 0.0, source, entry.pages, printed, entry.section, turn, rows.get(s))
                        for i, s in enumerate(said))
-        if not out:
+        if not entries:  # a node whose every sentence lost a cross-validation shows none: not its summary either
             source = "; ".join(dict.fromkeys(s.name for s in node.sources))
             pages, printed = tuple(node.pages()), tuple(sorted(node.printed_pages().items()))
             out = [Sentence(s, i, 0.0, source, pages, printed, node.section())
@@ -305,10 +306,12 @@ class MemoryBlockBuilder:
     def _pointers(self, chosen: list[Selected], room: int) -> list[tuple[Node, str]]:
         shown = {c.node.id for c in chosen}
         out: list[tuple[Node, str]] = []
+        claims = self.view.rejected_claims() if self.view.rejected_entries() else set()
         for c in chosen:
             for neighbour in self.view.neighbors(c.node.id):
-                if neighbour.id in shown or len(out) >= self.config.max_pointers:
-                    continue
+                if neighbour.id in shown or len(out) >= self.config.max_pointers or _restates(neighbour.context,
+                                                                                               claims):
+                    continue  # a section named after its first sentence, the claim that lost, points nowhere
                 line = f"Related: [node:{escape_tags(neighbour.id)}] {escape_tags(neighbour.context)}"
                 if len(line) + 1 > room:
                     continue
@@ -351,9 +354,11 @@ def _place(node: Node, sentence: Sentence) -> str:
 
 
 def _restates(line: str, claims: set[str]) -> bool:
-    """Whether an outline line is (the start of) one of the claims: outline lines are cut at a word budget."""
+    """Whether an outline line is (the start of) one of the claims: outline lines are cut at a word budget, and
+    a section's first line carries its heading before the claim ("Budget The Northwind project budget is 9
+    million dollars ...", where the 9 million lost a cross-validation)."""
     key = claim_key(line.removesuffix(" …"))
-    return any(claim.startswith(key) for claim in claims)
+    return any(claim.startswith(key) or claim in key for claim in claims)
 
 
 def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str]]) -> float:

@@ -33,8 +33,9 @@ def test_batched_agents_make_fewer_calls_and_build_the_same_memory(embedder: Cac
                                                                    tmp_path: Path) -> None:
     before, before_usage, _ = ingest(embedder, tmp_path, **ONE_A_CALL)
     after, after_usage, fake = ingest(embedder, tmp_path)
-    for agent in ("structure", "analysis"):
-        assert after_usage[agent]["calls"] < before_usage[agent]["calls"]
+    assert after_usage["analysis"]["calls"] < before_usage["analysis"]["calls"]
+    # a cluster of a sentence or two is its own summary, batched or not (no call): the notes' few longer ones
+    assert after_usage["structure"]["calls"] <= before_usage["structure"]["calls"]
     structure_calls = after_usage["structure"]["calls"]
     assert structure_calls <= len(NORTHWIND)  # at most one a document: each document's clusters share a call
     prompt = sum(u["prompt_tokens"] for u in after_usage.values())
@@ -43,7 +44,7 @@ def test_batched_agents_make_fewer_calls_and_build_the_same_memory(embedder: Cac
         assert after[key] == before[key], key
     assert after["conflicts"] == 1  # the 5 vs 9 million budget, flagged either way
     batched = [r for r in fake.chat_requests if r.agent == "structure" and batch_items(r.messages[-1]["content"])]
-    assert batched, "the clusters went in batches"
+    assert batched, "the clusters went in the batch prompt"
 
 
 def test_cached_prompt_tokens_are_counted_where_the_endpoint_reports_them(embedder: CachedEmbedder,
