@@ -20,7 +20,7 @@ import numpy as np
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.tokens import stems
-from ..protocol.memory_block import entry_sentences
+from ..protocol.entry_lines import entry_sentences
 from .evidence import Evidence, answerable
 from .list_answer import Listing
 

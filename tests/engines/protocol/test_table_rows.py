@@ -31,7 +31,7 @@ def test_metadata_from_an_imported_file_is_checked() -> None:
 
 
 def test_rows_in_a_prose_entry_are_read_one_row_at_a_time() -> None:
-    from memory_bank.engines.protocol.memory_block import entry_sentences
+    from memory_bank.engines.protocol.entry_lines import entry_sentences
     from memory_bank.memory.interaction_tree import InteractionEntry
 
     row = "Total revenues | 2023: $49,954 | 2022: $42,440 (millions)"
