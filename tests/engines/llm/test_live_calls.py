@@ -181,8 +181,12 @@ def test_a_whole_run_shows_each_call_in_flight_with_what_it_is_for(tmp_path: Pat
     with FakeOpenAI(handler=handler) as fake:
         settings = fake.settings(llm_concurrency=1, analysis_min_similarity=0.0, answer_mode="react")
         bank = holder["bank"] = MemoryBank(settings, embedder=HashingEmbedder(), workdir=tmp_path / "work")
-        bank.run("What is the ALPHA budget?", text="The ALPHA budget is FACT:budget=5 million.\n\n"
-                                                   "The BETA protocol is about postal codes.")
+        # a cluster of more than `tiny_words` (40) words, so the structure agent is asked (a shorter one is its
+        # own summary, with no call)
+        alpha = ("The ALPHA budget is FACT:budget=5 million. The ALPHA programme covers the northern depots and "
+                 "their delivery vans for the whole of the coming fiscal year. The steering board reviews the "
+                 "ALPHA spending every quarter and reports its findings to the regional directors in writing.")
+        bank.run("What is the ALPHA budget?", text=f"{alpha}\n\nThe BETA protocol is about postal codes.")
     agents = {agent for agent, _ in seen}
     assert {"classification", "structure", "react"} <= agents, seen
     assert ("classification", "pasted text") in seen, seen  # the document the chunk is from
