@@ -27,6 +27,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -36,7 +37,7 @@ from longdoc import ChunkBaseline, cut, load_or_build  # noqa: E402
 from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found  # noqa: E402
 from memory_bank.loaders import load_file  # noqa: E402
-from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 from memory_bank.text.tokens import tokens_for_chars  # noqa: E402
 
 BUDGETS = (250, 500, 1000)
@@ -175,6 +176,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="folder of the ingested banks' exports: written once, then loaded")
     parser.add_argument("--set", type=Path, default=DEV_SET, help="the question file (a held-out set alike)")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    parser.add_argument("--runtime", choices=get_args(Runtime), default="auto",
+                        help="the embedding runtime (the vectors of each are compared by bench/embedding_int8.py)")
     args = parser.parse_args()
     if args.threads:
         import torch
@@ -187,7 +190,7 @@ def main() -> None:
         sys.exit(f"PDFs not found in {PDF_DIR}: {', '.join(missing)}")
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    settings, embedder = Settings(engine="offline"), load_embedder()
+    settings, embedder = Settings(engine="offline"), load_embedder(runtime=args.runtime)
     started = time.perf_counter()
     rows: list[dict] = []
     info: dict[str, dict] = {}

@@ -24,13 +24,14 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from longdoc import ChunkBaseline, cut, hit, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 from memory_bank.run.adapter import format_node  # noqa: E402
 from memory_bank.text.tokens import chars_for_tokens, tokens_for_chars  # noqa: E402
 
@@ -73,6 +74,8 @@ def main() -> None:
     parser.add_argument("--no-answers", action="store_true", help="skip bank.run (context hits only)")
     parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    parser.add_argument("--runtime", choices=get_args(Runtime), default="auto",
+                        help="the embedding runtime (the vectors of each are compared by bench/embedding_int8.py)")
     args = parser.parse_args()
     if args.threads:
         import torch
@@ -82,7 +85,7 @@ def main() -> None:
 
     book, questions = load_book(args.data)
     sample = random.Random(args.seed).sample(questions, args.questions)
-    embedder = load_embedder()
+    embedder = load_embedder(runtime=args.runtime)
     settings = Settings(engine="offline")
     print(f"book: {len(book.split())} words, {len(questions)} questions, sample {len(sample)} (seed {args.seed})")
 
