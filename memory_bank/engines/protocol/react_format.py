@@ -17,7 +17,7 @@ from pydantic import AliasChoices, BaseModel, Field, field_validator
 from ...text.split import split_sentences
 from ...text.tags import strip_think, tag_block
 from ...tools.base import ToolSpec
-from ..llm.structured import extract_json_object
+from ..llm.structured import OutputInvalid, extract_json_object
 from ..models import Citation
 from .answer_cap import capped_slice
 from .escaping import escape_tags
@@ -31,8 +31,10 @@ _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 SUMMARY_CHARS = 400
-_STEP_ENDS = re.compile(r"<\s*/\s*tool_call\s*>|<\s*/\s*answer\s*>|<\s*tool_response\s*>", re.IGNORECASE)
+_STEP_ENDS = re.compile(r"<\s*/\s*tool_call\s*>|<\s*/\s*answer\s*>|<\s*/\s*tool_response\s*>", re.IGNORECASE)
 _MARK_ROOM = 24  # characters kept from one piece to the next: a closing tag split across two pieces still shows
+PSEUDO_CHARS = 600  # a call written inside <tool_response> is read this far at most
+_CALL_KEYS = frozenset({"name", "tool", "tool_name", "function"})
 
 
 class ToolCall(BaseModel):
@@ -73,14 +75,27 @@ class StepEnd:
     def __init__(self, then: Callable[[str, int], bool | None] | None = None) -> None:
         self._then = then
         self._tail = ""
+        self._forged: str | None = None  # what follows a <tool_response> the model opened, while it may be a call
 
     def hear(self, piece: str, offset: int) -> bool:
         if offset == 0:
-            self._tail = ""  # a retried stream starts the reply again
+            self._tail, self._forged = "", None  # a retried stream starts the reply again
         enough = bool(self._then(piece, offset)) if self._then is not None else False
         window = self._tail + piece
         self._tail = window[-_MARK_ROOM:]
-        return enough or _STEP_ENDS.search(window) is not None
+        if enough or _STEP_ENDS.search(window) is not None:
+            return True
+        if self._forged is None:
+            opened = _FORGED_OBSERVATION.search(window)
+            if opened is None:
+                return False
+            self._forged = window[opened.end():]
+        else:
+            self._forged += piece
+        # the 1.5B model writes its call inside <tool_response> where <tool_call> belongs: read on while what it
+        # writes there can still be a call's JSON, and stop at anything else (a made-up observation)
+        body = self._forged.lstrip()
+        return bool(body) and (not body.startswith("{") or len(self._forged) > PSEUDO_CHARS)
 
 
 class Step:
@@ -98,6 +113,7 @@ class Step:
         capped, and the reply is not stripped by copying: each copy of a megabyte reply is a megabyte more."""
         visible = strip_think(text)  # `text` itself when there is no reasoning block
         forged = _FORGED_OBSERVATION.search(visible)
+        pseudo = _pseudo_call(visible[forged.end():]) if forged else None
         visible = visible[: forged.start()] if forged else visible
         call, answer = _CALL.search(visible), _ANSWER.search(visible)
         first_is_call = call is not None and (answer is None or call.start() < answer.start())
@@ -107,12 +123,32 @@ class Step:
         self.plain = _CALL.sub("", _ANSWER.sub("", visible)).strip()
         self._reply = text
         self._kept = visible[: call.end()] if call is not None and first_is_call else visible
+        if pseudo is not None and call is None and answer is None:
+            # a call written in the observation's tag: made, and kept as the call it is, so the conversation
+            # shows the model the tag it should have used
+            self.call_body = pseudo
+            self._kept = f"{visible.rstrip()}\n<tool_call>{pseudo}</tool_call>".lstrip()
 
     @property
     def kept_text(self) -> str:
         """Read when the reply goes back into the conversation, which an answer's reply never does: stripping
         it at once copied a megabyte answer's reply for nothing."""
         return self._kept.strip() or self._reply
+
+
+def _pseudo_call(after: str) -> str | None:
+    """The JSON body of a tool call the model wrote inside the `<tool_response>` it opened (what follows the
+    opening tag, up to its close), or None: a made-up observation is no call."""
+    closed = re.search(r"<\s*/\s*tool_response\s*>", after, re.IGNORECASE)
+    body = (after[: closed.start()] if closed else after[:PSEUDO_CHARS]).strip()
+    if not body.startswith("{"):
+        return None
+    try:
+        found = extract_json_object(body)
+    except OutputInvalid:
+        return None
+    name = next((found[k] for k in _CALL_KEYS if k in found), None)
+    return body if isinstance(name, str) and name.strip() else None
 
 
 def observation(text: str) -> str:

@@ -253,3 +253,38 @@ def test_a_step_is_read_only_up_to_its_tool_call_or_answer(fake: FakeOpenAI) -> 
     written = meter.snapshot()["react"]["completion_tokens"]
     assert written < len(forged) // 4 // 4, "the forged observations were not read"
     assert "1990" not in fake.chat_requests[1].text(), "nothing past the call went back into the conversation"
+
+
+def test_a_call_written_inside_tool_response_is_made_and_kept_as_a_call(fake: FakeOpenAI) -> None:
+    """Qwen2.5-Coder-1.5B wrote every call of its ReAct steps inside <tool_response> (the notes sample, 3 of 4
+    steps lost): read as the call it is, and shown back to the model in the tag it should have used."""
+    pseudo = '<tool_response>\n{"name": "search", "arguments": {"query": "ALPHA"}}\n</tool_response>'
+    step = Step(pseudo + "\n<tool_response>made up</tool_response>")
+    assert step.call_body == '{"name": "search", "arguments": {"query": "ALPHA"}}' and step.answer is None
+    assert step.kept_text == '<tool_call>{"name": "search", "arguments": {"query": "ALPHA"}}</tool_call>'
+    # a made-up observation is still no call, and a real call or answer before it wins
+    assert Step('<tool_response>{"results": ["ALPHA 1990"]}</tool_response>').call_body is None
+    assert Step("<tool_response>ALPHA was deployed in 1990.</tool_response>").call_body is None
+    assert Step("<answer>1990</answer><tool_response>" + pseudo).answer == "1990"
+    search = ScriptedTool("search", lambda a: "ALPHA was deployed in 1990.")
+    fake.push(ok(pseudo), ok("<answer>1990</answer>"))
+    result = agent(fake, search).run(execution())
+    assert search.calls == [{"query": "ALPHA"}] and result.answer == "1990"
+    assert fake.chat_requests[1].messages[2]["content"].startswith("<tool_call>")
+
+
+def test_the_stream_is_read_on_through_a_call_in_tool_response_and_stopped_at_a_made_up_observation() -> None:
+    from memory_bank.engines.protocol.react_format import PSEUDO_CHARS, StepEnd
+
+    def ends(pieces: list[str]) -> list[bool]:
+        end, offset, out = StepEnd(), 0, []
+        for piece in pieces:
+            out.append(end.hear(piece, offset))
+            offset += len(piece)
+        return out
+
+    assert ends(["<tool_re", "sponse>\n{\"name\": \"search\",", " \"arguments\": {}}", "\n</tool_response>"]) == [
+        False, False, False, True]
+    assert ends(["<tool_response>", "\nALPHA was", " deployed"]) == [False, True, True]  # no call: stop there
+    assert ends(["<tool_response>{", "x" * PSEUDO_CHARS]) == [False, True]  # a call is short
+    assert ends(['<tool_call>{"name": "search"}', "</tool_call>"]) == [False, True]
