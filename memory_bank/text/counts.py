@@ -38,15 +38,11 @@ REACH = 3  # a number counts the words at most this many tokens after it (stopwo
 MARK = "#n:"
 
 
-def counted_word(question: str, directly: bool = False) -> str | None:
-    """The noun a "how many" question counts, as written ("employees" of "How many employees did ..."; with
-    `directly`, only the word right after "how many"), or None (not a count question, or what follows is a unit
-    or a word a sentence rarely repeats when it counts)."""
+def counted_word(question: str) -> str | None:
+    """The word right after "how many", as written ("employees" of "How many employees did ..."), or None (not
+    a count question, or that word is a unit or one a sentence rarely repeats when it counts)."""
     count = _COUNT_Q.search(question)
-    if not count:
-        return None
-    found = next((w for w in count.groups() if w and w.lower() not in NOT_COUNTED), None)
-    return None if directly and found != count.group(1) else found
+    return count.group(1) if count and count.group(1).lower() not in NOT_COUNTED else None
 
 
 def count_marks(text: str) -> frozenset[str]:

@@ -149,7 +149,7 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     out = []
     if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
         out.append("percentage")
-    counted = counted_word(question, directly=True)
+    counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted
             and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted
         out.append(counted)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...text.counts import MARK as COUNT
-from ...text.counts import count_marks, counted_marks
+from ...text.counts import counted_marks
 from ...text.tokens import stem
 from .nlp import has_month, numbers, years
 
@@ -77,15 +77,13 @@ def defines(sentence: str, term: str) -> bool:
     return re.search(pattern, sentence, re.IGNORECASE) is not None
 
 
-def has_type(sentence: str, kind: str, question_stems: set[str], counted: tuple[str, ...] = ()) -> bool:
-    """Does the sentence hold something of the asked kind that the question does not already contain?
-    (`counted`: the marks of what a "how many" question counts, `counts.counted_marks`.)"""
+def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
+    """Does the sentence hold something of the asked kind that the question does not already contain? (A count,
+    `COUNT`, is read off the sentence's count marks by the ranking, which has them already.)"""
     if kind == "date":
         return any(stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
     if kind == "number":
         return any(n not in question_stems for n in numbers(sentence))
-    if kind == COUNT:  # "how many employees": a number counting them ("164,000 full-time employees")
-        return not count_marks(sentence).isdisjoint(counted)
     if kind == "name":
         caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
         return any(stem(c.lower()) not in question_stems for c in caps if c)

@@ -164,7 +164,9 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
         context = recall(np.maximum(matches[i], matches[before])) - align if before is not None else 0.0
         rows.append((coverage(weights, sentence_stems[i]), cosine[i], align,
                      typed * float(defines(ev.text, term) if term
-                                   else has_type(ev.text, kind, question_stems, counted)),
+                                   # a count: a number counting the asked noun ("164,000 full-time employees")
+                                   else not sentence_stems[i].isdisjoint(counted) if kind == COUNT
+                                   else has_type(ev.text, kind, question_stems)),
                      ev.prior, node_align[ev.node_id], context,
                      context if _ANAPHOR.match(ev.text) else 0.0,
                      float((matches[i] >= SURE_MATCH).mean()) if len(matches[i]) else 0.0))

@@ -31,7 +31,8 @@ _CITATION = re.compile(r"\[\s*node\s*:\s*([^\]]+)\]", re.IGNORECASE)
 _CITATION_MARK = re.compile(r"\s*" + _CITATION.pattern, re.IGNORECASE)
 _CITATION_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 SUMMARY_CHARS = 400
-_STEP_ENDS = re.compile(r"<\s*/\s*tool_call\s*>|<\s*/\s*answer\s*>|<\s*/\s*tool_response\s*>", re.IGNORECASE)
+_RESPONSE_CLOSE = r"<\s*/\s*tool_response\s*>"
+_STEP_ENDS = re.compile(rf"<\s*/\s*tool_call\s*>|<\s*/\s*answer\s*>|{_RESPONSE_CLOSE}", re.IGNORECASE)
 _MARK_ROOM = 24  # characters kept from one piece to the next: a closing tag split across two pieces still shows
 PSEUDO_CHARS = 600  # a call written inside <tool_response> is read this far at most
 _CALL_KEYS = frozenset({"name", "tool", "tool_name", "function"})
@@ -139,7 +140,7 @@ class Step:
 def _pseudo_call(after: str) -> str | None:
     """The JSON body of a tool call the model wrote inside the `<tool_response>` it opened (what follows the
     opening tag, up to its close), or None: a made-up observation is no call."""
-    closed = re.search(r"<\s*/\s*tool_response\s*>", after, re.IGNORECASE)
+    closed = re.search(_RESPONSE_CLOSE, after, re.IGNORECASE)
     body = (after[: closed.start()] if closed else after[:PSEUDO_CHARS]).strip()
     if not body.startswith("{"):
         return None
