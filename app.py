@@ -54,6 +54,9 @@ nav_links(pages)
 sidebar(task)
 sign_out_button(task.user)
 if task.settings.shared:  # each browser lists the tasks it created (kept in its local storage)
-    with st.sidebar:
-        task.browser_ids = browser_task_ids(add=sorted(task.created_here))
+    with st.sidebar:  # read back only on the Tasks page, the one that lists them (see browser_task_ids)
+        ids = browser_task_ids(add=sorted(task.created_here), known=task.browser_ids,
+                               report=navigation.url_path == "tasks")
+        if ids is not None:
+            task.browser_ids = ids
 navigation.run()

@@ -21,8 +21,15 @@ def _component() -> Any:
     return components.declare_component("task_ids", path=str(FRONTEND))
 
 
-def browser_task_ids(*, add: Sequence[str] = (), forget: Sequence[str] = (), key: str = "task-ids") -> list[str] | None:
-    """The ids this browser remembers after adding `add` and dropping `forget`; None until the browser answers
-    (the first run of a page)."""
-    value = _component()(add=list(add), forget=list(forget), key=key, default=None)
+def browser_task_ids(*, add: Sequence[str] = (), forget: Sequence[str] = (), known: Sequence[str] | None = None,
+                     report: bool = True, key: str = "task-ids") -> list[str] | None:
+    """The ids this browser remembers after adding `add` and dropping `forget`. The browser answers (with a full
+    rerun) only when `report` is set and its list differs from `known`, the copy the caller already holds; until it
+    has answered once this returns None.
+
+    Why not always: a rerun the user did not cause, starting just as they pick a file on that page, loses the
+    upload (Streamlit drops the upload URLs it was about to send), so pages that do not show the list ask for
+    nothing."""
+    value = _component()(add=list(add), forget=list(forget), known=None if known is None else list(known),
+                         report=report, key=key, default=None)
     return [str(v) for v in value] if isinstance(value, list) else None

@@ -1,10 +1,12 @@
 /* The ids of the tasks this browser created, kept in its local storage (shared mode: each browser lists its own).
- * Renders nothing. Each render adds `add` and drops `forget`, then reports the list back to Python. */
+ * Renders nothing. Each render adds `add` and drops `forget`; it reports the list back to Python only where the page
+ * asks (`report`) and Python's copy (`known`) differs, because each report is a full rerun of the page, and a full
+ * rerun that starts while the browser asks for an upload's URLs drops the answer (Streamlit 1.67 clears its outgoing
+ * queue on a new run): the file a user had just picked on that page would never arrive. */
 (function () {
   "use strict";
   const KEY = "agentic-memory-bank.tasks";
   const ID = /^[A-Za-z0-9_-]{8,64}$/;
-  let last = null;
 
   function post(type, data) {
     window.parent.postMessage(Object.assign({ isStreamlitMessage: true, type: type }, data || {}), "*");
@@ -25,9 +27,8 @@
     const forget = new Set(args.forget || []);
     ids = ids.filter((id) => !forget.has(id)).slice(-500);
     window.localStorage.setItem(KEY, JSON.stringify(ids));
-    const text = JSON.stringify(ids);
-    if (text !== last) {
-      last = text;
+    const known = Array.isArray(args.known) ? JSON.stringify([...args.known].sort()) : null;
+    if (args.report && JSON.stringify([...ids].sort()) !== known) {
       post("streamlit:setComponentValue", { value: ids, dataType: "json" });
     }
   }
