@@ -7,6 +7,7 @@ may come from an imported export: it is validated here, bounded, and anything ma
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -17,7 +18,17 @@ OUTLINE_KEY = "outline"
 MAX_TEXT = 2_000  # characters of one item or opening sentence
 MAX_ENTRIES = 200  # lists, items per list, sub-sections
 # kinds of item any list is of: "What kinds of services ...?" names no kind a list must name
+_PLURAL = re.compile(r"[^s]s$", re.IGNORECASE)
+_PLURALS = frozenset({"criteria", "data", "people", "children", "media", "phenomena"})
 VAGUE_KINDS = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
+
+
+def plural_title(title: str) -> frozenset[str]:
+    """The stems of a title's plural words: the kinds its sub-sections can be. "Logical Components of …" has
+    components for sub-sections, "Segment Information" has no segments (its sub-sections are kinds of information
+    about them: "Disaggregation of Revenues", "Geographic Information")."""
+    return frozenset(stems(" ".join(w for w in re.findall(r"[A-Za-z]+", title)
+                                    if _PLURAL.search(w) or w.lower() in _PLURALS)))
 
 
 def kind_named(noun: frozenset[str], title: frozenset[str], lead: frozenset[str],
@@ -54,10 +65,10 @@ class Outline(BaseModel):
         """Whether the outline holds items of the kind a question asks for (`noun`: its stems) in one of its
         lists or in its sub-sections (`kind_named`)."""
         title = frozenset(stems(self.title))
-        groups = [(lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
-        groups.append(("", [f"{c.title} {c.opening}" for c in self.children]))
-        return any(kind_named(noun, title, frozenset(stems(lead)), [frozenset(stems(line)) for line in lines])
-                   for lead, lines in groups)
+        groups = [(title, lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
+        groups.append((plural_title(self.title), "", [f"{c.title} {c.opening}" for c in self.children]))
+        return any(kind_named(noun, named, frozenset(stems(lead)), [frozenset(stems(line)) for line in lines])
+                   for named, lead, lines in groups)
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, Any]) -> Outline | None:

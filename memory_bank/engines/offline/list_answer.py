@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...memory.outline import Outline, kind_named
+from ...memory.outline import Outline, kind_named, plural_title
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -138,11 +138,13 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         return min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
-    if not kind_named(noun, frozenset(stems(outline.title)), texts[best][0], texts[best][1:]):
+    listing, lead = candidates[best]
+    # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural
+    title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
+    if not kind_named(noun, title, texts[best][0], texts[best][1:]):
         return None  # a list of something else answers no "which companies"
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
-    listing, lead = candidates[best]
     said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
     if any(year not in said for year in asked_years(asked_part(question))):
         return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list

@@ -14,10 +14,11 @@ from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.item_details import asked_of, cue_stems, leans_on_list
 from memory_bank.engines.offline.list_answer import _best_listing
-from memory_bank.memory.outline import Outline, OutlineItem, OutlineList
+from memory_bank.memory.outline import Outline, OutlineChild, OutlineItem, OutlineList
 from memory_bank.memory.query_graph import Node
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.question_parts import question_parts
+from memory_bank.text.tokens import stems
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +144,19 @@ def test_a_document_number_in_the_question_is_no_year_the_list_must_say(nist_ban
 def test_a_pasted_name_the_documents_never_mention_is_named_short(nist_bank: MemoryBank) -> None:
     answer = nist_bank.run("What does '" + "A" * 5000 + "' stand for?").answer
     assert answer.startswith("Not found in the documents. They never mention “AAA") and len(answer) < 600, answer[:200]
+
+
+def test_sub_sections_are_items_of_a_kind_only_their_section_names_in_the_plural() -> None:
+    node = Node(id="n1", summary="", context="Segment Information", keywords=[], kind="section")
+    about = Outline(title="14. SEGMENT INFORMATION", children=[
+        OutlineChild(title="Disaggregation of Revenues", opening="We have considered information regularly reviewed."),
+        OutlineChild(title="Geographic Information", opening="Disclosed below is geographic information.")])
+    # Oracle's segments are named in a sentence ("three businesses ... which are our operating segments"), not
+    # by the two sub-sections of the note about them
+    assert _best_listing("What are Oracle's operating segments?", node, about) is None
+    assert not about.names_kind(frozenset(stems("segments")))
+    parts = Outline(title="Logical Components of Zero Trust Architecture", children=[
+        OutlineChild(title="Policy engine (PE)", opening="This component decides."),
+        OutlineChild(title="Policy administrator (PA)", opening="This component establishes the path.")])
+    listing = _best_listing("What are the logical components of a zero trust architecture?", node, parts)
+    assert listing is not None and listing.count == 2 and parts.names_kind(frozenset(stems("components")))
