@@ -12,7 +12,7 @@ import re
 
 from ...text.counts import MARK as COUNT
 from ...text.counts import counted_marks
-from ...text.tokens import stem
+from ...text.tokens import bare_stem, stem
 from .nlp import has_month, numbers, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
@@ -77,6 +77,25 @@ def defines(sentence: str, term: str) -> bool:
     return re.search(pattern, sentence, re.IGNORECASE) is not None
 
 
+def _name_runs(sentence: str) -> list[list[str]]:
+    """The names a sentence says after its first word, each as its run of capitalised words ("Apple Inc.",
+    "Ernst", "Young LLP"): a run holding a word of the question is the question's own name with a suffix or a
+    title, not another name ("We have served as Apple Inc.'s auditor" names no auditor)."""
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for word in _WORD.findall(sentence)[1:]:
+        bare = re.sub(r"['’]s$", "", word.strip(".,;:()\"'’")).strip(".")
+        if bare[:1].isupper():
+            run.append(bare)
+        if not bare[:1].isupper() or word[-1:] in ".,;:)\"'":
+            if run:
+                runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    return runs
+
+
 def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     """Does the sentence hold something of the asked kind that the question does not already contain? (A count,
     `COUNT`, is read off the sentence's count marks by the ranking, which has them already.)"""
@@ -85,8 +104,8 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     if kind == "number":
         return any(n not in question_stems for n in numbers(sentence))
     if kind == "name":
-        caps = [w.strip(".,;:()\"'") for w in _WORD.findall(sentence)[1:] if w[:1].isupper()]
-        return any(stem(c.lower()) not in question_stems for c in caps if c)
+        asked = {bare_stem(q) for q in question_stems}
+        return any(not any(bare_stem(stem(w.lower())) in asked for w in run) for run in _name_runs(sentence))
     if kind == "list":
         return _LISTS.search(sentence) is not None
     if kind == "manner":

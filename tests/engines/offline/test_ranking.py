@@ -8,7 +8,9 @@ import numpy as np
 
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence, split_evidence
+from memory_bank.engines.offline.question_types import has_type
 from memory_bank.engines.offline.ranking import SentenceModel, SentenceRanker
+from memory_bank.text.tokens import stems
 
 PASSAGE = ("The pressure test of the new boiler began on the morning of 3 March 1911 and was soon plagued with "
            "trouble. First the stokers noticed a sharp smell of burning oil near the lower valves. "
@@ -65,3 +67,12 @@ def test_how_many_is_answered_by_the_sentence_counting_the_noun_in_the_companys_
     assert ranked is not None and ranked.pool[ranked.lead()].node_id == "n3"
     answer = answerer.answer_ranked(question, ranked)
     assert answer.found and answer.text.startswith("As of May 31, 2023, we employed approximately 164,000")
+
+
+def test_a_who_question_is_answered_by_a_name_it_does_not_already_hold() -> None:
+    asked = set(stems("Who is Apple's independent auditor?"))
+    # "Apple Inc." is the question's own name with its suffix, not the auditor's
+    assert not has_type("We have served as Apple Inc.’s auditor since 2009.", "name", asked)
+    assert has_type("The Company’s independent registered public accounting firm, Ernst & Young LLP, has issued an "
+                    "audit report.", "name", asked)
+    assert has_type("Denver linebacker Von Miller was named Super Bowl MVP.", "name", set(stems("Who was named MVP?")))
