@@ -27,6 +27,15 @@ _WORD = re.compile(r"\S+")
 _MANNER_Q = re.compile(r"^\s*how (?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|had)\b")
 _MEANS = re.compile(r"\b(?:by|through|using|uses?|used|via|based on|according to|process|method|mechanism|"
                     r"algorithm|input|means)\b", re.IGNORECASE)
+# "How does X differ from Y?", "What does X gain and lose compared with Y?" asks for a contrast: a sentence that
+# sets one against the other ("X is focused on ..., whereas Y ...") or weighs one ("The primary benefit of this
+# model over the others ...", "However, limited information ...")
+_COMPARE_Q = re.compile(r"\b(?:compared?|comparison|differ|differs|difference|different from|distinguish|versus|vs\.|"
+                        r"gain and lose|pros and cons|(?:advantages?|benefits?) and (?:disadvantages?|drawbacks?)|"
+                        r"trade-?offs?)\b", re.IGNORECASE)
+_CONTRASTS = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|however|rather than|instead of|as opposed to|"
+                        r"versus|benefits?|drawbacks?|advantages?|disadvantages?|trade-?offs?|compared (?:with|to)|"
+                        r"differs?|difference)\b", re.IGNORECASE)
 _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
@@ -53,6 +62,8 @@ def expected_type(question: str) -> str:
         return "number"
     if _NAME_Q.search(q):
         return "name"
+    if _COMPARE_Q.search(q):
+        return "contrast"
     if _LIST_Q.search(q):
         return "list"
     if _MANNER_Q.search(q):
@@ -110,4 +121,6 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
         return _LISTS.search(sentence) is not None
     if kind == "manner":
         return _MEANS.search(sentence) is not None
+    if kind == "contrast":
+        return _CONTRASTS.search(sentence) is not None
     return False

@@ -160,3 +160,9 @@ def test_sub_sections_are_items_of_a_kind_only_their_section_names_in_the_plural
         OutlineChild(title="Policy administrator (PA)", opening="This component establishes the path.")])
     listing = _best_listing("What are the logical components of a zero trust architecture?", node, parts)
     assert listing is not None and listing.count == 2 and parts.names_kind(frozenset(stems("components")))
+
+
+def test_a_comparison_is_answered_by_the_sentence_that_sets_one_against_the_other(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("How does the scope of TIC 3.0 compare with that of a zero trust architecture?").answer
+    assert answer.startswith("TIC 3.0 is focused on network-based security protections, whereas ZTA is a more "
+                             "inclusive architecture"), answer
