@@ -97,3 +97,18 @@ def named_by(question: str, sentence: str, source: str) -> frozenset[str]:
         return frozenset()
     in_name = {w.lower() for w in _NAME_WORD.findall(source)} - _FILE_WORDS
     return frozenset(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{2,}", question) if w.lower() in in_name)
+
+
+# a sentence that points back at its topic: "The primary benefit of this model …", "It is …"
+_POINTS_BACK = re.compile(r"\b(?:this|these|such)\s+[a-z]|^\s*(?:it|they)\b", re.IGNORECASE)
+
+
+def titled_by(question: str, sentence: str, section: tuple[str, ...]) -> frozenset[str]:
+    """The question's words (lower case) its sub-section's title says, for a sentence that points back at its
+    topic: "The primary benefit of this model over the others …" under "3.2.3 Resource Portal-Based Deployment"
+    meets "resource portal" without saying it. Only a sub-section's title: a top section (an article, a chapter,
+    a filing's part) names the whole document's subject, which every sentence of it would then meet."""
+    if len(section) < 2 or not _POINTS_BACK.search(sentence):
+        return frozenset()
+    title = {w.lower() for w in _NAME_WORD.findall(section[-1])}
+    return frozenset(w.lower() for w in _NAME_WORD.findall(question) if w.lower() in title)

@@ -28,7 +28,7 @@ from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
 from ...text.furniture import Role
 from ...text.tokens import stems
-from .alignment import Aligner, named_by, recall
+from .alignment import Aligner, named_by, recall, titled_by
 from .constraints import opposite_words, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
@@ -133,8 +133,8 @@ class SentenceRanker:
         if not pool:
             return None
         # token vectors first: their pass also gives the sentence vectors, which the cosine then finds cached
-        matches = self.aligner.matches(question, [ev.text for ev in pool],
-                                       [named_by(question, ev.text, ev.source) for ev in pool])
+        given = [named_by(question, ev.text, ev.source) | titled_by(question, ev.text, ev.section) for ev in pool]
+        matches = self.aligner.matches(question, [ev.text for ev in pool], given)
         cosine = [float(c) for c in self._cosine(question, pool)]
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]

@@ -57,3 +57,15 @@ def test_per_word_matches_average_to_the_alignment(embedder) -> None:
     assert all(((m >= 0.0) & (m <= 1.0)).all() for m in matches)
     [exact] = Aligner(HashingEmbedder()).matches("Mongol army victories", ["The Mongol army marched."])
     assert exact.tolist() == [1.0, 1.0, 0.0]  # without MiniLM a word matches only itself
+
+
+def test_only_a_sentence_pointing_back_meets_the_words_of_its_sub_sections_title() -> None:
+    from memory_bank.engines.offline.alignment import titled_by
+
+    question = "What are the benefits of the resource portal model?"
+    section = ("3 Logical Components", "3.2.3 Resource Portal-Based Deployment")
+    assert titled_by(question, "The primary benefit of this model is that nothing is installed.", section) == {
+        "resource", "portal"}
+    assert titled_by(question, "A gateway sits in front of each resource.", section) == frozenset()
+    # a top section names the whole document's subject (an article, a chapter): no sentence meets it that way
+    assert titled_by(question, "This model is flexible.", ("Resource Portal",)) == frozenset()

@@ -166,3 +166,22 @@ def test_a_comparison_is_answered_by_the_sentence_that_sets_one_against_the_othe
     answer = nist_bank.run("How does the scope of TIC 3.0 compare with that of a zero trust architecture?").answer
     assert answer.startswith("TIC 3.0 is focused on network-based security protections, whereas ZTA is a more "
                              "inclusive architecture"), answer
+
+
+
+def test_a_sentence_that_says_this_model_meets_the_model_its_sub_section_names(embedder) -> None:  # noqa: ANN001
+    portal = ("3.2 Deployed Variations", "3.2.3 Resource Portal-Based Deployment")
+    gateway = ("3.2 Deployed Variations", "3.2.1 Device Agent/Gateway-Based Deployment")
+    evidence = [
+        Evidence("In this deployment model, the PEP is a single component that acts as a gateway for subject "
+                 "requests.", "n1", section=portal, position=0),
+        Evidence("The primary benefit of this model over the others is that a software component does not need "
+                 "to be installed on all client devices.", "n1", section=portal, position=1),
+        Evidence("This model is also more flexible for BYOD policies and inter-organizational collaboration "
+                 "projects.", "n1", section=portal, position=2),
+        Evidence("In this model, enterprise assets have a device agent that is used to connect to enclave "
+                 "gateways.", "n2", section=gateway, position=0),
+        Evidence("The identity-driven approach works well with the resource portal model since device identity "
+                 "provides secondary support data.", "n3", section=("3.1 ZTA Approaches",), position=0)]
+    answer = Answerer(embedder).answer("What are the benefits of the resource portal deployment model?", evidence)
+    assert answer.found and answer.text.startswith("The primary benefit of this model over the others"), answer
