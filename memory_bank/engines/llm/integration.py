@@ -22,8 +22,10 @@ MAX_SCHEMA_NEIGHBOURS = 8  # neighbours a schema names one by one (llama.cpp's g
 
 
 def _nodes_block(groups: list[NodeWithNeighbors]) -> str:
+    """Compact JSON: the local 1.5B model writes its reply in the layout of the JSON it reads, and shown the
+    nodes indented it indented its reply too (a token a line) whatever the prompt asked."""
     data = [{"node": g.node.model_dump(), "neighbours": [n.model_dump() for n in g.neighbors]} for g in groups]
-    return json.dumps(data, ensure_ascii=False, indent=1)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def neighbour_ids(inp: IntegrationInput) -> set[str]:

@@ -188,7 +188,9 @@ def test_a_merged_summary_that_drops_the_merged_nodes_figures_keeps_them_with_no
         out = IntegrationAgent(OpenAIClient(settings), settings).run(IntegrationInput(
             nodes_to_merge=[NodeWithNeighbors(node=minutes), NodeWithNeighbors(node=review)]))
         calls = len(fake.chat_requests)
+        shown = fake.chat_requests[0].messages[-1]["content"]
     assert calls == 1, "a dropped figure is mended, not asked again"
+    assert "\n " not in shown, "the nodes are shown as compact JSON, the layout the reply should take"
     assert out.summary == ("The board approved the Northwind project with a budget of 5 million dollars for 2021. "
                            "By June the project had spent 1.2 million dollars.")
     assert "stating 1.2 were added" in out.interaction_tree_description
