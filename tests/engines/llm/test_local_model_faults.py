@@ -169,6 +169,21 @@ def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict
     assert relation["n3"].relationship is Relation.MERGE, "the same figures merge as the LLM said"
 
 
+def test_an_llm_merge_of_two_texts_the_offline_check_finds_unrelated_is_no_merge() -> None:
+    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for the "
+                         "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+    leases = node("n2", "The lease of the Stavanger office is extended by two years. Aisha Khan will negotiate the "
+                        "parking contract.")
+    same = node("n3", "The board approved the Northwind project with a budget of 5 million dollars for the "
+                      "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+    guarded = GuardedAnalysis(SaysMergeForBoth(), OfflineAnalyzer(HashingEmbedder()))
+    relation = {j.existing_node_id: j for j in guarded.run(AnalysisInput(new_node=minutes,
+                                                                         candidates=[leases, same])).relationships}
+    assert relation["n2"].relationship is Relation.UNRELATED
+    assert relation["n2"].reasoning.startswith("the LLM said merge (both mention the budget)")
+    assert relation["n3"].relationship is Relation.MERGE
+
+
 def test_a_merged_summary_that_drops_the_merged_nodes_figures_keeps_them_with_no_second_call() -> None:
     from memory_bank.engines.llm.integration import IntegrationAgent
     from memory_bank.engines.llm.openai_client import OpenAIClient
