@@ -18,7 +18,7 @@ from pathlib import Path
 from memory_bank import MemoryBank
 from memory_bank.engines.compose import GuardedAnalysis
 from memory_bank.engines.llm.structure import StructureAgent
-from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, StructureInput
+from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement, StructureInput
 from memory_bank.engines.offline.analysis import OfflineAnalyzer
 from memory_bank.memory.query_graph import Relation
 from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
@@ -153,35 +153,35 @@ class SaysMergeForBoth:
                                              for c in inp.candidates])
 
 
-def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict_it_hid() -> None:
-    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                         "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
-    review = node("n2", "This review was prepared by the finance office. The Northwind project budget is 9 million "
-                        "dollars for the fiscal year 2021. The budget was approved by the steering board.")
-    same = node("n3", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                      "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+MINUTES = ("The board approved the Northwind project with a budget of 5 million dollars for the fiscal year 2021. "
+           "Jonas Berg asked that the pilot report be presented to the board.")
+
+
+def merged_by_the_llm(other: str) -> dict[str, RelationJudgement]:
+    """The guarded judgements of the minutes against `other` (n2) and a copy of themselves (n3), where the LLM
+    called both a merge."""
     guarded = GuardedAnalysis(SaysMergeForBoth(), OfflineAnalyzer(HashingEmbedder()))
-    out = guarded.run(AnalysisInput(new_node=minutes, candidates=[review, same]))
+    out = guarded.run(AnalysisInput(new_node=node("n1", MINUTES), candidates=[node("n2", other),
+                                                                               node("n3", MINUTES)]))
     relation = {j.existing_node_id: j for j in out.relationships}
+    assert relation["n3"].relationship is Relation.MERGE, "the same text merges as the LLM said"
+    return relation
+
+
+def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict_it_hid() -> None:
+    relation = merged_by_the_llm("This review was prepared by the finance office. The Northwind project budget is "
+                                 "9 million dollars for the fiscal year 2021. The budget was approved by the "
+                                 "steering board.")
     assert relation["n2"].relationship is Relation.CONFLICT
     described = relation["n2"].conflict_description or ""
     assert "5" in described and "9" in described and relation["n2"].reasoning.startswith("the LLM said merge")
-    assert relation["n3"].relationship is Relation.MERGE, "the same figures merge as the LLM said"
 
 
 def test_an_llm_merge_of_two_texts_the_offline_check_finds_unrelated_is_no_merge() -> None:
-    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                         "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
-    leases = node("n2", "The lease of the Stavanger office is extended by two years. Aisha Khan will negotiate the "
-                        "parking contract.")
-    same = node("n3", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                      "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
-    guarded = GuardedAnalysis(SaysMergeForBoth(), OfflineAnalyzer(HashingEmbedder()))
-    relation = {j.existing_node_id: j for j in guarded.run(AnalysisInput(new_node=minutes,
-                                                                         candidates=[leases, same])).relationships}
+    relation = merged_by_the_llm("The lease of the Stavanger office is extended by two years. Aisha Khan will "
+                                 "negotiate the parking contract.")
     assert relation["n2"].relationship is Relation.UNRELATED
     assert relation["n2"].reasoning.startswith("the LLM said merge (both mention the budget)")
-    assert relation["n3"].relationship is Relation.MERGE
 
 
 def test_a_merged_summary_that_drops_the_merged_nodes_figures_keeps_them_with_no_second_call() -> None:
