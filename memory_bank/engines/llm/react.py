@@ -38,8 +38,6 @@ ANSWER_NOW = ("Stop using tools now. Write your final answer inside <answer>...<
 NUDGE = ("Your reply had neither a <tool_call> nor an <answer>. Continue: call one tool inside "
          "<tool_call>...</tool_call>, or give the final answer inside <answer>...</answer>.")
 NO_MORE_TOOLS = "Error: no more tool calls are allowed. " + ANSWER_NOW
-MADE_UP = ("You wrote a <tool_response> yourself: tool results come only from the system, in a user message. "
-           + ANSWER_NOW)
 MIN_OBSERVATION_CHARS = 1_000
 
 
@@ -121,13 +119,6 @@ class ReactAgent:
             if step.call_body is None:
                 if state.told_to_answer and step.plain:
                     return step.plain  # told to answer, it answered without the tags
-                if step.made_up and not state.told_to_answer:
-                    # a model that writes the tool's result itself quotes the memory it was shown; nudged, the
-                    # local 1.5B model wrote another made-up result each time (3 steps of 4, twice, on the
-                    # notes sample) and answered only when told to: it is told to at once
-                    state.add("user", MADE_UP)
-                    state.told_to_answer = True
-                    continue
                 state.add("user", NUDGE)
                 continue
             result = NO_MORE_TOOLS if state.told_to_answer else self._act(step.call_body, state)

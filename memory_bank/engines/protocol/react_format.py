@@ -129,8 +129,6 @@ class Step:
             # shows the model the tag it should have used
             self.call_body = pseudo
             self._kept = f"{visible.rstrip()}\n<tool_call>{pseudo}</tool_call>".lstrip()
-        # the reply's only move was a tool result the model wrote itself (no call, no answer before it)
-        self.made_up = forged is not None and self.call_body is None and self.answer is None
 
     @property
     def kept_text(self) -> str:

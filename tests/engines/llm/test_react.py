@@ -11,7 +11,7 @@ import pytest
 from memory_bank.control import CancelToken
 from memory_bank.engines.llm.client import MeteredClient, UsageMeter
 from memory_bank.engines.llm.openai_client import OpenAIClient
-from memory_bank.engines.llm.react import ANSWER_NOW, MADE_UP, NUDGE, ReactAgent
+from memory_bank.engines.llm.react import ANSWER_NOW, NUDGE, ReactAgent
 from memory_bank.engines.models import ExecutionInput
 from memory_bank.engines.protocol.react_format import Step, cited_ids, summarise
 from memory_bank.errors import BudgetExceeded, ToolError
@@ -234,18 +234,6 @@ def test_a_tool_response_the_model_writes_itself_ends_its_reply() -> None:
     step = Step("The PEP forwards requests to the PA [node:n1].\n<tool_response>made up</tool_response>")
     assert step.plain == "The PEP forwards requests to the PA [node:n1]."
     assert Step("<answer>From memory [node:n1].</answer><tool_response>x").answer == "From memory [node:n1]."
-
-
-def test_a_made_up_tool_result_is_followed_by_the_order_to_answer_not_a_nudge(fake: FakeOpenAI) -> None:
-    """Qwen2.5-Coder-1.5B quoted the memory in a <tool_response> of its own, nudged, did it again (3 steps of 4)
-    and answered only when told to: it is told to at the first made-up result, and its tools are closed."""
-    search = ScriptedTool("search", lambda a: "ALPHA was deployed in 1995.")
-    fake.push(ok("<tool_response>\n[node:n1] ALPHA was deployed"), ok(tool_call("search", query="ALPHA")),
-              ok("<answer>In 1995 [node:n1].</answer>"))
-    result = agent(fake, search, react_max_calls=4).run(execution())
-    assert result.answer == "In 1995 [node:n1]." and len(fake.chat_requests) == 3
-    assert last_user(fake, 1) == MADE_UP and search.calls == []
-    assert "no more tool calls are allowed" in last_user(fake, 2)
 
 
 def test_a_step_is_read_only_up_to_its_tool_call_or_answer(fake: FakeOpenAI) -> None:
