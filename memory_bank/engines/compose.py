@@ -156,6 +156,8 @@ class GuardedAnalysis:
       million budgets of two notes "unrelated", and judged one candidate of several (issues 25, 29).
     - A merge the LLM calls where the two texts give a figure differently (where their words line up) is that
       conflict: merging would lose one of the claims.
+    - A merge the LLM calls for two texts the detector finds unrelated (`_apart`) is no merge: merging would
+      fuse two topics into one node.
     - A conflict the LLM claims where the two texts state no value differently is vetoed: a conflict needs two
       claims about the same thing that cannot both be true. The local 1.5B model, writing its reason first,
       copied the prompt's definition of a conflict into it and then chose "conflict" for pairs of identical
@@ -195,7 +197,8 @@ class GuardedAnalysis:
                 judged.append(j if differing else _vetoed(j, offline))
             else:
                 figures = [d for d in differing if _has_figure(d.ours) and _has_figure(d.theirs)]
-                judged.append(_unmerged(j, figures, inp.new_node, by_id[j.existing_node_id]) if figures else j)
+                judged.append(_unmerged(j, figures, inp.new_node, by_id[j.existing_node_id]) if figures
+                              else _apart(j, offline) if offline.relationship is Relation.UNRELATED else j)
         said = {j.existing_node_id for j in judged}
         unjudged = [j for cid, j in second.items() if cid not in said and j.relationship is Relation.CONFLICT]
         return AnalysisOutput(relationships=judged + [_unjudged(j) for j in unjudged])
@@ -226,6 +229,15 @@ def _unmerged(judgement: RelationJudgement, figures: list[Substitution], new: No
         reasoning=f"the LLM said merge ({judgement.reasoning or 'no reason given'}), but the texts give a figure "
                   f"differently: {subs}",
         conflict_description=f"'{new.context[:80]}' and '{other.context[:80]}' disagree: {subs}")
+
+
+def _apart(judgement: RelationJudgement, offline: RelationJudgement) -> RelationJudgement:
+    """An LLM merge of two texts the offline check finds unrelated (no shared run of words, embeddings apart):
+    not a duplicate. The local model merged the review's spending (1.2 million by June) into the minutes'
+    budget approval; each such merge cost an integration call and a re-analysis of the merged node."""
+    return offline.model_copy(update={
+        "reasoning": f"the LLM said merge ({judgement.reasoning or 'no reason given'}), but the two texts share "
+                     f"too little to be duplicates; the offline check: {offline.reasoning}"})
 
 
 def _vetoed(judgement: RelationJudgement, offline: RelationJudgement) -> RelationJudgement:

@@ -68,9 +68,21 @@ def rule_decision(*, goal: str, conflicts: list[PendingConflict], images: list[T
     return None
 
 
-def _repeats(task: PendingTask, done: Sequence[CompletedTask]) -> bool:
-    said = " ".join(task.description.lower().split())
-    return any(t.type is task.type and " ".join(t.description.lower().split()) == said for t in done)
+def _flat(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .?!")
+
+
+def _said(description: str, goal: str) -> str:
+    """A task's description as compared for a repeat: case, spacing and end marks aside, and the goal itself
+    as the answering step it names (the local model, after that step answered, proposed the goal as a NORMAL
+    task: 4 more ReAct calls and a planning call that wrote the same answer again)."""
+    said = _flat(description)
+    return _flat(answer_task(goal).description) if said == _flat(goal) else said
+
+
+def _repeats(task: PendingTask, done: Sequence[CompletedTask], goal: str) -> bool:
+    said = _said(task.description, goal)
+    return any(t.type is task.type and _said(t.description, goal) == said for t in done)
 
 
 def guard_next(proposed: PendingTask | None, *, goal: str, conflicts: list[PendingConflict],
@@ -91,7 +103,7 @@ def guard_next(proposed: PendingTask | None, *, goal: str, conflicts: list[Pendi
         return Decision(_recognise(images[0]), RULE, "a waiting image comes next")
     fallback = None if answered else answer_task(goal)
     if proposed and proposed.type is TaskType.NORMAL:
-        if not _repeats(proposed, done):
+        if not _repeats(proposed, done, goal):
             return Decision(proposed, PLANNER)
         return Decision(fallback, RULE, f"the planning agent repeated a completed task "
                                         f"({proposed.description[:80]!r}): the loop does not run it again")

@@ -67,6 +67,12 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+def is_heading(paragraph: str) -> bool:
+    """Whether every line of `paragraph` is a Markdown heading."""
+    lines = [line for line in paragraph.splitlines() if line.strip()]
+    return bool(lines) and all(_MARKDOWN_HEADING.fullmatch(line) for line in lines)
+
+
 def clause_ends(text: str) -> list[int]:
     """Offsets just past each sentence or clause end (stop and closers) that whitespace follows."""
     return [m.end() for m in _CLAUSE_END.finditer(text)]

@@ -9,7 +9,7 @@ from memory_bank.memory.query_graph import Node, PendingConflict
 from memory_bank.memory.store import Memory
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.run.adapter import Adapter
-from memory_bank.run.planning_guard import guard_next, rule_decision
+from memory_bank.run.planning_guard import answer_task, guard_next, rule_decision
 from memory_bank.settings import Settings
 from memory_bank.wiring import build_core
 
@@ -55,6 +55,16 @@ def test_a_task_the_planner_repeats_is_not_run_again() -> None:
     other = guard_next(PendingTask(description="read the minutes"), goal="g", conflicts=[], images=[],
                        answered=True, done=done)
     assert other.task.description == "read the minutes" and other.by == "planning agent"
+
+
+def test_the_goal_proposed_after_its_answering_step_is_a_repeat() -> None:
+    goal = "What is the Northwind budget?"
+    done = [CompletedTask(description=answer_task(goal).description, status=TaskStatus.SUCCESS)]
+    again = guard_next(PendingTask(description="what is the  Northwind budget"), goal=goal, conflicts=[],
+                       images=[], answered=True, done=done)
+    assert again.task is None and again.by == "rule" and "repeated a completed task" in again.reason
+    first = guard_next(PendingTask(description=goal), goal=goal, conflicts=[], images=[], answered=False)
+    assert first.task.description == goal and first.by == "planning agent"
 
 
 def test_the_rules_decide_alone_where_they_leave_no_choice() -> None:

@@ -25,7 +25,9 @@ from .structured import narrowed, one_of, response_schema
 
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
 REASON_CHARS = 120  # the schema's bound on a judgement's reasoning (what each node says, a few words each)
-LINE_CHARS = 160  # ... on a conflict's description and a rewritten context
+LINE_CHARS = 160  # ... on a conflict's description (both claims quoted)
+CONTEXT_CHARS = 80  # ... on a rewritten one-line context: the local 1.5B model filled 160 with a copied sentence,
+# four rewrites a related pair (1,226 reply tokens, 234 s, for one call of 7 related pairs on the notes sample)
 
 
 class LenientJudgement(RelationJudgement):
@@ -122,6 +124,7 @@ def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
     its description, a related pair its rewrites; a merge or an unrelated pair nothing more), each short: every
     character is a token a local model writes, and it wrote all of them, as null or as copies, when it could."""
     line = {"type": "string", "maxLength": LINE_CHARS}
+    context = {"type": "string", "maxLength": CONTEXT_CHARS}
     words = {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 40}}
 
     def variant(relation: Relation, **extra: dict[str, object]) -> dict[str, object]:
@@ -134,7 +137,7 @@ def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
 
     return {"LenientJudgement": {"anyOf": [
         variant(Relation.CONFLICT, conflict_description=line), variant(Relation.MERGE),
-        variant(Relation.RELATED, context_update_new=line, context_update_existing=line,
+        variant(Relation.RELATED, context_update_new=context, context_update_existing=context,
                 keywords_update_new=words, keywords_update_existing=words),
         variant(Relation.UNRELATED)]}}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...text.split import Span, clause_ends, paragraph_spans, stripped_span
+from ...text.split import Span, clause_ends, is_heading, paragraph_spans, stripped_span
 from ..models import ClassificationInput, ClassificationOutput, Cluster
 from .client import ResponseSchema
 from .common import PromptedAgent
@@ -71,8 +71,22 @@ def _split_long(text: str, span: Span) -> list[Span]:
 
 
 def passage_spans(text: str) -> list[Span]:
-    """Paragraphs (blank-line separated), long ones cut at sentence ends, as verbatim spans of `text`."""
-    return [piece for paragraph in paragraph_spans(text) for piece in _split_long(text, paragraph)]
+    """Paragraphs (blank-line separated), long ones cut at sentence ends, as verbatim spans of `text`. A
+    Markdown heading is one passage with the paragraph it heads: a heading is no topic of its own. Given it
+    alone, the local 1.5B model labelled headings as topics of their own ("## Budget" became a memory node),
+    each such node costing an analysis, a merge call and a re-analysis on the notes sample."""
+    spans: list[Span] = []
+    heading: int | None = None  # where the headings waiting for their paragraph start
+    for paragraph in paragraph_spans(text):
+        if is_heading(paragraph.text):
+            heading = paragraph.start if heading is None else heading
+            continue
+        if heading is not None:
+            paragraph = Span(heading, paragraph.end, text[heading:paragraph.end])
+            heading = None
+        spans.extend(_split_long(text, paragraph))
+    last = stripped_span(text, heading, len(text)) if heading is not None else None
+    return [*spans, *_split_long(text, last)] if last else spans
 
 
 def _content(text: str, spans: list[Span], passages: list[int]) -> str:

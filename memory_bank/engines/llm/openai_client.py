@@ -57,6 +57,7 @@ _CONNECTED = frozenset({"connection.connect_tcp.complete", "connection.connect_u
                         "connection.start_tls.complete"})
 _JSON_MODE_REJECTIONS = frozenset({400, 422})  # bad request, unprocessable entity: what a server without it says
 _DETAIL_CHARS = 300
+REACT_SLOT = 0  # the llama.cpp server slot every ReAct step goes to (`_streamed_extra`)
 _STREAM = {"stream": True, "stream_options": {"include_usage": True}}  # the usage comes in a last chunk
 
 
@@ -129,7 +130,8 @@ class OpenAIClient:
         self._json_mode_supported = True
         self._schema_supported = True
         # llama.cpp: keep each prompt's KV so the next call sharing its prefix reads only the rest (issue 29)
-        self._extra = {"extra_body": {"cache_prompt": True}} if settings.llm_provider == "local" else {}
+        self._local = settings.llm_provider == "local"
+        self._extra = {"extra_body": {"cache_prompt": True}} if self._local else {}
         # a local model takes 10-60 s a call: every reply streams, so the Run page shows its tokens arrive
         self._stream_all = settings.llm_provider == "local"
 
@@ -158,7 +160,7 @@ class OpenAIClient:
         if on_text is not None:  # streamed: text arrives token by token; no response_format (free text only)
             streamed = {"model": self._vision_model if has_image(messages) else self._model, "messages": messages,
                         "temperature": temperature, "top_p": top_p, "extra_headers": {AGENT_HEADER: agent},
-                        **_STREAM, **self._extra}
+                        **_STREAM, **self._streamed_extra(agent)}
             if max_tokens is not None:
                 streamed["max_tokens"] = max_tokens
             return self._with_retries(streamed, agent, on_text, on_tokens)
@@ -172,6 +174,15 @@ class OpenAIClient:
         if on_tokens is not None and self._stream_all:
             params.update(_STREAM)
         return self._structured(params, agent, json_mode, schema, on_tokens)
+
+    def _streamed_extra(self, agent: str) -> dict[str, Any]:
+        """llama.cpp: every ReAct step on one server slot. A step is read only up to its tool call, so its
+        stream closes while the server still writes; the next step, sent at once, found that slot busy and went
+        to the other one, reading its whole prompt again (the notes sample: 1,355 tokens, 44 s, where the slot
+        it left held all but the last message). Pinned, it waits the moment the slot takes to stop."""
+        if not self._local or agent != "react":
+            return self._extra
+        return {"extra_body": {**self._extra["extra_body"], "id_slot": REACT_SLOT}}
 
     def _structured(self, params: dict[str, Any], agent: str, json_mode: bool, schema: ResponseSchema | None,
                     on_tokens: TokenListener | None) -> Completion:

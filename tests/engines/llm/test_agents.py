@@ -68,6 +68,16 @@ def test_passages_are_paragraphs_and_long_ones_are_cut_at_sentences() -> None:
     assert len(pieces) > 2 and all(len(p) <= 1_200 and p.endswith(".") for p in pieces)
 
 
+def test_a_markdown_heading_is_one_passage_with_the_paragraph_it_heads() -> None:
+    text = ("# Minutes\n\n## Item 1: Northwind\n\nThe board approved 5 million dollars.\n\n"
+            "Jonas Berg asked for the report.\n\n## Item 2\n\nThe lease is extended.\n\n## Closing")
+    spans = passage_spans(text)
+    assert [s.text for s in spans] == [
+        "# Minutes\n\n## Item 1: Northwind\n\nThe board approved 5 million dollars.",
+        "Jonas Berg asked for the report.", "## Item 2\n\nThe lease is extended.", "## Closing"]
+    assert all(text[s.start:s.end] == s.text for s in spans)
+
+
 def test_classification_keeps_content_verbatim_and_loses_nothing(fake: FakeOpenAI, client: OpenAIClient) -> None:
     fake.push(ok(reply({"topics": [
         {"context": "Zero trust basics", "keywords": ["zero trust", "session"]},

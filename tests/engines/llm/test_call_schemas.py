@@ -93,6 +93,8 @@ def test_the_analysis_schema_names_exactly_the_candidates_shown(fake: FakeOpenAI
     merge = schema["$defs"]["LenientJudgement"]["anyOf"][1]
     assert merge["properties"]["relationship"]["enum"] == ["merge"] and merge["additionalProperties"] is False
     assert "context_update_new" not in merge["properties"], "a merge writes no rewrite of either side"
+    related = schema["$defs"]["LenientJudgement"]["anyOf"][2]["properties"]
+    assert related["context_update_new"]["maxLength"] == related["context_update_existing"]["maxLength"] == 80
     assert schema["properties"]["relationships"]["minItems"] == 2
     assert [j.existing_node_id for j in out.relationships] == ["b"], "an id outside the enum is never used"
 

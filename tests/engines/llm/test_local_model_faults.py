@@ -18,7 +18,7 @@ from pathlib import Path
 from memory_bank import MemoryBank
 from memory_bank.engines.compose import GuardedAnalysis
 from memory_bank.engines.llm.structure import StructureAgent
-from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, StructureInput
+from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement, StructureInput
 from memory_bank.engines.offline.analysis import OfflineAnalyzer
 from memory_bank.memory.query_graph import Relation
 from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
@@ -153,38 +153,76 @@ class SaysMergeForBoth:
                                              for c in inp.candidates])
 
 
-def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict_it_hid() -> None:
-    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                         "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
-    review = node("n2", "This review was prepared by the finance office. The Northwind project budget is 9 million "
-                        "dollars for the fiscal year 2021. The budget was approved by the steering board.")
-    same = node("n3", "The board approved the Northwind project with a budget of 5 million dollars for the "
-                      "fiscal year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+MINUTES = ("The board approved the Northwind project with a budget of 5 million dollars for the fiscal year 2021. "
+           "Jonas Berg asked that the pilot report be presented to the board.")
+
+
+def merged_by_the_llm(other: str) -> dict[str, RelationJudgement]:
+    """The guarded judgements of the minutes against `other` (n2) and a copy of themselves (n3), where the LLM
+    called both a merge."""
     guarded = GuardedAnalysis(SaysMergeForBoth(), OfflineAnalyzer(HashingEmbedder()))
-    out = guarded.run(AnalysisInput(new_node=minutes, candidates=[review, same]))
+    out = guarded.run(AnalysisInput(new_node=node("n1", MINUTES), candidates=[node("n2", other),
+                                                                               node("n3", MINUTES)]))
     relation = {j.existing_node_id: j for j in out.relationships}
+    assert relation["n3"].relationship is Relation.MERGE, "the same text merges as the LLM said"
+    return relation
+
+
+def test_an_llm_merge_of_two_phrasings_of_one_figure_that_differ_is_the_conflict_it_hid() -> None:
+    relation = merged_by_the_llm("This review was prepared by the finance office. The Northwind project budget is "
+                                 "9 million dollars for the fiscal year 2021. The budget was approved by the "
+                                 "steering board.")
     assert relation["n2"].relationship is Relation.CONFLICT
     described = relation["n2"].conflict_description or ""
     assert "5" in described and "9" in described and relation["n2"].reasoning.startswith("the LLM said merge")
-    assert relation["n3"].relationship is Relation.MERGE, "the same figures merge as the LLM said"
 
 
-def test_a_merged_summary_that_drops_the_merged_nodes_figures_is_asked_again() -> None:
+def test_an_llm_merge_of_two_texts_the_offline_check_finds_unrelated_is_no_merge() -> None:
+    relation = merged_by_the_llm("The lease of the Stavanger office is extended by two years. Aisha Khan will "
+                                 "negotiate the parking contract.")
+    assert relation["n2"].relationship is Relation.UNRELATED
+    assert relation["n2"].reasoning.startswith("the LLM said merge (both mention the budget)")
+
+
+def test_a_merged_summary_that_drops_the_merged_nodes_figures_keeps_them_with_no_second_call() -> None:
     from memory_bank.engines.llm.integration import IntegrationAgent
     from memory_bank.engines.llm.openai_client import OpenAIClient
     from memory_bank.engines.models import IntegrationInput, NodeWithNeighbors
 
-    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for 2021.")
-    review = node("n2", "This review was prepared by the finance office for the autumn planning round.")
+    minutes = node("n1", "The board approved the Northwind project with a budget of 5 million dollars for 2021. "
+                         "Jonas Berg asked for the pilot report.")
+    review = node("n2", "This review was prepared by the finance office. By June the project had spent 1.2 million "
+                        "dollars. It covers the autumn round.")
     reply = {"context": "Northwind budget", "keywords": ["Northwind"], "neighbor_updates": {},
              "interaction_tree_description": "merged", "rejected_node_id": None}
-    lossy = json.dumps({**reply, "summary": "The Northwind project budget and zero trust migration plan summary"})
-    kept = json.dumps({**reply, "summary": "The board approved a budget of 5 million dollars for 2021; the finance "
-                                           "office wrote a review."})
-    with FakeOpenAI(lossy, kept) as fake:
+    # the local model's merge of these: one node's text, the other's figure gone
+    lossy = json.dumps({**reply, "summary": "The board approved the Northwind project with a budget of 5 million "
+                                            "dollars for 2021."})
+    with FakeOpenAI(lossy, lossy) as fake:
         settings = fake.settings()
         out = IntegrationAgent(OpenAIClient(settings), settings).run(IntegrationInput(
             nodes_to_merge=[NodeWithNeighbors(node=minutes), NodeWithNeighbors(node=review)]))
-        second = fake.chat_requests[1].text()
-    assert "5 million" in out.summary
-    assert "leaves out 2021, 5" in second
+        calls = len(fake.chat_requests)
+        shown = fake.chat_requests[0].messages[-1]["content"]
+    assert calls == 1, "a dropped figure is mended, not asked again"
+    assert "\n " not in shown, "the nodes are shown as compact JSON, the layout the reply should take"
+    assert out.summary == ("The board approved the Northwind project with a budget of 5 million dollars for 2021. "
+                           "By June the project had spent 1.2 million dollars.")
+    assert "stating 1.2 were added" in out.interaction_tree_description
+
+
+def test_a_merged_summary_that_keeps_every_figure_is_the_models_own() -> None:
+    from memory_bank.engines.llm.integration import IntegrationAgent
+    from memory_bank.engines.llm.openai_client import OpenAIClient
+    from memory_bank.engines.models import IntegrationInput, NodeWithNeighbors
+
+    minutes = node("n1", "Item 1: the board approved a budget of 5 million dollars.")
+    review = node("n2", "The finance office spent 1.2 million dollars by June.")
+    summary = "A 5 million dollar budget was approved; 1.2 million dollars were spent by June."
+    reply = json.dumps({"summary": summary, "context": "Northwind budget", "keywords": [], "neighbor_updates": {},
+                        "interaction_tree_description": "merged", "rejected_node_id": None})
+    with FakeOpenAI(reply) as fake:
+        settings = fake.settings()
+        out = IntegrationAgent(OpenAIClient(settings), settings).run(IntegrationInput(
+            nodes_to_merge=[NodeWithNeighbors(node=minutes), NodeWithNeighbors(node=review)]))
+    assert out.summary == summary and out.interaction_tree_description == "merged"

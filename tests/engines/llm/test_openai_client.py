@@ -289,3 +289,18 @@ def test_the_local_model_is_asked_to_keep_its_prompt_cache_and_a_remote_one_gets
     local, streamed, remote = fake.chat_requests
     assert local.body["cache_prompt"] is True and streamed.body["cache_prompt"] is True
     assert "cache_prompt" not in remote.body
+
+
+def test_every_react_step_on_the_local_server_goes_to_one_slot(fake: FakeOpenAI) -> None:
+    """A ReAct step's stream is closed at its tool call while llama.cpp still writes: the next step must wait
+    for that slot, whose cache holds its prompt, not go to another slot that reads it all again."""
+    fake.push(ok("a"), ok("b"), ok("c"), ok("d"))
+    local = OpenAIClient(fake.settings(llm_provider="local"))
+    for _ in range(2):
+        local.complete(USER, agent="react", temperature=0.3, top_p=0.7, on_text=lambda text, at: None)
+    ask(local)
+    OpenAIClient(fake.settings()).complete(USER, agent="react", temperature=0.3, top_p=0.7,
+                                           on_text=lambda text, at: None)
+    first, second, json_call, remote = fake.chat_requests
+    assert first.body["id_slot"] == second.body["id_slot"] == 0 and first.body["cache_prompt"] is True
+    assert "id_slot" not in json_call.body and "id_slot" not in remote.body
