@@ -62,7 +62,6 @@ def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
     client = metered(fake.settings(llm_backoff_base=MAX_RETRY_WAIT, llm_backoff_max=MAX_RETRY_WAIT), None,
                      EventBus(), cancel, UsageMeter(max_calls=100, max_tokens=10_000))
     fake.push(error(503), ok("too late"))
-    threading.Timer(0.3, cancel.cancel).start()
     outcome: list[BaseException] = []
 
     def call() -> None:
@@ -73,6 +72,12 @@ def test_cancel_cuts_a_long_backoff_short(fake: FakeOpenAI) -> None:
 
     worker = threading.Thread(target=call, daemon=True)
     worker.start()
+    # cancelled once the first request has been answered, not after a fixed delay: on a loaded machine a timer
+    # fired before the first request was made, and the call then ended without making it
+    deadline = time.monotonic() + 60
+    while not fake.chat_requests and time.monotonic() < deadline:
+        time.sleep(0.01)
+    cancel.cancel()
     worker.join(60)  # a hang guard, not a timing: the backoff is 5 minutes, so returning at all shows the cut
     assert not worker.is_alive(), "cancel did not cut the backoff short"
     assert len(outcome) == 1 and isinstance(outcome[0], RunCancelled)
