@@ -47,17 +47,17 @@ def lost_figures(summary: str, merged: list[str]) -> list[str]:
 def with_figures(summary: str, merged: list[str]) -> tuple[str, list[str]]:
     """`summary` with, appended in the merged nodes' order, each first sentence of theirs that states a figure
     the summary lost (so every claim survives the merge in its own words), and the figures restored."""
-    lost = set(lost_figures(summary, merged))
-    if not lost:
+    wanted = set(lost_figures(summary, merged))
+    if not wanted:
         return summary, []
+    lost = set(wanted)
     added: list[str] = []
     for sentence in (s for text in merged for s in split_sentences(text)):
         carries = _amounts(sentence) & lost
         if carries and sentence not in added:
             added.append(sentence)
             lost -= carries
-    restored = sorted(set(lost_figures(summary, merged)) - lost)
-    return " ".join([summary.strip(), *added]), restored
+    return " ".join([summary.strip(), *added]), sorted(wanted - lost)
 
 
 def must(problem: str | None) -> None:

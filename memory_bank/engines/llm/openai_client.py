@@ -133,7 +133,7 @@ class OpenAIClient:
         self._local = settings.llm_provider == "local"
         self._extra = {"extra_body": {"cache_prompt": True}} if self._local else {}
         # a local model takes 10-60 s a call: every reply streams, so the Run page shows its tokens arrive
-        self._stream_all = settings.llm_provider == "local"
+        self._stream_all = self._local
 
     @property
     def endpoint(self) -> str:
