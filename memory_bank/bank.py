@@ -62,6 +62,8 @@ class MemoryBank:
         self._core, self._loop, self.llm, self.tools, self.engine = (parts.core, parts.loop, parts.llm, parts.tools,
                                                                      parts.engine)
         self.memory, self.view, self.long_term = self._core.memory, self._core.reader, long_term
+        if _memory is None:
+            self.memory.embedding_model = self.embedder.name  # every vector of this memory is this model's
         if self.embedder.warning:
             self.events.publish(ErrorRaised(where="embedding", message=self.embedder.warning))
         self._task = wiring.task_binding(store, _stored, self.memory, self.events, self.meter)
@@ -80,8 +82,16 @@ class MemoryBank:
         memory, seqs = load_task(store, task_id, stale_seconds)
         with released_on_error(store, task_id):
             bank = cls(settings, _memory=memory, store=store, _stored=(task_id, seqs), **kwargs)
-        bank._core.ops.reindex_all()
+        bank._reindex_all()
         return bank
+
+    def _reindex_all(self) -> None:
+        """Index what an import or a reopen brought; say so when its vectors were another model's."""
+        made_by = self.memory.embedding_model or "an unnamed model"
+        if embedded := self._core.ops.reindex_all():
+            self.events.publish(ErrorRaised(where="embedding", message=(
+                f"This memory's vectors were made by {made_by[:80]}; its {embedded} nodes were embedded again "
+                f"with {self.embedder.name}, so that questions and nodes are measured by the same model.")))
 
     @property
     def task_id(self) -> str | None:
@@ -243,14 +253,14 @@ class MemoryBank:
 
         settings = settings or Settings.from_env()
         embedder = kwargs.pop("embedder", None) or embedder_for(settings)
-        memory = import_memory(data, embedding_dim=embedder.dim)
+        memory = import_memory(data)
         # with store=: a new stored task holding all of it
         bank = cls(settings, _memory=memory, embedder=embedder, **kwargs)
         if files_from is not None:
             paths = {a.path for e in memory.tree.entries.values() for a in e.attachments if a.path}
             for path in sorted(paths):
                 bank.files.copy_from(Path(files_from), path)
-        bank._core.ops.reindex_all()
+        bank._reindex_all()
         if bank._task:
             bank._task.record_imported_runs(memory.prior_log)
         return bank

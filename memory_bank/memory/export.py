@@ -287,17 +287,17 @@ def _unique(values: list[str], where: str) -> set[str]:
     return seen
 
 
-def _check_references(doc: ExportDocument, embedding_dim: int | None) -> None:
+def _check_references(doc: ExportDocument) -> None:
     nodes = doc.query_graph.nodes
     node_ids = _unique([n.id for n in nodes], "query_graph.nodes.{}.id")
     entry_ids = _unique([e.entry_id for e in doc.interaction_tree.entries], "interaction_tree.entries.{}.entry_id")
     conflict_ids = _unique([c.id for c in doc.conflicts], "conflicts.{}.id")
     _unique([m.event_id for m in doc.interaction_tree.merge_events], "interaction_tree.merge_events.{}.event_id")
-    expected = embedding_dim or next((len(n.embedding) for n in nodes if n.embedding is not None), None)
+    expected = next((len(n.embedding) for n in nodes if n.embedding is not None), None)
     for i, n in enumerate(nodes):
         if n.embedding is not None and len(n.embedding) != expected:
             raise ImportFormatError(f"invalid export at query_graph.nodes.{i}.embedding: {len(n.embedding)} values, "
-                                    f"the embedding model makes {expected}")
+                                    f"the export's other vectors have {expected}")
     for i, e in enumerate(doc.query_graph.edges):
         if e.a not in node_ids or e.b not in node_ids or e.a == e.b:
             raise ImportFormatError(f"invalid export at query_graph.edges.{i}: edge {e.a}-{e.b} names a missing "
@@ -341,14 +341,15 @@ def _tree(doc: ExportDocument) -> InteractionTree:
     return tree
 
 
-def import_memory(data: dict[str, Any] | str | bytes, embedding_dim: int | None = None) -> Memory:
+def import_memory(data: dict[str, Any] | str | bytes) -> Memory:
     """Validate an export and rebuild its memory; every problem is an `ImportFormatError` naming the field.
-    `embedding_dim`: the size the bank's embedding model makes; embeddings of any other size are refused."""
+    The vectors come as the export has them, with the name of the model that made them (`embedding_model`):
+    the bank embeds its nodes again when its model is another (`GraphOps.reindex_all`)."""
     doc = _parse(data)
-    _check_references(doc, embedding_dim)
+    _check_references(doc)
     memory = Memory(insight_doc=InsightDoc.model_validate(doc.insight_doc.model_dump()), tree=_tree(doc),
                     merged_into=dict(doc.interaction_tree.merged_into), prior_log=list(doc.run_log),
-                    prior_usage={k: dict(v) for k, v in doc.usage.items()})
+                    prior_usage={k: dict(v) for k, v in doc.usage.items()}, embedding_model=doc.embedding_model)
     for n in doc.query_graph.nodes:
         memory.graph.add_node(node_from_record(n))
     for e in doc.query_graph.edges:

@@ -32,6 +32,8 @@ class Memory:
     # carried over from an imported export, so export -> import -> export loses nothing
     prior_log: list[dict] = field(default_factory=list)
     prior_usage: dict[str, dict[str, float]] = field(default_factory=dict)
+    # the model the nodes' vectors come from ("" for none yet): vectors of two models never share one index
+    embedding_model: str = ""
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @contextmanager

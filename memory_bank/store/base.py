@@ -34,6 +34,7 @@ class ChangeSet:
     merged_into: list[tuple[str, str]] = field(default_factory=list)
     insight_doc: str | None = None
     usage: str | None = None
+    embedding_model: str | None = None  # the model the task's vectors now come from, when that changed
     events: list[str] = field(default_factory=list)
     progress: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)  # (run, source) -> done, total
     heartbeat: str | None = None  # the run id whose heartbeat to refresh
@@ -41,7 +42,7 @@ class ChangeSet:
     def empty(self) -> bool:
         return not any((self.nodes, self.nodes_deleted, self.edges_added, self.edges_deleted, self.entries,
                         self.links, self.conflicts, self.merge_events, self.merged_into, self.insight_doc,
-                        self.usage, self.events, self.progress, self.heartbeat))
+                        self.usage, self.embedding_model, self.events, self.progress, self.heartbeat))
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ class ChangeTracker:
         self._conflicts: dict[str, tuple[Any, ...]] = {}
         self._insight = ""
         self._usage = ""
+        self._embedding_model = ""
 
     def state(self) -> dict[str, Any]:
         """A copy of what it believes written, to put back with `restore` when a write fails."""
@@ -97,6 +98,8 @@ class ChangeTracker:
         insight = insight_record(m.insight_doc).model_dump_json()  # held to the schema the reopen reads with
         if insight != self._insight:
             out.insight_doc = self._insight = insight
+        if m.embedding_model != self._embedding_model:
+            out.embedding_model = self._embedding_model = m.embedding_model
         usage_text = json.dumps(usage, sort_keys=True)
         if usage_text != self._usage:
             out.usage = self._usage = usage_text

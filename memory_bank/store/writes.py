@@ -59,6 +59,8 @@ def write_changes(s: Session, task_id: str, changes: ChangeSet, seqs: dict[str, 
         values["insight_doc"] = changes.insight_doc
     if changes.usage is not None:
         values["usage"] = changes.usage
+    if changes.embedding_model is not None:
+        values["embedding_model"] = changes.embedding_model
     if changed(s, update(TaskRow).where(TaskRow.id == task_id).values(**values)) == 0:
         raise TaskNotFound(f"no task {task_id!r}: it was deleted while it was open")
 

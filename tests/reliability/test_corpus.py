@@ -180,7 +180,7 @@ IMPORTS: dict[str, tuple[Callable[[dict], dict | str | bytes], str]] = {
     "duplicate node ids": (_duplicate("query_graph.nodes"), r"query_graph\.nodes\.\d+\.id"),
     "duplicate conflict ids": (lambda d: _duplicate("conflicts")(_set("conflicts", [_conflict(d)])(d)),
                                r"conflicts\.\d+\.id"),
-    "embeddings all of a wrong size": (_all_embeddings(10), f"{NODE}.embedding"),
+    # vectors all of another size are another model's, embedded again (tests/store/test_model_change.py)
     "embedding too long": (_all_embeddings(9_000), f"{NODE}.embedding"),
     "NaN embedding": (lambda d: _as_text(d, '"embedding": [', '"embedding": [NaN, '), f"{NODE}.embedding"),
     "Infinity embedding": (lambda d: _as_text(d, '"embedding": [', '"embedding": [Infinity, '), f"{NODE}.embedding"),
