@@ -25,8 +25,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory_bank.retrieval.embedding import Runtime  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 NIST = SHARED / "pdf" / "NIST.SP.800-207.pdf"
@@ -171,11 +174,12 @@ def run_case(name: str, path: Path, target: float, runtime: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["nist", "book"], default=None)
-    parser.add_argument("--runtimes", default="onnx,torch", help="comma-separated, of onnx and torch")
+    known = [r for r in get_args(Runtime) if r != "auto"]
+    parser.add_argument("--runtimes", default="onnx-int8,onnx,torch", help=f"comma-separated, of {', '.join(known)}")
     args = parser.parse_args()
     runtimes = [r for r in args.runtimes.split(",") if r]
-    if set(runtimes) - {"onnx", "torch"}:
-        sys.exit(f"unknown runtime in {args.runtimes!r}: onnx, torch")
+    if set(runtimes) - set(known):
+        sys.exit(f"unknown runtime in {args.runtimes!r}: {', '.join(known)}")
     # in a process of its own: the parent stays small, and a child's peak memory (inherited at the fork) is its own
     side_by_side = mp.get_context("spawn").Process(target=compare_runtimes, args=(runtimes,))
     side_by_side.start()

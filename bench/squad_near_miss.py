@@ -26,6 +26,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -33,7 +34,7 @@ from squad_longdoc import DATA, hit, load_book, load_or_ingest  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
-from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 
 NEAR_MISS = Path(__file__).resolve().parent / "data" / "squad_near_miss.json"
 HALVES = ("fit", "check")
@@ -65,6 +66,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="export of the ingested book (squad_longdoc.py's): written once")
     parser.add_argument("--json", type=Path, help="write every question, its half, answer and score here")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    parser.add_argument("--runtime", choices=get_args(Runtime), default="auto", help="the embedding runtime")
     args = parser.parse_args()
     if not args.data.is_file():
         sys.exit(f"SQuAD data not found: {args.data}")
@@ -75,7 +77,7 @@ def main() -> None:
     book, questions = load_book(args.data)
     kept = answerable_sample(questions, len(near), args.seed)
     t0 = time.perf_counter()
-    bank = load_or_ingest(book, Settings(engine="offline"), load_embedder(), args.cache)
+    bank = load_or_ingest(book, Settings(engine="offline"), load_embedder(runtime=args.runtime), args.cache)
     print(f"book: {len(book.split())} words, ready in {time.perf_counter() - t0:.1f}s; "
           f"{len(near)} near-miss + {len(kept)} answerable questions (seed {args.seed})")
     rows = []

@@ -20,6 +20,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -27,7 +28,7 @@ from squad_longdoc import DATA, hit, load_or_ingest  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
-from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
+from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 
 
 def load(path: Path) -> list[dict]:
@@ -66,6 +67,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
     parser.add_argument("--ask", type=int, help="ask only the first N questions of each set (same book)")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    parser.add_argument("--runtime", choices=get_args(Runtime), default="auto", help="the embedding runtime")
     args = parser.parse_args()
     if not args.data.is_file():
         sys.exit(f"SQuAD data not found: {args.data}")
@@ -74,7 +76,7 @@ def main() -> None:
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    settings, embedder = Settings(engine="offline"), load_embedder()
+    settings, embedder = Settings(engine="offline"), load_embedder(runtime=args.runtime)
     t0 = time.perf_counter()
     bank = load_or_ingest(book, settings, embedder, args.cache)
     print(f"book without {args.questions} paragraphs (asking {len(gone)} + {len(kept)}): {len(book.split())} words, "

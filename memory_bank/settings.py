@@ -181,9 +181,10 @@ class Settings(BaseModel):
     visit_allow_private: bool = False
     # inputs and storage
     embedding_model_path: str | None = None
-    # how MiniLM runs: "auto" (ONNX Runtime, exported once into data_dir/models/embedding, 1.3-1.5x faster on 2
-    # cores with the same vectors; PyTorch when that cannot be done), "onnx" (the same) or "torch"
-    embedding_runtime: Literal["auto", "onnx", "torch"] = "auto"
+    # how MiniLM runs: "auto"/"onnx-int8" (ONNX Runtime, sentence vectors on an int8 file made once into
+    # data_dir/models/embedding: ~2x the fp32 file on 2 cores, cosine >= 0.995 to PyTorch; token vectors on fp32),
+    # "onnx" (the fp32 file: PyTorch's vectors, 1.3-1.5x PyTorch's speed) or "torch"; each falls back to the next
+    embedding_runtime: Literal["auto", "onnx", "onnx-int8", "torch"] = "auto"
     temp_dir: str | None = None
     max_file_mb: int = Field(default=200, ge=1)
     max_image_pixels: int = Field(default=40_000_000, ge=10_000)

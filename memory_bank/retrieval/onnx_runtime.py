@@ -19,6 +19,7 @@ import logging
 import os
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +47,7 @@ def onnx_file(cache_dir: Path) -> Path:
     return cache_dir / f"all-MiniLM-L6-v2.v{FORMAT}.onnx"
 
 
-def _record_file(model: Path) -> Path:
+def record_file(model: Path) -> Path:
     return model.with_suffix(".json")
 
 
@@ -58,7 +59,7 @@ def _max_length(model_path: Path) -> int:
         return 256
 
 
-def _write_atomically(target: Path, write) -> None:  # noqa: ANN001 - write(Path) fills the temporary file
+def write_atomically(target: Path, write) -> None:  # noqa: ANN001 - write(Path) fills the temporary file
     """Write through a temporary file in the same folder, then rename: a reader sees the old file or the whole
     new one, never half of one (two processes exporting at once each rename a complete file)."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -108,26 +109,36 @@ def export_onnx(model_path: Path, target: Path, weights_sha256: str) -> str:
                               dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "token_embeddings"]})
         fused = optimizer.optimize_model(str(raw), model_type="bert", num_heads=bert.config.num_attention_heads,
                                          hidden_size=bert.config.hidden_size, opt_level=1, use_gpu=False)
-        _write_atomically(target, lambda p: fused.save_model_to_file(str(p)))
+        write_atomically(target, lambda p: fused.save_model_to_file(str(p)))
     digest = sha256_of(target)
     check = OnnxEmbedder(target, model_path, expected_sha256=digest)
     from sentence_transformers import SentenceTransformer
 
     reference = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
     expected = reference.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
-    cosine = (check.embed(list(PROBES)) * expected).sum(axis=1)
-    if float(cosine.min()) < MIN_PROBE_COSINE:
+    return keep_if_close(target, digest, check.embed(list(PROBES)), expected, MIN_PROBE_COSINE,
+                         weights_sha256, FORMAT, "the ONNX export drifts from PyTorch")
+
+
+def keep_if_close(target: Path, digest: str, made: np.ndarray, expected: np.ndarray, bar: float,
+                  weights_sha256: str, fmt: int, drift: str) -> str:
+    """Keep a file just made when its probe vectors (`made`) are within cosine `bar` of the reference's: record
+    its sha256, the file or weights it came from and the recipe, and return the sha256. Else the file is deleted
+    and `OnnxUnavailable` says how far it drifts."""
+    cosine = (made * expected).sum(axis=1)
+    if float(cosine.min()) < bar:
         target.unlink(missing_ok=True)
-        raise OnnxUnavailable(f"the ONNX export drifts from PyTorch (cosine {cosine.min():.5f} on a probe)")
-    record = {"sha256": digest, "weights_sha256": weights_sha256, "format": FORMAT,
+        raise OnnxUnavailable(f"{drift} (cosine {cosine.min():.5f} on a probe)")
+    record = {"sha256": digest, "weights_sha256": weights_sha256, "format": fmt,
               "probe_cosine_min": round(float(cosine.min()), 6)}
-    _write_atomically(_record_file(target), lambda p: p.write_text(json.dumps(record), encoding="utf-8"))
+    write_atomically(record_file(target), lambda p: p.write_text(json.dumps(record), encoding="utf-8"))
     return digest
 
 
-def verified_onnx(target: Path, weights_sha256: str) -> str | None:
-    """The file's recorded sha256 when the file is there, matches it, and came from these weights; else why not."""
-    record_path = _record_file(target)
+def verified_onnx(target: Path, weights_sha256: str, *, fmt: int = FORMAT) -> str | None:
+    """The file's recorded sha256 when the file is there, matches it, was made by this recipe (`fmt`) and came
+    from these weights (`weights_sha256`: the file it was made from); else None."""
+    record_path = record_file(target)
     if not target.is_file() or not record_path.is_file():
         return None
     try:
@@ -135,7 +146,7 @@ def verified_onnx(target: Path, weights_sha256: str) -> str | None:
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("weights_sha256") != weights_sha256 \
-            or record.get("format") != FORMAT or sha256_of(target) != record.get("sha256"):
+            or record.get("format") != fmt or sha256_of(target) != record.get("sha256"):
         return None
     return str(record["sha256"])
 
@@ -191,7 +202,7 @@ class OnnxEmbedder:
     the same as PyTorch's and a task embedded by either opens with the other."""
 
     def __init__(self, onnx_path: Path, model_path: Path, *, expected_sha256: str, batch_size: int = 32,
-                 threads: int = 0) -> None:
+                 threads: int = 0, one_text: bool = False, runtime: str = "onnx") -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -199,9 +210,13 @@ class OnnxEmbedder:
             raise OnnxUnavailable(f"onnxruntime is not installed ({exc})") from exc
         if sha256_of(onnx_path) != expected_sha256:  # the bytes handed to the session are the ones checked
             raise OnnxUnavailable(f"{onnx_path} does not match its recorded sha256")
+        cores = threads or min(os.cpu_count() or 1, 4)
+        # A batch of texts runs on every core (intra-op threads). One text a run is too small a product to split
+        # well (2 threads on one text: 1.0x a batch's speed here), so then each core runs texts of its own
+        # (`workers` callers of one single-threaded session: 1.35-1.4x, measured on SQuAD paragraphs).
+        self.workers = cores if one_text else 1
         options = ort.SessionOptions()
-        # all cores for one batch, none in parallel between operators: on 2 cores inter-op threads only contend
-        options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+        options.intra_op_num_threads = 1 if one_text else cores
         options.inter_op_num_threads = 1
         # no busy-waiting between batches: on a shared 2-core machine a spinning thread takes a core from the
         # page's other work (measured at load 11: 5.0 passages/s without spinning, 4.4 with)
@@ -214,11 +229,15 @@ class OnnxEmbedder:
         self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
         self.tokenizer.enable_truncation(_max_length(model_path))
         self.tokenizer.no_padding()  # each batch is padded to its own longest text in _forward
+        self.path, self.sha256 = onnx_path, expected_sha256
         self.name = "all-MiniLM-L6-v2"
-        self.runtime = "onnx"
+        self.runtime = runtime
+        # one text a model run: no padding, and a file whose activations are quantised per run (int8) then
+        # gives a text the same vector whatever else is embedded with it
         self.batch_size = batch_size
+        self.max_batch = 1 if one_text else batch_size * 2  # pad_batches' longest batch
         self.warning: str | None = None
-        self._lock = threading.Lock()  # one batch at a time: the session already uses every core
+        self._lock = threading.Lock()
         probe = self._forward(["dimension probe"])[0]
         self.dim = int(probe[1].shape[1])
         if self.dim != DIM:
@@ -231,22 +250,30 @@ class OnnxEmbedder:
         model on 1.6 times the NIST sample's tokens (numbers and tables tokenize densely)."""
         encoded = self.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: -len(encoded[i].ids))
+        chunks = [order[start:end] for start, end in pad_batches([len(encoded[i].ids) for i in order],
+                                                                   self.max_batch)]
+
+        def run(chunk: list[int]) -> tuple[np.ndarray, np.ndarray]:
+            width = len(encoded[chunk[0]].ids)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, i in enumerate(chunk):
+                ids[row, :len(encoded[i].ids)] = encoded[i].ids
+                mask[row, :len(encoded[i].ids)] = 1
+            states = np.asarray(self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                                        "token_type_ids": np.zeros_like(ids)})[0])
+            return states, (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+
+        with self._lock:  # one call at a time: a call already uses every core
+            if self.workers > 1 and len(chunks) > 1:
+                with ThreadPoolExecutor(min(self.workers, len(chunks))) as pool:  # the session releases the GIL
+                    results = list(pool.map(run, chunks))
+            else:
+                results = [run(chunk) for chunk in chunks]
         out: list = [None] * len(texts)
-        with self._lock:
-            for start, end in pad_batches([len(encoded[i].ids) for i in order], self.batch_size * 2):
-                chunk = order[start:end]
-                width = len(encoded[chunk[0]].ids)
-                ids = np.zeros((len(chunk), width), dtype=np.int64)
-                mask = np.zeros((len(chunk), width), dtype=np.int64)
-                for row, i in enumerate(chunk):
-                    ids[row, :len(encoded[i].ids)] = encoded[i].ids
-                    mask[row, :len(encoded[i].ids)] = 1
-                states = np.asarray(self.session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                                            "token_type_ids": np.zeros_like(ids)})[0])
-                pooled = (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-                for row, i in enumerate(chunk):
-                    length = len(encoded[i].ids)
-                    out[i] = (tuple(encoded[i].tokens), states[row, :length], pooled[row])
+        for chunk, (states, pooled) in zip(chunks, results):
+            for row, i in enumerate(chunk):
+                out[i] = (tuple(encoded[i].tokens), states[row, :len(encoded[i].ids)], pooled[row])
         return out
 
     def embed(self, texts: list[str]) -> np.ndarray:

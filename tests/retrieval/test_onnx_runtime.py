@@ -26,14 +26,6 @@ from memory_bank.retrieval.onnx_runtime import (
 from memory_bank.retrieval.vectors import sha256_of
 
 pytest.importorskip("onnxruntime")
-SQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "squad" / "squad_dev_visible.json"
-
-
-@pytest.fixture(scope="module")
-def squad() -> list[dict]:
-    if not SQUAD.is_file():
-        pytest.skip(f"shared data missing: {SQUAD}")
-    return json.loads(SQUAD.read_text(encoding="utf-8"))["data"]
 
 
 @pytest.fixture(scope="module")
@@ -56,24 +48,16 @@ def prepared(runtimes: dict[str, CachedEmbedder]) -> Path:
     return path
 
 
-def _dev_texts(squad: list[dict]) -> list[str]:
-    """Questions, whole paragraphs, and paragraphs past the model's 256-token window (truncated alike)."""
-    paragraphs = [p["context"] for article in squad[:6] for p in article["paragraphs"]][:60]
-    questions = [q["question"] for article in squad[6:8] for p in article["paragraphs"] for q in p["qas"]][:60]
-    long_ones = [" ".join(paragraphs[i:i + 4]) for i in range(0, 20, 4)]
-    return questions + paragraphs + long_ones + ["", "ab", "Zero trust (ZT) ☃ — 42 %"]
-
-
-def test_onnx_vectors_match_pytorch_on_dev_text(runtimes: dict[str, CachedEmbedder], squad: list[dict]) -> None:
-    texts = _dev_texts(squad)
+def test_onnx_vectors_match_pytorch_on_dev_text(runtimes: dict[str, CachedEmbedder], dev_texts: list[str]) -> None:
+    texts = dev_texts
     onnx, torch = runtimes["onnx"].inner.embed(texts), runtimes["torch"].inner.embed(texts)
     assert onnx.shape == torch.shape == (len(texts), 384) and onnx.dtype == np.float32
     cosine = (onnx * torch).sum(axis=1)
     assert cosine.mean() >= 0.999 and cosine.min() >= 0.995, (cosine.mean(), cosine.min())
 
 
-def test_onnx_token_vectors_match_pytorch(runtimes: dict[str, CachedEmbedder], squad: list[dict]) -> None:
-    texts = _dev_texts(squad)[55:70]
+def test_onnx_token_vectors_match_pytorch(runtimes: dict[str, CachedEmbedder], dev_texts: list[str]) -> None:
+    texts = dev_texts[55:70]
     onnx, torch = runtimes["onnx"].inner.token_vectors(texts), runtimes["torch"].inner.token_vectors(texts)
     for a, b in zip(onnx, torch):
         assert a.pieces == b.pieces
@@ -93,8 +77,8 @@ def test_batches_cover_every_text_once_and_do_not_pad_short_texts_to_long_ones()
 
 
 def test_a_text_gets_the_same_vector_whatever_it_is_batched_with(runtimes: dict[str, CachedEmbedder],
-                                                                  squad: list[dict]) -> None:
-    texts = _dev_texts(squad)
+                                                                  dev_texts: list[str]) -> None:
+    texts = dev_texts
     alone = runtimes["onnx"].inner.embed(texts[:1])[0]
     mixed = runtimes["onnx"].inner.embed(texts[60:90] + texts[:1] + texts[:5])
     assert float(alone @ mixed[30]) >= 0.99999 and float(alone @ mixed[31]) >= 0.99999
