@@ -269,8 +269,10 @@ def _stream_body(reply: Reply, request: RecordedRequest, serial: int, cached_cha
     head = {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
             "model": whole["model"]}
     pieces = [reply.text[i:i + reply.piece] for i in range(0, len(reply.text), reply.piece)]
-    events = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": p}, "finish_reason": None}]}
-              for p in pieces]
+    # llama.cpp asked for `timings_per_token` sends its timings with every chunk
+    per_chunk = {"timings": reply.timings} if reply.timings and request.body.get("timings_per_token") else {}
+    events = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": p}, "finish_reason": None}],
+               **per_chunk} for p in pieces]
     events.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]})
     if "usage" in whole:
         events.append({**head, "choices": [], "usage": whole["usage"],

@@ -131,7 +131,9 @@ class OpenAIClient:
         self._schema_supported = True
         # llama.cpp: keep each prompt's KV so the next call sharing its prefix reads only the rest (issue 29)
         self._local = settings.llm_provider == "local"
-        self._extra = {"extra_body": {"cache_prompt": True}} if self._local else {}
+        # and send its timings with every streamed chunk: a stream closed at a ReAct step's tool call still says
+        # how many prompt tokens were read and how many the cache served
+        self._extra = {"extra_body": {"cache_prompt": True, "timings_per_token": True}} if self._local else {}
         # a local model takes 10-60 s a call: every reply streams, so the Run page shows its tokens arrive
         self._stream_all = self._local
 

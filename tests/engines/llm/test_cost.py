@@ -65,3 +65,21 @@ def test_llama_cpp_cached_tokens_are_read_from_its_timings(fake: FakeOpenAI) -> 
     fake.push(Reply(body=json.dumps(body).encode()))
     completion = ask(OpenAIClient(fake.settings()))
     assert (completion.prompt_tokens, completion.cached_tokens) == (120, 96)
+
+
+def test_a_stream_closed_at_its_tool_call_still_counts_the_prompt_llama_cpp_read(fake: FakeOpenAI) -> None:
+    """A ReAct step is read only up to its tool call, so its stream closes before the usage chunk. The local
+    server is asked for its timings with every chunk (`timings_per_token`): the prompt it read and the part its
+    cache served are counted as it said, not the whole prompt as read (issue 29's processed-token measure)."""
+    fake.push(Reply(text='{"tool": "deep_retrieval", "node_id": "n1"} and then more words', piece=4,
+                    usage=(1_400, 30), timings={"cache_n": 1_300, "prompt_n": 100, "prompt_per_second": 60.0,
+                                                "predicted_per_second": 12.0}))
+    seen: list[str] = []
+    completion = OpenAIClient(fake.settings(llm_provider="local")).complete(
+        [{"role": "user", "content": "hello"}], agent="react", temperature=0.3, top_p=0.7,
+        on_text=lambda text, at: seen.append(text) or len(seen) > 2)
+    assert fake.chat_requests[0].body["timings_per_token"] is True
+    assert len(seen) == 3 and completion.text == '{"tool": "de'  # closed early: no usage chunk was read
+    assert (completion.prompt_tokens, completion.cached_tokens) == (1_400, 1_300)
+    assert completion.prompt_tokens - completion.cached_tokens == 100  # what the model processed
+    assert completion.prompt_per_s == 60.0
