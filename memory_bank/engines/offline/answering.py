@@ -99,7 +99,7 @@ class Answerer:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
         size = len(first.text.split())
-        announced = _following(pool, order[0]) if announces_list(first.text) else []
+        announced = _items(pool, order[0]) if announces_list(first.text) else []
         # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
         extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
                   and not announces_list(pool[i].text)]
@@ -149,6 +149,14 @@ def _in_order(pool: list[Evidence], order: list[int], limit: float) -> list[int]
             break
         told.append(i)
     return told if lead in told else []
+
+
+def _items(pool: list[Evidence], index: int) -> list[int]:
+    """The items of the list `pool[index]` announces: the sentences after it up to the next lead-in ("Third
+    Quarter 2022: • … • … Fourth Quarter 2022:" ends before the fourth quarter's lead-in)."""
+    following = _following(pool, index)
+    end = next((k for k, j in enumerate(following) if announces_list(pool[j].text)), len(following))
+    return following[:end]
 
 
 def _following(pool: list[Evidence], index: int, limit: int = 6) -> list[int]:

@@ -17,6 +17,7 @@ from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
+from ...text.periods import names_period, periods
 from ...text.tokens import bare_stem, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
@@ -132,16 +133,18 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
              for listing, lead in candidates]
     weights = idf_weights(stems(asked_part(question)), texts)
     noun = frozenset(stems(item_noun(question) or ""))
+    period = periods(asked_part(question))
 
-    def score(k: int) -> tuple[int, float]:
+    def score(k: int) -> tuple[bool, int, float]:
         named = sum(bool(noun) and noun <= line for line in texts[k])
-        return min(named, 3), max(coverage(weights, line) for line in texts[k])
+        return names_period(period, candidates[k][1]), min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     listing, lead = candidates[best]
-    # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural
+    # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
+    # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
-    if not kind_named(noun, title, texts[best][0], texts[best][1:]):
+    if not kind_named(noun, title, texts[best][0], texts[best][1:]) and not names_period(period, lead):
         return None  # a list of something else answers no "which companies"
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
