@@ -19,11 +19,13 @@ from ...text.asks import asks_sequence
 from ...text.tokens import stem, stems
 from .evidence import Evidence
 from .found import FoundModel
+from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -112,7 +114,22 @@ class Answerer:
             used.append(pool[i])
             parts.append(pool[i].text)
             size += extra
+        if not announced:
+            used = _named_first(question, used)
+            parts = [ev.text for ev in used]
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def _named_first(question: str, used: list[Evidence]) -> list[Evidence]:
+    """A "who" answer opens with a sentence that names someone: when the best one speaks of its subject as "we",
+    "he" or "they" ("We have served as Apple Inc.'s auditor since 2009.") and a sentence shown after it names
+    someone the question does not ("The Company's independent registered public accounting firm, Ernst & Young
+    LLP, …"), that one comes first."""
+    if expected_type(question) != WHO or not _PRONOUN_SUBJECT.match(used[0].text):
+        return used
+    asked = set(stems(question))
+    k = next((k for k, ev in enumerate(used) if has_type(ev.text, WHO, asked)), 0)
+    return [used[k], *used[:k], *used[k + 1:]] if k else used
 
 
 def announces_list(sentence: str) -> bool:
