@@ -21,6 +21,7 @@ from .evidence import Evidence
 from .found import FoundModel
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
+from .sides import Sides, compared_sides
 
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
@@ -114,10 +115,51 @@ class Answerer:
             used.append(pool[i])
             parts.append(pool[i].text)
             size += extra
+        for i in _other_side(question, pool, order, used, said, limit):
+            used.append(pool[i])
+            parts.append(pool[i].text)
         if not announced:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def _other_side(question: str, pool: list[Evidence], order: list[int], used: list[Evidence],
+                said: frozenset[str], limit: int) -> list[int]:
+    """A comparison's answer says both sides (`sides.py`: the two things compared, and what is for and what is
+    against the thing asked about when it asks both): when the sentences chosen describe one side only, the other
+    gets as much room, past the word budget if need be."""
+    out: list[int] = []
+    for sides in compared_sides(question):
+        out += _missing_side(sides, pool, order, used + [pool[i] for i in out], said, limit)
+    return out
+
+
+def _missing_side(sides: Sides, pool: list[Evidence], order: list[int], used: list[Evidence],
+                  said: frozenset[str], limit: int) -> list[int]:
+    """The side the sentences chosen leave out: the best sentence describing it (at most `limit` words), then the
+    sentences that carry on from it in its passage while they say nothing of the first side ("A score-based TA
+    computes a confidence level … If the score is greater than the configured threshold …"). One from the
+    passage the answer opens with comes first: a document sets two things side by side in one place."""
+    told = set().union(*(sides.said(ev.text, _titled(ev)) for ev in used))
+    if len(told) != 1:
+        return []  # both sides told, or neither: the sentences chosen answer in other words
+    first = told.pop()
+    taken = {ev.text for ev in used} | said
+    other = [i for i in order if pool[i].text not in taken and len(pool[i].text.split()) <= limit
+             and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
+    if not other:
+        return []
+    pick = min(other, key=lambda i: pool[i].node_id != used[0].node_id)  # stable: the best of the first passage
+    room = sum(len(ev.text.split()) for ev in used) - len(pool[pick].text.split())
+    out = [pick]
+    for j in _following(pool, pick):
+        size = len(pool[j].text.split())
+        if size > room or pool[j].text in taken or first in sides.said(pool[j].text) or announces_list(pool[j].text):
+            break
+        out.append(j)
+        room -= size
+    return out
 
 
 def _named_first(question: str, used: list[Evidence]) -> list[Evidence]:
@@ -130,6 +172,11 @@ def _named_first(question: str, used: list[Evidence]) -> list[Evidence]:
     asked = set(stems(question))
     k = next((k for k, ev in enumerate(used) if has_type(ev.text, WHO, asked)), 0)
     return [used[k], *used[:k], *used[k + 1:]] if k else used
+
+
+def _titled(ev: Evidence) -> str:
+    """The sub-section a sentence was read in (a top section names the whole document's subject)."""
+    return ev.section[-1] if len(ev.section) >= 2 else ""
 
 
 def announces_list(sentence: str) -> bool:
