@@ -61,9 +61,12 @@ class Answerer:
         if ranked is None:
             return Answer(text="", found=False)
         pool, order = ranked.pool, ranked.order
+        sides = compared_sides(question)
 
         def found(i: int) -> bool:
-            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not ranked.near_miss(i)
+            unmet = [t for t in ranked.near_miss(i)  # a comparison's sentence on one side need not name the other
+                     if not any(s.other_sides(t, pool[i].text, _titled(pool[i])) for s in sides)]
+            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not unmet
 
         body = ranked.body()
         if body and found(body[0]):
@@ -137,7 +140,7 @@ def _other_side(question: str, pool: list[Evidence], order: list[int], used: lis
 
 def _missing_side(sides: Sides, pool: list[Evidence], order: list[int], used: list[Evidence],
                   said: frozenset[str], limit: int) -> list[int]:
-    """The side the sentences chosen leave out: the best sentence describing it (at most `limit` words), then the
+    """The side the sentences chosen leave out: the best sentence describing it (prose, at most `limit` words), then the
     sentences that carry on from it in its passage while they say nothing of the first side ("A score-based TA
     computes a confidence level … If the score is greater than the configured threshold …"). One from the
     passage the answer opens with comes first: a document sets two things side by side in one place."""
@@ -147,7 +150,7 @@ def _missing_side(sides: Sides, pool: list[Evidence], order: list[int], used: li
     first = told.pop()
     taken = {ev.text for ev in used} | said
     other = [i for i in order if pool[i].text not in taken and len(pool[i].text.split()) <= limit
-             and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
+             and not pool[i].row and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
     if not other:
         return []
     pick = min(other, key=lambda i: pool[i].node_id != used[0].node_id)  # stable: the best of the first passage

@@ -62,6 +62,13 @@ class Sides:
             return {min(hits, key=lambda k: hits[k])}
         return set(hits)
 
+    def other_sides(self, term: str, sentence: str, title: str = "") -> bool:
+        """Is the term a word of the side the sentence does not describe ("Mac" for "iPad net sales decreased …"
+        asked "How did iPad net sales compare with Mac net sales?")? A sentence on one side need not say it: the
+        other side is answered by a sentence of its own."""
+        parts = set(_parts(term))
+        return bool(parts) and any(parts <= self.own[1 - k] for k in self.said(sentence, title))
+
     def _at(self, side: int, words: list[str]) -> int | None:
         """Where the words first say the side: enough of its own words, or its initials as a word."""
         own, initials = self.own[side], self.initials[side]

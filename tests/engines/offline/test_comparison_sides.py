@@ -12,6 +12,7 @@ from memory_bank.engines.offline.answering import AnswerConfig, Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.retrieval.embedding import HashingEmbedder
+from tests.loaders.pdf_factory import write_statement_pdf
 
 CRITERIA = ("• Criteria- versus score-based: A criteria-based TA assumes a set of qualified attributes that must be "
             "met before access is granted to a resource.")
@@ -81,3 +82,21 @@ def test_nist_criteria_and_score_based_algorithms_are_both_described(nist_bank: 
     answer = nist_bank.run("How does a criteria-based trust algorithm differ from a score-based trust "
                            "algorithm?").answer
     assert "criteria-based TA assumes" in answer and "score-based TA computes a confidence level" in answer, answer
+
+
+def test_a_sentence_on_one_side_of_a_comparison_is_no_near_miss_for_not_naming_the_other(embedder) -> None:  # noqa: ANN001
+    ipad = Evidence("iPad net sales decreased during 2022 compared to 2021 due primarily to lower net sales of iPad "
+                    "Pro.", "p", "apple.pdf", (24,), 1.0, position=5)
+    mac = Evidence("Mac net sales increased during 2022 compared to 2021 due primarily to higher net sales of "
+                   "laptops.", "p", "apple.pdf", (24,), 1.0, position=3)
+    answer = Answerer(embedder).answer("How did iPad net sales compare with Mac net sales in 2022?", [mac, ipad])
+    assert answer.found and ipad.text in answer.text and mac.text in answer.text, answer.text
+
+
+def test_a_comparison_of_table_rows_shows_each_row_once_not_again_as_its_prose(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(write_statement_pdf(tmp_path / "statement.pdf"))
+    answer = bank.run("How did purchases of marketable securities compare with cash used in investing "
+                      "activities?").answer
+    assert answer.count("Purchases of marketable securities |") == 1, answer
+    assert answer.count("Cash used in investing activities |") == 1, answer
