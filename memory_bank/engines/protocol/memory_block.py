@@ -234,8 +234,9 @@ class MemoryBlockBuilder:
         best = max(range(len(sections)), key=lambda i: (scores[i], -i))
         outline = next((o for e in self.view.entries_for(sections[best].id)
                         if (o := Outline.from_metadata(e.metadata)) is not None), None)
-        # a list of something else is no answer; one in a section naming the asked quarter is that quarter's
-        named = outline is None or outline.names_kind(frozenset(noun)) or bool(dated)
+        # a list of something else is no answer; one headed by the asked quarter is that quarter's
+        named = (outline is None or outline.names_kind(frozenset(noun))
+                 or any(names_period(period, lst.lead_in) for lst in outline.lists))
         return sections[best] if scores[best] > 0 and named else None
 
     def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:

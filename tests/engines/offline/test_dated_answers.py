@@ -57,6 +57,12 @@ def test_products_of_a_quarter_are_the_list_that_quarter_heads_not_a_section_tit
     for product in ("iPhone 14 Pro Max", "Second generation of AirPods Pro", "Apple Watch Ultra"):
         assert product in answer, answer
     assert "fourth quarter of 2021" not in answer and "MacBook Air" not in answer, answer
+    assert answer.startswith("The documents give 3 items under “Fourth Quarter 2022”"), answer
+
+
+def test_a_list_taken_for_its_quarter_is_not_said_to_be_of_the_kind_asked(filing: MemoryBank) -> None:
+    answer = filing.run("What risks did Apple face in the fourth quarter of 2022?").answer
+    assert "risks" not in answer.split("\n")[0], answer  # the heading says what the list is, the question does not
 
 
 def test_a_quarters_list_ends_before_the_next_quarters_lead_in(filing: MemoryBank) -> None:
