@@ -19,11 +19,14 @@ from ...text.asks import asks_sequence
 from ...text.tokens import stem, stems
 from .evidence import Evidence
 from .found import FoundModel
+from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
+from .sides import Sides, compared_sides
 
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -58,9 +61,12 @@ class Answerer:
         if ranked is None:
             return Answer(text="", found=False)
         pool, order = ranked.pool, ranked.order
+        sides = compared_sides(question)
 
         def found(i: int) -> bool:
-            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not ranked.near_miss(i)
+            unmet = [t for t in ranked.near_miss(i)  # a comparison's sentence on one side need not name the other
+                     if not any(s.other_sides(t, pool[i].text, _titled(pool[i])) for s in sides)]
+            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not unmet
 
         body = ranked.body()
         if body and found(body[0]):
@@ -99,7 +105,7 @@ class Answerer:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
         size = len(first.text.split())
-        announced = _following(pool, order[0]) if announces_list(first.text) else []
+        announced = _items(pool, order[0]) if announces_list(first.text) else []
         # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
         extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
                   and not announces_list(pool[i].text)]
@@ -112,7 +118,68 @@ class Answerer:
             used.append(pool[i])
             parts.append(pool[i].text)
             size += extra
+        for i in _other_side(question, pool, order, used, said, limit):
+            used.append(pool[i])
+            parts.append(pool[i].text)
+        if not announced:
+            used = _named_first(question, used)
+            parts = [ev.text for ev in used]
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def _other_side(question: str, pool: list[Evidence], order: list[int], used: list[Evidence],
+                said: frozenset[str], limit: int) -> list[int]:
+    """A comparison's answer says both sides (`sides.py`: the two things compared, and what is for and what is
+    against the thing asked about when it asks both): when the sentences chosen describe one side only, the other
+    gets as much room, past the word budget if need be."""
+    out: list[int] = []
+    for sides in compared_sides(question):
+        out += _missing_side(sides, pool, order, used + [pool[i] for i in out], said, limit)
+    return out
+
+
+def _missing_side(sides: Sides, pool: list[Evidence], order: list[int], used: list[Evidence],
+                  said: frozenset[str], limit: int) -> list[int]:
+    """The side the sentences chosen leave out: the best sentence describing it (prose, at most `limit` words), then the
+    sentences that carry on from it in its passage while they say nothing of the first side ("A score-based TA
+    computes a confidence level … If the score is greater than the configured threshold …"). One from the
+    passage the answer opens with comes first: a document sets two things side by side in one place."""
+    told = set().union(*(sides.said(ev.text, _titled(ev)) for ev in used))
+    if len(told) != 1:
+        return []  # both sides told, or neither: the sentences chosen answer in other words
+    first = told.pop()
+    taken = {ev.text for ev in used} | said
+    other = [i for i in order if pool[i].text not in taken and len(pool[i].text.split()) <= limit
+             and not pool[i].row and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
+    if not other:
+        return []
+    pick = min(other, key=lambda i: pool[i].node_id != used[0].node_id)  # stable: the best of the first passage
+    room = sum(len(ev.text.split()) for ev in used) - len(pool[pick].text.split())
+    out = [pick]
+    for j in _following(pool, pick):
+        size = len(pool[j].text.split())
+        if size > room or pool[j].text in taken or first in sides.said(pool[j].text) or announces_list(pool[j].text):
+            break
+        out.append(j)
+        room -= size
+    return out
+
+
+def _named_first(question: str, used: list[Evidence]) -> list[Evidence]:
+    """A "who" answer opens with a sentence that names someone: when the best one speaks of its subject as "we",
+    "he" or "they" ("We have served as Apple Inc.'s auditor since 2009.") and a sentence shown after it names
+    someone the question does not ("The Company's independent registered public accounting firm, Ernst & Young
+    LLP, …"), that one comes first."""
+    if expected_type(question) != WHO or not _PRONOUN_SUBJECT.match(used[0].text):
+        return used
+    asked = set(stems(question))
+    k = next((k for k, ev in enumerate(used) if has_type(ev.text, WHO, asked)), 0)
+    return [used[k], *used[:k], *used[k + 1:]] if k else used
+
+
+def _titled(ev: Evidence) -> str:
+    """The sub-section a sentence was read in (a top section names the whole document's subject)."""
+    return ev.section[-1] if len(ev.section) >= 2 else ""
 
 
 def announces_list(sentence: str) -> bool:
@@ -149,6 +216,14 @@ def _in_order(pool: list[Evidence], order: list[int], limit: float) -> list[int]
             break
         told.append(i)
     return told if lead in told else []
+
+
+def _items(pool: list[Evidence], index: int) -> list[int]:
+    """The items of the list `pool[index]` announces: the sentences after it up to the next lead-in ("Third
+    Quarter 2022: • … • … Fourth Quarter 2022:" ends before the fourth quarter's lead-in)."""
+    following = _following(pool, index)
+    end = next((k for k, j in enumerate(following) if announces_list(pool[j].text)), len(following))
+    return following[:end]
 
 
 def _following(pool: list[Evidence], index: int, limit: int = 6) -> list[int]:

@@ -142,13 +142,25 @@ _PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORE
 _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
 
 
+# "What price per share did Oracle pay …?", "How much did it cost …?": a sum of money, which a sentence gives in
+# figures or number words ("at an excessive price" gives none)
+_PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged)\b|"
+                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum)s?\b", re.IGNORECASE)
+_ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                         r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
+                         r"triple)\b", re.IGNORECASE)
+
+
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
-    read against a sentence with no percentage), or the thing counted ("How many zebras ...?" against "Two
-    million wildebeest migrate ...", the counted noun absent from the sentence and its neighbours)."""
+    read against a sentence with no percentage), a price or a cost read against a sentence with no number, or
+    the thing counted ("How many zebras ...?" against "Two million wildebeest migrate ...", the counted noun
+    absent from the sentence and its neighbours)."""
     out = []
     if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
         out.append("percentage")
+    if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):
+        out.append("amount")
     counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted
             and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted

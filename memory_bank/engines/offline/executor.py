@@ -118,7 +118,9 @@ class OfflineExecutor:
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
-        if not asks_amount(question):  # "How does Oracle return capital?": prose, not an equity statement's row
+        # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
+        # apart, so what the text says of it is its prose
+        if rows or not asks_amount(question):
             evidence = [ev for ev in evidence if not ev.row] or evidence
         answer = self.answerer.answer(question, evidence)
         if not answer.found:

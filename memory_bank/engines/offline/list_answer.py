@@ -10,13 +10,14 @@ list stops, saying how many more there are, so a list of forty items still reads
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...memory.outline import Outline, kind_named, plural_title
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
+from ...text.periods import names_period, periods
 from ...text.tokens import bare_stem, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
@@ -58,6 +59,7 @@ class Listing:
     items: list[Item]
     count: int
     numbered: bool  # list items carry their own markers; sub-sections their titles
+    heading: str = ""  # the lead-in of a list taken for the period it heads ("Fourth Quarter 2022:"), not its kind
 
 
 class ListAnswerer:
@@ -79,7 +81,8 @@ class ListAnswerer:
         per item, the sentence that answers a follow-up asked of every item (item_details.py), said after it."""
         per_item: list[str | None] = details or [None] * len(listing.items)
         budget = self.config.detail_words if any(per_item) else self.config.max_words
-        noun = item_noun(question) or "items"
+        # a list taken for the period it heads is not said to be of the asked kind: it is what its heading lists
+        noun = f"items under “{listing.heading.rstrip(': ')}”" if listing.heading else item_noun(question) or "items"
         source = listing.node.sources[0] if listing.node.sources else None
         where = (place_label(source.name, source.section, tuple(listing.node.pages()), listing.node.printed_pages())
                  if source else "")
@@ -132,17 +135,21 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
              for listing, lead in candidates]
     weights = idf_weights(stems(asked_part(question)), texts)
     noun = frozenset(stems(item_noun(question) or ""))
+    period = periods(asked_part(question))
 
-    def score(k: int) -> tuple[int, float]:
+    def score(k: int) -> tuple[bool, int, float]:
         named = sum(bool(noun) and noun <= line for line in texts[k])
-        return min(named, 3), max(coverage(weights, line) for line in texts[k])
+        return names_period(period, candidates[k][1]), min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     listing, lead = candidates[best]
-    # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural
+    # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
+    # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
     if not kind_named(noun, title, texts[best][0], texts[best][1:]):
-        return None  # a list of something else answers no "which companies"
+        if not names_period(period, lead):
+            return None  # a list of something else answers no "which companies"
+        listing = replace(listing, heading=lead)
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
     said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)

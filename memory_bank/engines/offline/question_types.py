@@ -19,9 +19,15 @@ _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what mont
                      r"which century|which decade|how long ago|since when)\b")
 _NUMBER_Q = re.compile(r"\b(how many|how much|how long|how far|how old|how large|how big|how high|how tall|"
                        r"how deep|how fast|what percentage|what percent|what number|what amount|what size)\b")
-_NAME_Q = re.compile(r"\b(who|whom|whose|where|which company|which team|what company|what team|what city|"
+_WHO_Q = re.compile(r"\b(who|whom|whose)\b")
+_NAME_Q = re.compile(r"\b(where|which company|which team|what company|what team|what city|"
                      r"what country|which city|which country|what state|which state|what name)\b")
 _WORD = re.compile(r"\S+")
+WHO = "who"  # a name, of someone or of a body, asked for by "who"
+# a sentence that says what a pronoun is ("We are a public accounting firm …", "He was an engineer …") describes
+# someone it does not name: the names it holds are of others
+_IDENTIFIES_PRONOUN = re.compile(r"^\s*(?:we|he|she|they|it|i)\s+(?:is|are|was|were|am)\s+(?:a|an|the)\b",
+                                 re.IGNORECASE)
 # "How does the policy engine decide ...?" asks for a manner or a means: a sentence saying what is used, by what
 # process or on what input ("the trust algorithm is the process used by the policy engine to grant or deny")
 _MANNER_Q = re.compile(r"^\s*how (?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|had)\b")
@@ -60,6 +66,8 @@ def expected_type(question: str) -> str:
         return "date"
     if _NUMBER_Q.search(q):
         return "number"
+    if _WHO_Q.search(q):
+        return WHO
     if _NAME_Q.search(q):
         return "name"
     if _COMPARE_Q.search(q):
@@ -114,7 +122,9 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
         return any(stem(y) not in question_stems for y in years(sentence)) or has_month(sentence)
     if kind == "number":
         return any(n not in question_stems for n in numbers(sentence))
-    if kind == "name":
+    if kind == WHO and _IDENTIFIES_PRONOUN.match(sentence):
+        return False  # "We are a public accounting firm registered with the PCAOB": who "we" are, it does not say
+    if kind in (WHO, "name"):
         asked = {bare_stem(q) for q in question_stems}
         return any(not any(bare_stem(stem(w.lower())) in asked for w in run) for run in _name_runs(sentence))
     if kind == "list":

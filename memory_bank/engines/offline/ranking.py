@@ -14,6 +14,9 @@ one sentence of it); `context`, how much the sentence before it in the document 
 answer often follows the sentence that repeats the question: "The plugs-out test began ... and was plagued with
 problems." / "First the crew noticed a strange odor ..."), and `anaphor_context` the same when it opens by
 pointing back ("He", "Its", "The event"); `sure`, the share of the question's words it matches closely.
+
+A sentence naming the asked quarter of another year ("the fourth quarter of 2021" for a question on the fourth
+quarter of 2022, text/periods.py) is ranked after every other: its words match, its period does not.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ...retrieval.embedding import Embedder
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
 from ...text.furniture import Role
+from ...text.periods import misdated_period, periods
 from ...text.tokens import stems
 from .alignment import Aligner, named_by, recall, titled_by
 from .constraints import opposite_words, unmet_terms, unsaid_measure
@@ -138,7 +142,9 @@ class SentenceRanker:
         cosine = [float(c) for c in self._cosine(question, pool)]
         features = _features(question, pool, cosine, matches)
         scores = [float(s) for s in features @ self.model.weights()]
-        order = sorted(range(len(pool)), key=lambda i: (-scores[i], i))
+        # "the fourth quarter of 2021" says the words of "the fourth quarter of 2022" and is about another quarter
+        period = periods(question)
+        order = sorted(range(len(pool)), key=lambda i: (misdated_period(period, pool[i].text), -scores[i], i))
         return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question), question)
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:

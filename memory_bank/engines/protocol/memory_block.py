@@ -30,6 +30,7 @@ from ...retrieval.view import MemoryView, Passage
 from ...text.asks import asked_part, asks_for_items, item_noun
 from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
+from ...text.periods import names_period, periods
 from ...text.split import split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .entry_lines import entry_sentences
@@ -211,13 +212,20 @@ class MemoryBlockBuilder:
         and its best lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
         finds "2.1 Tenets of Zero Trust" rather than the chapter above it, and "deployment models" finds the
         section whose sub-sections each open with "In this deployment model". Every section node is weighed
-        (a document has tens to a few thousand): the hybrid ranking of whole nodes buries an outline."""
+        (a document has tens to a few thousand): the hybrid ranking of whole nodes buries an outline. A question
+        dated by a quarter ("announced in the fourth quarter of 2022") is answered by a section that names that
+        quarter when one does ("Fourth Quarter 2022:" heading a list), not by one titled with its kind of item."""
         if not asks_for_items(question):
             return None
         sections = self.view.section_nodes()
         if not sections:
             return None
-        lines = [[frozenset(stems(s.text)) for s in self._sentences(node, rejected, claims)] for node in sections]
+        said = [self._sentences(node, rejected, claims) for node in sections]
+        period = periods(asked_part(question))
+        dated = [i for i, ss in enumerate(said) if any(names_period(period, s.text) for s in ss)]
+        if dated:
+            sections, said = [sections[i] for i in dated], [said[i] for i in dated]
+        lines = [[frozenset(stems(s.text)) for s in ss] for ss in said]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
         noun = set(stems(item_noun(question) or ""))
@@ -226,7 +234,9 @@ class MemoryBlockBuilder:
         best = max(range(len(sections)), key=lambda i: (scores[i], -i))
         outline = next((o for e in self.view.entries_for(sections[best].id)
                         if (o := Outline.from_metadata(e.metadata)) is not None), None)
-        named = outline is None or outline.names_kind(frozenset(noun))  # a list of something else is no answer
+        # a list of something else is no answer; one headed by the asked quarter is that quarter's
+        named = (outline is None or outline.names_kind(frozenset(noun))
+                 or any(names_period(period, lst.lead_in) for lst in outline.lists))
         return sections[best] if scores[best] > 0 and named else None
 
     def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:

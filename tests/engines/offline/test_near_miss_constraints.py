@@ -96,6 +96,19 @@ def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> Non
     assert unsaid_measure("What percentage of Kenya's population lives in poverty?", poor, poor) == []
 
 
+def test_a_price_asked_of_a_sentence_with_no_number_is_unsaid() -> None:
+    """Oracle's 10-K says NetSuite was bought "at an excessive price" (the derivative suit) and never the price per
+    share: a sentence without a figure answers no "what price"."""
+    suit = ("Plaintiff alleged that the defendants breached their fiduciary duties by causing Oracle to agree to "
+            "purchase NetSuite Inc. at an excessive price.")
+    assert unsaid_measure("What price per share did Oracle pay to acquire NetSuite?", suit, suit) == ["amount"]
+    assert unsaid_measure("How much did Oracle pay for NetSuite?", suit, suit) == ["amount"]
+    priced = "The total purchase price for Cerner was $28.2 billion."
+    assert unsaid_measure("What was the purchase price of Cerner?", priced, priced) == []
+    assert unsaid_measure("How much did the bridge cost?", "It cost twice the budget.", "") == []
+    assert unsaid_measure("How much energy loss did he expect?", "He expected the loss to be minimal.", "") == []
+
+
 def test_a_ranked_sentence_is_judged_with_its_neighbours_in_the_same_passage() -> None:
     """The subject of a sentence is often named by the one before it; a sentence of another passage is no
     neighbour."""

@@ -1,0 +1,107 @@
+"""The two sides of a comparison ("How does X differ from Y?", "How does X compare with Y?", "X compared with Y"),
+and whether an answer's sentences say each.
+
+A comparison is answered by what the documents say of both sides. The best sentences for it often describe one
+side only ("A criteria-based TA assumes a set of qualified attributes …" for "How does a criteria-based trust
+algorithm differ from a score-based one?"): the answer then needs the best sentence on the other side too. A side
+is told apart by its own words (those the other side does not share: "criteria" and "score", not "trust
+algorithm"), or by their initials, as documents shorten what they discuss ("ZTA" for "zero trust architecture").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...text.tokens import tokenize
+
+_VERB = r"(?:does|do|did|is|are|was|were|will|would|can|could)"
+_HOW = re.compile(rf"^\s*how\s+{_VERB}\s+(?P<a>.+?)\s+(?:differ|compare|contrast)s?\s+(?:from|with|to|against)\s+"
+                  rf"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
+_BETWEEN = re.compile(r"\b(?:differences?|distinction|contrast)\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)[\s?.]*$",
+                      re.IGNORECASE)
+_AGAINST = re.compile(r"^\s*(?:(?:what|how|which|why|who)\s+(?:\w+\s+)?(?:does|do|did|is|are|was|were)\s+)?"
+                      r"(?P<a>.+?)\s+(?:compared?\s+(?:with|to)|versus|vs\.?|as opposed to|relative to)\s+"
+                      r"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
+# a sentence that says both sides sets them against each other when it says one of these; otherwise it is about
+# the side it names first ("Criteria- versus score-based: A criteria-based TA assumes …" describes criteria only)
+_CONTRAST = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|while|rather than|instead of|as opposed to|"
+                       r"compared (?:with|to)|than)\b", re.IGNORECASE)
+# "What does X gain and lose …?", "the advantages and disadvantages of X": two sides of one thing, what is for it
+# and what is against it, each said by any one of its words
+_ASPECTS = re.compile(r"\b(?:gains?|advantages?|benefits?|pros|strengths?|upsides?)\s+and\s+(?:loses?|loss(?:es)?|"
+                      r"disadvantages?|drawbacks?|costs?|risks?|limitations?|cons|weakness(?:es)?|downsides?)\b",
+                      re.IGNORECASE)
+_FOR = frozenset("benefit benefits advantage advantages gain gains strength strengths upside upsides flexible "
+                 "easier simpler improves".split())
+_AGAINST_IT = frozenset("drawback drawbacks disadvantage disadvantages lose loses loss losses weakness weaknesses "
+                        "downside downsides however limited limitation limitations cannot unable lack lacks "
+                        "costly harder".split())
+_PART = re.compile(r"[a-z0-9]+")
+SAID_SHARE = 0.5  # a sentence says a side when it says this share of the side's own words
+_VAGUE = frozenset({"that", "those", "one", "ones", "scope", "kind", "type", "way"})
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Each side's own words (word parts, lower case: "criteria" of "criteria-based") and their initials."""
+
+    own: tuple[frozenset[str], frozenset[str]]
+    initials: tuple[str, str]
+    share: float = SAID_SHARE  # of its own words a sentence says a side with (any one, for what is for or against)
+
+    def said(self, sentence: str, title: str = "") -> set[int]:
+        """The sides the sentence describes (0, 1): both when it sets one against the other, else the one it
+        names first. `title`: the sub-section the sentence was read in, which names what it points back at."""
+        words = _parts(sentence)
+        hits = {k: at for k in (0, 1) if (at := self._at(k, words)) is not None}
+        if not hits and title:
+            titled = _parts(title)
+            return {k for k in (0, 1) if self._at(k, titled) is not None}
+        if len(hits) == 2 and not _CONTRAST.search(sentence):
+            return {min(hits, key=lambda k: hits[k])}
+        return set(hits)
+
+    def other_sides(self, term: str, sentence: str, title: str = "") -> bool:
+        """Is the term a word of the side the sentence does not describe ("Mac" for "iPad net sales decreased …"
+        asked "How did iPad net sales compare with Mac net sales?")? A sentence on one side need not say it: the
+        other side is answered by a sentence of its own."""
+        parts = set(_parts(term))
+        return bool(parts) and any(parts <= self.own[1 - k] for k in self.said(sentence, title))
+
+    def _at(self, side: int, words: list[str]) -> int | None:
+        """Where the words first say the side: enough of its own words, or its initials as a word."""
+        own, initials = self.own[side], self.initials[side]
+        places = [i for i, w in enumerate(words) if w in own or (len(initials) >= 2 and w == initials)]
+        said = {words[i] for i in places}
+        if initials in said or (own and len(said & own) >= max(1.0, self.share * len(own))):
+            return places[0]
+        return None
+
+
+def compared_sides(question: str) -> list[Sides]:
+    """The two things a comparison sets against each other, and what is for and what is against the thing asked
+    about when it asks both ("gain and lose"); empty for a question that is no comparison (or whose sides have no
+    words of their own)."""
+    text = " ".join(question.split())
+    out = [Sides((_FOR, _AGAINST_IT), ("", ""), 0.0)] if _ASPECTS.search(text) else []
+    match = _HOW.match(text) or _BETWEEN.search(text) or _AGAINST.match(text)
+    if match is None:
+        return out
+    a, b = (set(_parts(" ".join(tokenize(_ASPECTS.sub(" ", match[k]))))) - _VAGUE for k in ("a", "b"))
+    own = (frozenset(a - b), frozenset(b - a))
+    if not all(own):
+        return out
+    return [Sides(own, (_initials(match["a"]), _initials(match["b"]))), *out]
+
+
+def _parts(text: str) -> list[str]:
+    """The word parts of a text in order, lower case: hyphens and slashes split ("agent/gateway", "score-based")."""
+    return _PART.findall(text.lower())
+
+
+def _initials(side: str) -> str:
+    """'zta' of "a zero trust architecture": the initials of the side's content words (those it shares with the
+    other side included: an acronym spells the whole name)."""
+    words = [w for w in _parts(" ".join(tokenize(side))) if w not in _VAGUE and not w.isdigit()]
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
