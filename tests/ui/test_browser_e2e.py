@@ -160,6 +160,10 @@ def test_upload_ask_click_read_and_export(browser, artifacts, nist_pdf, tmp_path
         page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=30_000)  # the final rerun
         stats = watch.until(lambda: (s := _stats(page)) and s["nodes"] >= stats["nodes"] and s, 30, "the final graph")
         assert stats["nodes"] > 50 and stats["edges"] > 0
+        # the finished graph is laid out into topics once, when its run is settled: a node found before that
+        # moves from under the mouse (the click then hit nothing, or another node, twice at ~6 s runs)
+        watch.until(lambda: (s := _stats(page)) and s.get("settled") and s["layoutRuns"] > 0, 30,
+                    "the finished graph's layout")
         page.screenshot(path=str(artifacts / "e2e_3_run_done.png"))
 
         node_id = _click_a_node(page, "NIST.SP.800-207.pdf")

@@ -456,7 +456,8 @@
     if (changed && focusKey === S.focusKey) GraphFocus.apply();
     changed = GraphReplay.update(args.replay || null) || changed || focusKey !== S.focusKey;
     S.renders += 1;
-    Object.assign(window.__graphStats, { renders: S.renders, nodes: S.nodes.length, edges: S.edges.length });
+    Object.assign(window.__graphStats, { renders: S.renders, nodes: S.nodes.length, edges: S.edges.length,
+                                         settled: S.settled });
     if (changed) S.network.redraw();
     else S.renderStart = null;
     setHeight();
