@@ -142,7 +142,7 @@ def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = 
         "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
         "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
         # a ReAct step read only up to its tool call closes its stream before the server's usage arrives: its
-        # prompt counts as sent and processed in full (an upper bound on what the model read)
+        # prompt is counted from the timings llama.cpp sends with every chunk (`timings_per_token`)
         "calls_stopped_before_usage": sum(c["finish"] not in ("stop", "length") for c in recorder.calls),
         "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
