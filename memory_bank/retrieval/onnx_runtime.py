@@ -5,11 +5,9 @@ The ONNX file is never downloaded: it is exported here from the verified local p
 Runtime's BERT fusions: attention, GELU and layer norms fused), checked against PyTorch on probe sentences before it
 is kept, and written atomically into a cache folder with a record of its sha256 and the sha256 of the weights it
 came from. Loading checks both; a missing, truncated or altered file, or a record that does not match, is rebuilt
-(and when that fails the caller falls back to PyTorch with the reason). int8 was measured and left out
-(`bench/embedding_int8.py`): the variants fast enough to matter (1.4-2.4x) miss the bar (mean cosine to
-PyTorch 0.949-0.996, under 0.995 on NIST text), the one within it (feed-forward MatMuls of the middle layers,
-per-channel) is 1.15x, every dynamic variant makes a text's vector depend on its batch, and 8-bit block-wise
-weights keep the vectors but are slower than fp32 here.
+(and when that fails the caller falls back to PyTorch with the reason). This fp32 file is also what the int8 file
+(`onnx_int8`, the default runtime's sentence vectors) is quantised from, and what serves its token vectors.
+`OnnxEmbedder(one_text=True)` runs each text alone, one per core at a time: the int8 file's mode.
 """
 
 from __future__ import annotations
