@@ -88,9 +88,9 @@ class MemoryBank:
     def _reindex_all(self) -> None:
         """Index what an import or a reopen brought; say so when its vectors were another model's."""
         made_by = self.memory.embedding_model or "an unnamed model"
-        if embedded := self._core.ops.reindex_all():
+        if replaced := self._core.ops.reindex_all():
             self.events.publish(ErrorRaised(where="embedding", message=(
-                f"This memory's vectors were made by {made_by[:80]}; its {embedded} nodes were embedded again "
+                f"This memory's vectors were made by {made_by[:80]}; its {replaced} nodes were embedded again "
                 f"with {self.embedder.name}, so that questions and nodes are measured by the same model.")))
 
     @property

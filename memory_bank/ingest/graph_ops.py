@@ -68,18 +68,19 @@ class GraphOps:
     def reindex_all(self) -> int:
         """Index every node as it is (after an import or a reopen: the vectors come with the nodes). Vectors
         another model made (another name or size: an old task opened after the model changed, or with the
-        hashing fallback) are never mixed with this model's questions: every node is embedded again. Returns
-        how many nodes were embedded."""
+        hashing fallback) are never mixed with this model's questions: every node is embedded again. A node
+        that came without a vector is embedded too. Returns how many vectors of another model were replaced."""
         with self.memory.write():
             nodes = self.graph.nodes()
+            replaced = 0
             if self.memory.embedding_model != self.embedder.name or \
                     any(n.embedding is not None and n.embedding.shape != (self.embedder.dim,) for n in nodes):
+                replaced = sum(n.embedding is not None for n in nodes)
                 for node in nodes:
                     node.embedding = None
-            missing = sum(n.embedding is None for n in nodes)
             self._reindex(nodes, embed=False)
             self.memory.embedding_model = self.embedder.name
-        return missing
+        return replaced
 
     def clear(self) -> None:
         """End the task: every layer and the index emptied together."""

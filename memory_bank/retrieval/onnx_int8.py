@@ -26,7 +26,7 @@ from .onnx_runtime import (
     OnnxUnavailable,
     keep_if_close,
     load_onnx,
-    verified_onnx,
+    made_or_verified,
     write_atomically,
 )
 from .vectors import TokenVectors, sha256_of
@@ -42,8 +42,17 @@ def int8_file(cache_dir: Path) -> Path:
     return cache_dir / f"all-MiniLM-L6-v2.int8-v{INT8_FORMAT}.onnx"
 
 
-def quantise(fp32: OnnxEmbedder, fp32_path: Path, fp32_sha256: str, target: Path, model_path: Path) -> str:
-    """Quantise `fp32_path` into `target`, check its probes against the fp32 embedder, record its sha256."""
+class _DropPreprocessingAdvice(logging.Filter):
+    """The quantiser logs, on the root logger, a warning to pre-process the model first: advice for image
+    models, not an error, and noise in the user's log at setup."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "consider to run pre-processing" not in record.getMessage()
+
+
+def quantise(fp32: OnnxEmbedder, target: Path, model_path: Path) -> str:
+    """Quantise the fp32 embedder's file into `target`, check its probes against the fp32 vectors, record its
+    sha256 and the fp32 file's (`keep_if_close`)."""
     try:
         import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -51,44 +60,30 @@ def quantise(fp32: OnnxEmbedder, fp32_path: Path, fp32_sha256: str, target: Path
         raise OnnxUnavailable(f"cannot quantise to int8 here ({exc})") from exc
 
     def write(path: Path) -> None:
-        quantize_dynamic(str(fp32_path), str(path), op_types_to_quantize=["MatMul"], per_channel=True,
+        quantize_dynamic(str(fp32.path), str(path), op_types_to_quantize=["MatMul"], per_channel=True,
                          reduce_range=False, weight_type=QuantType.QInt8,
                          extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})  # fused ops defeat inference
 
-    quiet = logging.getLogger()  # the quantiser logs a "consider pre-processing" warning on the root logger
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
+    advice = _DropPreprocessingAdvice()
+    logging.getLogger().addFilter(advice)
     try:
         write_atomically(target, write)
     finally:
-        quiet.setLevel(level)
+        logging.getLogger().removeFilter(advice)
     digest = sha256_of(target)
     check = OnnxEmbedder(target, model_path, expected_sha256=digest, one_text=True, runtime=RUNTIME)
     return keep_if_close(target, digest, check.embed(list(PROBES)), fp32.embed(list(PROBES)), MIN_PROBE_COSINE,
-                         fp32_sha256, INT8_FORMAT, "the int8 file drifts from the fp32 one")
+                         fp32.sha256, INT8_FORMAT, "the int8 file drifts from the fp32 one")
 
 
 def load_int8(model_path: Path, cache_dir: Path, weights_sha256: str, *, lock_seconds: float = LOCK_SECONDS
               ) -> Int8Embedder:
     """The int8 embedder on the verified file in `cache_dir`, quantised first (from the verified fp32 file, itself
-    exported first when missing) when it is missing or fails its check."""
-    from filelock import FileLock, Timeout
-
+    exported first when missing) when it is missing or fails its check (`made_or_verified`)."""
     fp32 = load_onnx(model_path, cache_dir, weights_sha256, lock_seconds=lock_seconds)
-    fp32_sha256 = fp32.sha256
     target = int8_file(cache_dir)
-    digest = verified_onnx(target, fp32_sha256, fmt=INT8_FORMAT)
-    if digest is None:
-        try:
-            with FileLock(str(cache_dir / ".export.lock"), timeout=lock_seconds):
-                digest = verified_onnx(target, fp32_sha256, fmt=INT8_FORMAT)
-                if digest is None:
-                    if target.exists():
-                        log.warning("The int8 embedding model at %s fails its sha256 check: rebuilding it", target)
-                    digest = quantise(fp32, fp32.path, fp32_sha256, target, model_path)
-        except Timeout as exc:
-            raise OnnxUnavailable(f"another process has been making the embedding model for {lock_seconds:.0f}s") \
-                from exc
+    digest = made_or_verified(target, fp32.sha256, INT8_FORMAT, lambda: quantise(fp32, target, model_path),
+                              lock_seconds=lock_seconds, what="int8 embedding model")
     return Int8Embedder(OnnxEmbedder(target, model_path, expected_sha256=digest, one_text=True, runtime=RUNTIME),
                         fp32)
 

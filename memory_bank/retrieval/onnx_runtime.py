@@ -17,6 +17,7 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -151,27 +152,36 @@ def verified_onnx(target: Path, weights_sha256: str, *, fmt: int = FORMAT) -> st
 
 def load_onnx(model_path: Path, cache_dir: Path, weights_sha256: str, *, lock_seconds: float = LOCK_SECONDS
               ) -> OnnxEmbedder:
-    """The embedder on the verified ONNX file in `cache_dir`, exported first when it is missing or fails its check.
-    One process exports at a time (a file lock, waited for at most `lock_seconds`: past that, the caller uses
-    PyTorch rather than hang behind another process)."""
+    """The embedder on the verified ONNX file in `cache_dir`, exported first when it is missing or fails its check
+    (`made_or_verified`)."""
+    target = onnx_file(cache_dir)
+    digest = made_or_verified(target, weights_sha256, FORMAT, lambda: export_onnx(model_path, target, weights_sha256),
+                              lock_seconds=lock_seconds, what="ONNX model")
+    return OnnxEmbedder(target, model_path, expected_sha256=digest)
+
+
+def made_or_verified(target: Path, source_sha256: str, fmt: int, make: Callable[[], str], *, lock_seconds: float,
+                     what: str) -> str:
+    """The sha256 of `target` when it checks out (`verified_onnx`), else of the file `make` writes there. One
+    process makes a file at a time (a file lock in its folder, waited for at most `lock_seconds`: past that
+    `OnnxUnavailable`, so the caller falls back rather than hang behind another process), and the file is checked
+    again under the lock: another process may have just made it."""
     from filelock import FileLock, Timeout
 
-    target = onnx_file(cache_dir)
-    digest = verified_onnx(target, weights_sha256)
-    if digest is None:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            with FileLock(str(cache_dir / ".export.lock"), timeout=lock_seconds):
-                digest = verified_onnx(target, weights_sha256)  # another process may have just made it
-                if digest is None:
-                    if target.exists():
-                        log.warning("The ONNX embedding model at %s fails its sha256 check: rebuilding it from %s",
-                                    target, model_path)
-                    digest = export_onnx(model_path, target, weights_sha256)
-        except Timeout as exc:
-            raise OnnxUnavailable(f"another process has been exporting the ONNX model for {lock_seconds:.0f}s") \
-                from exc
-    return OnnxEmbedder(target, model_path, expected_sha256=digest)
+    digest = verified_onnx(target, source_sha256, fmt=fmt)
+    if digest is not None:
+        return digest
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with FileLock(str(target.parent / ".export.lock"), timeout=lock_seconds):
+            digest = verified_onnx(target, source_sha256, fmt=fmt)
+            if digest is None:
+                if target.exists():
+                    log.warning("The %s at %s fails its sha256 check: rebuilding it", what, target)
+                digest = make()
+    except Timeout as exc:
+        raise OnnxUnavailable(f"another process has been exporting the {what} for {lock_seconds:.0f}s") from exc
+    return digest
 
 
 def pad_batches(lengths: list[int], max_batch: int, overhead: int = BATCH_OVERHEAD_TOKENS) -> list[tuple[int, int]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,13 +30,9 @@ pytest.importorskip("onnxruntime")
 
 
 @pytest.fixture(scope="module")
-def runtimes() -> dict[str, CachedEmbedder]:
+def runtimes(runtime_embedder: Callable[[str], CachedEmbedder]) -> dict[str, CachedEmbedder]:
     """Both runtimes on the bundled model; the ONNX file is the one setup prepared (made here if it is not)."""
-    loaded = {name: load_embedder(runtime=name) for name in ("onnx", "torch")}
-    if any(e.warning for e in loaded.values()):
-        pytest.skip("the MiniLM model is not available here")
-    assert loaded["onnx"].runtime == "onnx" and loaded["torch"].runtime == "torch"
-    return loaded
+    return {name: runtime_embedder(name) for name in ("onnx", "torch")}
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,16 @@ TEXT = ("The policy engine decides whether to grant access to a resource.\n\n"
 QUESTION = "Why did the Mongol army leave Europe?"
 
 
+def _exported(settings: Settings, embedder: CachedEmbedder) -> dict:
+    """The export of a bank that read TEXT with `embedder`."""
+    source = MemoryBank(settings, embedder=embedder)
+    try:
+        source.ingest_text(TEXT, source="notes.txt")
+        return source.export()
+    finally:
+        source.clear()
+
+
 def _notes(bank: MemoryBank) -> list[str]:
     return [e.message for e in bank.events.log() if isinstance(e, ErrorRaised) and e.where == "embedding"]
 
@@ -61,12 +71,7 @@ def test_a_task_reopened_under_another_model_is_embedded_again_once(settings: Se
 
 def test_an_export_of_another_model_or_size_is_embedded_again_not_mixed(embedder: CachedEmbedder) -> None:
     settings = Settings(engine="offline")
-    source = MemoryBank(settings, embedder=CachedEmbedder(HashingEmbedder()))
-    try:
-        source.ingest_text(TEXT, source="notes.txt")
-        exported = source.export()
-    finally:
-        source.clear()
+    exported = _exported(settings, CachedEmbedder(HashingEmbedder()))
     assert exported["embedding_model"] == "hashing-fallback"
     small = json.loads(json.dumps(exported))  # the same task from a model of 8 dimensions, named like ours
     small["embedding_model"] = "all-MiniLM-L6-v2"
@@ -88,12 +93,7 @@ def test_an_export_of_another_model_or_size_is_embedded_again_not_mixed(embedder
 
 def test_an_export_of_the_same_model_keeps_its_vectors(embedder: CachedEmbedder) -> None:
     settings = Settings(engine="offline")
-    source = MemoryBank(settings, embedder=embedder)
-    try:
-        source.ingest_text(TEXT, source="notes.txt")
-        exported = source.export()
-    finally:
-        source.clear()
+    exported = _exported(settings, embedder)
     marked = json.loads(json.dumps(exported))
     for node in marked["query_graph"]["nodes"]:  # still unit length, visibly not what the model would make
         node["embedding"] = list(np.roll(np.asarray(node["embedding"]), 1))
@@ -102,5 +102,19 @@ def test_an_export_of_the_same_model_keeps_its_vectors(embedder: CachedEmbedder)
         assert _notes(bank) == []
         for node, record in zip(bank.memory.graph.nodes(), marked["query_graph"]["nodes"]):
             assert np.allclose(node.embedding, record["embedding"], atol=1e-6)
+    finally:
+        bank.clear()
+
+
+def test_a_node_without_a_vector_is_embedded_without_a_note_about_another_model(embedder: CachedEmbedder) -> None:
+    settings = Settings(engine="offline")
+    exported = _exported(settings, embedder)
+    exported["query_graph"]["nodes"][0]["embedding"] = None
+    bank = MemoryBank.from_export(json.dumps(exported), settings, embedder=embedder)
+    try:
+        assert _notes(bank) == []  # the vectors there are this model's: nothing was replaced
+        first = bank.memory.graph.get(exported["query_graph"]["nodes"][0]["id"])
+        assert first is not None and first.embedding is not None
+        assert float(first.embedding @ embedder.embed([first.embedding_text()])[0]) >= 0.9999
     finally:
         bank.clear()
