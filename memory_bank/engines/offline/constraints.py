@@ -151,12 +151,22 @@ _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|
                          r"triple)\b", re.IGNORECASE)
 
 
+# "In what year …?": a sentence that dates nothing, nor do its neighbours, does not answer it ("Co-teaching has also
+# become a new trend"); a decade, a century or "'98" is a date
+_YEAR_Q = re.compile(r"\b(?:what|which) (?:year|decade|century)\b", re.IGNORECASE)
+_DATED = re.compile(r"(?<![\d.])(?:1[0-9]{3}|20[0-9]{2})s?(?!\d|,\d)|\bcentury\b|\bdecade\b|\b\d0s\b|'\d\d\b",
+                    re.IGNORECASE)
+
+
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
-    read against a sentence with no percentage), a price or a cost read against a sentence with no number, or
-    the thing counted ("How many zebras ...?" against "Two million wildebeest migrate ...", the counted noun
-    absent from the sentence and its neighbours)."""
+    read against a sentence with no percentage), a price or a cost read against a sentence with no number, a
+    year asked of a passage that gives none (the sentence and its neighbours), or the thing counted ("How many
+    zebras ...?" against "Two million wildebeest migrate ...", the counted noun absent from the sentence and its
+    neighbours)."""
     out = []
+    if _YEAR_Q.search(question) and not _DATED.search(near):
+        out.append("year")
     if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
         out.append("percentage")
     if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):

@@ -38,6 +38,7 @@ from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
 from .question_types import COUNT, defined_term, defines, expected_type, has_type
+from .slots import renumbered, swapped_names
 from .specifics import asked_years, misdated
 
 # a sentence counting the very noun a "how many" question asks about ("164,000 full-time employees") holds the
@@ -109,14 +110,16 @@ class Ranked:
 
     def near_miss(self, i: int) -> list[str]:
         """What the question asks that sentence `i` does not say (constraints.py): a name, number or year of
-        the question absent from it and its neighbours, a word it says the other way round, or the share or the
-        thing counted that the question asks for. Empty when it meets every constraint checked."""
+        the question absent from it and its neighbours, a word it says the other way round, the share, year or
+        thing counted that the question asks for; or (slots.py) a name whose place the sentence gives another
+        name, or a numbered name of which it names a sibling. Empty when it meets every constraint checked."""
         ev = self.pool[i]
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
         near = near or ev.text
         return (unmet_terms(self.question, near, topic) + opposite_words(self.question, ev.text)
-                + unsaid_measure(self.question, ev.text, near))
+                + unsaid_measure(self.question, ev.text, near) + swapped_names(self.question, ev.text, near, topic)
+                + renumbered(self.question, ev.text))
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs

@@ -96,6 +96,18 @@ def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> Non
     assert unsaid_measure("What percentage of Kenya's population lives in poverty?", poor, poor) == []
 
 
+def test_a_year_asked_of_a_passage_that_dates_nothing_is_unsaid() -> None:
+    trend = "Co-teaching has also become a new trend amongst educational institutions."
+    assert unsaid_measure("In what year did co-teaching first become a trend?", trend, trend) == ["year"]
+    dated = "In 1983, for the 40th anniversary of the network's founding, the logo appeared in gold."
+    assert unsaid_measure("In what year was the 40th anniversary of ABC's founding?", dated, dated) == []
+    # the year in a neighbouring sentence of the passage dates it; so do a decade and a century
+    assert unsaid_measure("In what year did co-teaching first become a trend?", trend,
+                          "It spread in the 1990s. " + trend) == []
+    assert unsaid_measure("In which century was the church built?", "It was built in the 12th century.",
+                          "It was built in the 12th century.") == []
+
+
 def test_a_price_asked_of_a_sentence_with_no_number_is_unsaid() -> None:
     """Oracle's 10-K says NetSuite was bought "at an excessive price" (the derivative suit) and never the price per
     share: a sentence without a figure answers no "what price"."""
