@@ -5,7 +5,8 @@ once by the offline engine, and a seeded sample of questions is asked. The measu
 string `bank.memory_prompt(question, budget_tokens=B)` returns, for budgets B equivalent to 250 / 500 / 1000
 words of the book (its mean characters per word, counted with the project's one token estimate); a hit is the
 gold answer string inside it (case-insensitive). The final answer (`bank.run(q).answer`, ~50 words at most) is
-scored the same way.
+scored the same way, except that a "not found" answer never counts, even when the closest passage it shows holds
+the gold (the reader was told the documents do not answer; counted, as before stop 38, it is printed beside).
 
 The baseline cuts the same book into fixed 200-word chunks, embeds them with the same model and ranks them with
 the same hybrid score (`HybridIndex`, same alpha), concatenated in rank order and cut to the same token budgets.
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from longdoc import ChunkBaseline, cut, hit, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
+from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
 from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 from memory_bank.run.adapter import format_node  # noqa: E402
 from memory_bank.text.tokens import chars_for_tokens, tokens_for_chars  # noqa: E402
@@ -99,7 +101,7 @@ def main() -> None:
     print("budgets: " + ", ".join(f"{b} words = {t} tokens" for b, t in tokens.items()))
 
     results = {name: {b: 0 for b in BUDGETS} for name in ("bank", "per_node", "baseline")}
-    answered = found_words = 0
+    answered = found_words = not_found = closest_held = 0
     over_limit = 0
     t0 = time.perf_counter()
     for q in sample:
@@ -114,7 +116,11 @@ def main() -> None:
             words = len(answer.split())
             over_limit += words > 55
             found_words += words
-            answered += hit(answer, q["answers"])
+            refused = is_not_found(answer)
+            not_found += refused
+            # a "not found" whose closest passage holds the gold is no answer: the reader was told there is none
+            answered += hit(answer, q["answers"]) and not refused
+            closest_held += hit(answer, q["answers"]) and refused
     seconds = time.perf_counter() - t0
 
     n = len(sample)
@@ -124,7 +130,9 @@ def main() -> None:
               f"{results['per_node'][b] / n:>22.3f}")
     if not args.no_answers:
         print(f"\nfinal answer contains the gold answer: {answered / n:.3f} "
-              f"(mean {found_words / n:.1f} words, {over_limit} answers over 55 words)")
+              f"(mean {found_words / n:.1f} words, {over_limit} answers over 55 words); \"not found\" {not_found}, "
+              f"{closest_held} of them with the gold in the closest passage shown (not counted; counted: "
+              f"{(answered + closest_held) / n:.3f})")
     print(f"questions: {n}, {seconds / n * 1000:.0f} ms per question (contexts + run)")
 
 

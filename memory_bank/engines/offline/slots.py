@@ -27,7 +27,10 @@ _CLAUSE = re.compile(r"[,;:](?=\s)|\s[—–-]\s")
 _BREAK = "0break0"  # stands for a clause break among the words: matches no word, names nothing
 # the other name this close to the question's own is an apposition or one longer name ("Gothenburg, Sweden")
 _APART = 2
-_WITHIN = 4  # words after a slot's context that still pair the name with it ("stake in European sports channel X")
+# words after a slot's context that still pair the name with it: "nominated for a BAFTA Television Award for Best
+# Actor", "the FCC repealed the Financial Interest and Syndication Rules"
+_WITHIN = 6
+_ACTIVE = frozenset({"did", "does", "do"})  # "Which team did X defeat?": X is the subject, not the one defeated
 # a name and its number ("AS-202", "Apollo 13", "Super Bowl 50"): a sentence on its sibling ("AS-201") is no answer
 _NUMBERED = re.compile(r"\b([A-Z][A-Za-z]*(?:[ -][A-Z][A-Za-z]*)*)[ -](\d+)\b")
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -69,9 +72,11 @@ def _same(a: str, b: str) -> bool:
 
 
 def _slots(question: list[str]) -> list[tuple[str, list[str], str]]:
-    """(name, the words beside it, "before" or "after") for each name of the question that has a slot: a
-    content word and a preposition before it, or a plain content word after it. An acronym is left to the word
-    checks (it is said many ways: "V&A", "Victoria and Albert Museum")."""
+    """(name, the words beside it, its side) for each name of the question that has a slot: a content word and a
+    preposition before it ("before"), or a plain content word after it: "subject" when an active "did/does/do"
+    stands before the name ("did the Carolina Panthers defeat": the Panthers did it), "after" otherwise ("was
+    the Rules repealed", "Old Testament translation"). An acronym is left to the word checks (it is said many
+    ways: "V&A", "Victoria and Albert Museum")."""
     out = []
     for i, word in enumerate(question):
         if not _name(word, i) or word.lower() in STOPWORDS or (word.isupper() and len(word) > 1):
@@ -79,14 +84,17 @@ def _slots(question: list[str]) -> list[tuple[str, list[str], str]]:
         if i >= 2 and question[i - 1].lower() in _PREPOSITIONS and _content(question[i - 2]):
             out.append((word, question[i - 2:i], "before"))
         if i + 1 < len(question) and _content(question[i + 1]) and not _name(question[i + 1], i + 1):
-            out.append((word, [question[i + 1]], "after"))
+            active = any(w.lower() in _ACTIVE for w in question[max(0, i - _WITHIN):i])
+            out.append((word, [question[i + 1]], "subject" if active else "after"))
     return out
 
 
 def _said_in_slot(keys: list[str], context: list[str], name: str, side: str) -> bool:
     """Does the text pair the name with its slot as the question does: the same words in the same order, a few
-    words between the slot before and the name ("stake in European sports channel Eurosport"), or the slot after
-    turned into an "of" ("Old Testament translation" as "translation of the Old Testament")?"""
+    words between the slot before and the name ("stake in European sports channel Eurosport"), or the word after
+    it put before it: by an "of" ("Old Testament translation" as "translation of the Old Testament"), or, unless
+    the name is the subject of an active verb, any way ("the Rules were repealed" as "repealed the … Rules";
+    "the Panthers defeat" is not "defeated the Panthers")."""
     name_key, width = _key(name), len(context)
     for m in range(len(keys) - width + 1):
         if keys[m:m + width] != context:
@@ -95,9 +103,11 @@ def _said_in_slot(keys: list[str], context: list[str], name: str, side: str) -> 
             following = keys[m + width:m + width + _WITHIN]
         elif keys[m - 1:m] == [name_key]:
             return True
+        elif side == "after" or keys[m + 1:m + 2] == ["of"]:
+            following = keys[m + 1:m + 1 + _WITHIN]
         else:
-            following = keys[m + 2:m + 2 + _WITHIN] if keys[m + 1:m + 2] == ["of"] else []
-        if name_key in following[:following.index(_BREAK)] if _BREAK in following else name_key in following:
+            continue
+        if name_key in (following[:following.index(_BREAK)] if _BREAK in following else following):
             return True
     return False
 

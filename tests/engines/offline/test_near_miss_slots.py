@@ -46,6 +46,12 @@ def test_an_apposition_a_spelling_a_clause_break_and_the_topic_are_no_swap() -> 
     bible = ("Luther had published his German translation of the New Testament in 1522, and completed the "
              "translation of the Old Testament in 1534.")
     assert swapped_names("When was the Old Testament translation finished?", bible, bible, "Martin Luther") == []
+    rules = "In 1993, the FCC repealed the Financial Interest and Syndication Rules."
+    assert swapped_names("When were the Financial Interest and Syndication Rules repealed?", rules, rules,
+                         "ABC") == []
+    nominated = "In 2011, Matt Smith was the first Doctor to be nominated for a BAFTA Television Award for Best Actor."
+    assert swapped_names("In what year was a Doctor first nominated for a Best Actor award?", nominated, nominated,
+                         "Doctor Who") == []
     # the question's own pairing said in a neighbouring sentence: the passage answers it there
     assert swapped_names("On what date did WXYZ-TV in Chicago sign on the air?", STATIONS,
                          STATIONS + " WXYZ-TV in Chicago followed in 1949.", "American Broadcasting Company") == []
