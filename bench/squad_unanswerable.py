@@ -85,8 +85,9 @@ def main() -> None:
     answered = false_not_found = 0
     for q in kept:
         answer = bank.run(q["question"]).answer
-        answered += hit(answer, q["answers"])
-        false_not_found += is_not_found(answer)
+        refused = is_not_found(answer)
+        answered += hit(answer, q["answers"]) and not refused  # a "not found" is no answer, whatever it shows
+        false_not_found += refused
     print(f"made unanswerable: {not_found}/{len(gone)} answered \"not found\" ({not_found / len(gone):.2f})")
     print(f"answerable: gold answer in {answered}/{len(kept)} answers ({answered / len(kept):.2f}); "
           f"{false_not_found} answered \"not found\"")
