@@ -62,6 +62,14 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
                        "Denver linebacker Von Miller was named Super Bowl MVP.", "Super Bowl 50") == []
     assert unmet_terms("On what streets is the ABC headquarters located?",
                        "The network is headquartered on Columbus Avenue.", "American Broadcasting Company") == []
+    # a question's typo is the same name; a currency is said by its sign; a name two letters apart is another
+    assert unmet_terms("Who did the research at Ologesailie and Hyrax Hill?",
+                       "Louis Leakey did the research at Olorgesailie and Hyrax Hill.", "Kenya") == []
+    assert unmet_terms("When did two of Ghengis Khan's sons die?", "Two of Genghis Khan's sons died in 1226.",
+                       "Mongols") == []
+    assert unmet_terms("What does a teacher make, in Euros?", "A teacher earns €40,000 a year.", "Education") == []
+    assert unmet_terms("Who ruled Austria in 1900?", "Australia was ruled by the Crown in 1900.",
+                       "History") == ["Austria"]
     # a sentence dating its facts by another year does not meet the asked one
     assert unmet_terms("Whose exit in the 2014 Christmas special led to Peter Capaldi taking the role?",
                        "Peter Capaldi took on the role after Matt Smith's exit in the 2013 Christmas special.",
