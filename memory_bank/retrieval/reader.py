@@ -116,10 +116,12 @@ class MemoryReader:
 
 def _term_pattern(term: str) -> re.Pattern[str]:
     """A number's digits with thousands separators optional ('1577' is '1,577'); a term's parts joined by
-    hyphens, dashes or spaces, or none."""
+    hyphens, dashes or spaces, or none; a word its plural too ("the Bronco's head coach" of a text on the
+    Broncos)."""
     term = term.strip()
     if re.fullmatch(r"\d[\d.]*", term):
         body = ",?".join(re.escape(c) for c in term)
     else:
         body = r"[\s\-‐‑–]*".join(re.escape(p) for p in re.split(r"[\s\-‐‑–]+", term) if p)
+        body += "(?:e?s)?" if term[-1:].isalpha() else ""
     return re.compile(r"(?<![\w.])" + body + r"(?!\w|\.\d)", re.IGNORECASE)

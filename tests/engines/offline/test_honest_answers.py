@@ -63,6 +63,17 @@ def test_terms_the_documents_do_say_are_not_taken_for_absent(nist_bank: MemoryBa
         ["4.0", "peer-to-peer", "3.4.9"], False)
 
 
+def test_a_name_asked_in_the_singular_is_mentioned_by_its_plural(tmp_path: Path) -> None:
+    """"What is the name of the Bronco's head coach?" of a text on the Broncos is no question about something the
+    documents never mention."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("Coaches\n\nThe Denver Broncos hired Gary Kubiak as head coach after John Fox left.\n", "nfl.txt")
+    assert bank.view.mentions(["Bronco", "Bronc", "Broncoses"]) == {"Bronco": True, "Bronc": False,
+                                                                    "Broncoses": False}
+    answer = bank.run("What is the name of the Bronco's head coach, who was hired after John Fox?").answer
+    assert "never mention" not in answer and "Kubiak" in answer, answer
+
+
 @pytest.mark.parametrize(("question", "sentence", "expected"), [
     ("Did the survey find the ecosystem mature enough?", "The ecosystem is not mature enough for adoption.", "No"),
     ("Does the policy engine make the final decision?", "The policy engine makes the ultimate decision.", "Yes"),
