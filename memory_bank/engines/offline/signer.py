@@ -2,9 +2,10 @@
 
 An auditor's report says "We have audited the accompanying consolidated balance sheets …" and names its author
 only in the signature at its end ("/s/ Ernst & Young LLP"); a filing whose prose never names the firm again
-answers "Who audits …?" with that line alone. A "who" answer whose sentences speak as "we" and name no one is
-opened with the signer of the report they were read in: the first signature at or after the sentence's page, in
-its section or the nearest section above it that holds one, within a report's length of pages.
+answers "Who audits …?" with that line alone. A "who" answer that opens speaking as "we" and does not say the signer's
+name is opened with the signer of the report they were read in: the first signature at or after the sentence's page, in
+its section or the nearest section above it (two levels at most) that holds one, within a report's length of
+pages.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _SIGNED = re.compile(r"(?:^|(?<=\s))/s/[ \t]*(?P<name>[A-Z][^\n/]{1,120})", re.M
 _NAME_END = re.compile(r"\b(?:LLP|LLC|L\.L\.P\.|Ltd\.?|Inc\.|P\.C\.)|\s+(?=(?:We|Our|I)\s)")
 MAX_NAME_WORDS = 8
 REPORT_PAGES = 6  # a signature further than this many pages after the sentence signs another document
+UP_LEVELS = 2  # sections above the sentence's own searched for the signature (a report's parts are sub-sections)
 
 
 def signer_first(question: str, answer: Answer, evidence: list[Evidence], view: MemoryView) -> Answer:
@@ -47,7 +49,8 @@ def signature(ev: Evidence, view: MemoryView, near: Sequence[str] = ()) -> Evide
     start = ev.pages[0] if ev.pages else None
     if start is None:
         return None
-    for depth in range(len(ev.section), -1, -1):
+    lowest = max(1, len(ev.section) - UP_LEVELS) if ev.section else 0
+    for depth in range(len(ev.section), lowest - 1, -1):
         found: list[tuple[int, Evidence]] = []
         nodes = (view.in_section(ev.section[:depth]) if depth else
                  _passages(ev.node_id, near, view) if not ev.section else [])
