@@ -136,24 +136,27 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,
         top = max(rows, key=lambda r: (bool(prefer and prefer(r.row)), votes[_signature(r.row)]))
         best.append(NamedRow(top.entry, top.node_id, top.line, top.row, top.column, top.value,
                              votes[_signature(top.row)]))
-    best = sorted(_phrased(best, question) or best, key=lambda r: -len(r.row.label))[:limit]  # those saying most
+    phrased = _phrased(best, question, prefer) or best
+    best = sorted(phrased, key=lambda r: -len(r.row.label))[:limit]  # the labels that say most of the question
     where = {s: i for i, s in reversed(list(enumerate(said)))}
     return sorted(best, key=lambda r: min(where.get(s, len(said)) for s in r.row.label))
 
 
-def _phrased(rows: list[NamedRow], question: str) -> list[NamedRow]:
+def _phrased(rows: list[NamedRow], question: str,
+             prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
     """One row per thing the question compares, each read within its own words: "cloud services revenues or
     license support revenues" names "Cloud services" and "License support", not "Cloud and license" (a word of
     each) nor "Cloud services and license support" (both together). In each compared part, the label saying most
-    of it (the earliest on ties: "Cloud services" before "Services revenues"). Empty when fewer than two parts
-    name a label (one thing asked in two years, or a question worded apart from the labels)."""
+    of it (the earliest on ties: "Cloud services" before "Services revenues"), one `prefer` holds true of first
+    (a growth question wants the row with its change column). Empty when fewer than two parts name a label
+    (one thing asked in two years, or a question worded apart from the labels)."""
     asked = frozenset(stems(question))
     out: list[NamedRow] = []
     for part in _COMPARED.split(question):
         words = stems(part)
         inside = [r for r in rows if r not in out and r.row.label & asked and r.row.label & asked <= set(words)]
         if inside:
-            out.append(max(inside, key=lambda r: (len(r.row.label & set(words)),
+            out.append(max(inside, key=lambda r: (bool(prefer and prefer(r.row)), len(r.row.label & set(words)),
                                                   -min(words.index(w) for w in r.row.label if w in words))))
     return out if len(out) > 1 else []
 

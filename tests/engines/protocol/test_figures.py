@@ -185,3 +185,16 @@ def test_a_comparison_reads_one_row_per_compared_part_not_their_sum_nor_a_mix() 
     one = "How did total cloud services and license support revenues change from 2022 to 2023?"
     assert [r.entry.entry_id for r in label_rows(stems(one), tables, lambda e: table_rows(e.metadata),
                                                   question=one)][:1] == ["total"]
+
+
+def test_a_compared_part_takes_the_row_with_the_change_a_growth_question_wants() -> None:
+    from memory_bank.engines.protocol.figures import change_of, label_rows
+
+    tables = [_table("note", "Research and development expense", {"2022": "(26,251)", "2021": "(21,914)"}),
+              _table("opex", "Research and development", {"2022": "$26,251", "Change": "20%"}),
+              _table("opex2", "Selling, general and administrative", {"2022": "$25,094", "Change": "14%"})]
+    question = ("Which grew more in 2022, research and development expense or selling, general and administrative "
+                "expense?")
+    rows = label_rows(stems(question), tables, lambda e: table_rows(e.metadata),
+                      prefer=lambda row: change_of(row) is not None, question=question)
+    assert [r.entry.entry_id for r in rows] == ["opex", "opex2"]
