@@ -26,6 +26,7 @@ _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+be
 _IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
 _ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“‘]?[A-Z][A-Za-z0-9&]{0,9}[\"'”’]?)\s+"
                         r"(?i:stand\s+for|mean)|(?i:(?:what|who)\s+(?:is|was))\s+(?P<thing>[^?,;]+?))\s*\?\s*$")
+_NAME = re.compile(r"[A-Z]")  # a word with a capital in it names something ("iPad", "Oracle", "ZTA")
 _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
                              re.IGNORECASE)
 
@@ -35,7 +36,7 @@ def question_parts(question: str) -> list[str]:
     text = " ".join(question.split())
     compared = _COMPARE.match(text) or _DIFFERENCE.search(text)
     if compared:
-        return [f"What is {compared['a']}?", f"What is {compared['b']}?"]
+        return [f"What is {side}?" for side in _sides(compared["a"], compared["b"])]
     parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(text) if p.strip(" ,;")]
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
@@ -57,3 +58,15 @@ def _subject(part: str) -> str | None:
         return None
     subject = (match.group("acronym") or match.group("thing") or "").strip(" \"'“”‘’")
     return subject if 0 < len(subject.split()) <= 8 else None
+
+
+def _sides(a: str, b: str) -> tuple[str, str]:
+    """The two things compared, each whole: what follows a colon is asked of both ("…: which grew, which
+    declined?"), and two names sharing the words after the second ("iPhone and iPad net sales in 2022") each get
+    them ("iPhone net sales in 2022"). Only names share them: "ZTA and traditional perimeter security" stays as
+    it is."""
+    b = b.split(":")[0].strip() or b
+    tail = b.split()[1:]
+    if len(a.split()) == 1 and tail and _NAME.search(a) and _NAME.search(b.split()[0]):
+        a = " ".join([a, *tail])
+    return a, b

@@ -21,11 +21,12 @@ from .evidence import Evidence
 from .found import FoundModel
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
-from .sides import Sides, compared_sides
+from .sides import Sides, asked_aspects, compared_sides
 
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
+ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
@@ -96,6 +97,7 @@ class Answerer:
         longer than `WHOLE_LIMIT` times the budget is cut around the question's words. A best sentence ending in
         a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
+        order = _aspects_first(question, pool, order)
         first = pool[order[0]]
         if asks_sequence(question):
             told = _in_order(pool, order, SEQUENCE_SHARE * limit)
@@ -125,6 +127,18 @@ class Answerer:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def _aspects_first(question: str, pool: list[Evidence], order: list[int]) -> list[int]:
+    """A question for what is for and against a thing ("What does the portal model gain and lose …?") is answered
+    by the best sentences that say a gain or a loss ("The primary benefit …", "… more flexible for BYOD …",
+    "However, limited information …"), before those that only name the thing ("This model is a variation of
+    …"): among the best `ASPECT_POOL` of the ranking, those come first, each kind in rank order."""
+    aspects = asked_aspects(question)
+    if aspects is None:
+        return order
+    told = [i for i in order[:ASPECT_POOL] if not pool[i].row and aspects.said(pool[i].text)]
+    return told + [i for i in order if i not in told]
 
 
 def _other_side(question: str, pool: list[Evidence], order: list[int], used: list[Evidence],

@@ -43,6 +43,7 @@ from .figure_answer import (
 )
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
+from .signer import signer_first
 from .specifics import specific_terms
 from .verdict import is_yes_no, verdict
 
@@ -129,6 +130,7 @@ class OfflineExecutor:
             return self._with_rows(question, answer, rows, calls)
         if not answer.found:
             return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
+        answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
         text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
                                summary=_summary(answer), success=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ...memory.outline import Outline, kind_named, plural_title
+from ...memory.outline import Outline, OutlineItem, OutlineList, kind_named, plural_title
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -25,6 +25,7 @@ from .evidence import Evidence
 from .specifics import asked_years
 
 MIN_ITEMS = 2
+_NOTE_MARK = re.compile(r"^(?:\(\d{1,2}\)|[*†‡§]{1,3})$")  # "(1)", "*": the marks of a footnote
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
@@ -72,9 +73,15 @@ class ListAnswerer:
         whole = next((c.node for c in selection.nodes if c.whole), None)
         if whole is None:
             return None
-        outline = next((o for e in self.view.entries_for(whole.id)
-                        if (o := Outline.from_metadata(e.metadata)) is not None), None)
-        return None if outline is None else _best_listing(question, whole, outline)
+        found = next(((o, e.text) for e in self.view.entries_for(whole.id)
+                      if (o := Outline.from_metadata(e.metadata)) is not None), None)
+        if found is None:
+            return None
+        outline, text = found
+        if outline.lists and whole.section():  # the passages of the section, where a note's mark is pointed at
+            text += " ".join(e.text for n in self.view.in_section(whole.section()) for e in self.view.entries_for(n.id))
+        return _best_listing(question, whole, outline.model_copy(
+            update={"lists": [lst for lst in outline.lists if not footnotes(lst, text)]}))
 
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
@@ -105,6 +112,20 @@ class ListAnswerer:
         if listing.count > len(lines) - 1:
             lines.append(f"… and {listing.count - (len(lines) - 1)} more.")
         return "\n".join(lines)
+
+
+def footnotes(lst: OutlineList, text: str) -> bool:
+    """Is the list a table's footnotes ("(1) Products net sales include …" under a table whose rows read "iPhone
+    (1)")? Each marker is a bracketed number or a note sign, and each is also said elsewhere in the section's
+    text, where a row or a word points at it. Notes qualify the items; they are not the items a question asks for."""
+    return bool(lst.items) and all(_NOTE_MARK.match(item.marker) and _pointed_at(item, text) for item in lst.items)
+
+
+def _pointed_at(item: OutlineItem, text: str) -> bool:
+    """Is the item's mark said in the text other than where it opens the item itself?"""
+    opening = " ".join(item.text.split()[:4])
+    return any(not " ".join(text[m.end():m.end() + 2 * len(opening)].split()).startswith(opening)
+               for m in re.finditer(re.escape(item.marker), text))
 
 
 def pointed_item(listing: Listing, position: int) -> str | None:

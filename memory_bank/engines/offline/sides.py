@@ -79,12 +79,20 @@ class Sides:
         return None
 
 
+def asked_aspects(question: str) -> Sides | None:
+    """What is for and what is against the thing asked about, when the question asks both ("gain and lose",
+    "advantages and disadvantages"); None otherwise."""
+    text = " ".join(question.split())
+    return Sides((_FOR, _AGAINST_IT), ("", ""), 0.0) if _ASPECTS.search(text) else None
+
+
 def compared_sides(question: str) -> list[Sides]:
     """The two things a comparison sets against each other, and what is for and what is against the thing asked
     about when it asks both ("gain and lose"); empty for a question that is no comparison (or whose sides have no
     words of their own)."""
     text = " ".join(question.split())
-    out = [Sides((_FOR, _AGAINST_IT), ("", ""), 0.0)] if _ASPECTS.search(text) else []
+    aspects = asked_aspects(text)
+    out = [aspects] if aspects is not None else []
     match = _HOW.match(text) or _BETWEEN.search(text) or _AGAINST.match(text)
     if match is None:
         return out

@@ -28,6 +28,9 @@ from ...text.tokens import stems
 from .table_rows import TableRowRef, asked_years, names_label, names_row, table_rows
 
 _STATEMENT = re.compile(r"\bconsolidated\s+(?:statements?\s+of|balance\s+sheets?)\b", re.IGNORECASE)
+# what sets the things a comparison names apart ("A or B", "A compared with B", "which grew faster: A or B");
+# not "and", which joins the words of one label ("research and development")
+_COMPARED = re.compile(r"\b(?:or|versus|vs\.?|than|against|compared?\s+(?:with|to))\b|[:;]", re.IGNORECASE)
 MAX_NAMED = 200  # named rows weighed per question (a filing has a few thousand rows, a question names a handful)
 
 
@@ -111,12 +114,12 @@ def _statement(entry: InteractionEntry) -> bool:
 
 
 def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,
-               prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
+               prefer: Callable[[TableRowRef], bool] | None = None, question: str = "") -> list[NamedRow]:
     """One row per label the question names (whole labels of two words or more), for comparing them: each the
     row most tables agree on (all its cells the same), labels in the order the question says them. A row is
     given with its first asked column (or its first column when the question names none). `said`: the
     question's stems in order; `prefer`: rows it holds true of come before more agreed-on ones (a growth question
-    wants the table with the change column)."""
+    wants the table with the change column); `question`: its words, whose compared parts each name one label."""
     asked = frozenset(said)
     found: dict[str, list[NamedRow]] = {}
     for entry, node_ids in tables:
@@ -133,9 +136,29 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,
         top = max(rows, key=lambda r: (bool(prefer and prefer(r.row)), votes[_signature(r.row)]))
         best.append(NamedRow(top.entry, top.node_id, top.line, top.row, top.column, top.value,
                              votes[_signature(top.row)]))
-    best = sorted(best, key=lambda r: -len(r.row.label))[:limit]  # the labels that say most of the question
+    phrased = _phrased(best, question, prefer) or best
+    best = sorted(phrased, key=lambda r: -len(r.row.label))[:limit]  # the labels that say most of the question
     where = {s: i for i, s in reversed(list(enumerate(said)))}
     return sorted(best, key=lambda r: min(where.get(s, len(said)) for s in r.row.label))
+
+
+def _phrased(rows: list[NamedRow], question: str,
+             prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
+    """One row per thing the question compares, each read within its own words: "cloud services revenues or
+    license support revenues" names "Cloud services" and "License support", not "Cloud and license" (a word of
+    each) nor "Cloud services and license support" (both together). In each compared part, the label saying most
+    of it (the earliest on ties: "Cloud services" before "Services revenues"), one `prefer` holds true of first
+    (a growth question wants the row with its change column). Empty when fewer than two parts name a label
+    (one thing asked in two years, or a question worded apart from the labels)."""
+    asked = frozenset(stems(question))
+    out: list[NamedRow] = []
+    for part in _COMPARED.split(question):
+        words = stems(part)
+        inside = [r for r in rows if r not in out and r.row.label & asked and r.row.label & asked <= set(words)]
+        if inside:
+            out.append(max(inside, key=lambda r: (bool(prefer and prefer(r.row)), len(r.row.label & set(words)),
+                                                  -min(words.index(w) for w in r.row.label if w in words))))
+    return out if len(out) > 1 else []
 
 
 def _signature(row: TableRowRef) -> tuple[tuple[str, str], ...]:
@@ -187,4 +210,5 @@ class TableIndex:
 
     def label_rows(self, question: str, prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
         """One row per label the question names, for a comparison (`label_rows`)."""
-        return label_rows(self.terms(question), self.view.table_entries(), self.rows_of, prefer=prefer)
+        return label_rows(self.terms(question), self.view.table_entries(), self.rows_of, prefer=prefer,
+                          question=question)

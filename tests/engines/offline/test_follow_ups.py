@@ -185,3 +185,49 @@ def test_a_sentence_that_says_this_model_meets_the_model_its_sub_section_names(e
                  "provides secondary support data.", "n3", section=("3.1 ZTA Approaches",), position=0)]
     answer = Answerer(embedder).answer("What are the benefits of the resource portal deployment model?", evidence)
     assert answer.found and answer.text.startswith("The primary benefit of this model over the others"), answer
+
+
+_SALES = """# Products and Services Performance
+
+The following table shows net sales by category for 2022 and 2021. Net sales of iPhone{1}, Mac{1}, iPad{1},
+Wearables{2} and Services{3} are shown below.
+
+(1) Products net sales include the deferred value of software upgrade rights bundled with each product.
+
+(2) Wearables net sales include sales of AirPods, Apple Watch, Beats products and accessories.
+
+(3) Services net sales include sales from advertising, cloud and payment services.
+
+## iPhone
+
+iPhone net sales increased during 2022 due primarily to higher net sales of new iPhone models.
+
+## Mac
+
+Mac net sales increased during 2022 due primarily to higher net sales of laptops.
+
+## iPad
+
+iPad net sales decreased during 2022 due primarily to lower net sales of iPad Pro.
+
+## Services
+
+Services net sales increased during 2022 due primarily to higher net sales from advertising and cloud services.
+"""
+
+
+@pytest.mark.parametrize("marks", [True, False])
+def test_a_tables_footnotes_are_not_the_items_a_list_question_asks_for(tmp_path: Path, marks: bool) -> None:
+    """"(1) Products net sales include …" notes rows marked "iPhone (1)": the products are the sub-sections. The
+    same numbered lines with no mark pointing at them are a list like any other."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    text = _SALES
+    for k in "123":
+        text = text.replace(f"{{{k}}}", f" ({k})" if marks else "")
+    bank.ingest_text(text, "sales.md")
+    answer = bank.run("What products does the company sell?").answer
+    if marks:
+        assert answer.startswith("The documents give 4 products"), answer
+        assert [line.split(":")[0] for line in answer.splitlines()[1:]] == ["- iPhone", "- Mac", "- iPad", "- Services"]
+    else:
+        assert answer.startswith("The documents give 3 products"), answer

@@ -23,6 +23,16 @@ def test_only_a_clause_with_its_own_question_word_or_a_comparison_splits() -> No
         assert question_parts(single) == [single]
 
 
+
+def test_two_compared_names_share_the_words_after_the_second_and_a_colon_ends_them() -> None:
+    """"Compare iPhone and iPad net sales in 2022: which grew …?" compares iPhone net sales with iPad net sales,
+    not "iPhone" (the product) with the rest of the question."""
+    assert question_parts("Compare iPhone and iPad net sales in 2022: which grew, which declined, and why?") == [
+        "What is iPhone net sales in 2022?", "What is iPad net sales in 2022?"]
+    assert question_parts("Compare ZTA and traditional perimeter security") == [
+        "What is ZTA?", "What is traditional perimeter security?"]
+
+
 NOTES = """The harbour of Northwind was dredged in 1921 by the Baltic Dredging Company.
 
 The lighthouse keeper, Ada Brennan, kept the lamp lit through the storm of 1953.

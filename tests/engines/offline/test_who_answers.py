@@ -3,10 +3,14 @@ the auditor's report saying what "we" are)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.question_types import WHO, expected_type, has_type
 from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.testing.documents import write_pdf
 from memory_bank.text.tokens import stems
 
 
@@ -34,3 +38,24 @@ def test_a_who_answer_opens_with_the_sentence_that_names_someone() -> None:
     acts = Evidence("If the request is authorized, the policy administrator configures the channel.", "f", position=1)
     plain = Answerer(HashingEmbedder()).compose("Who configures the channel?", [acts, caption], [0, 1], 1.0)
     assert plain.text.startswith(acts.text)  # it names who acts, in words: it stays first
+
+
+def test_a_report_that_says_we_is_answered_with_its_signer(tmp_path: Path) -> None:
+    """An auditor's report names its author only in its "/s/" signature: "Who audits …?" opens with that name,
+    and cites the signature's page."""
+    report = [[["Report of Independent Registered Public Accounting Firm"],
+               ["To the Stockholders and the Board of Directors of Northwind Traders Inc."],
+               ["We have audited the accompanying consolidated balance sheets of Northwind Traders Inc. as of "
+                "June 30, 2023 and 2022, and the related consolidated statements of operations and cash flows."],
+               ["Our responsibility is to express an opinion on these financial statements based on our audits."]],
+              [["/s/ Halvorsen & Brandt LLP"],
+               ["We have served as the Company's auditor since 2004."],
+               ["Denver, Colorado"]],
+              [["Northwind Traders sells furniture and kitchen goods through its own stores and online."]]]
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(write_pdf(tmp_path / "report.pdf", report))
+    result = bank.run("Who audits the financial statements of Northwind Traders?")
+    assert result.answer.startswith("Halvorsen & Brandt LLP"), result.answer
+    assert any(2 in c.pages for c in result.citations)
+    # a "who" answer that names its subject is left as it is
+    assert bank.run("Who sells furniture and kitchen goods?").answer.startswith("Northwind Traders sells")

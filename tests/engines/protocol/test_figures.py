@@ -164,3 +164,37 @@ def test_a_question_in_the_filings_own_words_is_not_widened_to_a_broader_row() -
     index = TableIndex(View())  # type: ignore[arg-type]
     assert [r.entry.entry_id for r in index.named_rows("What were cloud services revenues in 2022?")] == ["cloud"]
     assert [r.entry.entry_id for r in index.named_rows("What was the total debt in 2022?")] == ["debt"]
+
+
+def test_a_comparison_reads_one_row_per_compared_part_not_their_sum_nor_a_mix() -> None:
+    """"cloud services revenues or license support revenues": the rows "Cloud services" and "License support",
+    not the row of both together (it says every word of the question) nor "Cloud and license" (a word of each)."""
+    from memory_bank.engines.protocol.figures import change_of, label_rows
+
+    tables = [_table("total", "Total cloud services and license support revenues", {"2023": "35,307", "Change": "17%"}),
+              _table("both", "Cloud services and license support", {"2023": "7,222", "Change": "47%"}),
+              _table("mixed", "Cloud and license", {"2023": "41,086", "Change": "14%"}),
+              _table("by-kind", "Revenues: Services", {"2023": "5,100", "Change": "3%"}),
+              _table("cloud", "Cloud services", {"2023": "15,881", "Change": "47%"}),
+              _table("support", "License support", {"2023": "19,426", "Change": "0%"})]
+    question = "In 2023, which grew faster: cloud services revenues or license support revenues?"
+    rows = label_rows(stems(question), tables, lambda e: table_rows(e.metadata),
+                      prefer=lambda row: change_of(row) is not None, question=question)
+    assert [r.entry.entry_id for r in rows] == ["cloud", "support"]
+    # one label asked in two years has no compared parts: its row as before
+    one = "How did total cloud services and license support revenues change from 2022 to 2023?"
+    assert [r.entry.entry_id for r in label_rows(stems(one), tables, lambda e: table_rows(e.metadata),
+                                                  question=one)][:1] == ["total"]
+
+
+def test_a_compared_part_takes_the_row_with_the_change_a_growth_question_wants() -> None:
+    from memory_bank.engines.protocol.figures import change_of, label_rows
+
+    tables = [_table("note", "Research and development expense", {"2022": "(26,251)", "2021": "(21,914)"}),
+              _table("opex", "Research and development", {"2022": "$26,251", "Change": "20%"}),
+              _table("opex2", "Selling, general and administrative", {"2022": "$25,094", "Change": "14%"})]
+    question = ("Which grew more in 2022, research and development expense or selling, general and administrative "
+                "expense?")
+    rows = label_rows(stems(question), tables, lambda e: table_rows(e.metadata),
+                      prefer=lambda row: change_of(row) is not None, question=question)
+    assert [r.entry.entry_id for r in rows] == ["opex", "opex2"]
