@@ -13,6 +13,7 @@ from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
 from ..memory.store import Memory
 from ..text.acronyms import defined_acronyms
+from ..text.spelling import MIN_LETTERS, misspelt, words
 from .deep_retrieval import DeepRetrieval, DeepRetriever
 from .passages import PassageSearch
 from .retriever import Retriever
@@ -28,6 +29,7 @@ class MemoryReader:
         self._passages = passages
         self._deep = deep
         self._acronyms: tuple[int, dict[str, str]] = (-1, {})
+        self._words: tuple[int, set[str]] = (-1, set())
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
         with self._memory.read():
@@ -64,7 +66,8 @@ class MemoryReader:
 
     def mentions(self, terms: list[str]) -> dict[str, bool]:
         """Whether the task's documents (their raw text) say each term anywhere: as a whole word, in any case,
-        with a hyphen or a space between its parts ("peer-to-peer", "peer to peer")."""
+        with a hyphen or a space between its parts ("peer-to-peer", "peer to peer"), or a long word misspelt
+        by a letter (`text/spelling.py`)."""
         patterns = {t: _term_pattern(t) for t in dict.fromkeys(terms) if t.strip()}
         found = dict.fromkeys(patterns, False)
         with self._memory.read():
@@ -73,8 +76,20 @@ class MemoryReader:
                     if not found[term] and pattern.search(entry.text):
                         found[term] = True
                 if all(found.values()):
-                    break
-        return found
+                    return found
+            unseen = [t for t, said in found.items() if not said]
+            loose = any(t.isalpha() and len(t) >= MIN_LETTERS for t in unseen)
+            vocabulary = self._vocabulary() if loose else set()
+        # a reader's typo of a long name ("Ologesailie") is the name the documents say ("Olorgesailie")
+        return {t: said or misspelt(t, vocabulary) for t, said in found.items()}
+
+    def _vocabulary(self) -> set[str]:
+        """Every word of the task's documents, lower case (read again when entries are added); under the read
+        lock."""
+        entries = self._memory.tree.entries
+        if self._words[0] != len(entries):
+            self._words = (len(entries), set().union(*(words(e.text) for e in entries.values())))
+        return self._words[1]
 
     def acronyms(self) -> dict[str, str]:
         """The acronyms the task's documents define, with their long forms (read again when entries are added)."""

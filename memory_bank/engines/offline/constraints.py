@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from ...text.counts import counted_word
+from ...text.spelling import misspelt, words
 from ...text.tokens import stem
 from .specifics import specific_terms
 
@@ -62,25 +63,6 @@ def _said(term: str, text: str) -> bool:
     forms = {core} | {core[: -len(end)] for end in ("n", "ian") if core.endswith(end) and len(core) - len(end) >= 5}
     plain = _plain(text)  # "Australian" asked of a sentence on Australia: a demonym is its country's
     return any(re.search(r"(?<![\w])" + re.escape(form), plain) is not None for form in forms)
-
-
-def _misspelt(term: str, text: str) -> bool:
-    """A long name the text spells one letter apart, or with its letters swapped ("Ologesailie" for
-    "Olorgesailie", "Ghengis" for "Genghis"): a question's typo, not another name. "Austria" and "Australia" are
-    two letters apart."""
-    core = _plain(term)
-    if len(core) < 6 or not core.isalpha():
-        return False
-    return any(_one_apart(core, word) or (len(core) >= 7 and sorted(core) == sorted(word))
-               for word in set(re.findall(r"[a-z]+", _plain(text))) if abs(len(word) - len(core)) <= 1)
-
-
-def _one_apart(a: str, b: str) -> bool:
-    """One letter changed, added or dropped."""
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    short, long_ = sorted((a, b), key=len)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def _abbreviated(name: str, text: str) -> bool:
@@ -132,7 +114,7 @@ def unmet_terms(question: str, near: str, topic: str) -> list[str]:
             continue  # a hyphenated term is met by a word of it ("Halloween-themed" by "Halloween")
         acronym = last.isupper() and len(last) > 1
         if (_said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near)
-                or _misspelt(last, near)
+                or misspelt(_plain(last), words(_plain(near)))
                 or any(_said(other, near) for other in _SAME.get(last.lower(), ()))):
             continue
         if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
