@@ -119,10 +119,12 @@ def _acronym_dense(words: list[str]) -> bool:
     if len(words) < 10:
         return False
     bare = [w.strip("(),;:") for w in words]
-    acronyms = sum(_is_acronym(w) for w in bare)
-    titled = sum(w[:1].isupper() and w[1:].islower() for w in bare)
-    lower = sum(w[:1].islower() and w.lower() not in _SMALL for w in bare)
-    return acronyms >= 0.2 * len(words) and titled >= 0.3 * len(words) and lower <= 0.12 * len(words)
+    # cheapest test first: prose fails it, and every paragraph of a document is asked
+    if sum(w[:1].islower() and w.lower() not in _SMALL for w in bare) > 0.12 * len(words):
+        return False
+    if sum(w[:1].isupper() and w[1:].islower() for w in bare) < 0.3 * len(words):
+        return False
+    return sum(_is_acronym(w) for w in bare) >= 0.2 * len(words)
 
 
 def _acronym_pair(words: list[str]) -> bool:
