@@ -77,8 +77,11 @@ class HybridIndex:
         self._lengths[slot] = len(tokens)
         self._total_len += len(tokens)
         for term, tf in terms.items():
-            self._postings.setdefault(term, _Postings()).append(slot, float(tf))
-            self._df[term] += 1
+            postings = self._postings.get(term)
+            if postings is None:  # not setdefault: its default would be built (two arrays) for every term
+                postings = self._postings[term] = _Postings()
+            postings.append(slot, float(tf))
+        self._df.update(terms.keys())
 
     def remove(self, key: str) -> None:
         slot = self._key_slot.pop(key, None)

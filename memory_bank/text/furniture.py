@@ -78,6 +78,10 @@ _NOTICE = re.compile(r"\bpatent (?:claims?|holders?|infringement|search|disclosu
                      r"\d\d|\ball rights reserved\b|\btrademarks?\b|\bdisclaim(?:er|ers|s|ed)?\b|\b(?:not intended "
                      r"to|does not) imply (?:a )?(?:recommendation|endorsement)\b|\bpermission is granted to\b|"
                      r"\bwithout (?:any )?warranty\b|\bno representation is made\b", re.IGNORECASE)
+# A word every notice phrase above holds, matched under the same rules: where none is, the slow search is skipped
+# (it was half the cost of telling a book's paragraphs apart)
+_NOTICE_WORD = re.compile(r"patent|copyright|©|\(c\)|rights reserved|trademark|disclaim|imply|permission|warranty|"
+                          r"representation", re.IGNORECASE)
 _LICENSE = re.compile(r"\blicen[cs](?:e[sd]?|ing)\b", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(r"(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})", re.IGNORECASE)
 
@@ -164,7 +168,7 @@ class _Line:
             return Role.REFERENCES, True, False
         if _acronym_dense(words):
             return Role.ACRONYMS, True, False
-        notices = len(_NOTICE.findall(text))
+        notices = len(_NOTICE.findall(text)) if _NOTICE_WORD.search(text) else 0
         if notices and (early or notices + len(_LICENSE.findall(text)) >= 3):
             return Role.NOTICE, True, False
         for role, shape in ((Role.CONTENTS, _TOC_LINE), (Role.CONTENTS, _MD_TOC_LINE), (Role.INDEX, _INDEX_LINE)):
