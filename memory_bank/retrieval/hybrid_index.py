@@ -14,6 +14,8 @@ from collections import Counter
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+ONE_THREAD_ROWS = 4096  # up to here a product on one thread takes ~0.3 ms (384 dimensions), less than a wake-up
+
 
 class _Postings:
     """One term's postings in growable numpy arrays (capacity doubles), so a query never converts lists."""
@@ -160,10 +162,12 @@ class HybridIndex:
         return [(self._slot_key[i], float(score[i])) for i in top]  # type: ignore[misc]
 
     def _cosines(self, n_slots: int, query_vector: np.ndarray) -> np.ndarray:
-        """One matrix-vector product on one BLAS thread. Linking searches once per new node while the embedding
-        runtime keeps every core busy, and waking BLAS's threads then waited for a core: 10 ms a search against
-        0.1 ms for the product itself (a 1,300-node book, measured at load 5). One thread also gives the same
-        sums on every machine (a threaded product splits rows by the core count)."""
+        """A small index's matrix-vector product on one BLAS thread. Linking searches once per new node, and on a
+        busy machine waking BLAS's threads waited for a core: ~10 ms a search against ~0.1 ms for a one-thread
+        product over a 1,300-node book (measured at load 5). A large index keeps BLAS's threads: at 100k nodes
+        they halve the product (6.6 against 13.1 ms a query, bench/retrieval.py at load 5-8)."""
+        if n_slots > ONE_THREAD_ROWS:
+            return self._vectors[:n_slots] @ query_vector
         if self._blas is None:
             self._blas = ThreadpoolController()
         with self._blas.limit(limits=1, user_api="blas"):
