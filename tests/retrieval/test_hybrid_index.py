@@ -21,6 +21,31 @@ def test_bm25_prefers_rare_matching_terms_and_normalises_to_best() -> None:
     assert [k for k, _ in hits[1:]] == ["b", "c"] and all(s == 0 for _, s in hits[1:])
 
 
+def test_bm25_adds_each_distinct_query_terms_share_in_query_order() -> None:
+    """The textbook BM25 share of every query term (a repeated term counts once), added up in float32 term by
+    term in the order the query names them: a node's score does not depend on how the postings are gathered."""
+    docs = {"a": ["zero", "trust", "zero", "policy"], "b": ["policy", "engine"], "c": ["trust"] * 5,
+            "d": ["network"]}
+    idx = HybridIndex(dim=2)
+    for key, tokens in docs.items():
+        idx.upsert(key, tokens, unit([1, 0]))
+    query = ["trust", "policy", "trust", "absent", "zero"]
+    avgdl = sum(map(len, docs.values())) / len(docs)
+    expected = np.zeros(len(docs), dtype=np.float32)
+    for term in dict.fromkeys(query):
+        df = sum(term in tokens for tokens in docs.values())
+        if not df:
+            continue
+        idf = np.log(1 + (len(docs) - df + 0.5) / (df + 0.5))
+        for slot, tokens in enumerate(docs.values()):
+            tf = np.float32(tokens.count(term))
+            if tf:
+                norm = tf + np.float32(1.5 * (1 - 0.75 + 0.75 * len(tokens) / avgdl))
+                expected[slot] += np.float32(idf * tf * 2.5 / norm)
+    assert np.allclose(idx.bm25(query), expected, rtol=1e-6)
+    assert np.array_equal(idx.bm25(query), idx.bm25(["trust", "policy", "absent", "zero"]))
+
+
 def test_alpha_blends_lexical_and_cosine() -> None:
     idx = HybridIndex(dim=2)
     idx.upsert("lexical", ["apple"], unit([0, 1]))

@@ -20,6 +20,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from ...text.tokens import STOPWORDS
 from .nlp import MONTHS, sentence_spans
@@ -30,8 +31,9 @@ MAX_ALIGN_TOKENS = 10_000
 MAX_PAIRS = 300_000
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """A word of an aligned text (a tuple: analysis reads every new node's text into a few hundred of them)."""
+
     text: str
     sentence_start: bool
 
@@ -80,8 +82,8 @@ class Alignment:
 def align_tokens(text: str) -> list[Token]:
     tokens: list[Token] = []
     for span in sentence_spans(unicodedata.normalize("NFKC", text)):
-        for i, match in enumerate(_ALIGN_TOKEN.finditer(span.text)):
-            tokens.append(Token(match.group(0), i == 0))
+        words = _ALIGN_TOKEN.findall(span.text)
+        tokens.extend(Token(word, i == 0) for i, word in enumerate(words))
     return tokens
 
 

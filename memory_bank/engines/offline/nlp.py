@@ -101,9 +101,13 @@ class Idf:
         self.df: Counter[str] = Counter()
         for doc in documents:
             self.df.update(set(doc))
+        self._weights: dict[str, float] = {}  # a term is weighed once: key phrases ask for each of their words
 
     def __call__(self, term: str) -> float:
-        return math.log(1.0 + self.n / (1.0 + self.df.get(term, 0))) + 0.1
+        weight = self._weights.get(term)
+        if weight is None:
+            weight = self._weights[term] = math.log(1.0 + self.n / (1.0 + self.df.get(term, 0))) + 0.1
+        return weight
 
 
 def tfidf_vector(tokens: list[str], idf: Idf) -> dict[str, float]:
@@ -127,8 +131,7 @@ def candidate_phrases(text: str, max_len: int = 3) -> list[str]:
     for segment in _PHRASE_BREAK.split(text):
         run: list[str] = []
         for raw in _TOKEN.findall(segment) + [""]:
-            word = raw.lower()
-            if word and _phrase_word(raw):
+            if raw and _phrase_word(raw):
                 run.append(raw)
                 continue
             for size in range(1, max_len + 1):

@@ -97,9 +97,10 @@ class OfflineStructurer:
             for term, weight in vec.items():
                 centroid[term] = centroid.get(term, 0.0) + weight
         key_terms = {w for k in keywords for w in content_tokens(k)}
+        centroid_norm = sum(v * v for v in centroid.values()) ** 0.5 or 1.0
         scores = []
         for i, (sent, vec, toks) in enumerate(zip(sents, vectors, tokens)):
-            score = cosine(vec, centroid) / (sum(v * v for v in centroid.values()) ** 0.5 or 1.0)
+            score = cosine(vec, centroid) / centroid_norm
             score += cfg.fact_weight * fact_density(sent)
             score += cfg.keyword_weight * min(3, len(key_terms.intersection(toks)))
             score += cfg.lead_weight if i == 0 else 0.0
