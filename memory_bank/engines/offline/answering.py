@@ -113,6 +113,8 @@ class Answerer:
                   and not announces_list(pool[i].text)]
         for i in announced + extras:
             extra = len(pool[i].text.split())
+            if i not in announced and _repeats(pool[i].text, parts):
+                continue  # a caption said again with a table's first words is no second sentence
             if size + extra > limit:
                 if i in announced:
                     break  # a list's items in order, or none past the room
@@ -127,6 +129,13 @@ class Answerer:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=" ".join(parts), used=used, score=score)
+
+
+def _repeats(text: str, parts: list[str]) -> bool:
+    """Is the text said already, inside a sentence of the answer (a table's caption, once with the table's first
+    words and once alone)? A text that says more than a part is not a repeat: it may hold what the part lacks."""
+    plain = " ".join(text.split()).lower()
+    return any(plain in " ".join(p.split()).lower() for p in parts)
 
 
 def _aspects_first(question: str, pool: list[Evidence], order: list[int]) -> list[int]:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
@@ -210,3 +211,16 @@ def test_a_year_its_section_gives_is_no_near_miss() -> None:
     assert not ranked.misdated(1) and ranked.misdated(2)  # the Kenya passage and its section give only 2014
     ranked.years = asked_years("What was Kenya's population in July 2004?")
     assert ranked.misdated(2) and ranked.misdated(1)
+
+
+def test_an_answer_never_says_a_sentence_again_inside_another() -> None:
+    """A table's caption read once alone and once with the table's first words is one thing said, not two
+    sentences of an answer (Oracle's "How does Oracle return capital …?" was the equity statement's caption
+    twice)."""
+    caption = "ORACLE CORPORATION CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY For the Years Ended May 31, 2023"
+    pool = [Evidence(caption + " Common Stock and Additional Paid in", "t", position=0),
+            Evidence(caption, "u", position=0),
+            Evidence("Dividends were declared each quarter.", "d", position=0)]
+    answer = Answerer(HashingEmbedder()).compose("How does Oracle return capital?", pool, [0, 1, 2], 1.0)
+    assert answer.text.count("CONSOLIDATED STATEMENTS") == 1, answer.text
+    assert "Dividends were declared" in answer.text
