@@ -38,6 +38,17 @@ class Role(str, Enum):
         return self is not Role.BODY
 
 
+CAPITALS_SHARE = 0.6  # of a sentence's letters: set in capitals, a caption or a heading ("CONSOLIDATED STATEMENTS …")
+CAPITALS_MIN_LETTERS = 20  # fewer letters are an acronym or a short name, not a caption
+
+
+def in_capitals(text: str) -> bool:
+    """A sentence set in capitals is a table's caption or a heading ("ORACLE CORPORATION CONSOLIDATED STATEMENTS
+    OF STOCKHOLDERS' EQUITY …"): it names what follows and answers no question itself."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= CAPITALS_MIN_LETTERS and sum(c.isupper() for c in letters) >= CAPITALS_SHARE * len(letters)
+
+
 def merged_role(roles: Iterable[Role]) -> Role:
     """A node merged from others is body if any of them was: body text must never be demoted by a merge."""
     roles = list(roles)

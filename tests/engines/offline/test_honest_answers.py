@@ -224,3 +224,18 @@ def test_an_answer_never_says_a_sentence_again_inside_another() -> None:
     answer = Answerer(HashingEmbedder()).compose("How does Oracle return capital?", pool, [0, 1, 2], 1.0)
     assert answer.text.count("CONSOLIDATED STATEMENTS") == 1, answer.text
     assert "Dividends were declared" in answer.text
+
+
+def test_a_caption_set_in_capitals_does_not_lead_an_answer() -> None:
+    """"ORACLE CORPORATION CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY …" names the table that follows and
+    answers nothing: a body sentence leads instead; the caption is cited only when nothing else answers."""
+    caption = Evidence("ORACLE CORPORATION CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY For the Years Ended "
+                       "May 31, 2023", "t", position=0)
+    prose = Evidence("We declared cash dividends of $1.60 per share and repurchased 26 million shares.", "p",
+                     position=0)
+    short = Evidence("The NIST ZTA team met twice.", "s", position=0)  # an acronym or two is no caption
+    ranked = Ranked([caption, prose, short], np.zeros((3, len(SentenceModel.names()))), [2.0, 1.0, 0.5], [0, 1, 2],
+                    set(), question="How does Oracle return capital to its stockholders?")
+    assert ranked.body() == [1, 2] and ranked.lead() == 1
+    alone = Ranked([caption], np.zeros((1, len(SentenceModel.names()))), [2.0], [0], set(), question="x")
+    assert alone.lead() == 0
