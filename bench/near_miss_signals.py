@@ -29,12 +29,14 @@ from squad_near_miss import HALVES, half, load_near_miss  # noqa: E402
 from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure  # noqa: E402
 from memory_bank.engines.offline.nlp import sentences  # noqa: E402
+from memory_bank.engines.offline.slots import renumbered, swapped_names  # noqa: E402
 
 Signal = Callable[[str, str, str, str], list[str]]  # (question, sentence, its neighbours, topic) -> what is unmet
 SIGNALS: dict[str, Signal] = {
     "unmet name/number/year": lambda q, s, near, topic: unmet_terms(q, near, topic),
     "word said the other way": lambda q, s, near, topic: opposite_words(q, s),
-    "share or count not given": lambda q, s, near, topic: unsaid_measure(q, s, near),
+    "share, year or count not given": lambda q, s, near, topic: unsaid_measure(q, s, near),
+    "name in another's slot": lambda q, s, near, topic: swapped_names(q, s, near, topic) + renumbered(q, s),
 }
 
 
