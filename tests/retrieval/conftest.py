@@ -9,7 +9,11 @@ from typing import cast
 
 import pytest
 
+from memory_bank import MemoryBank, Settings
+from memory_bank.memory.query_graph import Node
 from memory_bank.retrieval.embedding import CachedEmbedder, Runtime, load_embedder
+
+Ranking = list[tuple[Node, float]]
 
 SQUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "squad" / "squad_dev_visible.json"
 
@@ -46,3 +50,27 @@ def runtime_embedder() -> Callable[[str], CachedEmbedder]:
         return embedder
 
     return get
+
+
+@pytest.fixture
+def ranked_across(squad: list[dict]) -> Callable[[CachedEmbedder, CachedEmbedder], list[tuple[str, Ranking, Ranking]]]:
+    """A task made on one runtime, exported and imported on another: (question, its top 5 in the task, its top 5
+    in the import) for a question of each of 12 SQuAD paragraphs. The export keeps the node vectors; only the
+    question is embedded again, on the other runtime."""
+    text = "\n\n".join(p["context"] for p in squad[0]["paragraphs"][:12])
+    questions = [q["question"] for p in squad[0]["paragraphs"][:12] for q in p["qas"][:1]]
+    settings = Settings(engine="offline")
+
+    def across(made_on: CachedEmbedder, read_on: CachedEmbedder) -> list[tuple[str, Ranking, Ranking]]:
+        bank = MemoryBank(settings, embedder=made_on)
+        try:
+            bank.ingest_text(text, source="squad")
+            again = MemoryBank.from_export(json.dumps(bank.export()), settings, embedder=read_on)
+            try:
+                return [(q, bank.ranked(q, k=5), again.ranked(q, k=5)) for q in questions]
+            finally:
+                again.clear()
+        finally:
+            bank.clear()
+
+    return across

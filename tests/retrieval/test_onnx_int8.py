@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory_bank import MemoryBank, Settings
 from memory_bank.retrieval import onnx_int8
 from memory_bank.retrieval.embedding import OFFICIAL_SHA256, CachedEmbedder, load_embedder
 from memory_bank.retrieval.onnx_int8 import INT8_FORMAT, int8_file
@@ -115,22 +114,9 @@ def test_an_int8_file_that_drifts_is_thrown_away_and_fp32_embeds(embedders: dict
 
 
 def test_a_task_embedded_in_int8_searches_the_same_on_pytorch(embedders: dict[str, CachedEmbedder],
-                                                              squad: list[dict]) -> None:
+                                                              ranked_across: Callable) -> None:
     """The export keeps the node vectors; only the question is embedded again, on the other runtime."""
-    text = "\n\n".join(p["context"] for p in squad[0]["paragraphs"][:12])
-    questions = [q["question"] for p in squad[0]["paragraphs"][:12] for q in p["qas"][:1]]
-    settings = Settings(engine="offline")
     for made_on, read_on in (("onnx-int8", "torch"), ("torch", "onnx-int8")):
-        bank = MemoryBank(settings, embedder=embedders[made_on])
-        try:
-            bank.ingest_text(text, source="squad")
-            again = MemoryBank.from_export(json.dumps(bank.export()), settings, embedder=embedders[read_on])
-            try:
-                for question in questions:
-                    before = [n.id for n, _ in bank.ranked(question, k=5)]
-                    after = [n.id for n, _ in again.ranked(question, k=5)]
-                    assert after[0] == before[0] and len(set(after) & set(before)) >= 4, question
-            finally:
-                again.clear()
-        finally:
-            bank.clear()
+        for question, before, after in ranked_across(embedders[made_on], embedders[read_on]):
+            top, again = [n.id for n, _ in before], [n.id for n, _ in after]
+            assert again[0] == top[0] and len(set(again) & set(top)) >= 4, question

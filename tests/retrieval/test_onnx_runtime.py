@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from filelock import FileLock
 
-from memory_bank import MemoryBank, Settings
 from memory_bank.retrieval.embedding import OFFICIAL_SHA256, CachedEmbedder, bundled_model_path, load_embedder
 from memory_bank.retrieval.onnx_runtime import (
     OnnxEmbedder,
@@ -162,23 +161,8 @@ def test_another_export_in_progress_is_not_waited_on_forever(prepared: Path, tmp
 
 
 def test_an_export_made_on_one_runtime_searches_the_same_on_the_other(runtimes: dict[str, CachedEmbedder],
-                                                                      squad: list[dict]) -> None:
-    text = "\n\n".join(p["context"] for p in squad[0]["paragraphs"][:12])
-    questions = [q["question"] for p in squad[0]["paragraphs"][:12] for q in p["qas"][:1]]
-    settings = Settings(engine="offline")
+                                                                      ranked_across: Callable) -> None:
     for made_on, read_on in (("torch", "onnx"), ("onnx", "torch")):
-        bank = MemoryBank(settings, embedder=runtimes[made_on])
-        try:
-            bank.ingest_text(text, source="squad")
-            exported = json.dumps(bank.export())
-            again = MemoryBank.from_export(exported, settings, embedder=runtimes[read_on])
-            try:
-                for question in questions:
-                    before = bank.ranked(question, k=5)
-                    after = again.ranked(question, k=5)
-                    assert [n.id for n, _ in after] == [n.id for n, _ in before], question
-                    assert np.allclose([s for _, s in after], [s for _, s in before], atol=1e-3)
-            finally:
-                again.clear()
-        finally:
-            bank.clear()
+        for question, before, after in ranked_across(runtimes[made_on], runtimes[read_on]):
+            assert [n.id for n, _ in after] == [n.id for n, _ in before], question
+            assert np.allclose([s for _, s in after], [s for _, s in before], atol=1e-3)
