@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
+from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
 from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
 from memory_bank.text.tokens import tokenize  # noqa: E402
 
@@ -25,6 +26,12 @@ CHUNK_WORDS = 200
 def hit(context: str, answers: list[str]) -> bool:
     hay = " ".join(context.lower().split())
     return any(" ".join(a.lower().split()) in hay for a in answers)
+
+
+def answered(answer: str, answers: list[str]) -> bool:
+    """A final answer holds the gold and is an answer: a "not found" whose closest passage shows the gold told the
+    reader the documents do not answer."""
+    return hit(answer, answers) and not is_not_found(answer)
 
 
 def cut(text: str, budget: int) -> str:

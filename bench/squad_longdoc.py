@@ -29,7 +29,7 @@ from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from longdoc import ChunkBaseline, cut, hit, load_or_build  # noqa: E402
+from longdoc import ChunkBaseline, answered, cut, hit, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
@@ -101,7 +101,7 @@ def main() -> None:
     print("budgets: " + ", ".join(f"{b} words = {t} tokens" for b, t in tokens.items()))
 
     results = {name: {b: 0 for b in BUDGETS} for name in ("bank", "per_node", "baseline")}
-    answered = found_words = not_found = closest_held = 0
+    right = found_words = not_found = closest_held = 0
     over_limit = 0
     t0 = time.perf_counter()
     for q in sample:
@@ -118,8 +118,7 @@ def main() -> None:
             found_words += words
             refused = is_not_found(answer)
             not_found += refused
-            # a "not found" whose closest passage holds the gold is no answer: the reader was told there is none
-            answered += hit(answer, q["answers"]) and not refused
+            right += answered(answer, q["answers"])
             closest_held += hit(answer, q["answers"]) and refused
     seconds = time.perf_counter() - t0
 
@@ -129,10 +128,10 @@ def main() -> None:
         print(f"{b:>16} | {results['bank'][b] / n:>12.3f} | {results['baseline'][b] / n:>15.3f} | "
               f"{results['per_node'][b] / n:>22.3f}")
     if not args.no_answers:
-        print(f"\nfinal answer contains the gold answer: {answered / n:.3f} "
+        print(f"\nfinal answer contains the gold answer: {right / n:.3f} "
               f"(mean {found_words / n:.1f} words, {over_limit} answers over 55 words); \"not found\" {not_found}, "
               f"{closest_held} of them with the gold in the closest passage shown (not counted; counted: "
-              f"{(answered + closest_held) / n:.3f})")
+              f"{(right + closest_held) / n:.3f})")
     print(f"questions: {n}, {seconds / n * 1000:.0f} ms per question (contexts + run)")
 
 

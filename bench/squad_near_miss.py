@@ -30,7 +30,8 @@ from typing import get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from squad_longdoc import DATA, hit, load_book, load_or_ingest  # noqa: E402
+from longdoc import answered  # noqa: E402
+from squad_longdoc import DATA, load_book, load_or_ingest  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
 from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
@@ -87,9 +88,7 @@ def main() -> None:
             answer = bank.run(q["question"]).answer
             rows.append({"set": kind, "half": half(q["question"]), "question": q["question"], "answer": answer,
                          "not_found": is_not_found(answer),
-                         # a "not found" showing the gold in its closest passage told the reader there is none
-                         "gold": (hit(answer, q["answers"]) and not is_not_found(answer)) if kind == "answerable"
-                         else None})
+                         "gold": answered(answer, q["answers"]) if kind == "answerable" else None})
     seconds = (time.perf_counter() - t0) / max(1, len(rows))
     for part in (*HALVES, "all"):
         chosen = [r for r in rows if part in ("all", r["half"])]
