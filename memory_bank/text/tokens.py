@@ -23,6 +23,14 @@ both during each few further s t don now ve ll re d m o y use used using within 
 """.split())
 
 
+_DASHES = re.compile(r"[‐‑‒–—]")
+
+
+def hyphenated(text: str) -> str:
+    """Lower case, every dash a hyphen: "2000–01" is "2000-01", "15–1" is "15-1" when words are compared."""
+    return _DASHES.sub("-", text.lower())
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-cased word tokens without stopwords: the vocabulary of BM25 and keyword matching."""
     return [w for w in map(str.lower, _WORD.findall(text)) if w not in STOPWORDS]

@@ -19,7 +19,7 @@ import unicodedata
 
 from ...text.counts import counted_word
 from ...text.spelling import misspelt, words
-from ...text.tokens import stem
+from ...text.tokens import hyphenated, stem
 from .specifics import specific_terms
 
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
@@ -28,7 +28,6 @@ _ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
 _GENERIC = frozenset({"university", "college", "school", "church", "street", "road", "avenue", "center", "centre",
                       "museum", "river", "lake", "mount", "company", "department", "institute", "bay", "area",
                       "region", "island", "city", "county", "state", "gallery", "room", "park", "hall", "house"})
-_DASHES = re.compile(r"[‐‑‒–—]")
 _DECADE = re.compile(r"^\d0s$")  # "the 70s": a decade a sentence writes many ways
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
 _CAPS_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")
@@ -50,7 +49,7 @@ _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimens
 
 def _plain(text: str) -> str:
     """Lower case without accents, a dash as a hyphen: "Gospic" is "Gospić", "2000-01" is "2000–01"."""
-    text = _DASHES.sub("-", text.lower())
+    text = hyphenated(text)
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

@@ -17,12 +17,11 @@ import difflib
 import os
 import re
 
-from ...text.tokens import STOPWORDS, stem
+from ...text.tokens import STOPWORDS, hyphenated, stem
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-‐‑‒–—.,&]*[A-Za-z0-9]|[A-Za-z0-9]")
 _ARTICLES = frozenset({"a", "an", "the"})
 _PREPOSITIONS = frozenset({"in", "of", "at", "on", "for", "from", "by", "with", "to"})
-_DASHES = re.compile(r"[‐‑‒–—]")
 _CLAUSE = re.compile(r"[,;:](?=\s)|\s[—–-]\s")
 _BREAK = "0break0"  # stands for a clause break among the words: matches no word, names nothing
 # the other name this close to the question's own is an apposition or one longer name ("Gothenburg, Sweden")
@@ -51,7 +50,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _key(word: str) -> str:
-    return stem(_DASHES.sub("-", word.lower()))
+    return stem(hyphenated(word))
 
 
 def _content(word: str) -> bool:
@@ -65,7 +64,7 @@ def _name(word: str, index: int) -> bool:
 
 def _same(a: str, b: str) -> bool:
     """One name written two ways: "15-1"/"15–1", "Khwarezmian"/"Khwarazmian", "Mongolian"/"Mongol"."""
-    a, b = _DASHES.sub("-", a.lower()), _DASHES.sub("-", b.lower())
+    a, b = hyphenated(a), hyphenated(b)
     shared = len(os.path.commonprefix([a, b]))
     return (a == b or shared >= 5 or (shared >= 4 and min(len(a), len(b)) <= 6)
             or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8)
