@@ -16,6 +16,8 @@ from ...text.tokens import STOPWORDS, stem
 _YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
                      r"shall|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|can't|won't|hasn't|haven't)\b",
                      re.IGNORECASE)
+# "Is the UMC pro-life or pro-choice?" asks which, not whether: an "or" whose second choice ends the question
+_CHOICE_END = re.compile(r"\bor\s+(?!not\b)(?:[\w'’-]+\s+){0,1}[\w'’-]+\s*\?*\s*$", re.IGNORECASE)
 _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "nobody"})
 _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)
@@ -27,8 +29,9 @@ _DOWN = frozenset({"decreas", "declin", "fall", "fell", "fallen", "drop", "dropp
 
 
 def is_yes_no(question: str) -> bool:
-    """A question that opens with an auxiliary verb ("Does …", "Is …", "Should …") asks for a verdict."""
-    return _YES_NO.match(question) is not None
+    """A question that opens with an auxiliary verb ("Does …", "Is …", "Should …") asks for a verdict, unless it
+    ends on a choice between short alternatives ("… pro-life or pro-choice?"): a "Yes" answers no such question."""
+    return _YES_NO.match(question) is not None and _CHOICE_END.search(question) is None
 
 
 def _tokens(text: str) -> list[str]:

@@ -41,6 +41,23 @@ def test_a_yes_no_question_gets_its_verdict_first(tmp_path: Path) -> None:
     assert yes.startswith("Yes. ") and "final decision" in yes, yes
 
 
+@pytest.mark.parametrize(("question", "asks_verdict"), [
+    ("Is the UMC pro-life or pro-choice?", False),
+    ("Is the budget 5 million or 9 million?", False),
+    ("Is network location enough, or not?", True),
+    ("Do the zero trust tenets apply to anonymous public or consumer-facing business processes?", True),
+])
+def test_a_choice_between_alternatives_is_no_yes_no_question(question: str, asks_verdict: bool) -> None:
+    assert is_yes_no(question) is asks_verdict
+
+
+def test_a_choice_is_answered_by_the_sentence_without_a_verdict(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(NOTES, "notes.txt")
+    answer = bank.run("Is the final decision to grant access made by the policy engine or the administrator?").answer
+    assert not answer.startswith(("Yes", "No")) and "final decision" in answer, answer
+
+
 def test_an_item_past_the_end_of_the_list_is_not_found_and_says_how_long_the_list_is(nist_bank: MemoryBank) -> None:
     answer = nist_bank.run("What does the eighth tenet of zero trust require?").answer
     assert is_not_found(answer) and "7 tenets" in answer and "no eighth" in answer, answer
