@@ -12,6 +12,7 @@ when no body sentence answers: it names topics, body text explains them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
@@ -29,6 +30,7 @@ SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may st
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
+_BULLET = re.compile(r"^\s*[•▪◦‣∙*–-]\s+")
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Answerer:
         if asks_sequence(question):
             told = _in_order(pool, order, SEQUENCE_SHARE * limit)
             if told:
-                return Answer(text=" ".join(pool[i].text for i in told), used=[pool[i] for i in told], score=score)
+                return Answer(text=_joined(pool[i].text for i in told), used=[pool[i] for i in told], score=score)
         if len(first.text.split()) > WHOLE_LIMIT * limit:
             return Answer(text=window(first.text, question, limit), used=[first], score=score)
         used, parts = [first], [first.text]
@@ -128,7 +130,13 @@ class Answerer:
         if not announced:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
-        return Answer(text=" ".join(parts), used=used, score=score)
+        return Answer(text=_joined(parts), used=used, score=score)
+
+
+def _joined(sentences: Iterable[str]) -> str:
+    """The sentences as the answer's prose: a list item's bullet ("• Policy engine (PE): …") marks its place in
+    the document's list, not in the answer, where it read as a stray "- •"."""
+    return " ".join(_BULLET.sub("", s) for s in sentences)
 
 
 def _repeats(text: str, parts: list[str]) -> bool:

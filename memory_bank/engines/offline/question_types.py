@@ -43,6 +43,9 @@ _CONTRASTS = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|however|ra
                         r"versus|benefits?|drawbacks?|advantages?|disadvantages?|trade-?offs?|compared (?:with|to)|"
                         r"differs?|difference)\b", re.IGNORECASE)
 _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
+# "What does the PA do?" is answered by what defines it ("Policy administrator (PA): This component is responsible
+# for …"), not by the sentences that use it most
+_ROLE_Q = re.compile(r"^\s*what (?:does|do) (?:an? |the )?(?P<term>[\w\- ]{2,40}?) do\s*\??\s*$", re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
 _LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b",
@@ -80,9 +83,9 @@ def expected_type(question: str) -> str:
 
 
 def defined_term(question: str) -> str | None:
-    """The term a "What is X?" question asks to define (at most four words, no relation such as "the capital
-    of"), or None."""
-    match = _DEFINITION_Q.match(question)
+    """The term a "What is X?" or "What does X do?" question asks to define (at most four words, no relation
+    such as "the capital of"), or None."""
+    match = _DEFINITION_Q.match(question) or _ROLE_Q.match(question)
     if not match:
         return None
     term = match.group("term").strip()
@@ -90,10 +93,17 @@ def defined_term(question: str) -> str | None:
     return term if 0 < len(words_) <= 4 and not _NOT_A_TERM & set(words_) else None
 
 
-def defines(sentence: str, term: str) -> bool:
-    """Does the sentence define the term: "X is ...", "X (abbreviation) are ...", "X refers to ...", "X: ..."?"""
-    pattern = rf"\b{re.escape(term)}\b(?:\s*\([^)]{{1,20}}\))?(?:\s+(?:is|are|refers to|means|denotes)\b|\s*:)"
-    return re.search(pattern, sentence, re.IGNORECASE) is not None
+def definition(sentence: str, term: str) -> float:
+    """How surely the sentence defines the term: 2 for the document's own entry for it, opening the sentence
+    ("Policy administrator (PA): This component is responsible for …", "X: …") — a glossary or a list of
+    components; 1 for a definition said in passing ("X is …", "X (abbreviation) are …", "X refers to …"); else 0.
+    "The PA is also responsible for issuing the command to terminate …" says what the PA does too, but the entry
+    is the one a reader asking what the PA does wants first."""
+    named = rf"(?:\b{re.escape(term)}\b(?:\s*\([^)]{{1,20}}\))?|\({re.escape(term)}s?\))"
+    if re.match(rf"^[\W_]*(?:[\w-]+\s+){{0,5}}?{named}\s*:", sentence, re.IGNORECASE):
+        return 2.0
+    pattern = rf"{named}(?:\s+(?:is|are|refers to|means|denotes)\b|\s*:)"
+    return 1.0 if re.search(pattern, sentence, re.IGNORECASE) is not None else 0.0
 
 
 def _name_runs(sentence: str) -> list[list[str]]:

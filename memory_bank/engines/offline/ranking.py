@@ -37,7 +37,7 @@ from .constraints import opposite_words, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
-from .question_types import COUNT, defined_term, defines, expected_type, has_type
+from .question_types import COUNT, defined_term, definition, expected_type, has_type
 from .slots import renumbered, swapped_names
 from .specifics import asked_years, misdated
 
@@ -173,10 +173,10 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
         before = at.get((ev.node_id, ev.position - 1)) if ev.position > 0 else None
         context = recall(np.maximum(matches[i], matches[before])) - align if before is not None else 0.0
         rows.append((coverage(weights, sentence_stems[i]), cosine[i], align,
-                     typed * float(defines(ev.text, term) if term
-                                   # a count: a number counting the asked noun ("164,000 full-time employees")
-                                   else not sentence_stems[i].isdisjoint(counted) if kind == COUNT
-                                   else has_type(ev.text, kind, question_stems)),
+                     typed * (definition(ev.text, term) if term
+                              # a count: a number counting the asked noun ("164,000 full-time employees")
+                              else not sentence_stems[i].isdisjoint(counted) if kind == COUNT
+                              else has_type(ev.text, kind, question_stems)),
                      ev.prior, node_align[ev.node_id], context,
                      context if _ANAPHOR.match(ev.text) else 0.0,
                      float((matches[i] >= SURE_MATCH).mean()) if len(matches[i]) else 0.0))

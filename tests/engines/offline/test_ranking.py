@@ -76,3 +76,14 @@ def test_a_who_question_is_answered_by_a_name_it_does_not_already_hold() -> None
     assert has_type("The Company’s independent registered public accounting firm, Ernst & Young LLP, has issued an "
                     "audit report.", "name", asked)
     assert has_type("Denver linebacker Von Miller was named Super Bowl MVP.", "name", set(stems("Who was named MVP?")))
+
+
+def test_the_documents_own_entry_for_a_term_defines_it_more_surely_than_a_sentence_in_passing() -> None:
+    from memory_bank.engines.offline.question_types import defined_term, definition
+
+    assert defined_term("What does the PA do?") == "PA" and defined_term("What is the policy engine?") == \
+        "policy engine"
+    entry = "• Policy administrator (PA): This component is responsible for establishing the communication path."
+    assert definition(entry, "PA") == 2.0 and definition("PA: the policy administrator.", "PA") == 2.0
+    assert definition("The PA is also responsible for issuing the command to terminate it.", "PA") == 1.0
+    assert definition("The PEP communicates with the PA to forward requests.", "PA") == 0.0
