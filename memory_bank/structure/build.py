@@ -16,7 +16,17 @@ from ..text.chunks import runs_on
 from ..text.numbering import is_caption
 from ..text.split import split_paragraphs
 from .headings import looks_like_heading, markdown_heading, numbered_level
-from .lists import Marker, continues, inline_items, item, item_marker, lead_in, line_items, starts_list
+from .lists import (
+    Marker,
+    continues,
+    inline_items,
+    introduction,
+    item,
+    item_marker,
+    lead_in,
+    line_items,
+    starts_list,
+)
 from .model import DocStructure, ListItem, Section, Unit
 from .transcript import read_transcript
 
@@ -186,6 +196,8 @@ class _Tree:
                 if announced == " ".join(previous.text.split()):  # a short lead-in paragraph joins the list
                     self.units.pop()
                     text, page_start = f"{previous.text}\n\n{para.text}", previous.page_start
+            else:
+                lead = introduction(previous.text) or ""
         self.units.append(Unit("list", text, self.current, page_start, para.page_end, lead_in=lead,
                                items=tuple(items)))
         self.open_list = _OpenList(len(self.units) - 1, marker or Marker("", "bullet", None, 0), paragraphs)
@@ -208,7 +220,7 @@ class _Tree:
                            page_end=open_list.page_end if open_list.page_end is not None else unit.page_end,
                            items=(*unit.items, *open_list.items))
             self.units[open_list.index] = unit
-        if len(unit.items) < 2 and not unit.lead_in:
+        if len(unit.items) < 2 and lead_in(unit.lead_in) is None:
             self.units[open_list.index] = Unit("paragraph", unit.text, unit.section, unit.page_start,
                                                unit.page_end)
 

@@ -14,6 +14,10 @@ from ..text.split import split_sentences
 from .model import ListItem
 
 MAX_LEAD_IN_WORDS = 60  # a longer paragraph before a list gives only its last sentence as the lead-in
+MAX_INTRODUCTION_WORDS = 40  # an introducing sentence without a colon is short
+# "In the figure, the inputs can be broken into categories …": a sentence that sorts what follows into kinds
+_INTRODUCES = re.compile(r"\b(?:following|below|as follows|categor(?:y|ies)|broken (?:down )?into|divided into|"
+                         r"grouped into|consists? of|comprises?|kinds? of|types? of)\b", re.IGNORECASE)
 _MARKER = re.compile(
     r"^\s*(?:(?P<num>\d{1,3})[.)]|\((?P<pnum>\d{1,3})\)|(?P<alpha>[a-z])[.)]|\((?P<palpha>[a-z])\)"
     r"|(?P<bullet>[•▪◦‣●○■□∙·*–-]))\s+(?=\S)")
@@ -99,3 +103,14 @@ def lead_in(paragraph: str) -> str | None:
         return text
     sentences = split_sentences(text)
     return sentences[-1] if sentences else None
+
+
+def introduction(paragraph: str) -> str | None:
+    """The paragraph's last sentence when it introduces the list after it without a colon ("In the figure, the
+    inputs can be broken into categories based on what they provide to the trust algorithm." before "• Access
+    request: …"): it names the kind of the items, which the items themselves may never say. The paragraph stays
+    where it is; the sentence only tells what the list is of."""
+    sentences = split_sentences(" ".join(paragraph.split()))
+    last = sentences[-1] if sentences else ""
+    fits = last.endswith(".") and len(last.split()) <= MAX_INTRODUCTION_WORDS
+    return last if fits and _INTRODUCES.search(last) else None

@@ -18,7 +18,9 @@ _ITEM_NOUNS = (
     r"polic(?:y|ies)|compan(?:y|ies)|competitors?|imperatives?|applications?|offerings?|programs?|initiatives?|"
     r"priorities|controls?|standards?|markets?|regions?|countries|subsidiaries|suppliers?|partners?|platforms?|"
     r"technologies|tools?|devices?|brands?|businesses|divisions?|obligations?|criteria|conditions?|reasons?|"
-    r"drivers?|trends?|practices?|guidelines?|rules?|milestones?|metrics?|indicators?|layers?|levels?|tiers?"
+    r"drivers?|trends?|practices?|guidelines?|rules?|milestones?|metrics?|indicators?|layers?|levels?|tiers?|"
+    r"inputs?|outputs?|characteristics|causes|effects|consequences|lessons|stakeholders|participants|actors|"
+    r"mechanisms?|techniques?|considerations?|strengths|weaknesses|opportunities|dependencies|prerequisites"
 )
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)

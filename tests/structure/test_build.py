@@ -149,6 +149,22 @@ def test_a_list_the_layout_ran_into_one_paragraph_is_still_a_list() -> None:
     assert unit.items[3].text == "Legal and Other Contingencies."
 
 
+def test_a_sentence_that_sorts_what_follows_into_kinds_tells_what_a_list_is_of() -> None:
+    """No colon announces the list, but the sentence before it names its kind: "What are the inputs?" finds it."""
+    intro = "In the figure, the inputs can be broken into categories based on what they provide to the algorithm."
+    structure = StructureBuilder().run(_pdf_like([["3.3 Trust Algorithm", intro, "• Access request: the request.",
+                                                   "• Threat intelligence: a feed of threats."]]))
+    (unit,) = [u for u in structure.units if u.kind == "list"]
+    assert unit.lead_in == intro and len(unit.items) == 2
+    assert [u.kind for u in structure.units].count("paragraph") == 1  # the sentence stays where it was read
+    plain = StructureBuilder().run(_pdf_like([["3.3 Trust Algorithm", "The engine decides every request.",
+                                               "• Access request: the request.", "• Threat intelligence: a feed."]]))
+    (unit,) = [u for u in plain.units if u.kind == "list"]
+    assert unit.lead_in == ""  # a sentence that only comes before a list does not name its kind
+    single = StructureBuilder().run(_pdf_like([["3.3 Trust Algorithm", intro, "1. One paragraph with a number."]]))
+    assert "list" not in [u.kind for u in single.units]  # one item is still a paragraph
+
+
 def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     from memory_bank.text.asks import asks_for_items, item_noun
 
@@ -160,3 +176,4 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert not asks_for_items("How much cash did Oracle's operating activities provide in fiscal 2023?")
     assert not asks_for_items("How many employees did its services businesses have?")
     assert asks_for_items("How many services does Apple sell, and what are they?")
+    assert item_noun("What are the inputs to the trust algorithm?") == "inputs"

@@ -60,11 +60,20 @@ def test_an_acronym_question_gets_the_long_form_the_document_defines_then_what_i
     result = nist_bank.run("What does 'PA' stand for and what does it do?")
     first, second = result.answer.splitlines()
     assert first.startswith("- PA stands for Policy administrator. (NIST.SP.800-207.pdf"), result.answer
-    assert "PA" in second and "Not found" not in second, result.answer
+    # what it does: the document's own entry for the PA in its list of components, without the list's bullet
+    assert second.startswith("- Policy administrator (PA): This component is responsible for establishing"), \
+        result.answer
     alone = nist_bank.run("What does PEP stand for?").answer
     assert alone.startswith("PEP stands for Policy enforcement point."), alone
     never = nist_bank.run("What does XYZQ stand for?").answer  # not defined there: no long form made up
     assert "stands for" not in never
+
+
+def test_a_list_no_colon_announces_is_found_by_the_kind_the_sentence_before_it_names(
+        nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("What are the inputs to the trust algorithm?").answer
+    assert answer.startswith("The documents give 5 inputs"), answer
+    assert "Access request" in answer and "Threat intelligence" in answer, answer
 
 
 def test_the_words_a_follow_up_leans_on() -> None:
