@@ -38,6 +38,10 @@ ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth
 # "the eighth tenet", "the last step": one item of a list, found in the list (which tells too when there is none)
 _ORDINAL_ITEM = re.compile(rf"\bthe\s+(?:{'|'.join(ORDINALS)})\s+(?:\S+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b",
                            re.IGNORECASE)
+# "How should an enterprise begin migrating to ZTA?" asks for the steps of a change, though it names no steps
+_BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|to|is|are)\b.{0,80}?\b(?:begin|start|"
+                           r"get started|migrat\w*|transition\w*|mov(?:e|ing)\s+to|introduc\w*|adopt\w*|"
+                           r"roll(?:ing)?\s+out)\b", re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
@@ -58,7 +62,7 @@ def asks_for_items(question: str) -> bool:
     """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
-    if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q):
+    if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q):
         return True
     if _QUANTITY.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
@@ -78,6 +82,8 @@ def item_noun(question: str) -> str | None:
     words = asked_part(question)
     pointed = _ORDINAL_ITEM.search(words)
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
+    if match is None and _BEGIN_CHANGE.match(words):
+        return "steps"
     return _head(words, match.start()) if match else None
 
 

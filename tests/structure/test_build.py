@@ -177,3 +177,7 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert not asks_for_items("How many employees did its services businesses have?")
     assert asks_for_items("How many services does Apple sell, and what are they?")
     assert item_noun("What are the inputs to the trust algorithm?") == "inputs"
+    # the steps of a change, though no steps are named; a past beginning is history, not steps
+    assert item_noun("How should an enterprise begin migrating to ZTA?") == "steps"
+    assert item_noun("How can an agency move to a zero trust architecture?") == "steps"
+    assert not asks_for_items("How did Tesla start his career?") and not asks_for_items("How does the PEP work?")

@@ -45,7 +45,9 @@ _CONTRASTS = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|however|ra
 _DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
 # "What does the PA do?" is answered by what defines it ("Policy administrator (PA): This component is responsible
 # for …"), not by the sentences that use it most
-_ROLE_Q = re.compile(r"^\s*what (?:does|do) (?:an? |the )?(?P<term>[\w\- ]{2,40}?) do\s*\??\s*$", re.IGNORECASE)
+_ROLE_Q = re.compile(r"^\s*what (?:(?:does|do) (?:an? |the )?(?P<term>[\w\- ]{2,40}?) do|is the (?:role|job|function|"
+                     r"purpose|responsibility) of (?:an? |the )?(?P<of>[\w\- ]{2,40}?)(?: in [^?]*)?)\s*\??\s*$",
+                     re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
 _LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b",
@@ -85,10 +87,10 @@ def expected_type(question: str) -> str:
 def defined_term(question: str) -> str | None:
     """The term a "What is X?" or "What does X do?" question asks to define (at most four words, no relation
     such as "the capital of"), or None."""
-    match = _DEFINITION_Q.match(question) or _ROLE_Q.match(question)
+    match = _ROLE_Q.match(question) or _DEFINITION_Q.match(question)
     if not match:
         return None
-    term = match.group("term").strip()
+    term = (match.group("term") or match.group("of")).strip()
     words_ = term.lower().split()
     return term if 0 < len(words_) <= 4 and not _NOT_A_TERM & set(words_) else None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence, split_evidence
-from memory_bank.engines.offline.question_types import defined_term, defines
+from memory_bank.engines.offline.question_types import defined_term, definition
 
 TRUST = [
     "It is important to balance security, usability, and cost-effectiveness when defining trust algorithms.",
@@ -18,9 +18,10 @@ def test_definition_questions_and_their_terms() -> None:
     assert defined_term("What is a policy enforcement point") == "policy enforcement point"
     assert defined_term("What is the capital of Kenya?") is None  # a relation, not a term
     assert defined_term("When was the trust algorithm defined?") is None
-    assert defines(TRUST[1], "trust algorithm")
-    assert defines("Policy enforcement point (PEP): This system enables connections.", "policy enforcement point")
-    assert not defines(TRUST[0], "trust algorithm")
+    assert definition(TRUST[1], "trust algorithm") == 1.0
+    entry = "Policy enforcement point (PEP): This system enables connections."
+    assert definition(entry, "policy enforcement point") == 2.0
+    assert definition(TRUST[0], "trust algorithm") == 0.0
 
 
 def test_what_is_x_prefers_the_sentence_that_defines_x(embedder) -> None:  # noqa: ANN001

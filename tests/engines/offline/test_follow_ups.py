@@ -76,6 +76,12 @@ def test_a_list_no_colon_announces_is_found_by_the_kind_the_sentence_before_it_n
     assert "Access request" in answer and "Threat intelligence" in answer, answer
 
 
+def test_how_to_begin_a_migration_is_answered_by_the_documents_steps(nist_bank: MemoryBank) -> None:
+    answer = nist_bank.run("How should an enterprise begin migrating to ZTA?").answer
+    assert answer.startswith("The documents give 7 steps"), answer
+    assert "7.3.1 Identify Actors on the Enterprise" in answer, answer
+
+
 def test_the_words_a_follow_up_leans_on() -> None:
     assert question_parts("What does 'PA' stand for and what does it do?")[1] == "what does PA do?"
     assert question_parts("What is a policy engine and how does it decide access?")[1] == \

@@ -83,7 +83,27 @@ def test_the_documents_own_entry_for_a_term_defines_it_more_surely_than_a_senten
 
     assert defined_term("What does the PA do?") == "PA" and defined_term("What is the policy engine?") == \
         "policy engine"
+    assert defined_term("What is the role of the policy administrator in granting access?") == "policy administrator"
+    assert defined_term("What is the capital of Kenya?") is None
     entry = "• Policy administrator (PA): This component is responsible for establishing the communication path."
     assert definition(entry, "PA") == 2.0 and definition("PA: the policy administrator.", "PA") == 2.0
     assert definition("The PA is also responsible for issuing the command to terminate it.", "PA") == 1.0
     assert definition("The PEP communicates with the PA to forward requests.", "PA") == 0.0
+
+
+COMPONENTS = [("• Policy engine (PE): This component is responsible for the ultimate decision to grant access to a "
+               "resource for a given subject.", "n1"),
+              ("• Policy administrator (PA): This component is responsible for establishing and/or shutting down "
+               "the communication path between a subject and a resource.", "n1"),
+              ("The PA is also responsible for issuing the command to terminate the connection based on policy.",
+               "n2")]
+
+
+def test_what_a_component_does_is_answered_by_its_entry_in_the_list_of_components(embedder) -> None:  # noqa: ANN001
+    """The PE's entry says "grant access", the question's words; the PA's own entry is what it asks for."""
+    evidence = [Evidence(text, node, source="sp800-207.pdf", prior=0.5, position=k)
+                for k, (text, node) in enumerate(COMPONENTS)]
+    answerer = Answerer(embedder)
+    for question in ("What is the role of the policy administrator in granting access?", "What does the PA do?"):
+        answer = answerer.answer(question, evidence)
+        assert answer.found and answer.text.startswith("Policy administrator (PA): This component"), answer.text
