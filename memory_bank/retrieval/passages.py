@@ -3,7 +3,9 @@
 BM25 only (no vectors: the raw entries are many and long, and the nodes already carry the semantic index).
 Entries are append-only, so the index catches up incrementally with whatever was added since the last query.
 A passage that only furniture nodes were made from (a table of contents, a reference list) ranks below body
-text, with the retriever's penalty.
+text, with the retriever's penalty. A passage that counts something ("approximately 164,000 full-time equivalent
+employees") carries the count's marks (`text.counts`) as terms, and a "how many employees" question asks for
+them: the stock plans that say "employees" ten times beside no count otherwise bury the one passage that counts.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..memory.store import Memory
+from ..text.counts import count_marks, counted_marks
 from ..text.furniture import Role, merged_role
 from ..text.tokens import tokenize
 from .hybrid_index import HybridIndex
@@ -32,7 +35,7 @@ class PassageSearch:
     def _catch_up(self) -> None:
         entries = list(self.memory.tree.entries.values())
         for entry in entries[self._indexed:]:
-            self.index.upsert(entry.entry_id, tokenize(entry.text), self._zero)
+            self.index.upsert(entry.entry_id, tokenize(entry.text) + sorted(count_marks(entry.text)), self._zero)
         self._indexed = len(entries)
 
     def _nodes_of(self, entry_id: str) -> tuple[str, ...]:
@@ -46,7 +49,7 @@ class PassageSearch:
         """The k best passages, furniture demoted before the cut: the index is asked for 2k so body text that
         furniture outscored by less than the penalty comes in."""
         self._catch_up()
-        hits = self.index.search(tokenize(query), None, 2 * k, alpha=1.0)
+        hits = self.index.search(tokenize(query) + list(counted_marks(query)), None, 2 * k, alpha=1.0)
         passages = []
         for entry_id, score in hits:
             if score <= 0:

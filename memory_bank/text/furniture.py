@@ -106,6 +106,13 @@ def _is_acronym(word: str) -> bool:
     return bool(_ACRONYM.fullmatch(word)) and sum(c.isupper() for c in word) >= 2
 
 
+def section_role(title: str) -> Role | None:
+    """The furniture a section is by its heading ("TABLE OF CONTENTS", "References", "Index"): a line read under it
+    points elsewhere or lists, whatever its own shape ("Apple Inc. Form 10-K For the Fiscal Year Ended September 24,
+    2022 TABLE OF CONTENTS Part I" is body text by its shape)."""
+    return _heading_role(" ".join(title.split()))
+
+
 def _heading_role(line: str) -> Role | None:
     if len(line.split()) > 8:
         return None

@@ -180,6 +180,34 @@ def test_the_answer_cites_body_text_before_furniture() -> None:
     assert alone.found and alone.used[0].node_id == "acr"  # with no body evidence, furniture still answers
 
 
+def test_a_line_read_under_a_table_of_contents_heading_is_no_body_sentence() -> None:
+    """A 10-K's cover line runs into its contents heading ("… September 24, 2022 TABLE OF CONTENTS Part I"): body by
+    its shape, furniture by the section it was read in, so it is never the filler of an answer."""
+    from memory_bank.text.furniture import section_role
+
+    assert section_role("TABLE OF CONTENTS") is Role.CONTENTS and section_role("References") is Role.REFERENCES
+    assert section_role("Item 7. Management's Discussion") is None
+    question = "How many employees did Acme have at the end of fiscal 2022?"
+    cover = Evidence("Acme Inc. Form 10-K For the Fiscal Year Ended September 24, 2022 TABLE OF CONTENTS Part I",
+                     "toc", prior=1.0, section=("TABLE OF CONTENTS",))
+    count = Evidence("As of September 24, 2022, the Company had approximately 164,000 full-time equivalent "
+                     "employees.", "body", prior=0.5, section=("Human Capital",))
+    ranked = Answerer(HashingEmbedder()).rank(question, [cover, count])
+    assert ranked is not None and [ranked.pool[i].node_id for i in ranked.body()] == ["body"]
+
+
+def test_a_how_many_question_finds_the_passage_that_counts_among_many_that_repeat_the_noun() -> None:
+    plans = [(f"plan{k}", f"In fiscal 2022 the Acme Employee Stock Plan {k} gave equity grants to employees at the "
+              f"end of each quarter.", Role.BODY) for k in range(6)]
+    memory, _, _ = _memory(*plans, ("staff", "As of September 24, the Company had approximately 164,000 full-time "
+                                             "equivalent employees, working in offices, plants and retail stores "
+                                             "across countries and regions.", Role.BODY))
+    hits = PassageSearch(memory).search("How many employees did Acme have at the end of fiscal 2022?", 1)
+    assert [p.node_ids[0] for p in hits] == ["staff"]
+    plain = PassageSearch(memory).search("Which plans give employees equity grants?", 1)
+    assert plain[0].node_ids[0].startswith("plan")  # only a count question asks for the count's marks
+
+
 # ---- drawing -----------------------------------------------------------------------------------------------------
 
 def test_graph_draws_furniture_faded_small_and_labelled() -> None:

@@ -30,7 +30,7 @@ SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may st
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
-_BULLET = re.compile(r"^\s*[•▪◦‣∙*–-]\s+")
+_MARKER = re.compile(r"^\s*(?:[•▪◦‣∙*–-]|\(?\d{1,3}[.)]|\([a-z]\))\s+")  # "• ", "5. ", "(a) " of a list item
 
 
 @dataclass(frozen=True)
@@ -134,15 +134,19 @@ class Answerer:
 
 
 def _joined(sentences: Iterable[str]) -> str:
-    """The sentences as the answer's prose: a list item's bullet ("• Policy engine (PE): …") marks its place in
-    the document's list, not in the answer, where it read as a stray "- •"."""
-    return " ".join(_BULLET.sub("", s) for s in sentences)
+    """The sentences as the answer's prose: a list item's bullet or number ("• Policy engine (PE): …", "5. The data
+    plane …") marks its place in the document's list, not in the answer, where it read as a stray "- •"."""
+    return " ".join(_unmarked(s) for s in sentences)
+
+
+def _unmarked(sentence: str) -> str:
+    return _MARKER.sub("", sentence)
 
 
 def _repeats(text: str, parts: list[str]) -> bool:
     """Is the text said already, inside a sentence of the answer (a table's caption, once with the table's first
     words and once alone)? A text that says more than a part is not a repeat: it may hold what the part lacks."""
-    plain = " ".join(text.split()).lower()
+    plain = " ".join(_unmarked(text).split()).lower()  # "5. The data plane …" says "The data plane …" again
     return any(plain in " ".join(p.split()).lower() for p in parts)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from ...retrieval.embedding import Embedder
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
-from ...text.furniture import Role, in_capitals
+from ...text.furniture import Role, in_capitals, section_role
 from ...text.periods import misdated_period, periods
 from ...text.tokens import stems
 from .alignment import Aligner, named_by, recall, titled_by
@@ -90,9 +90,11 @@ class Ranked:
     question: str = ""
 
     def body(self) -> list[int]:
-        """The body sentences, best first: furniture, and a caption or heading set in capitals, is cited only when
-        no body sentence answers."""
-        return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)]
+        """The body sentences, best first: furniture (by its node's role, or by the section it was read in: a
+        table of contents), and a caption or heading set in capitals, is cited only when no body sentence
+        answers."""
+        return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)
+                and section_role(self.pool[i].section[0] if self.pool[i].section else "") is None]
 
     def lead(self) -> int:
         """The sentence an answer opens with when it is found, and the one judged first: the best body
