@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.ingest_speed import NIST, make_squad_pdf  # noqa: E402
 
-_ID = re.compile(r"\b[0-9a-f]{12}\b")  # `new_id`: 12 hex digits
+_ID = re.compile(r"\b(?:doc-)?[0-9a-f]{12}\b")  # `new_id`: 12 hex digits (an attachment: "doc-" and 12)
 STORED = re.compile(r"storage/[0-9a-f]{12}/")  # a stored file's folder is named at random too
 DROPPED = {"timestamp", "created", "resolved_at", "run_log", "usage"}
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank.loaders import load_file  # noqa: E402
 from memory_bank.loaders.document import Page  # noqa: E402
-from memory_bank.loaders.pdf import _PDFIUM_LOCK, _open, _page_chars, char_boxes  # noqa: E402
+from memory_bank.loaders.pdf import _PDFIUM_LOCK, _open, _page_chars, word_boxes  # noqa: E402
 from memory_bank.loaders.pdf_layout import (  # noqa: E402
     Box,
     paragraphs,
@@ -49,7 +49,7 @@ def load_plain(path: Path) -> list[Page]:
                 page = document[index]
                 textpage = page.get_textpage()
                 chars = _page_chars(textpage)
-                raw.append(PageLines(split_lines(chars, char_boxes(textpage, chars)), Box(*page.get_bbox())))
+                raw.append(PageLines(split_lines(chars, word_boxes(textpage, chars)), Box(*page.get_bbox())))
                 textpage.close()
                 page.close()
             labels = pdf_page_labels(document)

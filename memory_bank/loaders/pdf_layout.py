@@ -60,35 +60,43 @@ class Line:
     words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
-def split_lines(chars: str, boxes: list[CharBox | None],
-                font_of: Callable[[list[int]], Font | None] | None = None) -> list[Line]:
-    """Cut a page's characters (one box per character) into lines with their bounding boxes; `font_of` reads a
-    line's font from the indices of its inked characters. A line's box is the union of its words' boxes, which
-    cover all its inked characters."""
+WordBox = Callable[[int, int], "Box | None"]  # the inked box of a page's characters [start, end) (None: no ink)
+
+
+def split_lines(chars: str, word_box: WordBox, font_of: Callable[[list[int]], Font | None] | None = None) \
+        -> list[Line]:
+    """Cut a page's characters into lines with their bounding boxes; `word_box` gives a word's box from its
+    character range, `font_of` a line's font from the indices of its inked characters. A line's box is the union
+    of its words' boxes, which cover all its inked characters."""
     lines = []
     for match in _LINE.finditer(chars):
         text = match.group(0)
         if not text.strip():
             continue
-        words = tuple(_words(chars, boxes, match.start(), match.end()))
-        box = _union([w.box for w in words])
+        words = tuple(_words(chars, word_box, match.start(), match.end()))
+        box = union_of([w.box for w in words])
         inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()] if font_of else []
         lines.append(Line(text.strip(), box, font_of(inked) if font_of else None, words))
     return lines
 
 
-def _words(chars: str, boxes: list[CharBox | None], start: int, end: int) -> list[Word]:
+def char_union(boxes: list[CharBox | None]) -> WordBox:
+    """Word boxes from one box per character (None for white space and characters without geometry)."""
+    return lambda start, end: union_of([b for b in boxes[start:end] if b is not None])
+
+
+def _words(chars: str, word_box: WordBox, start: int, end: int) -> list[Word]:
     out = []
     for match in _WORD.finditer(chars, start, end):
-        box = _union([b for b in boxes[match.start():match.end()] if b is not None])
+        box = word_box(match.start(), match.end())
         if box is not None:
             out.append(Word(match.group(0), box))
     return out
 
 
-def _union(boxes: list[CharBox]) -> Box | None:
-    if not boxes:
-        return None
+def union_of(boxes: list[CharBox]) -> Box | None:
+    if len(boxes) < 2:
+        return Box(*boxes[0]) if boxes else None
     lefts, bottoms, rights, tops = zip(*boxes)
     return Box(min(lefts), min(bottoms), max(rights), max(tops))
 

@@ -103,7 +103,6 @@ class Int8Embedder:
         return self.fast.embed(texts)
 
     def token_vectors(self, texts: list[str]) -> list[TokenVectors]:
+        """No `embed_with_tokens` here: the fp32 pass's sentence vectors are not this embedder's, and a cache that
+        kept them would give a text aligned once (a question, a sentence) another vector the next time."""
         return self.exact.token_vectors(texts)
-
-    def embed_with_tokens(self, texts: list[str]) -> tuple[np.ndarray, list[TokenVectors]]:
-        return self.exact.embed_with_tokens(texts)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from memory_bank.loaders.pdf_layout import (
     Box,
     Line,
+    char_union,
     paragraphs,
     resolve_soft_hyphens,
     split_lines,
@@ -20,7 +21,7 @@ def line(text: str, top: float, left: float = 72, right: float = 540, height: fl
 def test_split_lines_gives_each_line_the_union_of_its_character_boxes() -> None:
     chars = "ab\r\ncd"
     boxes = [Box(0, 10, 5, 20), Box(5, 9, 10, 21), None, None, Box(0, 0, 4, 8), None]
-    lines = split_lines(chars, boxes)
+    lines = split_lines(chars, char_union(boxes))
     assert [ln.text for ln in lines] == ["ab", "cd"]
     assert lines[0].box == Box(0, 9, 10, 21)
     assert lines[1].box == Box(0, 0, 4, 8)

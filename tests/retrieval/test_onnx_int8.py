@@ -61,8 +61,20 @@ def test_the_word_alignment_reads_fp32_token_vectors(embedders: dict[str, Cached
         assert ours.pieces == reference.pieces
         if ours.pieces:
             assert float((ours.vectors * reference.vectors).sum(axis=1).min()) >= 0.995
-    vectors, _ = inner.embed_with_tokens(texts)
+    vectors, _ = inner.exact.embed_with_tokens(texts)
     assert float((vectors * torch.embed(texts)).sum(axis=1).min()) >= 0.999
+
+
+def test_a_text_keeps_its_int8_vector_after_the_alignment_reads_its_tokens(embedders: dict[str, CachedEmbedder],
+                                                                           dev_texts: list[str]) -> None:
+    """The alignment's fp32 pass also gives sentence vectors; they must not take the int8 ones' place in the cache,
+    or a question asked twice would be searched with another vector the second time."""
+    embedder = embedders["onnx-int8"]
+    texts = dev_texts[65:70]
+    before = embedder.embed(texts).copy()
+    embedder.token_vectors(texts)
+    assert np.array_equal(embedder.embed(texts), before)
+    assert np.array_equal(embedder.embed(texts), embedder.inner.embed(texts))
 
 
 def test_the_int8_file_comes_from_the_verified_fp32_file_and_is_checked(embedders: dict[str, CachedEmbedder],
