@@ -38,17 +38,21 @@ def tokenize(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """Crude suffix stripping so that "founded" meets "found" and "elections" meets "election" in word
-    matching."""
+    matching. A final "e" goes too, so that the singular meets the plural it loses with "-es" ("revenue" and
+    "revenues", "service" and "services", "increase" and "increased" are one stem; before, "What was total
+    revenue?" named no "Total revenues" row)."""
     for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
-    return word
+    return word[:-1] if word.endswith("e") and len(word) >= 5 else word
 
 
-def bare_stem(stem: str) -> str:
-    """A stem without its possessive ("apple'" of "Apple's" is "apple"): the question's "Apple's" meets the
-    documents' "Apple"."""
-    return stem.removesuffix("'s").rstrip("'")
+def bare_stem(stemmed: str) -> str:
+    """A stem without its possessive ("apple'" of "Apple's" is "appl", the stem of "Apple"): the question's
+    "Apple's" meets the documents' "Apple". Only a stem that had a possessive is stemmed again: stemming a stem
+    twice would take "cross" of "crossing" to "cros"."""
+    bare = stemmed.removesuffix("'s").rstrip("'")
+    return stem(bare) if bare != stemmed else stemmed
 
 
 def stems(text: str) -> list[str]:

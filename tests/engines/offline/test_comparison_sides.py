@@ -92,7 +92,8 @@ def test_an_answer_on_one_side_of_a_comparison_gives_the_other_side_as_much_room
             Evidence(SCORE, "a", position=2), Evidence(threshold, "a", position=3), Evidence(back, "a", position=4)]
     question = "How does a criteria-based trust algorithm differ from a score-based trust algorithm?"
     answer = Answerer(HashingEmbedder()).compose(question, pool, [0, 1, 2, 3, 4, 5], 1.0)
-    assert answer.text.startswith(CRITERIA.removeprefix("• ")) and answer.text.endswith(f"{SCORE} {threshold}"), answer.text
+    shown = CRITERIA.removeprefix("• ")  # an answer shows no list bullet
+    assert answer.text.startswith(shown) and answer.text.endswith(f"{SCORE} {threshold}"), answer.text
     one_sided = Answerer(HashingEmbedder()).compose("What does a criteria-based trust algorithm assume?", pool,
                                                     [0, 1, 2, 3], 1.0)
     assert SCORE not in one_sided.text  # no comparison: the budget decides as before

@@ -91,7 +91,7 @@ def test_the_words_a_follow_up_leans_on() -> None:
         "how can they be mitigated?"
     assert leans_on_list("when is each a good fit?") and not leans_on_list("when was the policy published?")
     assert asked_of("how can they be mitigated?", "5.2 Denial-of-Service") == "how can Denial-of-Service be mitigated?"
-    assert {"mitigate", "reduce"} <= cue_stems("how can they be mitigated?")
+    assert {"mitigat", "reduc"} <= cue_stems("how can they be mitigated?")
     assert asked_acronym("What does 'PA' stand for?") == "PA"
     assert asked_acronym("What is ZTA short for?") == "ZTA"
     assert asked_acronym("What does it mean?") is None and asked_acronym("What does the policy mean?") is None

@@ -22,6 +22,17 @@ def test_the_row_the_question_names_covers_it() -> None:
     assert not names_row(asked("What were the total costs in 2023?"), row)  # not its label
     assert not names_row(asked("What was the total in 2023?"), rows["Total | 2023: 5 | 2022: 4"])  # one word
     assert not names_row(asked("Did total revenues grow?"), row)  # no column named: no single cell asked for
+    # the singular names the row too: "revenue" and "revenues" are one stem (the plural loses "-es")
+    assert names_row(asked("What was Oracle's total revenue in fiscal 2023?"), row)
+
+
+def test_a_singular_and_its_plural_are_one_stem_and_a_possessive_is_its_name() -> None:
+    from memory_bank.text.tokens import bare_stem, stem
+
+    for singular in ("revenue", "service", "expense", "employee", "share", "increase", "change", "rate", "sale"):
+        assert stem(singular) == stem(singular + "s"), singular
+    assert stem("increased") == stem("increase") and stem("declined") == stem("declines")
+    assert bare_stem(stem("Apple's".lower())) == stem("apple") and bare_stem(stem("crossing")) == "cross"
 
 
 def test_metadata_from_an_imported_file_is_checked() -> None:
