@@ -22,10 +22,11 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "nobody"})
 _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)
 # "Did net sales in Japan grow?" is answered by "net sales in Japan decreased": a change the other way is a no
+# ("contract" is no fall: a filing's contracts are customers' agreements, and they made every growth question a no)
 _UP = frozenset({"grow", "grew", "grown", "increas", "rise", "rose", "risen", "improv", "gain", "expand", "higher",
                  "more", "up", "exceed", "exceeded", "above", "larger", "greater"})
 _DOWN = frozenset({"decreas", "declin", "fall", "fell", "fallen", "drop", "dropp", "reduc", "shrink", "shrank",
-                   "lower", "less", "down", "worsen", "below", "smaller", "fewer", "contract"})
+                   "lower", "less", "down", "worsen", "below", "smaller", "fewer"})
 
 
 def is_yes_no(question: str) -> bool:

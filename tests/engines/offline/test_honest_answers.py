@@ -105,6 +105,7 @@ def test_a_name_asked_in_the_singular_or_misspelt_is_mentioned(tmp_path: Path) -
      "in the data plane; otherwise the engine grants access to the resource.", "Yes"),
     ("Did net sales in Japan grow in 2022?", "Japan net sales decreased during 2022 due to the weak yen.", "No"),
     ("Did net sales in Japan fall in 2022?", "Japan net sales decreased during 2022 due to the weak yen.", "Yes"),
+    ("Is cloud revenue growing?", "Cloud revenue growth depends on the renewal of our customer contracts.", "Yes"),
     ("Was the tax rate lower than the statutory rate?", "The effective tax rate of 16.2% was lower than the "
      "statutory federal income tax rate of 21%.", "Yes"),
 ])
