@@ -6,6 +6,8 @@ A passage that only furniture nodes were made from (a table of contents, a refer
 text, with the retriever's penalty. A passage that counts something ("approximately 164,000 full-time equivalent
 employees") carries the count's marks (`text.counts`) as terms, and a "how many employees" question asks for
 them: the stock plans that say "employees" ten times beside no count otherwise bury the one passage that counts.
+So does a passage that states a change with its cause, for a question asking whether or why something changed
+(`text/trends.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..memory.store import Memory
 from ..text.counts import count_marks, counted_marks
 from ..text.furniture import Role, merged_role
 from ..text.tokens import tokenize
+from ..text.trends import asked_change_marks, change_marks
 from .hybrid_index import HybridIndex
 from .retriever import demoted
 from .view import Passage
@@ -35,7 +38,8 @@ class PassageSearch:
     def _catch_up(self) -> None:
         entries = list(self.memory.tree.entries.values())
         for entry in entries[self._indexed:]:
-            self.index.upsert(entry.entry_id, tokenize(entry.text) + sorted(count_marks(entry.text)), self._zero)
+            terms = tokenize(entry.text) + sorted(count_marks(entry.text)) + change_marks(entry.text)
+            self.index.upsert(entry.entry_id, terms, self._zero)
         self._indexed = len(entries)
 
     def _nodes_of(self, entry_id: str) -> tuple[str, ...]:
@@ -49,7 +53,8 @@ class PassageSearch:
         """The k best passages, furniture demoted before the cut: the index is asked for 2k so body text that
         furniture outscored by less than the penalty comes in."""
         self._catch_up()
-        hits = self.index.search(tokenize(query) + list(counted_marks(query)), None, 2 * k, alpha=1.0)
+        terms = tokenize(query) + list(counted_marks(query)) + asked_change_marks(query)
+        hits = self.index.search(terms, None, 2 * k, alpha=1.0)
         passages = []
         for entry_id, score in hits:
             if score <= 0:

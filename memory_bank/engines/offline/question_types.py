@@ -13,6 +13,7 @@ import re
 from ...text.counts import MARK as COUNT
 from ...text.counts import counted_marks
 from ...text.tokens import bare_stem, stem
+from ...text.trends import asks_change, states_change
 from .nlp import has_month, numbers, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
@@ -24,6 +25,7 @@ _NAME_Q = re.compile(r"\b(where|which company|which team|what company|what team|
                      r"what country|which city|which country|what state|which state|what name)\b")
 _WORD = re.compile(r"\S+")
 WHO = "who"  # a name, of someone or of a body, asked for by "who"
+CHANGE = "change"  # a change stated with its cause, asked for by "is it improving, and why?"
 # a sentence that says what a pronoun is ("We are a public accounting firm …", "He was an engineer …") describes
 # someone it does not name: the names it holds are of others
 _IDENTIFIES_PRONOUN = re.compile(r"^\s*(?:we|he|she|they|it|i)\s+(?:is|are|was|were|am)\s+(?:a|an|the)\b",
@@ -67,6 +69,8 @@ def expected_type(question: str) -> str:
     q = question.lower()
     if counted_marks(question):  # "How many warriors ... when his wife was captured?" asks for a count
         return COUNT
+    if asks_change(question):  # "Is X growing, and why?": a change stated with its cause
+        return CHANGE
     if _DATE_Q.search(q):
         return "date"
     if _NUMBER_Q.search(q):
@@ -141,6 +145,8 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
         return any(not any(bare_stem(stem(w.lower())) in asked for w in run) for run in _name_runs(sentence))
     if kind == "list":
         return _LISTS.search(sentence) is not None
+    if kind == CHANGE:
+        return states_change(sentence)
     if kind == "manner":
         return _MEANS.search(sentence) is not None
     if kind == "contrast":

@@ -107,3 +107,22 @@ def test_what_a_component_does_is_answered_by_its_entry_in_the_list_of_component
     for question in ("What is the role of the policy administrator in granting access?", "What does the PA do?"):
         answer = answerer.answer(question, evidence)
         assert answer.found and answer.text.startswith("Policy administrator (PA): This component"), answer.text
+
+
+def test_is_it_growing_and_why_is_answered_by_the_sentence_that_states_the_change_and_its_cause(
+        embedder) -> None:  # noqa: ANN001
+    """The sentence naming the business's growth shares the question's words; the one that says revenues increased
+    due to cloud growth answers it."""
+    from memory_bank.text.trends import asked_change_marks, change_marks
+
+    factors = ("Our cloud and license business' revenue growth is affected by many factors, including general "
+               "economic conditions and the renewal of our cloud services contracts.")
+    moved = ("Our cloud and license business' total revenues increased in fiscal 2023 due to growth in our cloud "
+             "services and license support revenues as customers purchased our technologies.")
+    question = "Is Acme's cloud services revenue growing and why?"
+    assert change_marks(moved) and not change_marks(factors) and asked_change_marks(question)
+    assert not asked_change_marks("How many employees did Acme have?")
+    evidence = [Evidence(factors, "n1", source="ACME_10K.pdf", prior=1.0, position=0),
+                Evidence(moved, "n2", source="ACME_10K.pdf", prior=0.5, position=0)]
+    ranked = Answerer(embedder).rank(question, evidence)
+    assert ranked is not None and ranked.pool[ranked.lead()].node_id == "n2"

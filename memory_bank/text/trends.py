@@ -1,0 +1,39 @@
+""""Is it improving, and why?": a question about a change and its cause, and the passages that state one.
+
+A filing says why a figure moved in its management's discussion ("total revenues increased in fiscal 2023 … due to
+growth in our cloud services and license support revenues"); a question asking whether something grows and why
+shares its nouns with every passage that merely names the business ("Our cloud and license business' revenue growth
+is affected by many factors"). A passage stating a change with its cause carries a mark, `CHANGE_MARK`, among its
+search terms, and a question asking for one asks for the mark, as a count question asks for its count's marks
+(`text/counts.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+CHANGE_MARK = "#change"
+_MOVED = r"(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|improv|expand|dropp|drop|shrank|shrink)\w*"
+_CAUSE = r"(?:due to|primarily|driven by|as a result of|because|attributable to|reflect\w*|owing to)"
+_CHANGE = re.compile(rf"\b{_MOVED}\b[^.;]{{0,160}}?\b{_CAUSE}\b", re.IGNORECASE)
+_ASKS = re.compile(rf"\bwhy\b[^?]*\b{_MOVED}\b|\b(?:{_MOVED}|improving|worsening)\b[^?]*\bwhy\b", re.IGNORECASE)
+
+
+def states_change(text: str) -> bool:
+    """Does the text state a change with its cause ("… increased … primarily due to …")?"""
+    return _CHANGE.search(text) is not None
+
+
+def asks_change(question: str) -> bool:
+    """Does the question ask whether or why something changed ("Is X growing and why?", "Why did X fall?")?"""
+    return _ASKS.search(question) is not None
+
+
+def change_marks(text: str) -> list[str]:
+    """[CHANGE_MARK] when the text states a change with its cause, else []."""
+    return [CHANGE_MARK] if states_change(text) else []
+
+
+def asked_change_marks(question: str) -> list[str]:
+    """[CHANGE_MARK] when the question asks whether or why something changed, else []."""
+    return [CHANGE_MARK] if asks_change(question) else []
