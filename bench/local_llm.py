@@ -111,8 +111,10 @@ def progress(bank: MemoryBank, name: str) -> None:
         elif event.kind == "rule_decided":
             print(f"  [{name} {time.perf_counter() - start:6.0f} s] no {event.agent} call: {event.reason[:120]}",
                   file=sys.stderr, flush=True)
-        elif event.kind in ("agent_fell_back", "error"):
-            print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
+        elif event.kind in ("agent_fell_back", "error", "reading_stopped"):
+            message = event.message if len(event.message) <= 400 else f"{event.message[:200]} … {event.message[-200:]}"
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.kind}: {event.where}: {message}",
+                  file=sys.stderr, flush=True)
 
     bank.subscribe(show)
 
