@@ -2,6 +2,7 @@
 
     python bench/local_llm.py notes            # (1) notes sample, LLM for everything
     python bench/local_llm.py nist             # (2) NIST PDF, local model for answers
+    python bench/local_llm.py nist-all --max-minutes 20   # (2b) NIST PDF, LLM for everything, bounded
     python bench/local_llm.py squad -n 30      # (3) SQuAD dev questions: local model vs offline extractive answer
     python bench/local_llm.py onecall          # (4) NIST sample + dev questions: one-call answer vs offline
     python bench/local_llm.py onecall --cache /tmp/nist.json --ids nist-02 nist-19   # reuse the ingested bank
@@ -14,6 +15,10 @@ the start of ingestion. (3) ingests one SQuAD article once (offline), then answe
 the same memory (export -> import): the offline extractive answer and the local model's ReAct answer; a hit is
 the gold string inside the answer (case-insensitive). Every result prints with the machine's load average and
 lands in bench/results/local_llm.json. Needs the model: `python -m memory_bank fetch-model`.
+(2b) ingests the NIST PDF with *LLM for everything* under a time budget (`--max-minutes`, the product's
+INGEST_TIME_BUDGET: the reading stops between waves and says how far it got), then asks the app's NIST sample
+question: wall time, pages read, calls and tokens (sent and processed) per page and per agent, re-asks and
+stand-ins, the answer. After each wave the log prints what it cost per agent.
 (4) ingests the NIST PDF once (offline), then asks the app's NIST sample question and dev questions of
 bench/data/doc_qa_dev.json twice from the same memory: the offline answer and the local model's one grounded
 call (*Local model for answers*, `engines/one_call.py`): seconds to the first streamed token, seconds in all,
@@ -41,6 +46,7 @@ from memory_bank import MemoryBank, Settings  # noqa: E402
 from memory_bank.engines.llm.client import Completion  # noqa: E402
 from memory_bank.engines.llm.local_server import LocalModelServer, ServerOptions  # noqa: E402
 from memory_bank.engines.llm.openai_client import OpenAIClient  # noqa: E402
+from memory_bank.loaders import load_file  # noqa: E402
 from memory_bank.retrieval.embedding import load_embedder  # noqa: E402
 from memory_bank.settings import default_data_dir  # noqa: E402
 
@@ -105,10 +111,43 @@ def progress(bank: MemoryBank, name: str) -> None:
         elif event.kind == "rule_decided":
             print(f"  [{name} {time.perf_counter() - start:6.0f} s] no {event.agent} call: {event.reason[:120]}",
                   file=sys.stderr, flush=True)
-        elif event.kind in ("agent_fell_back", "error"):
-            print(f"  [{name}] {event.kind}: {event.where}: {event.message[:200]}", file=sys.stderr, flush=True)
+        elif event.kind in ("agent_fell_back", "error", "reading_stopped"):
+            message = event.message if len(event.message) <= 400 else f"{event.message[:200]} … {event.message[-200:]}"
+            print(f"  [{name} {time.perf_counter() - start:6.0f} s] {event.kind}: {event.where}: {message}",
+                  file=sys.stderr, flush=True)
 
     bank.subscribe(show)
+
+
+def llm_summary(bank: MemoryBank, recorder: Recorder) -> dict[str, Any]:
+    """What *LLM for everything* cost and how its replies fared: calls, tokens sent and processed per agent,
+    calls the rules made unnecessary, JSON replies valid at the first try or after a re-ask, and the steps the
+    offline agent stood in for."""
+    json_calls = [c for c in recorder.calls if c["json"]]
+    first = [c for c in json_calls if not c["reask"]]
+    needed_reask = sum(c["reask"] and c["corrections"] == 1 for c in json_calls)
+    log = bank.events.log()
+    fell_back = [e for e in log if e.kind == "agent_fell_back"]
+    usage = bank.usage()
+    return {
+        "llm_calls": usage["calls"], "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
+        "prompt_tokens_sent": usage["prompt_tokens"], "prompt_tokens_processed": usage["processed_tokens"],
+        "completion_tokens": usage["completion_tokens"],
+        "per_agent": {a: {"calls": u["calls"], "prompt_sent": u["prompt_tokens"],
+                          "prompt_processed": u["processed_tokens"], "completion": u["completion_tokens"],
+                          "seconds": round(u["seconds"], 1)}
+                      for a, u in usage["per_agent"].items()},
+        "planned": [f"{e.task_type} by {e.by}" for e in log if e.kind == "task_planned"],
+        "calls_not_made": dict(Counter(e.agent for e in log if e.kind == "rule_decided")),
+        "schema_supported": recorder.inner.schema_supported,
+        "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
+        "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
+        "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
+        # a ReAct step read only up to its tool call closes its stream before the server's usage arrives: its
+        # prompt is counted from the timings llama.cpp sends with every chunk (`timings_per_token`)
+        "calls_stopped_before_usage": sum(c["finish"] not in ("stop", "length") for c in recorder.calls),
+        "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
+    }
 
 
 def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = None) -> dict[str, Any]:
@@ -119,32 +158,9 @@ def bench_notes(server: LocalModelServer, embedder: Any, replies: Path | None = 
     start = time.perf_counter()
     result = bank.run(NOTES_QUESTION, files=NOTES)
     wall = time.perf_counter() - start
-    json_calls = [c for c in recorder.calls if c["json"]]
-    first = [c for c in json_calls if not c["reask"]]
-    needed_reask = sum(c["reask"] and c["corrections"] == 1 for c in json_calls)
-    fell_back = [e for e in bank.events.log() if e.kind == "agent_fell_back"]
-    usage = bank.usage()
     snap = bank.snapshot()
-    planned = [e for e in bank.events.log() if e.kind == "task_planned"]
     return {
-        "load_before": None, "wall_seconds": round(wall, 1), "llm_calls": usage["calls"],
-        "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
-        "prompt_tokens_sent": usage["prompt_tokens"], "prompt_tokens_processed": usage["processed_tokens"],
-        "completion_tokens": usage["completion_tokens"],
-        "per_agent": {a: {"calls": u["calls"], "prompt_sent": u["prompt_tokens"],
-                          "prompt_processed": u["processed_tokens"], "completion": u["completion_tokens"],
-                          "seconds": round(u["seconds"], 1)}
-                      for a, u in usage["per_agent"].items()},
-        "planned": [f"{e.task_type} by {e.by}" for e in planned],
-        "calls_not_made": dict(Counter(e.agent for e in bank.events.log() if e.kind == "rule_decided")),
-        "schema_supported": recorder.inner.schema_supported,
-        "json_first_tries": len(first), "json_valid_first_try": len(first) - needed_reask,
-        "json_reasks": sum(c["reask"] for c in json_calls), "json_valid_after_reask": needed_reask - len(fell_back),
-        "cut_at_max_tokens": sum(c["finish"] == "length" for c in recorder.calls),
-        # a ReAct step read only up to its tool call closes its stream before the server's usage arrives: its
-        # prompt is counted from the timings llama.cpp sends with every chunk (`timings_per_token`)
-        "calls_stopped_before_usage": sum(c["finish"] not in ("stop", "length") for c in recorder.calls),
-        "fell_back_to_offline": [f"{e.where}: {e.message[:160]}" for e in fell_back],
+        "load_before": None, "wall_seconds": round(wall, 1), **llm_summary(bank, recorder),
         "nodes": snap.counts["nodes"], "merges": snap.counts["merges"], "conflicts": snap.counts["conflicts"],
         "pending_conflicts": snap.counts["pending_conflicts"],
         "completed_tasks": [f"{t.type.value} {t.status.value}" for t in result.insight_doc.completed_tasks],
@@ -168,6 +184,75 @@ def bench_nist(server: LocalModelServer, embedder: Any) -> dict[str, Any]:
             "tokens": usage["prompt_tokens"] + usage["completion_tokens"], "termination": result.termination,
             "nodes": bank.snapshot().counts["nodes"], "question": NIST_QUESTION, "answer": result.answer,
             "citations": [f"{c.source} {c.pages}" for c in result.citations]}
+
+
+def _pages_read(bank: MemoryBank) -> int:
+    """The last page any node was read from: how far ingestion got."""
+    with bank.memory.read():
+        return max((p for n in bank.memory.graph.nodes() for p in n.pages()), default=0)
+
+
+def wave_log(bank: MemoryBank, name: str, start: float) -> None:
+    """After each wave of chunks: how far the reading got, and the calls and prompt tokens that wave cost per
+    agent, so the progress log shows what a page costs."""
+    last: dict[str, dict[str, int]] = {}
+
+    def show(event: Any) -> None:
+        if event.kind != "chunks_stored":
+            return
+        now = bank.usage()["per_agent"]
+        spent = {a: (u["calls"] - last.get(a, {}).get("calls", 0),
+                     u["processed_tokens"] - last.get(a, {}).get("processed_tokens", 0)) for a, u in now.items()}
+        last.update({a: dict(u) for a, u in now.items()})
+        print(f"  [{name} {time.perf_counter() - start:6.0f} s] chunks {event.done}/{event.total}, pages to "
+              f"{_pages_read(bank)}; this wave: " + ", ".join(f"{a} {c} calls/{t} processed"
+                                                               for a, (c, t) in spent.items() if c),
+              file=sys.stderr, flush=True)
+
+    bank.subscribe(show)
+
+
+def bench_nist_all(server: LocalModelServer, embedder: Any, max_minutes: float,
+                   replies: Path | None = None) -> dict[str, Any]:
+    """The NIST PDF through *LLM for everything* and the app's sample question. `max_minutes` is the product's
+    own per-document time budget (INGEST_TIME_BUDGET): ingestion stops between waves once it is spent, keeps what
+    it read and says how far it got; the answer follows on what was read."""
+    settings = local_settings(server, ingest_time_budget=max_minutes * 60).with_preset("llm")
+    recorder = Recorder(OpenAIClient(settings), replies)
+    bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)
+    total_pages = len(load_file(NIST, max_bytes=settings.max_file_mb << 20,
+                                max_image_pixels=settings.max_image_pixels).page_texts)
+    progress(bank, "nist-all")
+    start = time.perf_counter()
+    wave_log(bank, "nist-all", start)
+    marks: dict[str, float] = {}
+    bank.subscribe(lambda e: marks.setdefault("loop", time.perf_counter() - start)
+                   if e.kind == "task_planned" else None)  # the loop's first step: ingestion is over
+    result = bank.run(SAMPLE_QUESTION, files=[NIST])
+    wall = time.perf_counter() - start
+    summary = llm_summary(bank, recorder)
+    stopped = [e for e in bank.events.log() if e.kind == "reading_stopped"]
+    pages = stopped[0].done if stopped else total_pages
+    ingest_s = marks.get("loop", wall)
+    ingest_calls = sum(e.kind == "llm_usage" and e.agent in ("classification", "structure", "analysis",
+                                                            "integration") for e in bank.events.log())
+    named = [t for t in SAMPLE_TERMS if t in result.answer.lower()]
+    return {
+        "load_before": None, "max_minutes": max_minutes, "wall_seconds": round(wall, 1),
+        "ingest_seconds": round(ingest_s, 1), "answer_seconds": round(wall - ingest_s, 1),
+        "pages_read": pages, "pages_total": total_pages,
+        "reading_stopped": stopped[0].message if stopped else None,
+        "ingest_calls_per_page": round(ingest_calls / max(pages, 1), 2),
+        "ingest_seconds_per_page": round(ingest_s / max(pages, 1), 1),
+        "prompt_tokens_sent_per_page": round(summary["prompt_tokens_sent"] / max(pages, 1)),
+        "prompt_tokens_processed_per_page": round(summary["prompt_tokens_processed"] / max(pages, 1)),
+        "completion_tokens_per_page": round(summary["completion_tokens"] / max(pages, 1)),
+        **summary, "nodes": bank.snapshot().counts["nodes"], "conflicts": bank.snapshot().counts["conflicts"],
+        "completed_tasks": [f"{t.type.value} {t.status.value}" for t in result.insight_doc.completed_tasks],
+        "termination": result.termination, "question": SAMPLE_QUESTION, "answer": result.answer,
+        "sample_terms_named": named, "citations": [f"{c.source} {c.pages}" for c in result.citations],
+        "errors": [str(e)[:200] for e in result.errors],
+    }
 
 
 def _squad_article(seed: int, count: int) -> tuple[str, str, list[dict[str, Any]]]:
@@ -279,12 +364,15 @@ def bench_onecall(server: LocalModelServer, embedder: Any, ids: list[str], cache
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["notes", "nist", "squad", "onecall", "all"])
+    parser.add_argument("what", choices=["notes", "nist", "nist-all", "squad", "onecall", "all"])
     parser.add_argument("-n", "--questions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--ids", nargs="*", default=list(ONECALL_IDS), help="onecall: dev-set question ids")
     parser.add_argument("--cache", type=Path, help="onecall: the ingested NIST bank's export (written when absent)")
-    parser.add_argument("--replies", type=Path, help="notes: append each reply's text here (one JSON line a call)")
+    parser.add_argument("--replies", type=Path,
+                        help="notes, nist-all: append each reply's text here (one JSON line a call)")
+    parser.add_argument("--max-minutes", type=float, default=20.0,
+                        help="nist-all: the ingestion's time budget (INGEST_TIME_BUDGET); the answer follows")
     parser.add_argument("--threads", type=int, default=0,
                         help="llama.cpp threads (0: the server's own choice from the load; 1 beside other work)")
     args = parser.parse_args()
@@ -301,6 +389,8 @@ def main() -> None:
                 out = bench_notes(server, embedder, args.replies)
             elif name == "nist":
                 out = bench_nist(server, embedder)
+            elif name == "nist-all":
+                out = bench_nist_all(server, embedder, args.max_minutes, args.replies)
             elif name == "onecall":
                 out = bench_onecall(server, embedder, args.ids, args.cache)
             else:

@@ -23,9 +23,10 @@ from ..engines.models import (
     PlanningInput,
     ToolCallRecord,
 )
+from ..engines.offline.executor import is_not_found
 from ..engines.protocol.answer_cap import cap_answer
 from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled, RunError
-from ..events import AnswerReady, ErrorRaised, EventBus, ToolCalled
+from ..events import AnswerReady, ErrorRaised, EventBus, RuleDecided, ToolCalled
 from ..ingest.linker import Linker, node_info
 from ..ingest.pipeline import IngestPipeline, IngestReport
 from ..loaders.document import Document
@@ -56,6 +57,7 @@ class _RunState:
     new_nodes: list[str] = field(default_factory=list)
     errors: list[RunError] = field(default_factory=list)
     rounds: int = 0
+    answered_round: int | None = None  # the round whose NORMAL step wrote an answer that is not "not found"
     long_term_block: str = ""  # the user's long-term memory for this run, in every prompt it builds
 
 
@@ -122,10 +124,13 @@ class TaskRunner:
                                      images=self.images.pending(), answered=state.answer is not None,
                                      at_round_cap=state.rounds >= self.settings.max_rounds,
                                      worked_on_goal=any(t.type is TaskType.NORMAL
-                                                        for t in self.memory.insight_doc.completed_tasks))
+                                                        for t in self.memory.insight_doc.completed_tasks),
+                                     just_answered=state.answered_round == state.rounds)
             planning_input = self._planning_input(state, fresh)
         if decision is None:
             decision = self._ask_planner(state, planning_input)
+        elif decision.task is None:  # no task to announce: the run log says the rules ended it, and why
+            self.events.publish(RuleDecided(agent=self.engine.planning.name, reason=decision.reason))
         self.insight.plan(decision.task, by=decision.by, reason=decision.reason)
 
     def _ask_planner(self, state: _RunState, planning_input: PlanningInput) -> Decision:
@@ -232,6 +237,8 @@ class TaskRunner:
             state.answer = cap_answer(result.answer, self.settings.max_answer_chars)
             state.citations = self._fill_citations(result.citations)
         ok = result.success and bool(result.answer or fresh)
+        if ok and result.answer and not is_not_found(result.answer):
+            state.answered_round = state.rounds
         return CompletedTask(type=task.type, description=task.description,
                              status=TaskStatus.SUCCESS if ok else TaskStatus.FAILED,
                              context=(result.summary or result.answer or result.termination)[:400]), fresh

@@ -82,3 +82,26 @@ def test_the_rules_decide_alone_where_they_leave_no_choice() -> None:
     assert (first.task.type, first.by) == (TaskType.NORMAL, "rule") and first.task.description.endswith(": g")
     assert rule_decision(goal="g", conflicts=[], images=[], answered=False, at_round_cap=False,
                          worked_on_goal=True) is None, "after a step on the goal, what next is a real choice"
+
+
+def test_a_step_that_just_answered_ends_the_run_by_rule_unless_something_is_pending() -> None:
+    c = PendingConflict(id="c1", node_a="a", node_b="b", description="year differs")
+    ended = rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=False, just_answered=True)
+    assert ended is not None and (ended.task, ended.by) == (None, "rule") and "answered the goal" in ended.reason
+    pending = rule_decision(goal="g", conflicts=[c], images=[], answered=True, at_round_cap=False,
+                            just_answered=True)
+    assert pending is not None and pending.task.type is TaskType.CROSS_VALIDATE, "a conflict still comes first"
+    # an answer from an earlier step (a cross-validation came after it) or none: what next is a real choice
+    assert rule_decision(goal="g", conflicts=[], images=[], answered=True, at_round_cap=False,
+                         just_answered=False) is None
+
+
+def test_a_completed_task_s_line_proposed_again_is_a_repeat() -> None:
+    """The local model, after the goal was answered, proposed the completed task's line with its answer."""
+    goal = "What is the Northwind project budget, and who approved it?"
+    done = [CompletedTask(description=answer_task(goal).description, status=TaskStatus.SUCCESS)]
+    echoed = PendingTask(description=f"{goal} -> success: The Northwind project budget is 5 million dollars.")
+    again = guard_next(echoed, goal=goal, conflicts=[], images=[], answered=True, done=done)
+    assert again.task is None and again.by == "rule" and "repeated a completed task" in again.reason
+    arrow = PendingTask(description="convert the budget -> euros")
+    assert guard_next(arrow, goal=goal, conflicts=[], images=[], answered=True, done=done).by == "planning agent"

@@ -73,7 +73,8 @@ def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path)
     assert "1990" in result.answer and result.citations
     assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]
     agents = {r.agent for r in server.chat_requests}
-    assert {"classification", "analysis", "integration", "planning", "react"} <= agents
+    assert {"classification", "analysis", "integration", "react"} <= agents
+    assert "planning" not in agents, "cross-validation, the first answer and the end were the rules' decisions"
     # each cluster is one sentence, its own summary: the structure agent is not asked (a rule's decision, logged)
     assert "structure" not in agents
     assert {e.agent for e in bank.events.log() if e.kind == "rule_decided"} >= {"structure"}

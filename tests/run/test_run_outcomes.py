@@ -85,7 +85,8 @@ def test_a_failed_run_is_stored_and_shown_as_its_own_type_and_message(tmp_path: 
         def broken(_inp: object) -> None:
             raise KeyError("boom")
 
-        monkeypatch.setattr(bank.engine.planning, "run", broken)
+        # the executor: an answered run asks the planning agent nothing (the rules end it)
+        monkeypatch.setattr(bank.engine.executor, "run", broken)
         with pytest.raises(KeyError):
             bank.run("What is the budget?", text=BUDGET)
         [record] = bank.stored_runs()

@@ -142,18 +142,25 @@ class LocalModelServer:
 
     def settings_for(self, settings: Settings) -> Settings:
         """`settings` pointed at this server: its socket, key and alias, and limits a small local model needs
-        (a window that fits one slot's context, one call per parallel slot, a timeout for a slow machine)."""
+        (a window that fits one call's share of the context, one call per parallel slot, a timeout for a slow
+        machine).
+
+        The agents' window is the context over the calls that run at once: in a unified cache the calls share
+        it. Sized to the whole context, the NIST PDF's chunks came out at ~6,500 tokens, two classification calls
+        at once overflowed the 8,192-token cache (the server's error: "Context ...") after 13 minutes of reading
+        them, and the offline agent did both. The ReAct loop runs alone, so its transcript may fill the slot."""
         if not self.base_url:
             raise ConfigError("the local model server is not running")
         slot = self.options.context // self.options.parallel if not self.options.unified else self.options.context
-        window = max(512, slot - LOCAL_REPLY_ROOM)
+        concurrency = min(settings.llm_concurrency, self.options.parallel)
+        window = max(512, min(slot, self.options.context // concurrency) - LOCAL_REPLY_ROOM)
         return settings.model_copy(update={
             "llm_provider": "local", "llm_base_url": self.base_url, "llm_socket": self.socket_path,
             "llm_model": self.alias, "llm_api_key": SecretStr(self._key),
             "llm_vision_model": None, "agent_window": min(settings.agent_window, window),
             "agent_windows": {k: min(v, window) for k, v in settings.agent_windows.items()},
             "react_max_context_tokens": min(settings.react_max_context_tokens, max(1_000, slot - 256)),
-            "llm_concurrency": min(settings.llm_concurrency, self.options.parallel),
+            "llm_concurrency": concurrency,
             "llm_timeout": max(settings.llm_timeout, LOCAL_TIMEOUT),
             "llm_max_retries": min(settings.llm_max_retries, 1)})
 

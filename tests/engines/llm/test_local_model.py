@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memory_bank.engines.llm.local_model import ModelSpec, fetch_model, require_model
-from memory_bank.engines.llm.local_server import LocalModelServer
+from memory_bank.engines.llm.local_server import LOCAL_REPLY_ROOM, LocalModelServer, ServerOptions
 from memory_bank.errors import ConfigError
 from memory_bank.settings import Settings
 
@@ -111,3 +111,18 @@ def test_only_an_llm_agent_on_the_local_provider_without_an_endpoint_needs_the_l
     assert not local.model_copy(update={"engine": "offline", "agent_engines": {}}).needs_local_server
     assert not local.with_preset("offline").needs_local_server
     assert not Settings.from_env({"LLM_MODEL": "gpt-4o-mini"}, env_file=None).needs_local_server
+
+
+def test_calls_at_once_each_get_their_share_of_a_unified_context() -> None:
+    """Two ingestion calls at once in one 8,192-token cache: each prompt must fit half of it (the NIST PDF's
+    chunks, sized to the whole, overflowed it), while the ReAct loop, which runs alone, may fill the slot."""
+    server = LocalModelServer(Path("model.gguf"), "tiny", ServerOptions(context=8_192, parallel=2, unified=True))
+    server.base_url = "http://localhost/v1"  # what `start` sets; nothing is started here
+    two = server.settings_for(Settings(llm_concurrency=4))
+    assert two.llm_concurrency == 2 and two.window("classification") == 4_096 - LOCAL_REPLY_ROOM
+    assert two.react_max_context_tokens >= 4_096, "the loop's executor runs alone"
+    one = server.settings_for(Settings(llm_concurrency=1))
+    assert one.window("classification") == 8_192 - LOCAL_REPLY_ROOM
+    split = LocalModelServer(Path("model.gguf"), "tiny", ServerOptions(context=8_192, parallel=2, unified=False))
+    split.base_url = "http://localhost/v1"
+    assert split.settings_for(Settings(llm_concurrency=1)).window("classification") == 4_096 - LOCAL_REPLY_ROOM

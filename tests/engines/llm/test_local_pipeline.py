@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 from memory_bank import AgentFellBack, MemoryBank, RunResult, TaskPlanned
+from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.events import RuleDecided
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.engines.contract.scripted_model import ContractLLM
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest
@@ -29,10 +31,12 @@ def test_a_pending_conflict_is_cross_validated_without_a_planning_call(embedder:
     first = planned[0]
     assert (first.task_type, first.by) == ("CROSS_VALIDATE", "rule") and "conflict pending" in first.reason
     assert all(pending.id not in r.text() for r in planning), "no planning call while the conflict was pending"
-    # the first answering step is the goal itself (a rule too); whether its answer is enough is a real choice
+    # the first answering step is the goal itself (a rule too), and its answer, nothing pending, ends the run
     assert [e.by for e in planned[1:]] == ["rule"] and "no step has worked on the goal" in planned[1].reason
-    assert len(planning) == 1 and "5 million" in planning[0].text(), "asked once, about the answer"
-    assert result.insight_doc.completed_tasks[0].type.value == "CROSS_VALIDATE"
+    assert planning == [], "no planning call at all: the rules left no choice"
+    ended = [e for e in bank.events.log() if isinstance(e, RuleDecided) and e.agent == "planning"]
+    assert [e.reason for e in ended] == ["the step just done answered the goal and nothing is pending: the run ends"]
+    assert [t.type.value for t in result.insight_doc.completed_tasks] == ["CROSS_VALIDATE", "NORMAL"]
     assert "5 million" in result.answer and result.errors == [] and result.termination == "done"
     bank.clear()
 
@@ -52,21 +56,54 @@ def test_each_agent_sends_one_stable_prefix_and_the_cache_serves_it(embedder: Ca
     for r in requests:
         by_agent.setdefault(r.agent or "", set()).add(r.messages[0]["content"])
     assert {a for a, systems in by_agent.items() if len(systems) > 1} == set(), "one system message an agent"
-    assert by_agent.keys() >= {"classification", "structure", "analysis", "planning", "react"}
+    assert by_agent.keys() >= {"classification", "structure", "analysis", "react"}
     for agent, u in usage["per_agent"].items():
         assert u["processed_tokens"] == u["prompt_tokens"] - u["cached_tokens"], agent
     assert usage["processed_tokens"] < usage["prompt_tokens"]
     assert usage["per_agent"]["classification"]["cached_tokens"] > 0, "the second file reuses the instructions"
 
 
-class EmptyPlanner(ContractLLM):
+class Unanswering(ContractLLM):
+    """ReAct's first `misses` answering steps find nothing ("not found"), so what to do next is a real choice: the
+    planning model is asked, and this one plans a second look."""
+
+    def __init__(self, misses: int = 1) -> None:
+        super().__init__()
+        self.misses = misses
+
+    def _react(self, text: str, request: RecordedRequest) -> str:
+        first_turn = len(request.messages) == 2 and "([NORMAL])" in str(request.messages[1]["content"])
+        if first_turn and self.misses > 0:
+            self.misses -= 1
+            return f"<answer>{NOT_FOUND}</answer>"
+        return super()._react(text, request)
+
+    def _planning(self, text: str, request: RecordedRequest) -> str:
+        if NOT_FOUND not in text.split("Answer so far:", 1)[-1]:
+            return super()._planning(text, request)
+        return json.dumps({"reasoning": "look again", "pending_tasks": [
+            {"type": "NORMAL", "description": "look for the budget in the minutes", "conflict_id": None,
+             "image_id": None}]})
+
+
+def test_a_step_that_found_no_answer_leaves_the_next_step_to_the_planning_model(embedder: CachedEmbedder,
+                                                                               tmp_path: Path) -> None:
+    bank, result = run_notes(Unanswering(), embedder, tmp_path)
+    planned = [(e.task_type, e.by) for e in bank.events.log() if isinstance(e, TaskPlanned)]
+    assert planned == [("CROSS_VALIDATE", "rule"), ("NORMAL", "rule"), ("NORMAL", "planning agent")]
+    ended = [e.reason for e in bank.events.log() if isinstance(e, RuleDecided) and e.agent == "planning"]
+    assert len(ended) == 1 and "answered the goal" in ended[0], "the planned step answered: no second plan"
+    assert "5 million" in result.answer and result.termination == "done"
+
+
+class EmptyPlanner(Unanswering):
     """A planning model that replies with an empty object, every time."""
 
     def _planning(self, text: str, request: RecordedRequest) -> str:
         return "{}"
 
 
-class LoopingPlanner(ContractLLM):
+class LoopingPlanner(Unanswering):
     """A planning model that plans the same NORMAL task again and again."""
 
     def _planning(self, text: str, request: RecordedRequest) -> str:
@@ -91,12 +128,12 @@ def test_an_empty_plan_is_asked_again_then_the_offline_planner_stands_in_for_tha
     assert [e.agent for e in fell_back] == ["planning"], "the one plan asked, after its re-asks, alone"
     assert "pending_tasks: Field required (after 3 attempts)" in fell_back[0].message
     assert [e.where for e in result.errors] == ["planning agent"], "the same failure said once"
-    assert "5 million" in result.answer and result.termination == "done"
+    assert result.answer.startswith(NOT_FOUND) and result.termination == "done", "the rules end it, answered"
 
 
 def test_a_planner_looping_on_one_task_is_stopped_by_the_rules(embedder: CachedEmbedder, tmp_path: Path) -> None:
-    bank, result = run_notes(LoopingPlanner(), embedder, tmp_path)
+    bank, result = run_notes(LoopingPlanner(misses=2), embedder, tmp_path)
     assert [t.description for t in result.insight_doc.completed_tasks][2:] == ["answer it"], "run once"
     assert [e.where for e in result.errors] == ["planning"]
     assert "repeated a completed task" in result.errors[0].message
-    assert "5 million" in result.answer and result.termination == "done"
+    assert result.answer.startswith(NOT_FOUND) and result.termination == "done"
