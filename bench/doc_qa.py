@@ -35,7 +35,7 @@ from doc_qa_set import DEV_SET, KINDS, PDF_DIR, carries, evidence_share, load, t
 from longdoc import ChunkBaseline, cut, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found  # noqa: E402
+from memory_bank.engines.protocol.not_found import NOT_FOUND, is_not_found  # noqa: E402
 from memory_bank.loaders import load_file  # noqa: E402
 from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 from memory_bank.text.tokens import tokens_for_chars  # noqa: E402

@@ -322,7 +322,7 @@ def _timed_run(bank: MemoryBank, question: str) -> dict[str, Any]:
 def _scored(run: dict[str, Any], q: dict[str, Any], fractions: dict[str, float]) -> dict[str, Any]:
     from doc_qa_set import carries, term_share
 
-    from memory_bank.engines.offline.executor import is_not_found
+    from memory_bank.engines.protocol.not_found import is_not_found
 
     answer = run["answer"]
     if q["id"] == "sample":

@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
+from memory_bank.engines.protocol.not_found import is_not_found  # noqa: E402
 from memory_bank.retrieval.hybrid_index import HybridIndex  # noqa: E402
 from memory_bank.text.tokens import tokenize  # noqa: E402
 

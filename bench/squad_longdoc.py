@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from longdoc import ChunkBaseline, answered, cut, hit, load_or_build  # noqa: E402
 
 from memory_bank import MemoryBank, Settings  # noqa: E402
-from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
+from memory_bank.engines.protocol.not_found import is_not_found  # noqa: E402
 from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 from memory_bank.run.adapter import format_node  # noqa: E402
 from memory_bank.text.tokens import chars_for_tokens, tokens_for_chars  # noqa: E402

@@ -34,7 +34,7 @@ from longdoc import answered  # noqa: E402
 from squad_longdoc import DATA, load_book, load_or_ingest  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
-from memory_bank.engines.offline.executor import is_not_found  # noqa: E402
+from memory_bank.engines.protocol.not_found import is_not_found  # noqa: E402
 from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 
 NEAR_MISS = Path(__file__).resolve().parent / "data" / "squad_near_miss.json"

@@ -72,7 +72,7 @@ _EXPORTS: dict[str, str] = {
     "section_label": ".memory.query_graph",
     # engines, before one is built
     "describe_engine": ".engines.describe",
-    "is_not_found": ".engines.offline.executor",
+    "is_not_found": ".engines.protocol.not_found",
     "check_connection": ".engines.describe",
     "AGENT_SLOTS": ".settings",
     "PRESETS": ".settings",
@@ -120,7 +120,7 @@ if TYPE_CHECKING:
     from .engines.llm.cost import PRICE_PRESETS, money
     from .engines.llm.local_server import LocalModelServer
     from .engines.models import Citation
-    from .engines.offline.executor import is_not_found
+    from .engines.protocol.not_found import is_not_found
     from .errors import (
         AgentOutputError,
         BudgetExceeded,

@@ -34,11 +34,11 @@ from .base import Agent
 from .llm.client import LLMClient, StopReply
 from .llm.prompt_loader import load_prompt
 from .models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from .offline.executor import NOT_FOUND
 from .protocol.answer_stream import AnswerStream
 from .protocol.claims import Claim, Line, read_claims, write_answer
 from .protocol.escaping import escape_tags
 from .protocol.memory_block import MemoryBlockBuilder, Selected, Selection
+from .protocol.not_found import NOT_FOUND
 from .protocol.react_format import ANSWER_CLOSE, ANSWER_OPEN, summarise
 
 # (claim, the nodes shown) -> the citations of the nodes whose sentences hold it (run/grounding.py)

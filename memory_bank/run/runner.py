@@ -23,8 +23,8 @@ from ..engines.models import (
     PlanningInput,
     ToolCallRecord,
 )
-from ..engines.offline.executor import is_not_found
 from ..engines.protocol.answer_cap import cap_answer
+from ..engines.protocol.not_found import is_not_found
 from ..errors import STOPS_THE_RUN, BudgetExceeded, EndpointDown, MemoryBankError, RunCancelled, RunError
 from ..events import AnswerReady, ErrorRaised, EventBus, RuleDecided, ToolCalled
 from ..ingest.linker import Linker, node_info

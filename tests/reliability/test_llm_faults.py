@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from memory_bank import MemoryBank
-from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.errors import EndpointDown
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.run.results import RunResult

@@ -24,6 +24,7 @@ from ...text.tokens import bare_stem, stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import NamedRow, TableIndex, change_of
 from ..protocol.memory_block import Selected, Selection, Sentence
+from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
@@ -47,12 +48,6 @@ from .signer import signer_first
 from .specifics import specific_terms
 from .verdict import is_yes_no, verdict
 
-NOT_FOUND = "Not found in the documents."
-
-
-def is_not_found(answer: str) -> bool:
-    """The answer says the documents do not answer (it may go on with the closest thing they do say)."""
-    return answer.strip().startswith(NOT_FOUND)
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
 NAMED_CHARS = 60  # each at most this long: a question may be anything a user pastes
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)

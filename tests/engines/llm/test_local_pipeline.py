@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from memory_bank import AgentFellBack, MemoryBank, RunResult, TaskPlanned
-from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.events import RuleDecided
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.engines.contract.scripted_model import ContractLLM

@@ -15,10 +15,10 @@ import pytest
 from memory_bank import AnswerDelta, AnswerDraft, MemoryBank, Settings
 from memory_bank.engines.llm.openai_client import OpenAIClient
 from memory_bank.engines.models import ExecutionInput
-from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
 from memory_bank.engines.one_call import OneCallAnswerer, OneCallConfig, refuses
 from memory_bank.engines.protocol.claims import read_claims, write_answer
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder
+from memory_bank.engines.protocol.not_found import NOT_FOUND, is_not_found
 from memory_bank.memory.insight_doc import PendingTask, TaskType
 from memory_bank.retrieval.embedding import HashingEmbedder
 from tests.reliability.support import within_deadline

@@ -23,7 +23,7 @@ from memory_bank.engines.llm.local_server import LocalModelServer
 from memory_bank.engines.llm.openai_client import OpenAIClient
 from memory_bank.engines.llm.structure import StructureAgent
 from memory_bank.engines.models import ClassificationInput, StructureInput
-from memory_bank.engines.offline.executor import is_not_found
+from memory_bank.engines.protocol.not_found import is_not_found
 from memory_bank.events import EventBus
 from tests.support.local_model import local_model_server
 

@@ -12,7 +12,7 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import WHOLE_LIMIT
 from memory_bank.engines.offline.crossval import CrossValidator
-from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.events import ToolCalled
 
 from .texts import LIGHTHOUSE, LIGHTHOUSE_EDITED

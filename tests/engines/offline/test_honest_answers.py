@@ -12,10 +12,10 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
-from memory_bank.engines.offline.executor import NOT_FOUND, is_not_found
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
 from memory_bank.engines.offline.specifics import asked_years, misdated, specific_terms
 from memory_bank.engines.offline.verdict import is_yes_no, verdict
+from memory_bank.engines.protocol.not_found import NOT_FOUND, is_not_found
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.asks import asked_part, asks_for_items, item_noun
 

@@ -10,11 +10,12 @@ import numpy as np
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure
 from memory_bank.engines.offline.evidence import Evidence
-from memory_bank.engines.offline.executor import OfflineExecutor, is_not_found
+from memory_bank.engines.offline.executor import OfflineExecutor
 from memory_bank.engines.offline.found import FoundModel
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
 from memory_bank.engines.protocol.figures import TableIndex
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder
+from memory_bank.engines.protocol.not_found import is_not_found
 from memory_bank.retrieval.embedding import HashingEmbedder
 
 DALEKS = "The Daleks are Kaleds from the planet Skaro, mutated by the scientist Davros and housed in armour shells."

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.executor import is_not_found
 from memory_bank.engines.offline.slots import renumbered, swapped_names
+from memory_bank.engines.protocol.not_found import is_not_found
 from memory_bank.retrieval.embedding import HashingEmbedder
 
 STATIONS = ("ABC's other owned-and-operated stations launched over the course of the next 13 months: WENR-TV in "

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.executor import is_not_found
+from memory_bank.engines.protocol.not_found import is_not_found
 
 from .conftest import SQUAD
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.executor import NOT_FOUND
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.question_parts import question_parts
 

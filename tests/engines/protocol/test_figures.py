@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.executor import is_not_found
 from memory_bank.engines.protocol.figures import missing_years, named_rows
+from memory_bank.engines.protocol.not_found import is_not_found
 from memory_bank.engines.protocol.table_rows import table_rows
 from memory_bank.memory.interaction_tree import InteractionEntry
 from memory_bank.retrieval.embedding import HashingEmbedder
