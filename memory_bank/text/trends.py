@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 
 CHANGE_MARK = "#change"
-_MOVED = r"(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|improv|expand|dropp|drop|shrank|shrink)\w*"
+# the beginnings of the verbs that say a figure moved, up or down (`verdict.py` reads the direction off them too)
+RISING = ("increas", "grew", "grow", "rose", "rise", "improv", "expand")
+FALLING = ("decreas", "declin", "fell", "fall", "dropp", "drop", "shrank", "shrink")
+_MOVED = rf"(?:{'|'.join(RISING + FALLING)})\w*"
 _CAUSE = r"(?:due to|primarily|driven by|as a result of|because|attributable to|reflect\w*|owing to)"
 _CHANGE = re.compile(rf"\b{_MOVED}\b[^.;]{{0,160}}?\b{_CAUSE}\b", re.IGNORECASE)
 _ASKS = re.compile(rf"\bwhy\b[^?]*\b{_MOVED}\b|\b(?:{_MOVED}|improving|worsening)\b[^?]*\bwhy\b", re.IGNORECASE)

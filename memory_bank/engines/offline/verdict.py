@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ...text.tokens import STOPWORDS, stem
+from ...text.trends import FALLING, RISING
 
 _YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
                      r"shall|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|can't|won't|hasn't|haven't)\b",
@@ -23,10 +24,9 @@ _NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none",
 _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)
 # "Did net sales in Japan grow?" is answered by "net sales in Japan decreased": a change the other way is a no
 # ("contract" is no fall: a filing's contracts are customers' agreements, and they made every growth question a no)
-_UP = frozenset({"grow", "grew", "grown", "increas", "rise", "rose", "risen", "improv", "gain", "expand", "higher",
-                 "more", "up", "exceed", "exceeded", "above", "larger", "greater"})
-_DOWN = frozenset({"decreas", "declin", "fall", "fell", "fallen", "drop", "dropp", "reduc", "shrink", "shrank",
-                   "lower", "less", "down", "worsen", "below", "smaller", "fewer"})
+_UP = frozenset({*RISING, "grown", "risen", "gain", "higher", "more", "up", "exceed", "exceeded", "above", "larger",
+                 "greater"})
+_DOWN = frozenset({*FALLING, "fallen", "reduc", "lower", "less", "down", "worsen", "below", "smaller", "fewer"})
 
 
 def is_yes_no(question: str) -> bool:
