@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
+from ...structure.lists import item_marker
 from ...text.asks import asks_sequence
 from ...text.tokens import stem, stems
 from .evidence import Evidence
@@ -30,7 +31,6 @@ SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may st
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
-_MARKER = re.compile(r"^\s*(?:[•▪◦‣∙*–-]|\(?\d{1,3}[.)]|\([a-z]\))\s+")  # "• ", "5. ", "(a) " of a list item
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,10 @@ def _joined(sentences: Iterable[str]) -> str:
 
 
 def _unmarked(sentence: str) -> str:
-    return _MARKER.sub("", sentence)
+    """The sentence without the marker that made it a list item ("• ", "5. ", "(a) "), as the list reader knows
+    them (`structure.lists.item_marker`)."""
+    marker = item_marker(sentence)
+    return sentence[marker.length:] if marker else sentence
 
 
 def _repeats(text: str, parts: list[str]) -> bool:
