@@ -23,13 +23,24 @@ from .settings import Settings
 MAX_SHOWN_PATH = 300  # a path in an error line
 
 
+class _Once(argparse.Action):
+    """An option given at most once: `-q A -q B` answered B alone, and the reader never learnt A was dropped."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} is given once: ask one question a run")
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m memory_bank",
                                      description="Agentic Memory Bank: answer a question over long documents.")
     sub = parser.add_subparsers(dest="command", required=True)
     ask = sub.add_parser("ask", help="ingest files, run the task loop, print the answer with citations")
     ask.add_argument("files", nargs="*", type=Path, help="PDF, TXT, MD, HTML or image files")
-    ask.add_argument("--question", "-q", required=True)
+    ask.add_argument("--question", "-q", required=True, action=_Once,
+                     help="the question (once: a second one would silently replace the first)")
     ask.add_argument("--text", help="extra context to ingest as pasted text")
     ask.add_argument("--engine", choices=["offline", "llm"], help="default: llm when LLM_MODEL is set, else offline")
     ask.add_argument("--preset", choices=["offline", "answers", "llm"],

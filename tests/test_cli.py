@@ -70,6 +70,8 @@ def test_missing_file_and_llm_without_model(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no such file" in proc.stderr
     proc = cli("--engine", "llm", "-q", "x", cwd=tmp_path)
     assert proc.returncode == 2 and "model name" in proc.stderr
+    proc = cli(str(tmp_path / "nope.pdf"), "-q", "first?", "-q", "second?", cwd=tmp_path)
+    assert proc.returncode == 2 and "given once" in proc.stderr  # not the second question alone, silently
 
 
 def test_a_run_stopped_by_a_dead_endpoint_says_so(tmp_path: Path) -> None:
