@@ -19,7 +19,9 @@ FALLING = ("decreas", "declin", "fell", "fall", "dropp", "drop", "shrank", "shri
 _MOVED = rf"(?:{'|'.join(RISING + FALLING)})\w*"
 _CAUSE = r"(?:due to|primarily|driven by|as a result of|because|attributable to|reflect\w*|owing to)"
 _CHANGE = re.compile(rf"\b{_MOVED}\b[^.;]{{0,160}}?\b{_CAUSE}\b", re.IGNORECASE)
-_ASKS = re.compile(rf"\bwhy\b[^?]*\b{_MOVED}\b|\b(?:{_MOVED}|improving|worsening)\b[^?]*\bwhy\b", re.IGNORECASE)
+_WHY = re.compile(r"\bwhy\b", re.IGNORECASE)
+_MOVED_WORD = re.compile(rf"\b{_MOVED}\b", re.IGNORECASE)
+_ASKED_WORD = re.compile(rf"\b(?:{_MOVED}|improving|worsening)\b", re.IGNORECASE)
 
 
 def states_change(text: str) -> bool:
@@ -28,8 +30,19 @@ def states_change(text: str) -> bool:
 
 
 def asks_change(question: str) -> bool:
-    """Does the question ask whether or why something changed ("Is X growing and why?", "Why did X fall?")?"""
-    return _ASKS.search(question) is not None
+    """Does the question ask whether or why something changed ("Is X growing and why?", "Why did X fall?"): a
+    "why" before a verb of change, or a change ("improving", "worsening") before a "why", in one sentence of it
+    (no "?" between). Read by the words' places, in one pass: a pattern that scanned on from every "why" took
+    23 s over a pasted 50,000-character question of them."""
+    for part in question.split("?"):
+        whys = [m.start() for m in _WHY.finditer(part)]
+        if not whys:
+            continue
+        moved = [m.start() for m in _MOVED_WORD.finditer(part)]
+        asked = [m.start() for m in _ASKED_WORD.finditer(part)]
+        if (moved and whys[0] < moved[-1]) or (asked and asked[0] < whys[-1]):
+            return True
+    return False
 
 
 def change_marks(text: str) -> list[str]:

@@ -126,3 +126,13 @@ def test_is_it_growing_and_why_is_answered_by_the_sentence_that_states_the_chang
                 Evidence(moved, "n2", source="ACME_10K.pdf", prior=0.5, position=0)]
     ranked = Answerer(embedder).rank(question, evidence)
     assert ranked is not None and ranked.pool[ranked.lead()].node_id == "n2"
+
+
+def test_a_change_is_asked_by_why_and_a_verb_of_change_in_one_sentence_of_the_question() -> None:
+    from memory_bank.text.trends import asks_change
+
+    assert asks_change("Why did Mac net sales increase in 2022?") and asks_change("Is the margin worsening, and why?")
+    assert asks_change("Revenue increased. Why?")  # one sentence of the question: no "?" between them
+    assert not asks_change("Why did it happen? Sales fell.") and not asks_change("Why is the sky blue?")
+    # a pasted wall of "why" (50,000 characters) is read in one pass of its words
+    assert not asks_change("why " * 12_500) and asks_change("why " * 12_500 + "increase")
