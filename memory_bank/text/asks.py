@@ -41,7 +41,10 @@ _ORDINAL_ITEM = re.compile(rf"\bthe\s+(?:{'|'.join(ORDINALS)})\s+(?:\S+\s+){{0,2
 # "How should an enterprise begin migrating to ZTA?" asks for the steps of a change, though it names no steps
 _BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|to|is|are)\b.{0,80}?\b(?:begin|start|"
                            r"get started|migrat\w*|transition\w*|mov(?:e|ing)\s+to|introduc\w*|adopt\w*|"
-                           r"roll(?:ing)?\s+out)\b", re.IGNORECASE)
+                           r"roll(?:ing)?\s+out)\b"
+                           # "What should an enterprise do before deploying ZTA?": the steps that come first
+                           r"|^\W*what\s+(?:should|must|would|does|do|can)\b.{0,60}?\bdo\s+(?:first|before|"
+                           r"to\s+(?:begin|start|prepare|get\s+ready))\b", re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)

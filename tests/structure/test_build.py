@@ -181,3 +181,7 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert item_noun("How should an enterprise begin migrating to ZTA?") == "steps"
     assert item_noun("How can an agency move to a zero trust architecture?") == "steps"
     assert not asks_for_items("How did Tesla start his career?") and not asks_for_items("How does the PEP work?")
+    # what to do first, or before a change, is its steps; what a component does is not
+    assert item_noun("What should an enterprise do before deploying ZTA?") == "steps"
+    assert item_noun("What must an agency do first to move to zero trust?") == "steps"
+    assert not asks_for_items("What does the policy engine do?") and not asks_for_items("What should a PEP do?")

@@ -80,6 +80,9 @@ def test_how_to_begin_a_migration_is_answered_by_the_documents_steps(nist_bank: 
     answer = nist_bank.run("How should an enterprise begin migrating to ZTA?").answer
     assert answer.startswith("The documents give 7 steps"), answer
     assert "7.3.1 Identify Actors on the Enterprise" in answer, answer
+    # asked as what to do before the change, the same steps
+    answer = nist_bank.run("What should an enterprise do before deploying ZTA?").answer
+    assert answer.startswith("The documents give 7 steps"), answer
 
 
 def test_the_words_a_follow_up_leans_on() -> None:
