@@ -65,6 +65,12 @@ _HEADINGS = {
     Role.NOTICE: r"(?:patent (?:disclosure )?|legal |copyright )?notices?|disclaimers?|copyright|trademarks?"
                  r"(?: information)?|copying(?: information)?|licen[cs]e|(?:gnu )?free documentation license",
 }
+# the list of a filing's exhibits, under its own heading or the item that holds it ("Item 15. Exhibit and Financial
+# Statement Schedules", "ORACLE CORPORATION INDEX OF EXHIBITS")
+_EXHIBIT_INDEX = re.compile(r"(?:item\s+\d{1,2}[a-z]?\.?\s+)?(?:[\w&.,'’]+\s+){0,4}?"
+                            r"(?:(?:index|list) (?:of|to) exhibits|exhibits? index|"
+                            r"exhibits?(?:\s*,|\s+and|\s+&)(?:\s+and)?\s+financial statement schedules)\s*:?",
+                            re.IGNORECASE)
 _HEADING = {role: re.compile(rf"#*\s*{_NUMBERING}(?:{names})\s*:?", re.IGNORECASE) for role, names in _HEADINGS.items()}
 # a dot or ellipsis leader and the page number it leads to; an entry runs from the previous one's end to here
 # (linear: a leader starts only where its run of dots starts and never gives dots back, so a long run of dots
@@ -107,10 +113,12 @@ def _is_acronym(word: str) -> bool:
 
 
 def section_role(title: str) -> Role | None:
-    """The furniture a section is by its heading ("TABLE OF CONTENTS", "References", "Index"): a line read under it
-    points elsewhere or lists, whatever its own shape ("Apple Inc. Form 10-K For the Fiscal Year Ended September 24,
-    2022 TABLE OF CONTENTS Part I" is body text by its shape)."""
-    return _heading_role(" ".join(title.split()))
+    """The furniture a section is by its heading ("TABLE OF CONTENTS", "References", "Index", a filing's index of
+    exhibits): a line read under it points elsewhere or lists, whatever its own shape ("Apple Inc. Form 10-K For the
+    Fiscal Year Ended September 24, 2022 TABLE OF CONTENTS Part I" is body text by its shape; "S-8 4.1 8/23/18
+    10.1* Employee Stock Purchase Plan …" names a document filed elsewhere, it says nothing of employees)."""
+    line = " ".join(title.split())
+    return Role.CONTENTS if _EXHIBIT_INDEX.fullmatch(line) else _heading_role(line)
 
 
 def _heading_role(line: str) -> Role | None:

@@ -196,6 +196,27 @@ def test_a_line_read_under_a_table_of_contents_heading_is_no_body_sentence() -> 
     assert ranked is not None and [ranked.pool[i].node_id for i in ranked.body()] == ["body"]
 
 
+def test_a_filings_index_of_exhibits_is_no_body_sentence_at_any_depth_of_its_section() -> None:
+    """"S-8 4.1 8/23/18 10.1* Employee Stock Purchase Plan …" names a document filed elsewhere: read under the item
+    that holds the exhibit index (as deep in the section path as the filing puts it), it never fills an answer on
+    employees."""
+    from memory_bank.text.furniture import section_role
+
+    for title in ("Item 15. Exhibit and Financial Statement Schedules", "ORACLE CORPORATION INDEX OF EXHIBITS",
+                  "Exhibit Index", "ITEM 15. EXHIBITS, FINANCIAL STATEMENT SCHEDULES"):
+        assert section_role(title) is Role.CONTENTS, title
+    for title in ("Exhibit 31.1", "Financial Statement Schedules", "Price Index of Exhibits in Museums", "PART IV"):
+        assert section_role(title) is None, title  # an exhibit itself, a schedule, a body title
+    question = "How many employees did Acme have?"
+    index = Evidence("S-8 4.1 8/23/18 10.1* Employee Stock Purchase Plan, as amended and restated as of March 10, "
+                     "2015.", "exhibits", prior=1.0,
+                     section=("PART IV", "Item 15. Exhibit and Financial Statement Schedules"))
+    count = Evidence("As of September 24, 2022, the Company had approximately 164,000 full-time equivalent "
+                     "employees.", "body", prior=0.5, section=("PART I", "Human Capital"))
+    ranked = Answerer(HashingEmbedder()).rank(question, [index, count])
+    assert ranked is not None and [ranked.pool[i].node_id for i in ranked.body()] == ["body"]
+
+
 def test_a_how_many_question_finds_the_passage_that_counts_among_many_that_repeat_the_noun() -> None:
     plans = [(f"plan{k}", f"In fiscal 2022 the Acme Employee Stock Plan {k} gave equity grants to employees at the "
               f"end of each quarter.", Role.BODY) for k in range(6)]

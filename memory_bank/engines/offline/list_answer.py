@@ -28,6 +28,13 @@ MIN_ITEMS = 2
 _NOTE_MARK = re.compile(r"^(?:\(\d{1,2}\)|[*†‡§]{1,3})$")  # "(1)", "*": the marks of a footnote
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
+QUALIFIER_WORDS = 3  # a question qualifying the items by this many words the list never says asks for one inside
+# the verbs a question asks for a list by ("Which models does NIST describe?"): they qualify no item (stemmed)
+_ASKING_VERBS = frozenset(bare_stem(s) for s in stems(
+    "describe described identify identified discuss discussed present presented list listed give given mention "
+    "mentioned name named face faces have has include included provide provided offer offered use used cover "
+    "covered explain explained define defined propose proposed recommend recommended outline outlined see seen "
+    "consider considered need needed make made exist exists"))
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 
@@ -173,6 +180,8 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         listing = replace(listing, heading=lead)
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
+    if _subject_unsaid(question, noun, node, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
+        return None  # "What risks does Apple face from its reliance on outsourcing partners?": not the categories
     said = f"{outline.title} {lead} " + " ".join(f"{i.label} {i.text}" for i in listing.items)
     if any(year not in said for year in asked_years(asked_part(question))):
         return None  # "… announced in the fourth quarter of 2022": a list that never says 2022 is another list
@@ -192,6 +201,24 @@ def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: fro
     head_says = coverage(subject, frozenset(map(bare_stem, head)))
     return bool(said) and said[0] >= SUBJECT_SAID and head_says < said[0] / 2 and \
         (len(said) == 1 or said[1] < said[0] / 2)
+
+
+def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: frozenset[str],
+                    lines: list[frozenset[str]]) -> bool:
+    """Does the question qualify the items by a subject the list never says? Besides the kind of item and the
+    document's own name (its file's, an acronym such as "ZTA", or a name every line says) and the verbs a
+    question asks by ("describe", "face"), it names three or more words and neither the
+    section's title, nor the lead-in, nor any line says one of them: "risks … from its reliance on outsourcing
+    partners" asks for one risk inside a list of risk categories, which the ordinary answerer finds; "What risks
+    does Apple face?" (one word besides) and "What products does the company sell?" (two) ask for the list."""
+    own = {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
+    asked = asked_part(question)
+    own |= {bare_stem(s) for word in asked.split() if sum(c.isupper() for c in word) >= 2 for s in stems(word)}
+    if len(lines) >= MIN_ITEMS:  # a name every line says is whose list it is ("Northwind must …")
+        names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
+        own |= names & {bare_stem(s) for s in frozenset.intersection(*lines)}
+    subject = {bare_stem(s) for s in stems(asked)} - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
+    return len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(bare_stem(s) for s in head.union(*lines))
 
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:

@@ -90,11 +90,11 @@ class Ranked:
     question: str = ""
 
     def body(self) -> list[int]:
-        """The body sentences, best first: furniture (by its node's role, or by the section it was read in: a
-        table of contents), and a caption or heading set in capitals, is cited only when no body sentence
-        answers."""
+        """The body sentences, best first: furniture (by its node's role, or by a section it was read in: a
+        table of contents, an index of exhibits), and a caption or heading set in capitals, is cited only when no
+        body sentence answers."""
         return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)
-                and section_role(self.pool[i].section[0] if self.pool[i].section else "") is None]
+                and not any(section_role(title) for title in self.pool[i].section)]
 
     def lead(self) -> int:
         """The sentence an answer opens with when it is found, and the one judged first: the best body

@@ -257,3 +257,24 @@ def test_a_caption_set_in_capitals_does_not_lead_an_answer() -> None:
     assert ranked.body() == [1, 2] and ranked.lead() == 1
     alone = Ranked([caption], np.zeros((1, len(SentenceModel.names()))), [2.0], [0], set(), question="x")
     assert alone.lead() == 0
+
+
+RISKS = ("# Northwind annual report\n\n## Risk Factors\n\n"
+         "### Business Risks\n\nNorthwind must introduce new products often to stay competitive. "
+         "Northwind depends on component manufacturing and logistics provided by outsourcing partners, many of "
+         "them located abroad. If these outsourcing partners suffer disruptions, the supply of finished goods can "
+         "be reduced or stop.\n\n"
+         "### Financial Risks\n\nNorthwind expects its quarterly sales to fluctuate with the seasons.\n\n"
+         "### Legal Risks\n\nNorthwind could be harmed by unfavourable results of lawsuits.\n")
+
+
+def test_a_question_qualifying_the_items_by_a_subject_the_list_never_says_gets_that_sentence(
+        tmp_path: Path, embedder: object) -> None:
+    """The risk categories do not answer for the risk of relying on outsourcing partners: the sentence inside one
+    category does; asked without the qualifier, the categories are the list."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=embedder, workdir=tmp_path)
+    bank.ingest_text(RISKS, "report.md")
+    listed = bank.run("What risks does Northwind face?").answer
+    assert listed.startswith("The documents give 3 risks"), listed
+    qualified = bank.run("What risks does Northwind face from its reliance on outsourcing partners?").answer
+    assert "The documents give" not in qualified and "outsourcing partners" in qualified, qualified
