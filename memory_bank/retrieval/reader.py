@@ -12,7 +12,7 @@ import re
 from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
 from ..memory.store import Memory
-from ..text.acronyms import defined_acronyms
+from ..text.acronyms import defined_acronyms, spelled_out
 from ..text.spelling import MIN_LETTERS, misspelt, words
 from .deep_retrieval import DeepRetrieval, DeepRetriever
 from .passages import PassageSearch
@@ -66,8 +66,8 @@ class MemoryReader:
 
     def mentions(self, terms: list[str]) -> dict[str, bool]:
         """Whether the task's documents (their raw text) say each term anywhere: as a whole word, in any case,
-        with a hyphen or a space between its parts ("peer-to-peer", "peer to peer"), or a long word misspelt
-        by a letter (`text/spelling.py`)."""
+        with a hyphen or a space between its parts ("peer-to-peer", "peer to peer"), an acronym by the
+        capitalised words that spell it, or a long word misspelt by a letter (`text/spelling.py`)."""
         patterns = {t: _term_pattern(t) for t in dict.fromkeys(terms) if t.strip()}
         found = dict.fromkeys(patterns, False)
         with self._memory.read():
@@ -77,11 +77,42 @@ class MemoryReader:
                         found[term] = True
                 if all(found.values()):
                     return found
+            # an acronym the documents write out ("CEO": "Chief Executive Officer") is mentioned
+            found |= {term: True for term in self._long_forms([t for t, said in found.items() if not said])}
             unseen = [t for t, said in found.items() if not said]
             loose = any(t.isalpha() and len(t) >= MIN_LETTERS for t in unseen)
             vocabulary = self._vocabulary() if loose else set()
         # a reader's typo of a long name ("Ologesailie") is the name the documents say ("Olorgesailie")
         return {t: said or misspelt(t, vocabulary) for t, said in found.items()}
+
+    def long_forms(self, terms: list[str]) -> dict[str, str]:
+        """For each acronym among the terms that the documents seldom say (in `SELDOM` passages at most) and write
+        out more often, the long form they write ("CEO" -> "Chief Executive Officer": a filing says "CEO" only in
+        two exhibit titles). An acronym they use ("LM" for the Lunar Module) stays: its sentences say it."""
+        out: dict[str, str] = {}
+        with self._memory.read():
+            texts = [e.text for e in self._memory.tree.entries.values()]
+        for term in dict.fromkeys(terms):
+            pattern = spelled_out(term)
+            if pattern is None:
+                continue
+            said = _term_pattern(term)
+            times = sum(said.search(text) is not None for text in texts)
+            written = [m for text in texts if (m := pattern.search(text)) is not None] if times <= SELDOM else []
+            if len(written) > times:
+                out[term] = " ".join(written[0].group(0).split())
+        return out
+
+    def _long_forms(self, acronyms: list[str]) -> dict[str, str]:
+        """The first long form the documents write of each acronym (under the read lock)."""
+        out: dict[str, str] = {}
+        for acronym in acronyms:
+            pattern = spelled_out(acronym)
+            match = next((m for e in self._memory.tree.entries.values() if pattern is not None
+                          and (m := pattern.search(e.text)) is not None), None)
+            if match is not None:
+                out[acronym] = " ".join(match.group(0).split())
+        return out
 
     def _vocabulary(self) -> set[str]:
         """Every word of the task's documents, lower case (read again when entries are added); under the read
@@ -127,6 +158,9 @@ class MemoryReader:
         with self._memory.read():
             resolved = self._memory.resolve_id(node_id) or node_id
             return self._deep.run(resolved, with_attachments)
+
+
+SELDOM = 2  # an acronym said in at most this many passages, and written out in more, is read as written out
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:

@@ -83,6 +83,11 @@ class MemoryView(Protocol):
         """The acronyms the task's documents define ("RMF" -> "Risk Management Framework")."""
         ...
 
+    def long_forms(self, terms: list[str]) -> dict[str, str]:
+        """For each acronym among the terms that the documents write out more often than they say it, the long
+        form they write ("CEO" -> "Chief Executive Officer")."""
+        ...
+
     def conflict(self, conflict_id: str) -> PendingConflict: ...
 
     def rejected_entries(self) -> set[str]:

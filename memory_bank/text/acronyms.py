@@ -10,6 +10,7 @@ from the documents' own definitions (the words before the parenthesis whose init
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _DEFINED = re.compile(r"((?:[A-Za-z][\w’'\-]*[\s\-]+){1,8}?)\(([A-Z][A-Za-z]{1,9})s?\)")
 _SKIPPED = frozenset({"of", "and", "for", "the", "to", "in", "on", "a", "an", "&"})
@@ -49,4 +50,30 @@ def shorten(question: str, acronyms: dict[str, str]) -> str:
         pattern = re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b(?:\s*\(" + re.escape(acronym) + r"\))?",
                              re.IGNORECASE)
         question = pattern.sub(acronym, question)
+    return question
+
+
+_SMALL = r"(?:\s+(?:of|and|for|the|&))?"
+
+
+def spelled_out(acronym: str) -> re.Pattern[str] | None:
+    """The long form an undefined acronym is read as: capitalised words whose initials spell it, small words
+    between allowed ("CEO" said as "Chief Executive Officer", "FDA" as "Food and Drug Administration"). A filing
+    writes its officers' titles out and never the acronym a reader asks by. None for what is no acronym."""
+    if not re.fullmatch(r"[A-Z]{2,6}", acronym):
+        return None
+    words = [rf"{letter}(?:[a-z’'\-]+|[A-Z’'\-]+)" for letter in acronym]
+    return re.compile(r"(?<![\w-])" + (_SMALL + r"\s+").join(words) + r"(?![\w-])")
+
+
+_ACRONYM_WORD = re.compile(r"(?<![\w-])([A-Z]{2,6})(?:['’]s)?(?![\w-])")
+
+
+def in_document_words(question: str, long_forms: Callable[[list[str]], dict[str, str]]) -> str:
+    """The question with each acronym the documents seldom say written as they write it: "Who is Oracle's CEO?"
+    is searched and answered as "Who is Oracle's Chief Executive Officer?". `long_forms` is the view's."""
+    acronyms = list(dict.fromkeys(m.group(1) for m in _ACRONYM_WORD.finditer(question)))
+    found = long_forms(acronyms) if acronyms else {}
+    for acronym, long_form in found.items():
+        question = re.sub(rf"(?<![\w-]){acronym}(?![\w-])", long_form, question)
     return question

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_bank.text.acronyms import defined_acronyms, shorten
+from memory_bank.text.acronyms import defined_acronyms, in_document_words, shorten, spelled_out
 
 TEXT = ("Agencies follow the NIST Risk Management Framework (RMF). The policy enforcement point (PEP) enables "
         "connections. Trusted Internet Connections (TIC) 3.0 is a federal initiative. The trust algorithm (TA) is "
@@ -21,3 +21,27 @@ def test_a_long_form_in_a_question_becomes_the_acronym_the_documents_use() -> No
     assert shorten("How does a criteria-based trust algorithm differ?", acronyms) == \
         "How does a criteria-based TA differ?"
     assert shorten("What does the policy engine decide?", acronyms) == "What does the policy engine decide?"
+
+
+def test_an_acronym_a_filing_never_defines_is_read_as_the_capitalised_words_that_spell_it() -> None:
+    ceo = spelled_out("CEO")
+    assert ceo is not None and ceo.search("Safra A. Catz, our Chief Executive Officer, leads") is not None
+    assert ceo.search("CERTIFICATIONS OF CHIEF EXECUTIVE OFFICER") is not None
+    assert ceo.search("the chief executive officer") is None  # lower case: not a name's initials
+    fda = spelled_out("FDA")
+    assert fda is not None and fda.search("approved by the Food and Drug Administration") is not None
+    assert spelled_out("Apple") is None and spelled_out("A") is None and spelled_out("ABCDEFGH") is None
+
+
+def test_a_question_is_put_in_the_documents_words_only_where_they_write_the_acronym_out() -> None:
+    asked: list[list[str]] = []
+
+    def long_forms(terms: list[str]) -> dict[str, str]:
+        asked.append(terms)
+        return {"CEO": "Chief Executive Officer"} if "CEO" in terms else {}
+
+    assert in_document_words("Who is Oracle's CEO?", long_forms) == "Who is Oracle's Chief Executive Officer?"
+    assert in_document_words("Who is the CEO of Oracle and the CFO?", long_forms) == \
+        "Who is the Chief Executive Officer of Oracle and the CFO?"
+    assert in_document_words("What does the PEP do?", long_forms) == "What does the PEP do?"
+    assert in_document_words("who is the ceo?", long_forms) == "who is the ceo?"

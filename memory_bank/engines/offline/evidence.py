@@ -47,9 +47,11 @@ def distinct(evidence: list[Evidence]) -> list[Evidence]:
 def answerable(sentence: str) -> bool:
     """Contents lines and headings are no evidence: they name a topic and answer nothing; nor is an outline's
     line naming a table's rows ("Table: iPhone (1); Mac (1); iPad (1)"), whose numbers are in the rows, nor a
-    letter's address ("To the Shareholders and the Board of Directors of Apple Inc.", the auditor's report)."""
-    return (not is_leader_line(sentence) and not is_heading(sentence) and not _ROW_NAMES.match(sentence)
-            and not _ADDRESS.match(sentence))
+    letter's address ("To the Shareholders and the Board of Directors of Apple Inc.", the auditor's report). A
+    filing's signature ("By: /s/ Timothy D. Cook Timothy D. Cook Chief Executive Officer") is short and ends
+    without a stop like a heading, and it is what says who holds the title."""
+    return (not is_leader_line(sentence) and (not is_heading(sentence) or "/s/" in sentence)
+            and not _ROW_NAMES.match(sentence) and not _ADDRESS.match(sentence))
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,

@@ -18,7 +18,7 @@ from ...memory.insight_doc import TaskType
 from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.acronyms import shorten
+from ...text.acronyms import in_document_words, shorten
 from ...text.asks import item_noun, ordinal_word
 from ...text.tokens import bare_stem, stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
@@ -93,6 +93,7 @@ class OfflineExecutor:
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
+        question = in_document_words(question, self.view.long_forms)  # "CEO" read as the filing writes it
         if len(selection.parts) > 1:
             return self._answer_parts(selection.parts, calls)
         evidence = self.evidence(selection, calls)

@@ -14,7 +14,7 @@ from ...text.counts import MARK as COUNT
 from ...text.counts import counted_marks
 from ...text.tokens import bare_stem, stem
 from ...text.trends import asks_change, states_change
-from .nlp import has_month, numbers, years
+from .nlp import MONTHS, has_month, numbers, years
 
 _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what month|what century|what decade|"
                      r"which century|which decade|how long ago|since when)\b")
@@ -61,6 +61,11 @@ _PART = r"(?:[^.;]|\.(?=[\w,]|\s+(?:and|or)\b|\s+[a-z]))"
 _LISTS = re.compile(r"•|:\s*$|\bthe following\b|:\s*(?:\d{1,2}[.)]|[-*])\s|"
                     rf"\b(?:consists? of|comprised? of|comprises?|includes?|including|are|were)\s+{_PART}{{2,80}},"
                     rf"{_PART}{{2,80}},{_PART}{{2,200}}\band\b", re.IGNORECASE)
+# the capitalised words of titles and of a report's words for itself: a run of only these names no one
+_NOT_SOMEONE = frozenset({"chief", "executive", "financial", "operating", "technology", "legal", "accounting",
+                          "officer", "officers", "president", "vice", "senior", "director", "directors", "chair",
+                          "chairman", "chairwoman", "board", "company", "management", "principal", "general",
+                          "counsel", "secretary", "treasurer", "controller", "head", "member", "members"})
 _NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "that", "which", "when", "where", "why",
                          "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
 
@@ -131,6 +136,13 @@ def _name_runs(sentence: str) -> list[list[str]]:
     return runs
 
 
+def _no_one(run: list[str]) -> bool:
+    """Is the capitalised run a title, a month or a report's word for itself, not someone's name ("Chief
+    Financial Officer", "June", "Company"): "He served as our Chief Executive Officer from June 1977" names no
+    one a "Who is …?" asks for."""
+    return all(w.lower() in _NOT_SOMEONE or w.lower() in MONTHS for w in run)
+
+
 def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     """Does the sentence hold something of the asked kind that the question does not already contain? (A count,
     `COUNT`, is read off the sentence's count marks by the ranking, which has them already.)"""
@@ -142,7 +154,8 @@ def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
         return False  # "We are a public accounting firm registered with the PCAOB": who "we" are, it does not say
     if kind in (WHO, "name"):
         asked = {bare_stem(q) for q in question_stems}
-        return any(not any(bare_stem(stem(w.lower())) in asked for w in run) for run in _name_runs(sentence))
+        return any(not any(bare_stem(stem(w.lower())) in asked for w in run)
+                   and not (kind == WHO and _no_one(run)) for run in _name_runs(sentence))
     if kind == "list":
         return _LISTS.search(sentence) is not None
     if kind == CHANGE:

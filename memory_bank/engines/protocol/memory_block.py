@@ -27,6 +27,7 @@ from ...memory.outline import Outline
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
+from ...text.acronyms import in_document_words
 from ...text.asks import asked_part, asks_for_items, item_noun
 from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
@@ -119,6 +120,7 @@ class MemoryBlockBuilder:
         """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
+        question = in_document_words(question, self.view.long_forms)  # "CEO" searched as the filing writes it
         passages = self.view.search_passages(question, self.config.passages) if question.strip() else []
         candidates = self._candidates(question, passages) if question.strip() else []
         room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body

@@ -278,3 +278,25 @@ def test_a_question_qualifying_the_items_by_a_subject_the_list_never_says_gets_t
     assert listed.startswith("The documents give 3 risks"), listed
     qualified = bank.run("What risks does Northwind face from its reliance on outsourcing partners?").answer
     assert "The documents give" not in qualified and "outsourcing partners" in qualified, qualified
+
+
+FILING = ("# Acme Corporation annual report\n\n## Human Capital\n\nAcme had approximately 12,000 employees. Much of "
+          "the Company's success depends on key personnel, including its Chief Executive Officer and its Chief "
+          "Financial Officer. He served as our Chief Executive Officer from June 1977 until September 2014.\n\n"
+          "## Exhibits\n\n10.2* Form of CEO Performance Award Agreement.\n\n## Signatures\n\n"
+          "Pursuant to the requirements of the Securities Exchange Act of 1934, this report has been signed.\n\n"
+          "By: /s/ Jane Roe Jane Roe Chief Executive Officer\n\n"
+          "By: /s/ John Doe John Doe Chief Financial Officer\n")
+
+
+def test_who_holds_a_title_asked_by_its_acronym_is_read_from_the_signatures(tmp_path: Path, embedder: object) -> None:
+    """A filing writes "Chief Executive Officer" and says "CEO" once, in an exhibit's title: the question is
+    searched and answered in the filing's words, and the signature line ("By: /s/ Jane Roe …", short and
+    without a stop like a heading) is evidence of who holds the title; a sentence naming only titles and a
+    month names no one."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=embedder, workdir=tmp_path)
+    bank.ingest_text(FILING, "acme-10k.md")
+    ceo = bank.run("Who is Acme's CEO?").answer
+    assert "Jane Roe" in ceo and not is_not_found(ceo), ceo
+    cfo = bank.run("Who is Acme's CFO?").answer
+    assert "John Doe" in cfo and not is_not_found(cfo), cfo
