@@ -6,10 +6,12 @@ inventing or mistyping an id) are dropped here, so the loop never touches a node
 
 Several new nodes can share one call (`run_batch`, prompt `analysis_batch`): their candidates are listed once
 (consecutive nodes of a document mostly share them), each new node names its candidates by id, and each node's
-judgements are checked against its own candidates only. On a small window a candidate is listed by its context,
-keywords and the opening of its summary (at most 1/`CANDIDATE_SHARE` of the items' budget): listed whole, the
-NIST PDF's candidates (~200 tokens each, five a node) filled a local model's 1,536-token share with one new node,
-and 105 of 120 analysis calls carried one node. The new nodes, the ones being judged, are always shown whole.
+judgements are checked against its own candidates only. Batches are planned with each candidate at most
+1/`CANDIDATE_SHARE` of the items' budget, and a call whose candidates do not fit whole lists each by its context,
+keywords and the opening of its summary: listed whole, the NIST PDF's candidates (~200 tokens each, five a node)
+filled a local model's 1,536-token share with one new node, and 105 of 120 analysis calls carried one node. The
+new nodes, the ones being judged, are always shown whole, and so is every candidate of a call that fits (the notes
+sample's calls: a duplicate is judged against its whole text).
 """
 
 from __future__ import annotations
@@ -101,10 +103,16 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         return [[asking[j] for j in g] for g in groups] + [[i] for i, inp in enumerate(inputs) if not inp.candidates]
 
     def _request(self, by_id: dict[str, AnalysisInput]) -> BatchRequest[AnalysisItem]:
-        chars = self._candidate_chars()
+        chars, room = self._candidate_chars(), self.limits().prompt_tokens
+
+        def listed(ids: list[str]) -> dict[str, NodeInfo]:
+            """The call's candidates, whole when they fit its budget, else each by its opening."""
+            existing = {c.id: c for i in ids for c in by_id[i].candidates}
+            whole = sum(_node_tokens(by_id[i].new_node) for i in ids) + sum(map(_node_tokens, existing.values()))
+            return existing if whole <= room else {k: shown(c, chars) for k, c in existing.items()}
 
         def render(ids: list[str]) -> list:
-            existing = {c.id: shown(c, chars) for i in ids for c in by_id[i].candidates}
+            existing = listed(ids)
             items = [{**by_id[i].new_node.model_dump(), "id": i,
                       "candidates": [c.id for c in by_id[i].candidates]} for i in ids]
             return self._render_batch(existing_count=len(existing), count=len(ids),

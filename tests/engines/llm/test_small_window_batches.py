@@ -8,16 +8,19 @@ on the scripted server, never timed.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.llm import analysis
-from memory_bank.engines.models import NodeInfo
+from memory_bank.engines.llm.analysis import AnalysisAgent
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.models import AnalysisInput, NodeInfo
 from memory_bank.loaders import load_file
 from memory_bank.retrieval.embedding import CachedEmbedder
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, ok
 from tests.support.scripted_llm import ScriptedLLM, batch_items
 
 NIST = Path(__file__).resolve().parents[4] / "shared" / "data" / "pdf" / "NIST.SP.800-207.pdf"
@@ -79,3 +82,32 @@ def test_a_candidate_is_listed_by_its_opening_and_a_short_one_whole() -> None:
     assert cut.summary == "Zero trust assumes no implicit trust. Access is granted per session by the policy engine. …"
     assert cut.context == node.context and cut.keywords == node.keywords and cut.id == node.id
     assert analysis.shown(node, len(text)) == node
+
+
+def _node(i: str, sentences: int) -> NodeInfo:
+    text = " ".join(f"Sentence {k} of node {i} says the ALPHA pump moves water to the BETA tank."
+                    for k in range(sentences))
+    return NodeInfo(id=i, summary=text, context=f"topic {i}", keywords=[f"k{i}"])
+
+
+def _judged(ids: list[tuple[str, str]]) -> str:
+    return json.dumps({"items": [{"id": item, "relationships": [
+        {"existing_node_id": cand, "reasoning": "r", "relationship": "unrelated"}]} for item, cand in ids]})
+
+
+def test_candidates_are_cut_only_in_a_call_they_would_not_fit_whole(fake: FakeOpenAI) -> None:
+    """A call that fits lists every candidate whole (the notes sample's: a duplicate is judged on its whole
+    text); one that holds several new nodes only thanks to the cut lists each by its opening."""
+    client = OpenAIClient(fake.settings())
+    agent = AnalysisAgent(client, fake.settings(**LOCAL_LIMITS))
+    short = [AnalysisInput(new_node=_node(f"new{i}", 2), candidates=[_node(f"old{i}", 3)]) for i in range(2)]
+    long = [AnalysisInput(new_node=_node(f"new{i}", 4), candidates=[_node(f"old{i}{k}", 12) for k in range(3)])
+            for i in range(2)]
+    assert agent.plan_batches(short) == [[0, 1]] and agent.plan_batches(long) == [[0, 1]]
+    fake.push(ok(_judged([("n1", "old0"), ("n2", "old1")])), ok(_judged([("n1", "old00"), ("n2", "old10")])))
+    agent.run_batch(short)
+    agent.run_batch(long)
+    whole, cut = (r.messages[-1]["content"] for r in fake.chat_requests)
+    assert all(c.summary in whole for i in short for c in i.candidates) and " …" not in whole
+    assert all(i.new_node.summary in cut for i in long), "the new nodes are always whole"
+    assert not any(c.summary in cut for i in long for c in i.candidates) and cut.count(" …") == 6
