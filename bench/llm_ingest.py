@@ -10,6 +10,11 @@ became is printed beside the cost: nodes, merges, conflicts flagged and settled,
 
     python bench/llm_ingest.py                            # both samples, before and after, concurrency 8
     python bench/llm_ingest.py --sample nist --concurrency 1 8 --latency 0.5
+    python bench/llm_ingest.py --sample nist --local --mode whole after --latency 0   # a local model's window
+
+`--local` gives the agents the window the local server gives with two calls at once (3,072 tokens, concurrency
+2); mode `whole` lists every analysis candidate whole in a batch, as before a candidate was listed by its
+opening on a small window (`analysis.CANDIDATE_SHARE`), and prints how many new nodes each analysis call carried.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memory_bank import MemoryBank  # noqa: E402
+from memory_bank.engines.llm import analysis  # noqa: E402
 from memory_bank.retrieval.embedding import CachedEmbedder, load_embedder  # noqa: E402
 from tests.engines.contract.scripted_model import ContractLLM  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
@@ -35,15 +42,26 @@ SAMPLES = {
     "nist": ([NIST], ScriptedLLM, 59, "What are the tenets of zero trust?"),
 }
 # before: today's one item a call and every retrieved candidate judged; after: the settings' defaults
-MODES = {"before": {"llm_batch_items": 1, "analysis_min_similarity": 0.0}, "after": {}}
+MODES = {"before": {"llm_batch_items": 1, "analysis_min_similarity": 0.0}, "after": {}, "whole": {}}
+LOCAL = {"agent_window": 3_072, "llm_concurrency": 2}  # LocalModelServer.settings_for: 8,192 context, 2 slots
 
 
-def measure(sample: str, mode: str, concurrency: int, latency: float, embedder) -> dict:  # noqa: ANN001
+def _nodes_per_call(fake: FakeOpenAI) -> dict[int, int]:
+    """How many new nodes each analysis call carried: {nodes: calls}."""
+    counts = [r.messages[-1]["content"].partition("New nodes (")[2].count('"candidates":')
+              for r in fake.chat_requests if r.agent == "analysis"]
+    return dict(sorted(Counter(counts).items()))
+
+
+def measure(sample: str, mode: str, concurrency: int, latency: float, embedder,  # noqa: ANN001
+            local: bool = False) -> dict:
     files, model, pages, question = SAMPLES[sample]
+    share = analysis.CANDIDATE_SHARE
+    analysis.CANDIDATE_SHARE = 1 if mode == "whole" else share  # whole: every candidate fits its share
     with FakeOpenAI(handler=model(), latency=latency, prefix_cache=True) as fake:
         # the whole document at any concurrency: the per-document time budget would cut the slow settings short
-        settings = fake.settings(llm_concurrency=concurrency, llm_timeout=30.0, ingest_time_budget=3_600.0,
-                                 **MODES[mode])
+        settings = fake.settings(**{"llm_concurrency": concurrency, "llm_timeout": 30.0,
+                                    "ingest_time_budget": 3_600.0, **MODES[mode], **(LOCAL if local else {})})
         bank = MemoryBank(settings, embedder=CachedEmbedder(embedder.inner))  # same model, empty cache
         t0 = time.perf_counter()
         for path in files:
@@ -55,7 +73,10 @@ def measure(sample: str, mode: str, concurrency: int, latency: float, embedder) 
         result = bank.run(question)
         after = bank.snapshot().counts
         bank.clear()
-    return {"sample": sample, "mode": mode, "concurrency": concurrency, "seconds": seconds, "pages": pages,
+        nodes_per_call = _nodes_per_call(fake)
+    analysis.CANDIDATE_SHARE = share
+    return {"sample": sample, "mode": mode, "concurrency": settings.llm_concurrency,
+            "nodes_per_analysis_call": nodes_per_call, "seconds": seconds, "pages": pages,
             "calls": ingested.calls, "prompt": ingested.prompt_tokens, "cached": ingested.cached_tokens,
             "completion": ingested.completion_tokens, "per_agent": dict(per_agent), "nodes": flagged["nodes"],
             "edges": flagged["edges"], "merges": flagged["merges"], "flagged": flagged["conflicts"],
@@ -70,6 +91,7 @@ def report(r: dict) -> None:
     print(f"  ingestion (calls, prompt tokens) per agent: {r['per_agent']}")
     print(f"  memory: nodes={r['nodes']} edges={r['edges']} merges={r['merges']} conflicts flagged={r['flagged']} "
           f"settled={r['settled']}")
+    print(f"  analysis calls by new nodes carried {{nodes: calls}}: {r['nodes_per_analysis_call']}")
     print(f"  answer: {r['answer'][:160]}")
 
 
@@ -78,15 +100,17 @@ def main() -> None:
     parser.add_argument("--sample", choices=sorted(SAMPLES), nargs="+", default=["notes", "nist"])
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8])
     parser.add_argument("--latency", type=float, default=0.5)
-    parser.add_argument("--mode", choices=sorted(MODES), nargs="+", default=list(MODES))
+    parser.add_argument("--mode", choices=sorted(MODES), nargs="+", default=["before", "after"])
+    parser.add_argument("--local", action="store_true", help="the local server's window: 3,072 tokens, 2 at once")
     args = parser.parse_args()
     embedder = load_embedder()
     embedder.embed(["warm up"])
     for sample in args.sample:
-        runs = {(m, c): measure(sample, m, c, args.latency, embedder) for m in args.mode for c in args.concurrency}
+        runs = {(m, c): measure(sample, m, c, args.latency, embedder, args.local)
+                for m in args.mode for c in args.concurrency}
         for r in runs.values():
             report(r)
-        for c in args.concurrency if len(args.mode) == len(MODES) else ():
+        for c in args.concurrency if {"before", "after"} <= set(args.mode) and not args.local else ():
             before, after = runs[("before", c)], runs[("after", c)]
             print(f"{sample} at concurrency {c}: calls {before['calls']} -> {after['calls']} "
                   f"({after['calls'] / before['calls']:.0%}), prompt tokens {before['prompt']} -> {after['prompt']} "

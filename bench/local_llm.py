@@ -16,9 +16,9 @@ the same memory (export -> import): the offline extractive answer and the local 
 the gold string inside the answer (case-insensitive). Every result prints with the machine's load average and
 lands in bench/results/local_llm.json. Needs the model: `python -m memory_bank fetch-model`.
 (2b) ingests the NIST PDF with *LLM for everything* under a time budget (`--max-minutes`, the product's
-INGEST_TIME_BUDGET: the reading stops between waves and says how far it got), then asks the app's NIST sample
-question: wall time, pages read, calls and tokens (sent and processed) per page and per agent, re-asks and
-stand-ins, the answer. After each wave the log prints what it cost per agent.
+INGEST_TIME_BUDGET: after the first wave the reading stops before the next call, and says how far it got), then
+asks the app's NIST sample question: wall time, pages read, calls and tokens (sent and processed) per page and per
+agent, re-asks and stand-ins, the answer. After each wave the log prints what it cost per agent.
 (4) ingests the NIST PDF once (offline), then asks the app's NIST sample question and dev questions of
 bench/data/doc_qa_dev.json twice from the same memory: the offline answer and the local model's one grounded
 call (*Local model for answers*, `engines/one_call.py`): seconds to the first streamed token, seconds in all,
@@ -215,8 +215,9 @@ def wave_log(bank: MemoryBank, name: str, start: float) -> None:
 def bench_nist_all(server: LocalModelServer, embedder: Any, max_minutes: float,
                    replies: Path | None = None) -> dict[str, Any]:
     """The NIST PDF through *LLM for everything* and the app's sample question. `max_minutes` is the product's
-    own per-document time budget (INGEST_TIME_BUDGET): ingestion stops between waves once it is spent, keeps what
-    it read and says how far it got; the answer follows on what was read."""
+    own per-document time budget (INGEST_TIME_BUDGET): once it is spent, ingestion stops before its next call
+    (the first wave is read whole), keeps what it read and says how far it got; the answer follows on what was
+    read."""
     settings = local_settings(server, ingest_time_budget=max_minutes * 60).with_preset("llm")
     recorder = Recorder(OpenAIClient(settings), replies)
     bank = MemoryBank(settings, embedder=embedder, llm_client=recorder)

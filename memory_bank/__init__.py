@@ -31,7 +31,8 @@ _EXPORTS: dict[str, str] = {
         "Event", "NodeAdded", "NodeUpdated", "NodesMerged", "EdgeAdded", "ConflictFlagged", "ConflictResolved",
         "TaskPlanned", "TaskCompleted", "ToolCalled", "Progress", "LLMUsage", "AnswerReady", "ErrorRaised",
         "SubscriberFailed", "Subscriber", "LongTermInjected", "ToolRecovered", "LongTermLearned", "ChunksStored",
-        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped", "SaveFailed", "SaveRecovered")},
+        "event_from_dict", "AgentFellBack", "AnswerDelta", "ReadingStopped", "SaveFailed", "SaveRecovered",
+        "RuleDecided")},
     "AnswerDraft": ".text.buffer",
     # errors: every one is a MemoryBankError
     **{name: ".errors" for name in (
@@ -100,7 +101,8 @@ __all__ = [  # the literal list linters read; tests/test_public_api.py keeps it 
     "LongTermInjected", "LongTermLearned", "LongTermMemory", "LongTermStoreError", "LongTermUse", "MAX_PASSWORD",
     "MAX_TASK_NAME", "MemoryBank", "MemoryBankError", "MemoryRecord", "MergeEventView", "NodeAdded", "NodeUpdated",
     "NodeView", "NodesMerged", "PRESETS", "PRICE_PRESETS", "PendingTask", "Progress", "Provenance", "ReadingStopped",
-    "RecoveryMetadata", "RunCancelled", "RunError", "RunFailure", "RunRecord", "RunResult", "RunSlots", "RunUsage",
+    "RecoveryMetadata", "RuleDecided", "RunCancelled", "RunError", "RunFailure", "RunRecord", "RunResult", "RunSlots",
+    "RunUsage",
     "SaveFailed", "SaveRecovered", "SaveStatus", "SessionPolicy", "Settings", "SignedIn", "Source", "SqlTaskStore",
     "StoreError", "Subscriber", "SubscriberFailed", "Tally", "TaskBusy", "TaskCompleted", "TaskNotFound",
     "TaskPlanned", "TaskStatus", "TaskStore", "TaskSummary", "TaskType", "Throttle", "TimeLeft", "ToolCalled",
@@ -156,6 +158,7 @@ if TYPE_CHECKING:
         NodeUpdated,
         Progress,
         ReadingStopped,
+        RuleDecided,
         SaveFailed,
         SaveRecovered,
         Subscriber,

@@ -69,6 +69,12 @@ class BudgetExceeded(MemoryBankError):
     """A run budget (LLM calls or tokens) is used up; the run stops and keeps its memory."""
 
 
+class IngestTimeSpent(BudgetExceeded):
+    """A document's ingestion time budget (INGEST_TIME_BUDGET) ran out between two agent calls. The pipeline
+    catches it where the reading stops (what was built stays, and the run log says so); it never ends a run. A
+    budget, so the steps between (a fallback to the offline agent, a failure record) let it through."""
+
+
 class RunCancelled(MemoryBankError):
     """The user cancelled the run; raised at the next safe point."""
 

@@ -16,6 +16,7 @@ from memory_bank import (
     NodeAdded,
     NodesMerged,
     ReadingStopped,
+    RuleDecided,
     SubscriberFailed,
     TaskCompleted,
     TaskPlanned,
@@ -63,6 +64,8 @@ def describe(event: Event) -> tuple[str, str] | None:
         case TaskPlanned():
             why = f" (by {event.by}: {short(event.reason, 90)})" if event.reason else ""
             return "task", f"Planned {event.task_type}: {short(event.description)}{why}"
+        case RuleDecided():  # the call a rule made unnecessary: which agent was not asked, and the rule's reason
+            return "rule", f"Decided by rule, no {event.agent} call: {short(event.reason, 160)}"
         case TaskCompleted():
             return ("task" if event.status == "success" else "error",
                     f"{event.task_type} {event.status}: {short(event.description)}")

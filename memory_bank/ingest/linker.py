@@ -62,8 +62,11 @@ class Linker:
         self.settings, self.events = settings, events
         self.check_cancel = check_cancel
 
-    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None) -> list[RunError]:
-        """Analyse and apply every new node; returns the failures (recorded, not raised)."""
+    def link_new(self, nodes: list[Node], on_linked: Callable[[int], None] | None = None,
+                 check: Callable[[], None] | None = None) -> list[RunError]:
+        """Analyse and apply every new node; returns the failures (recorded, not raised). `check` runs before
+        each call, a merge's and a re-link's too (the pipeline's: the cancellation and the time budget)."""
+        check = check or self.check_cancel
         failures: list[RunError] = []
         size = max(1, self.settings.llm_concurrency * 2 * self._items_per_call())
         for start in range(0, len(nodes), size):
@@ -76,7 +79,7 @@ class Linker:
             inputs = [AnalysisInput(new_node=node_info(batch[i]), candidates=[node_info(c) for c in candidates[i]])
                       for i in asking]
             limit = agent_concurrency(self.engine, self.settings)
-            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, limit, before_each=self.check_cancel)))
+            outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, limit, before_each=check)))
             results: list[list[RelationJudgement] | MemoryBankError] = []
             for i in range(len(batch)):
                 out = outs.get(i)
@@ -86,7 +89,7 @@ class Linker:
                 if isinstance(result, MemoryBankError):
                     failures.append(self._fail(f"analysis of '{node.context[:60]}'", result))
                 else:
-                    failures.extend(self._apply(node.id, result, depth=0))
+                    failures.extend(self._apply(node.id, result, depth=0, check=check))
             if on_linked is not None:
                 on_linked(min(start + size, len(nodes)))
         return failures
@@ -119,7 +122,8 @@ class Linker:
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
         return RunError.of(where, exc)
 
-    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int) -> list[RunError]:
+    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int,
+               check: Callable[[], None] | None = None) -> list[RunError]:
         buckets: dict[Relation, list[tuple[str, RelationJudgement]]] = {r: [] for r in Relation}
         with self.memory.write():
             node_id = self.memory.resolve_id(node_id) or ""
@@ -141,7 +145,8 @@ class Linker:
             return []
         reasons = "; ".join(j.reasoning for _, j in buckets[Relation.MERGE] if j.reasoning)
         try:
-            failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth).failures
+            failures = self.integrate([node_id, *merge_ids], kind="merge", reason=reasons, depth=depth,
+                                      check=check).failures
         except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
@@ -159,8 +164,10 @@ class Linker:
             self.ops.update_context(updates)
 
     def integrate(self, node_ids: list[str], *, kind: str, reason: str = "", validation: str | None = None,
-                  verdict: Verdict | None = None, conflict_description: str | None = None, depth: int = 0) -> Merged:
-        """Merge nodes with the integration agent, then re-link the result. Raises on agent failure."""
+                  verdict: Verdict | None = None, conflict_description: str | None = None, depth: int = 0,
+                  check: Callable[[], None] | None = None) -> Merged:
+        """Merge nodes with the integration agent, then re-link the result. Raises on agent failure. `check`
+        runs before the merge's call and the re-link's."""
         with self.memory.read():
             ids = list(dict.fromkeys(i for i in (self.memory.resolve_id(n) for n in node_ids) if i))
             inputs = [NodeWithNeighbors(node=node_info(self.memory.graph.get(i)),
@@ -169,6 +176,8 @@ class Linker:
                       for i in ids]
         if len(ids) < 2:
             raise MemoryBankError("nothing left to merge: the nodes were already merged")
+        if check is not None:
+            check()
         out = self.engine.integration.run(IntegrationInput(nodes_to_merge=inputs, validation_result=validation,
                                                            verdict=verdict, conflict_description=conflict_description))
         description = out.interaction_tree_description or reason or f"{kind} of {len(ids)} nodes"
@@ -180,20 +189,23 @@ class Linker:
             if updates:
                 self.ops.update_context(updates)
         rejected = out.rejected_node_id if out.rejected_node_id in ids else None
-        return Merged(node, self._relink(node, set(inherited), depth + 1), rejected)
+        return Merged(node, self._relink(node, set(inherited), depth + 1, check), rejected)
 
-    def _relink(self, node: Node, inherited: set[str], depth: int) -> list[RunError]:
+    def _relink(self, node: Node, inherited: set[str], depth: int,
+                check: Callable[[], None] | None = None) -> list[RunError]:
         if depth > MAX_RELINK_DEPTH:
             return []
         with self.memory.read():
             candidates = self.retriever.candidates_for(node, exclude=inherited)
         try:
+            if check is not None:
+                check()
             judgements = self._analyse((node, candidates))
         except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             return [self._fail(f"analysis of merged node '{node.context[:60]}'", exc)]
-        return self._apply(node.id, judgements, depth)
+        return self._apply(node.id, judgements, depth, check)
 
     def resolve_conflict(self, conflict: PendingConflict, validation: str, verdict: Verdict | None = None) -> Node:
         """CROSS_VALIDATE: merge the two sides using the validation result (its text, and the typed verdict when

@@ -12,13 +12,13 @@ graph (retrieve -> analyse -> apply) is `Linker`'s job.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from time import perf_counter
 
 from ..engines.base import Engine
 from ..engines.models import ClassificationInput, Cluster, StructureInput
-from ..errors import MemoryBankError, RunError
+from ..errors import IngestTimeSpent, MemoryBankError, RunError
 from ..events import ChunksStored, ErrorRaised, EventBus, Progress, ReadingStopped
 from ..loaders.document import Document
 from ..memory.interaction_tree import Attachment, new_id
@@ -108,7 +108,7 @@ class IngestPipeline:
         `start_chunk` and skips the clusters whose raw text is already an entry of this source (`known`: pairs
         of source name and entry text), so a wave half stored before a crash is not stored twice."""
         report = IngestReport(source=doc.name)
-        start = time.perf_counter()
+        start = perf_counter()
         structure = self._timed(report, "shape", lambda: self.structure.run(doc))
         reading = _Reading(doc, structure, Titles(self._titles_taken()), attachments)
         chunks = self._chunks(structure)
@@ -118,60 +118,80 @@ class IngestPipeline:
         budget = self.settings.ingest_time_budget
         for first in range(start_chunk, len(chunks), size):
             self.check_cancel()
-            if first > start_chunk and time.perf_counter() - start > budget:  # between waves: the first runs
+            if first > start_chunk and perf_counter() - start > budget:  # between waves: the first runs whole
                 self._stop(report, doc, budget, chunks, first)
                 break
-            self._wave(reading, chunks[first:first + size], first, task_goal, report, progress, furniture, known)
+            # after the first wave, before every call too: on a local model one wave ran ~48 min past its budget
+            check = self._within(start, budget) if first > start_chunk else self.check_cancel
+            try:
+                self._wave(reading, chunks[first:first + size], first, task_goal, report, progress, furniture,
+                           check, known)
+            except IngestTimeSpent:
+                self._stop(report, doc, budget, chunks, first, between_calls=True)
+                break
             self.events.publish(ChunksStored(source=doc.name, done=min(first + size, len(chunks)),
                                              total=len(chunks)))
         self.check_cancel()
         made = self._timed(report, "sections", lambda: self.sections.run(doc, structure, reading.titles,
                                                                          attachments))
         report.node_ids.extend(n.id for n in made)
-        report.seconds = time.perf_counter() - start
+        report.seconds = perf_counter() - start
         return report
 
     def _titles_taken(self) -> list[str]:
         with self.ops.memory.read():
             return [node.title for node in self.ops.graph.nodes() if node.title]
 
-    def _stop(self, report: IngestReport, doc: Document, budget: float, chunks: list[Chunk], read: int) -> None:
-        """Say where the budget cut the document, in pages when it has them (parts of the text otherwise)."""
+    def _within(self, start: float, budget: float) -> Callable[[], None]:
+        """The check before each call of a wave: the cancellation, then the document's time budget."""
+        def check() -> None:
+            self.check_cancel()
+            if perf_counter() - start > budget:
+                raise IngestTimeSpent(f"the ingestion time budget of {budget:g} s is spent")
+        return check
+
+    def _stop(self, report: IngestReport, doc: Document, budget: float, chunks: list[Chunk], read: int,
+              between_calls: bool = False) -> None:
+        """Say where the budget cut the document, in pages when it has them (parts of the text otherwise): the
+        waves read whole; a wave cut `between_calls` keeps what it had stored, beyond the count."""
         pages = [c.page_end for c in chunks if c.page_end is not None]
         if pages:
             done, total, unit = chunks[read - 1].page_end or 0, max(pages), "pages"
         else:
             done, total, unit = read, len(chunks), "parts"
-        reason = (f"Stopped reading {doc.name} after {budget:g} s: {done} of {total} {unit} read. The per-document "
-                  f"time budget (INGEST_TIME_BUDGET) ended it; what was read is kept.")
+        part = f", and the next {unit} in part: it stopped between two model calls" if between_calls else ""
+        reason = (f"Stopped reading {doc.name} after {budget:g} s: {done} of {total} {unit} read{part}. The "
+                  f"per-document time budget (INGEST_TIME_BUDGET) ended it; what was read is kept.")
         report.stopped = RunError(where=STOPPED_WHERE, message=reason)
         report.failures.append(report.stopped)
         self.events.publish(ReadingStopped(where=STOPPED_WHERE, message=reason, source=doc.name,
                                            seconds=budget, done=done, total=total, unit=unit))
 
     def _wave(self, reading: _Reading, chunks: list[Chunk], offset: int, goal: str, report: IngestReport,
-              progress: _WaveProgress, furniture: FurnitureDetector,
+              progress: _WaveProgress, furniture: FurnitureDetector, check: Callable[[], None],
               known: set[tuple[str, str]] | None = None) -> None:
+        """One wave; `check` runs before each agent call (the cancellation, and after the first wave the time
+        budget: it raises `IngestTimeSpent`, and what the wave stored so far stays)."""
         doc = reading.doc
         clusters = self._timed(report, "classify", lambda: self._classify(chunks, offset, goal, reading, report,
-                                                                          progress))
+                                                                          progress, check))
         if known:
             clusters = [(c, chunk) for c, chunk in clusters if (doc.name, c.content) not in known]
-        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress))
+        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress, check))
         places = [place(chunk, reading.structure, cluster.content) for cluster, chunk in clusters]
         nodes = self._timed(report, "embed", lambda: self._build_nodes(reading, clusters, places, summaries,
                                                                        furniture))
         built = sum(n is not None for n in nodes)
         progress.stage("embed", built)(built)
         self._timed(report, "link", lambda: self._store_and_link(reading, nodes, clusters, places, report,
-                                                                 progress.stage("link", built)))
+                                                                 progress.stage("link", built), check))
 
     def _timed(self, report: IngestReport, stage: str, fn):  # noqa: ANN001, ANN202
-        t0 = time.perf_counter()
+        t0 = perf_counter()
         try:
             return fn()
         finally:
-            report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + time.perf_counter() - t0
+            report.stage_seconds[stage] = report.stage_seconds.get(stage, 0.0) + perf_counter() - t0
 
     def _chunks(self, structure: DocStructure) -> list[Chunk]:
         budget = int(self.settings.window("classification") * self.settings.chunk_ratio)
@@ -184,13 +204,12 @@ class IngestPipeline:
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
 
     def _classify(self, chunks: list[Chunk], offset: int, goal: str, reading: _Reading, report: IngestReport,
-                  progress: _WaveProgress) -> list[tuple[Cluster, Chunk]]:
+                  progress: _WaveProgress, check: Callable[[], None]) -> list[tuple[Cluster, Chunk]]:
         agent, doc = self.engine.classification, reading.doc
         results = parallel_map(
             lambda c: agent.run(ClassificationInput(context=c.text, task_goal=goal, source=doc.name,
                                                     units=hints(c, reading.structure))),
-            chunks, agent_concurrency(self.engine, self.settings), progress.stage("classify", len(chunks)),
-            self.check_cancel)
+            chunks, agent_concurrency(self.engine, self.settings), progress.stage("classify", len(chunks)), check)
         clusters: list[tuple[Cluster, Chunk]] = []
         for i, (chunk, result) in enumerate(zip(chunks, results)):
             if isinstance(result, MemoryBankError):
@@ -200,10 +219,10 @@ class IngestPipeline:
         return clusters
 
     def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
-                   progress: _WaveProgress) -> list[str | None]:
+                   progress: _WaveProgress, check: Callable[[], None]) -> list[str | None]:
         inputs = [StructureInput(content=c.content, context=c.context, keywords=c.keywords) for c, _ in clusters]
         results = map_agent(self.engine.structure, inputs, agent_concurrency(self.engine, self.settings),
-                            progress.stage("structure", len(clusters)), self.check_cancel)
+                            progress.stage("structure", len(clusters)), check)
         summaries: list[str | None] = []
         for (cluster, _), result in zip(clusters, results):
             if isinstance(result, MemoryBankError):
@@ -255,7 +274,8 @@ class IngestPipeline:
         return locators[key].locate(cluster.content) or (start, end)
 
     def _store_and_link(self, reading: _Reading, nodes: list[Node | None], clusters: list[tuple[Cluster, Chunk]],
-                        places: list[Place | None], report: IngestReport, on_linked: Callable[[int], None]) -> None:
+                        places: list[Place | None], report: IngestReport, on_linked: Callable[[int], None],
+                        check: Callable[[], None]) -> None:
         doc = reading.doc
         built = [(node, cluster, where) for node, (cluster, _), where in zip(nodes, clusters, places)
                  if node is not None]
@@ -268,7 +288,7 @@ class IngestPipeline:
                for node, cluster, where in built]
         live = self.ops.add_nodes([node for node, _, _ in built], raw)
         report.node_ids.extend(n.id for n in live)
-        failures = self.linker.link_new(live, on_linked)
+        failures = self.linker.link_new(live, on_linked, check)
         report.failures.extend(failures)
 
 

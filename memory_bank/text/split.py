@@ -78,6 +78,17 @@ def clause_ends(text: str) -> list[int]:
     return [m.end() for m in _CLAUSE_END.finditer(text)]
 
 
+def cut_point(text: str, start: int, limit: int) -> int:
+    """Where to end a piece of `text` begun at `start` that may not pass `limit`: the last sentence or clause
+    end past a third of the room, else the last space there, else the hard limit."""
+    window = text[start:limit]
+    ends = [e for e in clause_ends(window) if e > len(window) // 3]
+    if ends:
+        return start + ends[-1]
+    space = window.rfind(" ", len(window) // 3)
+    return start + space if space > 0 else limit
+
+
 def paragraph_breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """(start, end) of each blank-line gap between two paragraphs in `text[start:end]`."""
     end = len(text) if end is None else end

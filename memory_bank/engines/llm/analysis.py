@@ -6,7 +6,12 @@ inventing or mistyping an id) are dropped here, so the loop never touches a node
 
 Several new nodes can share one call (`run_batch`, prompt `analysis_batch`): their candidates are listed once
 (consecutive nodes of a document mostly share them), each new node names its candidates by id, and each node's
-judgements are checked against its own candidates only.
+judgements are checked against its own candidates only. Batches are planned with each candidate at most
+1/`CANDIDATE_SHARE` of the items' budget, and a call whose candidates do not fit whole lists each by its context,
+keywords and the opening of its summary: listed whole, the NIST PDF's candidates (~200 tokens each, five a node)
+filled a local model's 1,536-token share with one new node, and 105 of 120 analysis calls carried one node. The
+new nodes, the ones being judged, are always shown whole, and so is every candidate of a call that fits (the notes
+sample's calls: a duplicate is judged against its whole text).
 """
 
 from __future__ import annotations
@@ -16,13 +21,17 @@ from collections.abc import Sequence
 from pydantic import BaseModel, field_validator
 
 from ...memory.query_graph import Relation
-from ...text.tokens import estimate_tokens
+from ...text.split import cut_point
+from ...text.tokens import chars_for_tokens, estimate_tokens
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
 from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
 from .client import ResponseSchema
 from .common import BatchedAgent, json_lines, node_json, nodes_json
 from .structured import narrowed, one_of, response_schema
 
+CANDIDATE_SHARE = 24  # a candidate listed in a batch takes at most this fraction of the items' prompt budget:
+# on a local model's 1,536 tokens, 64 (its context and keywords, and ~250 characters of its summary), so about
+# three new nodes of five candidates fit a call; on a remote window (12,000) 500 tokens, every summary whole
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
 REASON_CHARS = 120  # the schema's bound on a judgement's reasoning (what each node says, a few words each)
 LINE_CHARS = 160  # ... on a conflict's description (both claims quoted)
@@ -82,7 +91,9 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
     def cost(self, inp: AnalysisInput, group: Sequence[AnalysisInput]) -> tuple[int, int]:
         """A candidate the group already lists costs nothing more (it is listed once a call)."""
         listed = {c.id for other in group for c in other.candidates}
-        prompt = _node_tokens(inp.new_node) + sum(_node_tokens(c) for c in inp.candidates if c.id not in listed)
+        chars = self._candidate_chars()
+        prompt = _node_tokens(inp.new_node) + sum(_node_tokens(shown(c, chars)) for c in inp.candidates
+                                                  if c.id not in listed)
         return prompt, self.planned_candidate_tokens * len(inp.candidates)
 
     def plan_batches(self, inputs: Sequence[AnalysisInput]) -> list[list[int]]:
@@ -92,8 +103,16 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         return [[asking[j] for j in g] for g in groups] + [[i] for i, inp in enumerate(inputs) if not inp.candidates]
 
     def _request(self, by_id: dict[str, AnalysisInput]) -> BatchRequest[AnalysisItem]:
-        def render(ids: list[str]) -> list:
+        chars, room = self._candidate_chars(), self.limits().prompt_tokens
+
+        def listed(ids: list[str]) -> dict[str, NodeInfo]:
+            """The call's candidates, whole when they fit its budget, else each by its opening."""
             existing = {c.id: c for i in ids for c in by_id[i].candidates}
+            whole = sum(_node_tokens(by_id[i].new_node) for i in ids) + sum(map(_node_tokens, existing.values()))
+            return existing if whole <= room else {k: shown(c, chars) for k, c in existing.items()}
+
+        def render(ids: list[str]) -> list:
+            existing = listed(ids)
             items = [{**by_id[i].new_node.model_dump(), "id": i,
                       "candidates": [c.id for c in by_id[i].candidates]} for i in ids]
             return self._render_batch(existing_count=len(existing), count=len(ids),
@@ -115,8 +134,20 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
                                 self.per_candidate_tokens * len(by_id[i].candidates) for i in ids)),
                             schema=schema)
 
+    def _candidate_chars(self) -> int:
+        return chars_for_tokens(self.limits().prompt_tokens // CANDIDATE_SHARE)
+
     def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
         return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
+
+
+def shown(node: NodeInfo, chars: int) -> NodeInfo:
+    """`node` as a batch lists a candidate: its summary cut at a sentence end (else a word) within `chars`,
+    marked as cut with an ellipsis; a summary that fits is left whole."""
+    if len(node.summary) <= chars:
+        return node
+    end = cut_point(node.summary, 0, chars)
+    return node.model_copy(update={"summary": node.summary[:end].rstrip() + " …"})
 
 
 def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:

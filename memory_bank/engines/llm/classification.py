@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...text.split import Span, clause_ends, is_heading, paragraph_spans, stripped_span
+from ...text.split import Span, cut_point, is_heading, paragraph_spans, stripped_span
 from ..models import ClassificationInput, ClassificationOutput, Cluster
 from .client import ResponseSchema
 from .common import PromptedAgent
@@ -46,21 +46,11 @@ class ClassificationReply(BaseModel):
         return self
 
 
-def _cut_point(text: str, start: int, limit: int) -> int:
-    """Where to end a piece of an over-long paragraph: a sentence end, else a space, else the hard limit."""
-    window = text[start:limit]
-    ends = [e for e in clause_ends(window) if e > len(window) // 3]
-    if ends:
-        return start + ends[-1]
-    space = window.rfind(" ", len(window) // 3)
-    return start + space if space > 0 else limit
-
-
 def _split_long(text: str, span: Span) -> list[Span]:
     start, end = span.start, span.end
     pieces: list[Span] = []
     while end - start > MAX_PASSAGE_CHARS:
-        piece = stripped_span(text, start, _cut_point(text, start, start + MAX_PASSAGE_CHARS))
+        piece = stripped_span(text, start, cut_point(text, start, start + MAX_PASSAGE_CHARS))
         if piece:
             pieces.append(piece)
             start = piece.end
