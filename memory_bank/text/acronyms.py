@@ -59,14 +59,15 @@ _SMALL = r"(?:\s+(?:of|and|for|the|&))?"
 def spelled_out(acronym: str) -> re.Pattern[str] | None:
     """The long form an undefined acronym is read as: capitalised words whose initials spell it, small words
     between allowed ("CEO" said as "Chief Executive Officer", "FDA" as "Food and Drug Administration"). A filing
-    writes its officers' titles out and never the acronym a reader asks by. None for what is no acronym."""
-    if not re.fullmatch(r"[A-Z]{2,6}", acronym):
+    writes its officers' titles out and never the acronym a reader asks by. None for what is no acronym, or one
+    of two letters: any two capitalised words would spell it ("AV" is no "Apollo Vehicle")."""
+    if not re.fullmatch(r"[A-Z]{3,6}", acronym):
         return None
     words = [rf"{letter}(?:[a-z’'\-]+|[A-Z’'\-]+)" for letter in acronym]
     return re.compile(r"(?<![\w-])" + (_SMALL + r"\s+").join(words) + r"(?![\w-])")
 
 
-_ACRONYM_WORD = re.compile(r"(?<![\w-])([A-Z]{2,6})(?:['’]s)?(?![\w-])")
+_ACRONYM_WORD = re.compile(r"(?<![\w-])([A-Z]{3,6})(?:['’]s)?(?![\w-])")
 
 
 def in_document_words(question: str, long_forms: Callable[[list[str]], dict[str, str]]) -> str:
