@@ -196,5 +196,7 @@ def resolve_soft_hyphens(text: str, words: set[str]) -> str:
         left, right = match.group(1), match.group(2)
         return left + right if (left + right).lower() in words else f"{left}-{right}"
 
+    if not any(mark in text for mark in SOFT_HYPHENS):
+        return text  # most paragraphs: no marker, and the pattern's `\w+` would be tried at every word character
     text = _SOFT_HYPHEN_JOIN.sub(fix, text)
     return text.translate({ord(c): "-" for c in SOFT_HYPHENS})
