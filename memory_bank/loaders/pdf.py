@@ -135,8 +135,11 @@ def word_boxes(textpage: pdfium.PdfTextPage, chars: str) -> WordBox:
     count_rects, get_rect, raw = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect, textpage.raw
 
     def rects(start: int, end: int) -> list[CharBox]:
-        return [(left.value, bottom.value, right.value, top.value) for index in range(count_rects(raw, start,
-                                                                                                  end - start))
+        count = count_rects(raw, start, end - start)
+        if count == 1:  # most words lie in one text object: no comprehension to set up (~100k words a book)
+            return [(left.value, bottom.value, right.value, top.value)] if get_rect(raw, 0, left, top, right,
+                                                                                     bottom) else []
+        return [(left.value, bottom.value, right.value, top.value) for index in range(count)
                 if get_rect(raw, index, left, top, right, bottom)]
 
     return word_box_reader(rects, lambda start, end: char_boxes(textpage, chars, start, end))

@@ -73,9 +73,11 @@ def split_lines(chars: str, word_box: WordBox, font_of: Callable[[list[int]], Fo
         text = match.group(0)
         if not text.strip():
             continue
-        words = tuple(_words(chars, word_box, match.start(), match.end()))
+        spans = [word.span() for word in _WORD.finditer(chars, match.start(), match.end())]
+        words = tuple(_words(chars, word_box, spans))
         box = union_of([w.box for w in words])
-        inked = [i for i in range(match.start(), match.end()) if not chars[i].isspace()] if font_of else []
+        # the inked characters are the words' (`\S` is `not str.isspace()`), without a test per character
+        inked = [i for start, end in spans for i in range(start, end)] if font_of else []
         lines.append(Line(text.strip(), box, font_of(inked) if font_of else None, words))
     return lines
 
@@ -85,12 +87,12 @@ def char_union(boxes: list[CharBox | None]) -> WordBox:
     return lambda start, end: union_of([b for b in boxes[start:end] if b is not None])
 
 
-def _words(chars: str, word_box: WordBox, start: int, end: int) -> list[Word]:
+def _words(chars: str, word_box: WordBox, spans: list[tuple[int, int]]) -> list[Word]:
     out = []
-    for match in _WORD.finditer(chars, start, end):
-        box = word_box(match.start(), match.end())
+    for start, end in spans:
+        box = word_box(start, end)
         if box is not None:
-            out.append(Word(match.group(0), box))
+            out.append(Word(chars[start:end], box))
     return out
 
 
@@ -194,5 +196,7 @@ def resolve_soft_hyphens(text: str, words: set[str]) -> str:
         left, right = match.group(1), match.group(2)
         return left + right if (left + right).lower() in words else f"{left}-{right}"
 
+    if not any(mark in text for mark in SOFT_HYPHENS):
+        return text  # most paragraphs: no marker, and the pattern's `\w+` would be tried at every word character
     text = _SOFT_HYPHEN_JOIN.sub(fix, text)
     return text.translate({ord(c): "-" for c in SOFT_HYPHENS})
