@@ -143,6 +143,34 @@ def _no_one(run: list[str]) -> bool:
     return all(w.lower() in _NOT_SOMEONE or w.lower() in MONTHS for w in run)
 
 
+_TITLE_Q = re.compile(r"(?:['’]s|\bthe|\bits|\btheir|\bour|\bof)\s+(?P<title>(?:[\w-]+\s+){0,3}?(?:officer|president|"
+                      r"director|chairman|chairwoman|chair|secretary|treasurer|counsel|controller))\b", re.IGNORECASE)
+_PERSON = r"[A-Z][\w'’-]*\.?(?:\s+[A-Z][\w'’-]*\.?){1,3}"  # "Safra A. Catz", "Timothy D. Cook"
+
+
+def asked_title(question: str) -> str | None:
+    """The office a "Who is …?" question asks the holder of ("Who is Oracle's Chief Executive Officer?" ->
+    "Chief Executive Officer"), or None."""
+    if expected_type(question) != WHO:
+        return None
+    match = _TITLE_Q.search(question)
+    return match.group("title") if match else None
+
+
+def holds_title(sentence: str, title: str) -> bool:
+    """Does the sentence name someone in apposition to the office ("Safra A. Catz, the Chief Executive Officer",
+    "By: /s/ Timothy D. Cook Timothy D. Cook Chief Executive Officer", "Chief Financial Officer, Luca Maestri")?
+    That names its holder, as a glossary entry defines its term; a sentence that only mentions the office
+    ("key personnel, including its Chief Executive Officer") does not."""
+    office = rf"(?i:{re.escape(title)})"
+    pattern = rf"(?P<a>{_PERSON})[^.;:()]{{0,40}}?{office}|{office}\s*,?\s*(?P<b>{_PERSON})"
+    for match in re.finditer(pattern, sentence):
+        name = (match.group("a") or match.group("b") or "").split()
+        if name and not _no_one([w.strip(".,'’").removesuffix("’s").removesuffix("'s") for w in name]):
+            return True
+    return False
+
+
 def has_type(sentence: str, kind: str, question_stems: set[str]) -> bool:
     """Does the sentence hold something of the asked kind that the question does not already contain? (A count,
     `COUNT`, is read off the sentence's count marks by the ranking, which has them already.)"""

@@ -37,13 +37,16 @@ from .constraints import opposite_words, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
-from .question_types import COUNT, defined_term, definition, expected_type, has_type
+from .question_types import COUNT, asked_title, defined_term, definition, expected_type, has_type, holds_title
 from .slots import renumbered, swapped_names
 from .specifics import asked_years, misdated
 
 # a sentence counting the very noun a "how many" question asks about ("164,000 full-time employees") holds the
 # asked kind more surely than one holding any number, the evidence `typed`'s weight was fit on
 COUNT_TYPED = 2.0
+# a sentence naming someone beside the office a "Who is …'s Chief Executive Officer?" asks about ("Safra A. Catz, the
+# Chief Executive Officer") holds the asked kind as surely as a glossary entry defines its term
+HOLDER_TYPED = 2.0
 PHRASE_WINDOW = 3  # content words at most this far apart form a pair of a phrase
 SURE_MATCH = 0.8  # a question word matched at least this closely is matched for sure
 _ANAPHOR = re.compile(r"^(?:he|she|it|its|they|their|his|her|this|these|those|each|both|first|then|there|here|the)\b",
@@ -164,6 +167,7 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
     weights = {t: idf(t) for t in question_terms(question)}
     kind = expected_type(question)
     term = None if kind else defined_term(question)
+    title = asked_title(question)  # "Who is Oracle's Chief Executive Officer?": its holder named beside it
     question_stems = set(stems(question))
     counted = counted_marks(question)
     typed = COUNT_TYPED if kind == COUNT else 1.0
@@ -178,6 +182,7 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
                      typed * (definition(ev.text, term) if term
                               # a count: a number counting the asked noun ("164,000 full-time employees")
                               else not sentence_stems[i].isdisjoint(counted) if kind == COUNT
+                              else HOLDER_TYPED if title and holds_title(ev.text, title)
                               else has_type(ev.text, kind, question_stems)),
                      ev.prior, node_align[ev.node_id], context,
                      context if _ANAPHOR.match(ev.text) else 0.0,

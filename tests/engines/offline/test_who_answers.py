@@ -8,7 +8,7 @@ from pathlib import Path
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
-from memory_bank.engines.offline.question_types import WHO, expected_type, has_type
+from memory_bank.engines.offline.question_types import WHO, asked_title, expected_type, has_type, holds_title
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.testing.documents import write_pdf
 from memory_bank.text.tokens import stems
@@ -59,3 +59,30 @@ def test_a_report_that_says_we_is_answered_with_its_signer(tmp_path: Path) -> No
     assert any(2 in c.pages for c in result.citations)
     # a "who" answer that names its subject is left as it is
     assert bank.run("Who sells furniture and kitchen goods?").answer.startswith("Northwind Traders sells")
+
+
+def test_a_title_or_a_month_names_no_one() -> None:
+    asked = set(stems("Who is Oracle's Chief Executive Officer?"))
+    assert not has_type("He served as our Chief Executive Officer from June 1977, when he founded Oracle, until "
+                        "September 2014.", WHO, asked)
+    assert not has_type("Management, including the Company's Chief Executive Officer and Chief Financial Officer, "
+                        "does not expect that the controls will prevent all errors.", WHO, asked)
+    assert has_type("Ms. Catz has been our Chief Executive Officer since September 2014.", WHO, asked)
+
+
+def test_the_holder_of_an_office_is_named_beside_it() -> None:
+    assert asked_title("Who is Apple's Chief Executive Officer?") == "Chief Executive Officer"
+    assert asked_title("Who is the chief medical officer of Apple?") == "chief medical officer"
+    assert asked_title("Who founded Oracle?") is None and asked_title("What does the officer do?") is None
+    title = "Chief Executive Officer"
+    for holder in ("By: /s/ Timothy D. Cook Timothy D. Cook Chief Executive Officer",
+                   "Safra A. Catz, the Chief Executive Officer (Principal Executive and Financial Officer) of Oracle "
+                   "Corporation, certifies that:",
+                   "The council is led by Safra Catz, our Chief Executive Officer."):
+        assert holds_title(holder, title), holder
+    for mention in ("Much of the Company's future success depends on key personnel, including its Chief Executive "
+                    "Officer, executive team and other highly skilled employees.",
+                    "Special meetings may only be called by the Board of Directors, the Chair of the Board of "
+                    "Directors or the Chief Executive Officer.",
+                    "He served as our Chief Executive Officer from June 1977 until September 2014."):
+        assert not holds_title(mention, title), mention
