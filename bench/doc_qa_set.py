@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEV_SET = ROOT / "bench" / "data" / "doc_qa_dev.json"
 PDF_DIR = ROOT.parent / "shared" / "data" / "pdf"
-KINDS = ("list", "steps", "how_many", "compare", "figure", "yes_no", "unanswerable")
+KINDS = ("list", "steps", "how_many", "compare", "figure", "yes_no", "who", "unanswerable")
 FIELDS = ("id", "doc", "kind", "question", "key_terms", "evidence_pages", "evidence", "answerable")
 ROW = " => "  # 'label => number': a table figure, the number in the label's row
 

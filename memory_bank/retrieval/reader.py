@@ -13,6 +13,7 @@ from ..memory.interaction_tree import InteractionEntry
 from ..memory.query_graph import Node, PendingConflict
 from ..memory.store import Memory
 from ..text.acronyms import defined_acronyms, spelled_out
+from ..text.furniture import Role
 from ..text.spelling import MIN_LETTERS, misspelt, words
 from .deep_retrieval import DeepRetrieval, DeepRetriever
 from .passages import PassageSearch
@@ -46,6 +47,11 @@ class MemoryReader:
     def section_nodes(self) -> list[Node]:
         with self._memory.read():
             return [n for n in self._memory.graph.nodes() if n.kind == "section"]
+
+    def front_matter(self) -> list[Node]:
+        with self._memory.read():
+            nodes = [n for n in self._memory.graph.nodes() if n.role in (Role.COVER, Role.NOTICE)]
+        return sorted(nodes, key=lambda n: (n.sources[0].name if n.sources else "", min(n.pages(), default=0)))
 
     def in_section(self, path: tuple[str, ...]) -> list[Node]:
         with self._memory.read():

@@ -65,6 +65,10 @@ class MemoryView(Protocol):
         """Every node that stands for a section of a document (kind "section")."""
         ...
 
+    def front_matter(self) -> list[Node]:
+        """The cover and notice nodes (title, authors, publisher, date), each document's in page order."""
+        ...
+
     def in_section(self, path: tuple[str, ...]) -> list[Node]:
         """The passage nodes read in the section at `path` or below it, in the order they were made."""
         ...

@@ -42,6 +42,7 @@ from .figure_answer import (
     row_evidence,
     said_in_prose,
 )
+from .front_matter import FrontMatterAnswerer
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
 from .signer import signer_first
@@ -78,6 +79,7 @@ class OfflineExecutor:
         self.lists = ListAnswerer(view)
         self.details = ItemDetails(view, embedder)
         self.acronyms = AcronymAnswerer(view)
+        self.front_matter = FrontMatterAnswerer(view)
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:
         task = inp.task
@@ -97,8 +99,8 @@ class OfflineExecutor:
         if len(selection.parts) > 1:
             return self._answer_parts(selection.parts, calls)
         evidence = self.evidence(selection, calls)
-        expanded = self.acronyms.run(question)
-        if expanded is not None:
+        expanded = self.acronyms.run(question) or self.front_matter.run(question)
+        if expanded is not None:  # what an acronym stands for; who wrote the document, or when
             return ExecutionResult(answer=f"{expanded.text} ({_where(expanded.used[0])})", tool_calls=calls,
                                    citations=_citations(expanded), summary=_summary(expanded), success=True)
         yes_no = is_yes_no(question)

@@ -300,3 +300,17 @@ def test_who_holds_a_title_asked_by_its_acronym_is_read_from_the_signatures(tmp_
     assert "Jane Roe" in ceo and not is_not_found(ceo), ceo
     cfo = bank.run("Who is Acme's CFO?").answer
     assert "John Doe" in cfo and not is_not_found(cfo), cfo
+
+
+def test_who_wrote_the_document_and_when_are_read_from_its_front_matter(nist_bank: MemoryBank) -> None:
+    """The cover is furniture, never a body sentence's filler; asked about the document itself, it is the answer."""
+    from memory_bank.engines.offline.front_matter import asks_about_document
+
+    authors = nist_bank.run("Who are the authors of NIST SP 800-207?").answer
+    assert "Scott Rose" in authors and "Sean Connelly" in authors and "p. 1" in authors, authors
+    assert "August 2020" in nist_bank.run("When was this publication published?").answer
+    inside = nist_bank.run("Who wrote the trust algorithm?").answer  # something inside the document
+    assert "front matter" not in inside, inside
+    assert asks_about_document("Who wrote the 95 Theses?") == ("author", " the 95 Theses")
+    assert asks_about_document("What does the PEP do?") is None
+    assert asks_about_document("When was it published?") == ("date", " it ")
