@@ -31,6 +31,7 @@ class MemoryReader:
         self._deep = deep
         self._acronyms: tuple[int, dict[str, str]] = (-1, {})
         self._words: tuple[int, set[str]] = (-1, set())
+        self._spelled: tuple[int, dict[str, str | None]] = (-1, {})  # acronym -> its long form, or None
 
     def ranked(self, query: str, k: int | None = None, exclude: set[str] | None = None) -> list[tuple[Node, float]]:
         with self._memory.read():
@@ -95,30 +96,31 @@ class MemoryReader:
         """For each acronym among the terms that the documents seldom say (in `SELDOM` passages at most) and write
         out more often, the long form they write ("CEO" -> "Chief Executive Officer": a filing says "CEO" only in
         two exhibit titles). An acronym they use ("LM" for the Lunar Module) stays: its sentences say it."""
-        out: dict[str, str] = {}
         with self._memory.read():
-            texts = [e.text for e in self._memory.tree.entries.values()]
+            return self._long_forms(terms)
+
+    def _long_forms(self, terms: list[str]) -> dict[str, str]:
+        """`long_forms` under the read lock; each acronym's answer is kept until entries are added (a question is
+        read twice, by its memory block and by its answer)."""
+        entries = self._memory.tree.entries
+        if self._spelled[0] != len(entries):
+            self._spelled = (len(entries), {})
+        known = self._spelled[1]
         for term in dict.fromkeys(terms):
             pattern = spelled_out(term)
-            if pattern is None:
+            if pattern is None or term in known:
                 continue
             said = _term_pattern(term)
-            times = sum(said.search(text) is not None for text in texts)
-            written = [m for text in texts if (m := pattern.search(text)) is not None] if times <= SELDOM else []
-            if len(written) > times:
-                out[term] = " ".join(written[0].group(0).split())
-        return out
-
-    def _long_forms(self, acronyms: list[str]) -> dict[str, str]:
-        """The first long form the documents write of each acronym (under the read lock)."""
-        out: dict[str, str] = {}
-        for acronym in acronyms:
-            pattern = spelled_out(acronym)
-            match = next((m for e in self._memory.tree.entries.values() if pattern is not None
-                          and (m := pattern.search(e.text)) is not None), None)
-            if match is not None:
-                out[acronym] = " ".join(match.group(0).split())
-        return out
+            times = sum(said.search(e.text) is not None for e in entries.values())
+            written: list[re.Match[str]] = []
+            if times <= SELDOM:  # counted only as far as the comparison needs
+                for entry in entries.values():
+                    if (match := pattern.search(entry.text)) is not None:
+                        written.append(match)
+                        if len(written) > times:
+                            break
+            known[term] = " ".join(written[0].group(0).split()) if len(written) > times else None
+        return {t: form for t in terms if (form := known.get(t)) is not None}
 
     def _vocabulary(self) -> set[str]:
         """Every word of the task's documents, lower case (read again when entries are added); under the read

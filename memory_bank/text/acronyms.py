@@ -67,14 +67,16 @@ def spelled_out(acronym: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w-])" + (_SMALL + r"\s+").join(words) + r"(?![\w-])")
 
 
+# a question names a few acronyms; each is searched for in every passage, so a pasted wall of capitals is not
+MAX_ACRONYMS = 8
 _ACRONYM_WORD = re.compile(r"(?<![\w-])([A-Z]{3,6})(?:['’]s)?(?![\w-])")
 
 
 def in_document_words(question: str, long_forms: Callable[[list[str]], dict[str, str]]) -> str:
     """The question with each acronym the documents seldom say written as they write it: "Who is Oracle's CEO?"
     is searched and answered as "Who is Oracle's Chief Executive Officer?". `long_forms` is the view's."""
-    acronyms = list(dict.fromkeys(m.group(1) for m in _ACRONYM_WORD.finditer(question)))
+    acronyms = list(dict.fromkeys(m.group(1) for m in _ACRONYM_WORD.finditer(question)))[:MAX_ACRONYMS]
     found = long_forms(acronyms) if acronyms else {}
     for acronym, long_form in found.items():
-        question = re.sub(rf"(?<![\w-]){acronym}(?![\w-])", long_form, question)
+        question = re.sub(rf"(?<![\w-]){acronym}(?![\w-])", lambda _m, text=long_form: text, question)
     return question

@@ -69,8 +69,9 @@ class FrontMatterAnswerer:
         if not nodes or not named <= said or (named and not _NUMBERED.search(about)):
             return None  # about something inside the documents, or a document whose cover was not read
         if kind == "author":
-            best = max(nodes, key=lambda n: len(_PERSON.findall(texts[n.id])))
-            if len(_PERSON.findall(texts[best.id])) < 1:
+            names = {n.id: len(_PERSON.findall(texts[n.id])) for n in nodes}
+            best = max(nodes, key=lambda n: names[n.id])
+            if not names[best.id]:
                 return None
             return Answer(f"The front matter reads: {_cut(texts[best.id])}", [_evidence(best, texts[best.id])], 1.0)
         for node in nodes:
