@@ -46,6 +46,17 @@ def _nodes(page) -> int:  # noqa: ANN001
     return stats["nodes"] if stats else 0
 
 
+def _stored_graph(store: SqlTaskStore, task_id: str) -> int | None:
+    """How many nodes the graph draws for a stored task once its run is done: the live nodes and, as ghosts, the
+    nodes merged away into them."""
+    stored = store.load(task_id)
+    if [r.status for r in stored.runs] != ["done"]:
+        return None
+    live = {n["id"] for n in stored.export["query_graph"]["nodes"]}
+    ghosts = {old for e in stored.export["interaction_tree"]["merge_events"] for old in e["merged_node_ids"]} - live
+    return len(live) + len(ghosts)
+
+
 def test_reload_mid_run_crash_resume_and_reload_after(browser, artifacts, tmp_path) -> None:  # noqa: ANN001
     env = {"MEMORY_BANK_DATA_DIR": str(tmp_path / "data")}
     page = browser.new_page(viewport={"width": 1500, "height": 1100})
@@ -68,7 +79,11 @@ def test_reload_mid_run_crash_resume_and_reload_after(browser, artifacts, tmp_pa
         assert _wait(lambda: _nodes(page), 60, "the stored graph") >= seen
         page.get_by_role("button", name="Resume").click()
         page.get_by_text("Done", exact=True).wait_for(timeout=400_000)
-        final = _wait(lambda: _nodes(page), 30, "the final graph")
+        # "Done" can be on the page a moment before the graph's frame has drawn the last nodes (it hears of them
+        # by a message of its own): the count to expect is the stored task's, not the first one read
+        store = SqlTaskStore(tmp_path / "data")
+        final = _wait(lambda: _stored_graph(store, task_id), 60, "the finished task in the store")
+        _wait(lambda: (s := _stats(page)) and s.get("settled") and s["nodes"] == final, 60, "the final graph")
         page.reload()
         page.get_by_text("Done", exact=True).wait_for(timeout=90_000)
         assert _task_id(page) == task_id
@@ -78,15 +93,11 @@ def test_reload_mid_run_crash_resume_and_reload_after(browser, artifacts, tmp_pa
         page.screenshot(path=str(artifacts / "tasks_after_resume.png"))
     page.close()
 
-    store = SqlTaskStore(tmp_path / "data")
-    stored = store.load(task_id)
+    stored = SqlTaskStore(tmp_path / "data").load(task_id)
     entries = Counter((e["metadata"]["source"], e["text"]) for e in stored.export["interaction_tree"]["entries"])
     assert entries and max(entries.values()) == 1, "resume stored an entry twice"
     assert [r.status for r in stored.runs] == ["done"] and stored.runs[0].result["answer"]
-    # the graph draws the live nodes and, as ghosts, the nodes merged away into them
-    live = {n["id"] for n in stored.export["query_graph"]["nodes"]}
-    ghosts = {old for e in stored.export["interaction_tree"]["merge_events"] for old in e["merged_node_ids"]} - live
-    assert len(live) + len(ghosts) == final
+    assert _stored_graph(SqlTaskStore(tmp_path / "data"), task_id) == final
 
 
 def test_shared_mode_import_restores_answers_and_browsers_keep_their_own_tasks(browser, artifacts, tmp_path,
