@@ -9,18 +9,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .tokens import STOPWORDS
+
 # A stop, then any closing quotes or brackets. A sentence break also needs the next sentence to open with a
 # capital or a digit, so "3.5" and "e.g. this" are not breaks; a clause end (; and : count too) only needs
 # whitespace after it: good enough for a place to cut an over-long passage, not for a sentence list.
 _STOP = "[.!?]"
 _CLAUSE_STOP = "[.!?;:]"
 _CLOSERS = r"[\"')\]]*"
-# a stop that ends a title or a company's form is no break ("the Apple Inc. 2022 Employee Stock Plan")
-_ABBREVIATIONS = ("Inc", "Corp", "Ltd", "Co", "Mr", "Mrs", "Ms", "Dr", "Jr", "Sr", "vs")
+# a stop that ends a title, a company's form, a saint, a rank, a number's or a page's word or a month is no break
+# ("the Apple Inc. 2022 Employee Stock Plan", "St. Joseph, Missouri", "Gen. Patton", "No. 9", "on Dec. 25")
+_ABBREVIATIONS = ("Inc", "Corp", "Ltd", "Co", "Mr", "Mrs", "Ms", "Dr", "Jr", "Sr", "vs", "St", "Mt", "Ft", "Gen",
+                  "Col", "Lt", "Capt", "Sgt", "Rev", "Prof", "Gov", "Sen", "Rep", "Fr", "No", "Nos", "Vol", "Fig",
+                  "pp", "approx", "Jan", "Feb", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
 # nor does a middle initial ("Richard F. Gordon"): a capital alone after a capitalised word; I, V and X are left
 # out, since "World War I." ends sentences (lookbehinds are fixed-width: one per length of the word before)
 _INITIAL = "".join(rf"(?<!\b[A-Z][a-z]{{{n}}} [A-HJ-UWYZ]\.)" for n in range(1, 12))
-_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + _INITIAL
+# and a run of initials is one name ("The T. T. Tsui Gallery", "by J. R. R. Tolkien"): no break after an initial
+# that follows another, nor before one that another initial and a capitalised word follow
+_INITIALS = r"(?<!\b[A-Z]\. [A-HJ-UWYZ]\.)(?!(?<=\s[A-HJ-UWYZ]\.)\s+[A-Z]\.\s+[A-Z])"
+# nor do dotted initials before a capitalised word that is not a function word ("E.W. Scripps", "the U.S. Army";
+# "in the U.S. The next year" and "S.W.A.T. That" still end there)
+_DOTTED = (r"(?!(?<=\b[A-Z]\.[A-Z]\.)[\"')\]]*\s+(?!(?:" + "|".join(w.title() for w in sorted(STOPWORDS) if w.isalpha())
+           + r")\b)[A-Z][a-z])")
+_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + _INITIAL + _INITIALS + _DOTTED
 _SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_NOT_AFTER}{_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
 # A blank line (it may hold spaces) ends a paragraph.
