@@ -50,7 +50,7 @@ class NamedRow:
     def statement(self) -> str:
         """'Total revenues, 2023: $49,954; 2022: $42,440 (millions)': the figure with its row label, each asked
         year and the unit."""
-        unit = f" ({self.row.unit})" if self.row.unit else ""
+        unit = f" ({self.row.row_unit()})" if self.row.row_unit() else ""
         cells = "; ".join(f"{column}: {value}" for column, value in ((self.column, self.value), *self.also))
         return f"{self.row.name}, {cells}{unit}"
 

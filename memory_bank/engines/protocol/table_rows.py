@@ -22,6 +22,8 @@ MAX_ROWS = 5_000
 MAX_TEXT = 2_000
 MAX_CELLS = 64
 YEAR = re.compile(r"^(?:19|20)\d\d$")
+# the words of a unit's exception that say no kind of figure ("except per share data", "... amounts")
+_EXCEPTION_FILLER = frozenset({"and", "amounts", "data", "which", "are", "reflected", "in", "number", "of"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,21 @@ class TableRowRef:
     name: str = ""  # the row label as printed ("Total revenues")
     cells: tuple[tuple[str, str], ...] = ()  # (column header, value) for each value the row has
     unit: str = ""  # "millions", "Dollars in millions" ...; "" when the table states none
+
+    def row_unit(self) -> str:
+        """The unit of this row's figures: a table's "millions, except number of shares which are reflected in
+        thousands and per share amounts" is "millions" for its revenue row, "thousands" for its shares row and
+        no unit for its per-share row (a reader is told the unit of the figure in front of them)."""
+        main, _, exception = self.unit.partition(", except ")
+        if not exception:
+            return self.unit
+        name = self.name.lower()
+        if re.search(r"\bshares\b", name) and "shares" in exception:
+            return next((u for u in ("thousands", "millions", "billions") if u in exception), main)
+        if "per share" in name:
+            return "" if "per share" in exception else main
+        words = [w for w in re.findall(r"[a-z]+", exception) if w not in _EXCEPTION_FILLER]
+        return "" if words and all(w in name for w in words) else main
 
     def values_for(self, asked: frozenset[str]) -> list[tuple[str, str]]:
         """The (column, value) cells of the columns the question names: by year when it names one ("2023" in

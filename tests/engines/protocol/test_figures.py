@@ -198,3 +198,25 @@ def test_a_compared_part_takes_the_row_with_the_change_a_growth_question_wants()
     rows = label_rows(stems(question), tables, lambda e: table_rows(e.metadata),
                       prefer=lambda row: change_of(row) is not None, question=question)
     assert [r.entry.entry_id for r in rows] == ["opex", "opex2"]
+
+
+def test_a_figure_is_stated_in_its_own_rows_unit_not_the_tables_whole_caption() -> None:
+    caption = "millions, except number of shares which are reflected in thousands and per share amounts"
+    cells = {"2022": "26,251"}
+
+    def statement(label: str, unit: str = caption) -> str:
+        line = f"{label} | 2022: 26,251"
+        meta = {"structure": "table", "columns": ["2022"],
+                "rows": [[line, label, [[c, v] for c, v in cells.items()], unit]]}
+        entry = InteractionEntry("t", line, 0.0, meta)
+        row = table_rows(entry.metadata)[line]
+        return named_rows(_asked(f"{label} in 2022?"), [(entry, ("n",))], lambda e: table_rows(e.metadata)
+                          )[0].statement() if row else ""
+
+    assert statement("Research and development") == "Research and development, 2022: 26,251 (millions)"
+    assert statement("Shares used in computing earnings per share") == (
+        "Shares used in computing earnings per share, 2022: 26,251 (thousands)")
+    assert statement("Diluted earnings per share") == "Diluted earnings per share, 2022: 26,251"
+    assert statement("Weighted-average exercise price", "millions, except exercise price") == (
+        "Weighted-average exercise price, 2022: 26,251")
+    assert statement("Total revenues", "Dollars in millions") == "Total revenues, 2022: 26,251 (Dollars in millions)"
