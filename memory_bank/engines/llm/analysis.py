@@ -12,6 +12,11 @@ keywords and the opening of its summary: listed whole, the NIST PDF's candidates
 filled a local model's 1,536-token share with one new node, and 105 of 120 analysis calls carried one node. The
 new nodes, the ones being judged, are always shown whole, and so is every candidate of a call that fits (the notes
 sample's calls: a duplicate is judged against its whole text).
+
+Each call's schema (`analysis_schema.py`) gives every new node exactly its candidates, one judgement each, in
+order, so a grammar-constrained reply judges them all (with "at least one judgement" the local model judged each
+node against its first candidate only); a reply from an endpoint that ignores schemas and leaves a candidate
+unjudged is asked again for that node, then handed to the offline agent, as any invalid item.
 """
 
 from __future__ import annotations
@@ -24,19 +29,15 @@ from ...memory.query_graph import Relation
 from ...text.split import cut_point
 from ...text.tokens import chars_for_tokens, estimate_tokens
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
-from .batch import REPLY_OVERHEAD, BatchRequest, batch_schema, for_ids
+from .analysis_schema import batch_schema, missing, single_schema
+from .batch import REPLY_OVERHEAD, BatchRequest
 from .client import ResponseSchema
 from .common import BatchedAgent, json_lines, node_json, nodes_json
-from .structured import narrowed, one_of, response_schema
 
 CANDIDATE_SHARE = 24  # a candidate listed in a batch takes at most this fraction of the items' prompt budget:
 # on a local model's 1,536 tokens, 64 (its context and keywords, and ~250 characters of its summary), so about
 # three new nodes of five candidates fit a call; on a remote window (12,000) 500 tokens, every summary whole
 NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
-REASON_CHARS = 120  # the schema's bound on a judgement's reasoning (what each node says, a few words each)
-LINE_CHARS = 160  # ... on a conflict's description (both claims quoted)
-CONTEXT_CHARS = 80  # ... on a rewritten one-line context: the local 1.5B model filled 160 with a copied sentence,
-# four rewrites a related pair (1,226 reply tokens, 234 s, for one call of 7 related pairs on the notes sample)
 
 
 class LenientJudgement(RelationJudgement):
@@ -75,14 +76,17 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
     def run(self, inp: AnalysisInput) -> AnalysisOutput:
         if not inp.candidates:
             return AnalysisOutput()
+        wanted = judged(inp)
+
+        def check(reply: AnalysisReply) -> None:
+            problem = missing(wanted, [j.existing_node_id for j in reply.relationships])
+            if problem is not None:
+                raise ValueError(problem)
+
         count = len(inp.candidates)
-        base = response_schema(AnalysisReply, max_string=self.max_string, max_items=max(count, 8))
-        schema = narrowed(base, {"AnalysisReply": {"required": ["relationships"]},
-                                 "AnalysisReply.relationships": {"minItems": count, "maxItems": count},
-                                 **_judgement_fields([c.id for c in inp.candidates])})
-        reply = self._ask(AnalysisReply, schema=schema, max_tokens=64 + count * self.per_candidate_tokens,
-                          new_node=node_json(inp.new_node), candidates=nodes_json(inp.candidates),
-                          candidate_count=count)
+        reply = self._ask(AnalysisReply, schema=single_schema(wanted), check=check,
+                          max_tokens=64 + count * self.per_candidate_tokens, new_node=node_json(inp.new_node),
+                          candidates=nodes_json(inp.candidates), candidate_count=count)
         return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
 
     def asks(self, inp: AnalysisInput) -> bool:
@@ -113,26 +117,23 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
 
         def render(ids: list[str]) -> list:
             existing = listed(ids)
-            items = [{**by_id[i].new_node.model_dump(), "id": i,
-                      "candidates": [c.id for c in by_id[i].candidates]} for i in ids]
+            items = [{**by_id[i].new_node.model_dump(), "id": i, "candidates": judged(by_id[i])} for i in ids]
             return self._render_batch(existing_count=len(existing), count=len(ids),
                                       existing=json_lines(c.model_dump() for c in existing.values()),
                                       items=json_lines(items))
 
         def schema(ids: list[str]) -> ResponseSchema:
-            """Each item names one of this call's ids, and its judgements one of the candidates listed."""
-            listed = [c.id for i in ids for c in by_id[i].candidates]
-            most = max(len(by_id[i].candidates) for i in ids)
-            return for_ids(base, ids, {"AnalysisItem": {"required": ["id", "relationships"]},
-                                       "AnalysisItem.relationships": {"minItems": 1, "maxItems": most},
-                                       **_judgement_fields(listed)})
+            """One entry per item asked, in order, each judging exactly its own candidates, in order."""
+            return batch_schema([(i, judged(by_id[i])) for i in ids])
 
-        base = batch_schema(AnalysisItem, max_string=self.max_string,
-                            max_items=max(self._settings.llm_batch_items, self.max_items))
+        def check(i: str, item: AnalysisItem) -> str | None:
+            """A remote endpoint may ignore the schema: an item that leaves a candidate unjudged is asked again."""
+            return missing(judged(by_id[i]), [j.existing_node_id for j in item.relationships])
+
         return BatchRequest(ids=list(by_id), render=render, item_model=AnalysisItem,
                             reply_tokens=lambda ids: min(self.limits().reply_tokens, REPLY_OVERHEAD + sum(
                                 self.per_candidate_tokens * len(by_id[i].candidates) for i in ids)),
-                            schema=schema)
+                            schema=schema, check=check)
 
     def _candidate_chars(self) -> int:
         return chars_for_tokens(self.limits().prompt_tokens // CANDIDATE_SHARE)
@@ -150,27 +151,9 @@ def shown(node: NodeInfo, chars: int) -> NodeInfo:
     return node.model_copy(update={"summary": node.summary[:end].rstrip() + " …"})
 
 
-def _judgement_fields(candidates: list[str]) -> dict[str, dict[str, object]]:
-    """A judgement names one of the candidates shown, and carries the fields of its relation only (a conflict
-    its description, a related pair its rewrites; a merge or an unrelated pair nothing more), each short: every
-    character is a token a local model writes, and it wrote all of them, as null or as copies, when it could."""
-    line = {"type": "string", "maxLength": LINE_CHARS}
-    context = {"type": "string", "maxLength": CONTEXT_CHARS}
-    words = {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 40}}
-
-    def variant(relation: Relation, **extra: dict[str, object]) -> dict[str, object]:
-        # the reason before the verdict: a small model that wrote "merge" first then explained a difference
-        fields = {"existing_node_id": one_of(candidates), "reasoning": {"type": "string", "maxLength": REASON_CHARS},
-                  "relationship": one_of([relation.value])}
-        required = [*fields, *(["conflict_description"] if relation is Relation.CONFLICT else [])]
-        return {"type": "object", "properties": {**fields, **extra}, "required": required,
-                "additionalProperties": False}
-
-    return {"LenientJudgement": {"anyOf": [
-        variant(Relation.CONFLICT, conflict_description=line), variant(Relation.MERGE),
-        variant(Relation.RELATED, context_update_new=context, context_update_existing=context,
-                keywords_update_new=words, keywords_update_existing=words),
-        variant(Relation.UNRELATED)]}}
+def judged(inp: AnalysisInput) -> list[str]:
+    """The candidates a new node is judged against, in retrieval order: each once, never the node itself."""
+    return [c for c in dict.fromkeys(c.id for c in inp.candidates) if c != inp.new_node.id]
 
 
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:

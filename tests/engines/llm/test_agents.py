@@ -169,11 +169,12 @@ def test_analysis_judges_all_candidates_in_one_call_and_drops_unknown_ids(fake: 
         {"existing_node_id": "b", "relationship": "related", "context_update_new": "new ctx",
          "context_update_existing": "b ctx", "keywords_update_new": ["x"], "keywords_update_existing": ["y"]},
         {"existing_node_id": "a", "relationship": "unrelated"},
+        {"existing_node_id": "c", "relationship": "unrelated"},
     ]})))
     out = AnalysisAgent(client, fake.settings()).run(
         AnalysisInput(new_node=node("n"), candidates=[node("a"), node("b"), node("c")]))
     assert [(j.existing_node_id, j.relationship) for j in out.relationships] == [
-        ("a", Relation.CONFLICT), ("b", Relation.RELATED)]
+        ("a", Relation.CONFLICT), ("b", Relation.RELATED), ("c", Relation.UNRELATED)]
     assert out.relationships[0].conflict_description == "1990 vs 1995"
     assert out.relationships[1].keywords_update_existing == ["y"]
     assert len(fake.chat_requests) == 1

@@ -94,7 +94,8 @@ def test_new_nodes_share_one_call_their_shared_candidate_listed_once(fake: FakeO
     first = AnalysisInput(new_node=node("nnnnnnnnnnn1", "The budget is 9 million."), candidates=[shared])
     second = AnalysisInput(new_node=node("nnnnnnnnnnn2", "The team grew."), candidates=[shared, only_b])
     fake.push(ok(json.dumps({"items": [
-        {"id": "n2", "relationships": [{"existing_node_id": "bbbbbbbbbbbb", "relationship": "Related"}]},
+        {"id": "n2", "relationships": [{"existing_node_id": "aaaaaaaaaaaa", "relationship": "unrelated"},
+                                       {"existing_node_id": "bbbbbbbbbbbb", "relationship": "Related"}]},
         {"id": "n1", "relationships": [{"existing_node_id": "aaaaaaaaaaaa", "relationship": "conflict",
                                         "reasoning": "5 vs 9"},
                                        {"existing_node_id": "bbbbbbbbbbbb", "relationship": "merge"}]},
@@ -109,7 +110,7 @@ def test_new_nodes_share_one_call_their_shared_candidate_listed_once(fake: FakeO
         ("aaaaaaaaaaaa", Relation.CONFLICT)]
     assert out[0].relationships[0].conflict_description == "5 vs 9"
     assert [(j.existing_node_id, j.relationship) for j in out[1].relationships] == [
-        ("bbbbbbbbbbbb", Relation.RELATED)]
+        ("aaaaaaaaaaaa", Relation.UNRELATED), ("bbbbbbbbbbbb", Relation.RELATED)]
 
 
 def test_a_node_without_candidates_makes_no_call_in_a_batch(fake: FakeOpenAI, client: OpenAIClient) -> None:

@@ -15,6 +15,7 @@ from memory_bank.engines.llm.planning import PlanningAgent
 from memory_bank.engines.llm.structure import StructureAgent
 from memory_bank.engines.models import (
     AnalysisInput,
+    AnalysisOutput,
     ConflictNotice,
     ImageNotice,
     IntegrationInput,
@@ -23,6 +24,7 @@ from memory_bank.engines.models import (
     PlanningInput,
     StructureInput,
 )
+from memory_bank.errors import AgentOutputError
 from memory_bank.memory.insight_doc import InsightDoc, TaskType
 from tests.support.fake_openai import FakeOpenAI, RecordedRequest, ok
 
@@ -39,9 +41,18 @@ def field(schema: dict[str, Any], model: str, name: str) -> dict[str, Any]:
     return schema["$defs"][model]["properties"][name]
 
 
-def judged_ids(schema: dict[str, Any]) -> list[list[str]]:
-    """The candidate ids each kind of judgement may name (one alternative per relation)."""
-    return [v["properties"]["existing_node_id"]["enum"] for v in schema["$defs"]["LenientJudgement"]["anyOf"]]
+def positions(relationships: dict[str, Any]) -> list[list[str]]:
+    """The candidate each position of a node's judgements may name, per position (one list per relation kind)."""
+    assert "items" not in relationships, "llama.cpp's converter reads `items` before `prefixItems`"
+    return [sorted({v["properties"]["existing_node_id"]["enum"][0] for v in p["anyOf"]})
+            for p in relationships["prefixItems"]]
+
+
+def batch_positions(schema: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Each entry of a batch schema: the item id it names, and its judgements' candidates in order."""
+    entries = schema["properties"]["items"]["prefixItems"]
+    return [(e["properties"]["id"]["enum"][0], [p[0] for p in positions(e["properties"]["relationships"])])
+            for e in entries]
 
 
 def plan(**task: object) -> str:
@@ -82,40 +93,72 @@ def test_the_planning_schema_without_conflicts_allows_images_then_only_a_normal_
     assert normal["properties"]["pending_tasks"]["minItems"] == 0, "finishing stays possible"
 
 
-def test_the_analysis_schema_names_exactly_the_candidates_shown(fake: FakeOpenAI, client: OpenAIClient) -> None:
-    fake.push(ok(json.dumps({"relationships": [
+def test_the_analysis_schema_gives_one_judgement_to_each_candidate_in_order(fake: FakeOpenAI,
+                                                                            client: OpenAIClient) -> None:
+    fake.push(ok(json.dumps({"relationships": [  # ignores the schema: c unjudged, an id it was never shown
         {"existing_node_id": "b", "relationship": "related", "reasoning": "same topic"},
-        {"existing_node_id": "zz", "relationship": "merge", "reasoning": "an id it was never shown"}]})))
+        {"existing_node_id": "zz", "relationship": "merge", "reasoning": "an id it was never shown"}]})),
+              ok(json.dumps({"relationships": [
+                  {"existing_node_id": "b", "relationship": "related", "reasoning": "same topic"},
+                  {"existing_node_id": "c", "relationship": "unrelated", "reasoning": "other topic"}]})))
     out = AnalysisAgent(client, fake.settings()).run(AnalysisInput(new_node=node("n"), candidates=[node("b"),
                                                                                                      node("c")]))
-    schema = sent(fake.chat_requests[0])
-    assert judged_ids(schema) == [["b", "c"]] * 4
-    merge = schema["$defs"]["LenientJudgement"]["anyOf"][1]
-    assert merge["properties"]["relationship"]["enum"] == ["merge"] and merge["additionalProperties"] is False
-    assert "context_update_new" not in merge["properties"], "a merge writes no rewrite of either side"
-    related = schema["$defs"]["LenientJudgement"]["anyOf"][2]["properties"]
-    assert related["context_update_new"]["maxLength"] == related["context_update_existing"]["maxLength"] == 80
-    assert schema["properties"]["relationships"]["minItems"] == 2
-    assert [j.existing_node_id for j in out.relationships] == ["b"], "an id outside the enum is never used"
+    first, again = fake.chat_requests
+    schema = sent(first)
+    relationships = schema["properties"]["relationships"]
+    assert positions(relationships) == [["b"], ["c"]]
+    assert relationships["minItems"] == relationships["maxItems"] == 2
+    kinds = relationships["prefixItems"][0]["anyOf"]
+    assert [k["properties"]["relationship"]["enum"] for k in kinds] == [["conflict"], ["merge"], ["related"],
+                                                                          ["unrelated"]]
+    merge = kinds[1]
+    assert merge["additionalProperties"] is False and "context_update_new" not in merge["properties"], \
+        "a merge writes no rewrite of either side"
+    assert schema["$defs"]["Context"]["maxLength"] == 80
+    assert "no judgement for candidate c" in again.messages[-1]["content"]
+    assert [j.existing_node_id for j in out.relationships] == ["b", "c"], "an id outside the schema is never used"
 
 
-def test_a_batch_schema_lists_the_items_asked_and_a_re_ask_only_the_missing_ones(
+def test_a_batch_schema_lists_each_nodes_candidates_in_order_and_a_re_ask_only_the_missing_items(
         fake: FakeOpenAI, client: OpenAIClient) -> None:
-    inputs = [AnalysisInput(new_node=node(f"new{i}"), candidates=[node(c)]) for i, c in ((1, "x"), (2, "y"))]
+    inputs = [AnalysisInput(new_node=node("new1"), candidates=[node("x"), node("y"), node("z")]),
+              AnalysisInput(new_node=node("new2"), candidates=[node("y"), node("w")])]
     judged = {"relationship": "unrelated", "reasoning": "different"}
-    fake.push(ok(json.dumps({"items": [{"id": "n1", "relationships": [{"existing_node_id": "x", **judged}]},
+    fake.push(ok(json.dumps({"items": [{"id": "n1", "relationships": [{"existing_node_id": c, **judged}
+                                                                      for c in ("x", "y", "z")]},
                                        {"id": "n7", "relationships": [{"existing_node_id": "y", **judged}]}]})),
-              ok(json.dumps({"items": [{"id": "n2", "relationships": [{"existing_node_id": "y", **judged}]}]})))
-    agent = AnalysisAgent(client, fake.settings())
-    outs = agent.run_batch(inputs)
-    assert [[j.existing_node_id for j in o.relationships] for o in outs] == [["x"], ["y"]]
+              ok(json.dumps({"items": [{"id": "n2", "relationships": [{"existing_node_id": c, **judged}
+                                                                      for c in ("y", "w")]}]})))
+    outs = AnalysisAgent(client, fake.settings()).run_batch(inputs)
+    assert [[j.existing_node_id for j in o.relationships] for o in outs] == [["x", "y", "z"], ["y", "w"]]
     first, again = (sent(r) for r in fake.chat_requests)
-    assert field(first, "AnalysisItem", "id")["enum"] == ["n1", "n2"]
-    assert list(first["$defs"]["AnalysisItem"]["properties"])[0] == "id", "the grammar writes the id first"
-    assert judged_ids(first) == [["x", "y"]] * 4
-    assert first["properties"]["items"]["minItems"] == first["properties"]["items"]["maxItems"] == 2
-    assert field(again, "AnalysisItem", "id")["enum"] == ["n2"], "the invented n7 was refused; n2 asked again"
-    assert judged_ids(again) == [["y"]] * 4
+    assert batch_positions(first) == [("n1", ["x", "y", "z"]), ("n2", ["y", "w"])]
+    items = first["properties"]["items"]
+    assert "items" not in items and items["minItems"] == items["maxItems"] == 2
+    assert list(items["prefixItems"][0]["properties"])[0] == "id", "the grammar writes the id first"
+    assert batch_positions(again) == [("n2", ["y", "w"])], "the invented n7 was refused; n2 asked again"
+
+
+def test_a_batched_reply_missing_a_candidate_is_asked_again_for_that_node_then_falls_back(
+        fake: FakeOpenAI, client: OpenAIClient) -> None:
+    """An endpoint that ignores the schema judges n1 against its first candidate only (what the local model
+    did under the old schema): n2 is kept, n1 is asked again with what was missing, and after the re-asks it
+    is an error of its own, so the offline agent stands in for that node alone."""
+    inputs = [AnalysisInput(new_node=node("new1"), candidates=[node("x"), node("y")]),
+              AnalysisInput(new_node=node("new2"), candidates=[node("y")])]
+    judged = {"relationship": "unrelated", "reasoning": "different"}
+    first_only = {"id": "n1", "relationships": [{"existing_node_id": "x", **judged}]}
+    fake.push(ok(json.dumps({"items": [first_only, {"id": "n2", "relationships": [
+        {"existing_node_id": "y", **judged}]}]})), ok(json.dumps({"items": [first_only]})),
+        ok(json.dumps({"items": [first_only]})))
+    settings = fake.settings()
+    outs = AnalysisAgent(client, settings).run_batch(inputs)
+    assert isinstance(outs[0], AgentOutputError) and "no judgement for candidate y" in str(outs[0])
+    assert isinstance(outs[1], AnalysisOutput) and [j.existing_node_id for j in outs[1].relationships] == ["y"]
+    requests = fake.chat_requests
+    assert len(requests) == 1 + settings.structured_retries
+    assert all(batch_positions(sent(r)) == [("n1", ["x", "y"])] for r in requests[1:])
+    assert "item n1: no judgement for candidate y" in requests[1].messages[-1]["content"]
 
 
 def test_a_structure_batch_schema_lists_its_cluster_ids(fake: FakeOpenAI, client: OpenAIClient) -> None:

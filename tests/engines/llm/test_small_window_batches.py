@@ -69,9 +69,12 @@ def test_the_nist_body_pages_carry_several_new_nodes_an_analysis_call(embedder: 
         assert request.response_format is not None
         schema = request.response_format["json_schema"]["schema"]
         assert schema["properties"]["items"]["minItems"] == schema["properties"]["items"]["maxItems"] == len(items)
-        assert schema["$defs"]["AnalysisItem"]["properties"]["id"]["enum"] == [i["id"] for i in items]
-        judged = schema["$defs"]["LenientJudgement"]["anyOf"][0]["properties"]["existing_node_id"]["enum"]
-        assert set(judged) == listed == {c for i in items for c in i["candidates"]}  # the candidates shown
+        entries = schema["properties"]["items"]["prefixItems"]
+        assert [e["properties"]["id"]["enum"] for e in entries] == [[i["id"]] for i in items]
+        judged = [[p["anyOf"][0]["properties"]["existing_node_id"]["enum"][0]
+                   for p in e["properties"]["relationships"]["prefixItems"]] for e in entries]
+        assert judged == [i["candidates"] for i in items]  # each node's candidates, in the order shown
+        assert {c for i in items for c in i["candidates"]} == listed
 
 
 def test_a_candidate_is_listed_by_its_opening_and_a_short_one_whole() -> None:
@@ -90,9 +93,10 @@ def _node(i: str, sentences: int) -> NodeInfo:
     return NodeInfo(id=i, summary=text, context=f"topic {i}", keywords=[f"k{i}"])
 
 
-def _judged(ids: list[tuple[str, str]]) -> str:
+def _judged(ids: list[tuple[str, list[str]]]) -> str:
     return json.dumps({"items": [{"id": item, "relationships": [
-        {"existing_node_id": cand, "reasoning": "r", "relationship": "unrelated"}]} for item, cand in ids]})
+        {"existing_node_id": cand, "reasoning": "r", "relationship": "unrelated"} for cand in cands]}
+        for item, cands in ids]})
 
 
 def test_candidates_are_cut_only_in_a_call_they_would_not_fit_whole(fake: FakeOpenAI) -> None:
@@ -104,10 +108,11 @@ def test_candidates_are_cut_only_in_a_call_they_would_not_fit_whole(fake: FakeOp
     long = [AnalysisInput(new_node=_node(f"new{i}", 4), candidates=[_node(f"old{i}{k}", 12) for k in range(3)])
             for i in range(2)]
     assert agent.plan_batches(short) == [[0, 1]] and agent.plan_batches(long) == [[0, 1]]
-    fake.push(ok(_judged([("n1", "old0"), ("n2", "old1")])), ok(_judged([("n1", "old00"), ("n2", "old10")])))
+    fake.push(ok(_judged([(f"n{i + 1}", [c.id for c in inp.candidates]) for i, inp in enumerate(short)])),
+              ok(_judged([(f"n{i + 1}", [c.id for c in inp.candidates]) for i, inp in enumerate(long)])))
     agent.run_batch(short)
     agent.run_batch(long)
-    whole, cut = (r.messages[-1]["content"] for r in fake.chat_requests)
+    whole, cut = (r.messages[-1]["content"] for r in fake.chat_requests)  # no re-ask: every candidate judged
     assert all(c.summary in whole for i in short for c in i.candidates) and " …" not in whole
     assert all(i.new_node.summary in cut for i in long), "the new nodes are always whole"
     assert not any(c.summary in cut for i in long for c in i.candidates) and cut.count(" …") == 6
