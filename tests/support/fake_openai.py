@@ -183,10 +183,13 @@ class FakeOpenAI:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def settings(self, **overrides: Any) -> Settings:
-        """LLM-engine settings pointing here, with test-sized timeouts and backoff."""
+        """LLM-engine settings pointing here, with test-sized backoff. The per-call deadline is far past any call
+        of a working test (well under a second): a test that is not about deadlines must not fail by one on a
+        loaded machine (at 2 s, a stalled CI runner timed out the first attempt of a retried stream before it had
+        read any of the dropped reply). A test of deadlines sets `llm_timeout` itself."""
         values: dict[str, Any] = {
             "engine": "llm", "llm_base_url": self.base_url, "llm_model": self.models[0],
-            "llm_api_key": "sk-test-secret", "llm_timeout": 2.0, "llm_max_retries": 2,
+            "llm_api_key": "sk-test-secret", "llm_timeout": 30.0, "llm_max_retries": 2,
             "llm_backoff_base": 0.01, "llm_backoff_max": 0.05,
         }
         values.update(overrides)

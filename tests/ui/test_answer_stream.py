@@ -32,7 +32,7 @@ def test_the_page_draws_the_draft_while_the_run_goes_on() -> None:
         monitor.on_event(AnswerDelta(text="The budget is **5 million**", llm_calls=3, tokens=1234))
         answer_view(None, monitor.view(), key="a")  # type: ignore[arg-type]
 
-    at = AppTest.from_function(page).run()
+    at = AppTest.from_function(page, default_timeout=60).run()  # a hang guard: the first script run imports the UI
     assert not at.exception, at.exception
     assert any("The budget is **5 million**" in m.value for m in at.markdown)
     assert any("3 LLM call(s), ~1,234 tokens so far" in c.value for c in at.caption)

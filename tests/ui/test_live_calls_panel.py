@@ -83,7 +83,7 @@ def _panel(uses_llm: bool) -> AppTest:
                             time_left=TimeLeft(seconds=238.0, calls=14, seconds_per_call=17.0))
         live_calls_panel(live, running=True, uses_llm=uses_llm)
 
-    return AppTest.from_function(page, kwargs={"uses_llm": uses_llm}).run()
+    return AppTest.from_function(page, kwargs={"uses_llm": uses_llm}, default_timeout=60).run()
 
 
 def test_the_panel_says_the_call_and_the_time_left_and_escapes_the_item() -> None:
