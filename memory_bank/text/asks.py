@@ -31,7 +31,8 @@ _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?
                          re.IGNORECASE)
 
 
-_NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
+# "the company's main businesses": a possessive names whose items they are, not the kind of item
+_NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b(?!['’](?:s\b|\s))", re.IGNORECASE)
 # an item of a list by its place: the words and the positions they name ("last" counts from the end)
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
             "ninth": 9, "tenth": 10, "last": -1}
@@ -48,6 +49,18 @@ _BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|t
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
+
+
+# "Which deployment scenarios or use cases …?": two words for one kind of item, not a choice between things named
+_NOT_A_VERB = r"(?!(?:is|are|was|were|has|have|had|do|does|did)\b)"
+_KINDS_JOINED = re.compile(rf"\b(?:what|which)\s+(?:{_NOT_A_VERB}[\w-]+\s+){{0,2}}?"
+                           rf"(?:{_ITEM_NOUNS})\s+(?:and/)?or\s+[\w\s-]{{0,30}}?\b(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
+
+
+def kinds_joined(question: str) -> bool:
+    """Does the question name the kind of item it asks for in two words joined by "or" ("scenarios or use
+    cases", "products or services")? Such an "or" offers no choice between two things."""
+    return any(_plural(m.group(0).split()[-1]) for m in _KINDS_JOINED.finditer(question))
 
 
 def ordinal_word(position: int) -> str:
@@ -73,7 +86,10 @@ def asks_for_items(question: str) -> bool:
 
 
 def _plural(noun: str) -> bool:
-    word = noun.lower().split()[-1]
+    words = noun.lower().split()
+    if not words:
+        return False  # no item noun there ("company's": a possessive)
+    word = words[-1]
     return word.endswith("s") or word in {"criteria"}
 
 
