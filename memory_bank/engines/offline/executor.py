@@ -28,6 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
+from .counted_list import counted_sentence
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
@@ -117,6 +118,10 @@ class OfflineExecutor:
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
+        counted = None if yes_no or rows or asks_choice(question) else counted_sentence(question, evidence)
+        if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
+            return ExecutionResult(answer=counted.text, tool_calls=calls, citations=_citations(counted),
+                                   summary=_summary(counted), success=True)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
