@@ -46,6 +46,9 @@ _BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|t
                            # "What should an enterprise do before deploying ZTA?": the steps that come first
                            r"|^\W*what\s+(?:should|must|would|does|do|can)\b.{0,60}?\bdo\s+(?:first|before|"
                            r"to\s+(?:begin|start|prepare|get\s+ready))\b", re.IGNORECASE)
+# "What is a PDP made of?", "What does the PDP consist of?": its components, though no components are named
+_MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up\s+)?of|composed\s+of|comprised\s+of|"
+                      r"consists?\s+of|broken\s+(?:down\s+)?into|divided\s+into)", re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
@@ -78,7 +81,8 @@ def asks_for_items(question: str) -> bool:
     """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
-    if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q):
+    if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q)
+            or _MADE_OF.match(q)):
         return True
     if _QUANTITY.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
@@ -103,6 +107,8 @@ def item_noun(question: str) -> str | None:
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     if match is None and _BEGIN_CHANGE.match(words):
         return "steps"
+    if match is None and _MADE_OF.match(words):
+        return "components"
     return _head(words, match.start()) if match else None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ...text.asks import item_noun
+from ...text.asks import asked_part, item_noun
 from ...text.tokens import bare_stem, stems
 from .answering import Answer
 from .evidence import Evidence
@@ -43,3 +43,13 @@ def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
         return None
     best = max(found, key=lambda f: f[:3])[3]
     return Answer(best.text, [best], 1.0)
+
+
+def says_more_of(question: str, counted: Answer, listed: str) -> bool:
+    """Does the counted sentence say more of what the question asks about than the section's list does?
+    "How many components is the PDP broken into?" is answered by "the policy decision point (PDP) is broken down
+    into two logical components: …", not by the section's three core components, whose lines never say "PDP"."""
+    noun = {bare_stem(s) for s in stems(item_noun(question) or "")}
+    subject = {bare_stem(s) for s in stems(asked_part(question))} - noun
+    said = {bare_stem(s) for s in stems(counted.text)}
+    return len(subject & said) > len(subject & {bare_stem(s) for s in stems(listed)})

@@ -28,7 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
-from .counted_list import counted_sentence
+from .counted_list import counted_sentence, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
@@ -113,12 +113,14 @@ class OfflineExecutor:
             return self._not_mentioned(question, absent, evidence, calls)
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         listing = None if yes_no or rows or asks_choice(question) else self.lists.listing(question, selection)
+        counted = None if yes_no or rows or asks_choice(question) else counted_sentence(question, evidence)
+        if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
+            listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
             position = ordinal(question)
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
-        counted = None if yes_no or rows or asks_choice(question) else counted_sentence(question, evidence)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
             return ExecutionResult(answer=counted.text, tool_calls=calls, citations=_citations(counted),
                                    summary=_summary(counted), success=True)

@@ -24,3 +24,19 @@ def test_no_counted_list_of_another_kind_or_for_a_question_of_no_items() -> None
     # a count pointing elsewhere, or naming fewer than two words after the mark, is no list
     assert counted_sentence("What are the businesses?", [_ev("It has three businesses (see Note 2).")]) is None
     assert counted_sentence("What are the businesses?", [_ev("It has three businesses: all.")]) is None
+
+
+def test_a_counted_sentence_saying_the_asked_subject_beats_a_list_that_never_says_it() -> None:
+    from memory_bank.engines.offline.counted_list import says_more_of
+    from memory_bank.text.asks import item_noun
+
+    pdp = _ev("From Figure 1, the policy decision point (PDP) is broken down into two logical components: the "
+              "policy engine and policy administrator (defined below).")
+    core = "Logical Components Policy engine (PE): This component decides. Policy administrator (PA): It sets up."
+    for question in ("How many components is the PDP broken into?", "What is a PDP made of?"):
+        counted = counted_sentence(question, [pdp])
+        assert counted is not None and says_more_of(question, counted, core), question
+    assert item_noun("What does the PDP consist of?") == "components"
+    question = "What are the logical components?"  # the list says as much of it: the list stays
+    counted = counted_sentence(question, [pdp])
+    assert counted is not None and not says_more_of(question, counted, core)
