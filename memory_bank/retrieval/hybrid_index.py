@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -115,6 +116,14 @@ class HybridIndex:
         self.__dict__.update(fresh.__dict__)
 
     # -- reads ---------------------------------------------------------------------------------------------
+
+    def other_forms(self, term: str, stem: Callable[[str], str]) -> list[str]:
+        """The indexed words that share `term`'s stem, when `term` itself is never indexed: a question's
+        "headquartered" finds the filing's "headquarters". One pass over the vocabulary, only for unseen words."""
+        if self._df.get(term, 0) > 0:
+            return []
+        root = stem(term)
+        return sorted(w for w, df in self._df.items() if df > 0 and w[:1] == term[:1] and stem(w) == root)
 
     def bm25(self, query_tokens: list[str]) -> np.ndarray:
         """Raw BM25 score per slot (dead slots included; callers mask them). Every query term's postings are

@@ -17,7 +17,7 @@ import numpy as np
 from ..memory.store import Memory
 from ..text.counts import count_marks, counted_marks
 from ..text.furniture import Role, merged_role
-from ..text.tokens import tokenize
+from ..text.tokens import stem, tokenize
 from ..text.trends import asked_change_marks, change_marks
 from .hybrid_index import HybridIndex
 from .retriever import demoted
@@ -53,7 +53,10 @@ class PassageSearch:
         """The k best passages, furniture demoted before the cut: the index is asked for 2k so body text that
         furniture outscored by less than the penalty comes in."""
         self._catch_up()
-        terms = tokenize(query) + list(counted_marks(query)) + asked_change_marks(query)
+        words = tokenize(query)
+        # a word the documents never write is searched in the forms they do ("headquartered" / "headquarters")
+        words += [form for word in dict.fromkeys(words) for form in self.index.other_forms(word, stem)]
+        terms = words + list(counted_marks(query)) + asked_change_marks(query)
         hits = self.index.search(terms, None, 2 * k, alpha=1.0)
         passages = []
         for entry_id, score in hits:

@@ -31,7 +31,8 @@ _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?
                          re.IGNORECASE)
 
 
-_NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b", re.IGNORECASE)
+# "the company's main businesses": a possessive names whose items they are, not the kind of item
+_NOUN = re.compile(rf"\b({_ITEM_NOUNS})\b(?!['’](?:s\b|\s))", re.IGNORECASE)
 # an item of a list by its place: the words and the positions they name ("last" counts from the end)
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
             "ninth": 9, "tenth": 10, "last": -1}
@@ -45,9 +46,24 @@ _BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|t
                            # "What should an enterprise do before deploying ZTA?": the steps that come first
                            r"|^\W*what\s+(?:should|must|would|does|do|can)\b.{0,60}?\bdo\s+(?:first|before|"
                            r"to\s+(?:begin|start|prepare|get\s+ready))\b", re.IGNORECASE)
+# "What is a PDP made of?", "What does the PDP consist of?": its components, though no components are named
+_MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up\s+)?of|composed\s+of|comprised\s+of|"
+                      r"consists?\s+of|broken\s+(?:down\s+)?into|divided\s+into)", re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
+
+
+# "Which deployment scenarios or use cases …?": two words for one kind of item, not a choice between things named
+_NOT_A_VERB = r"(?!(?:is|are|was|were|has|have|had|do|does|did)\b)"
+_KINDS_JOINED = re.compile(rf"\b(?:what|which)\s+(?:{_NOT_A_VERB}[\w-]+\s+){{0,2}}?"
+                           rf"(?:{_ITEM_NOUNS})\s+(?:and/)?or\s+[\w\s-]{{0,30}}?\b(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
+
+
+def kinds_joined(question: str) -> bool:
+    """Does the question name the kind of item it asks for in two words joined by "or" ("scenarios or use
+    cases", "products or services")? Such an "or" offers no choice between two things."""
+    return any(_plural(m.group(0).split()[-1]) for m in _KINDS_JOINED.finditer(question))
 
 
 def ordinal_word(position: int) -> str:
@@ -65,7 +81,8 @@ def asks_for_items(question: str) -> bool:
     """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
-    if _HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q):
+    if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q)
+            or _MADE_OF.match(q)):
         return True
     if _QUANTITY.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
@@ -73,7 +90,10 @@ def asks_for_items(question: str) -> bool:
 
 
 def _plural(noun: str) -> bool:
-    word = noun.lower().split()[-1]
+    words = noun.lower().split()
+    if not words:
+        return False  # no item noun there ("company's": a possessive)
+    word = words[-1]
     return word.endswith("s") or word in {"criteria"}
 
 
@@ -87,6 +107,8 @@ def item_noun(question: str) -> str | None:
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     if match is None and _BEGIN_CHANGE.match(words):
         return "steps"
+    if match is None and _MADE_OF.match(words):
+        return "components"
     return _head(words, match.start()) if match else None
 
 

@@ -15,6 +15,12 @@ MIN_WORDS = 3  # a part shorter than this is no question of its own
 _WH = r"(?:what|which|who|whom|whose|when|where|why|how)"
 _CLAUSE_BREAK = re.compile(rf"(?:,\s*(?:and|but)\s+|;\s*(?:and\s+)?|\s+and\s+(?=(?:also\s+)?{_WH}\b))(?={_WH}\b)",
                            re.IGNORECASE)
+# "What is X, what does Y do, and how does Z …?": a series of questions, its middle one set off by a comma alone
+# (only in a series, and only before a clause asking with its own verb: "What is the PEP, which the PA configures,
+# and …?" keeps its relative clause)
+_SERIES_END = re.compile(rf",\s*(?:and|but)\s+{_WH}\b", re.IGNORECASE)
+_SERIES_BREAK = re.compile(rf",\s*(?={_WH}\s+(?:\w+\s+)?(?:is|are|was|were|do|does|did|can|could|should|will|would|"
+                           rf"has|have|had)\b|how\s+(?:many|much)\b)", re.IGNORECASE)
 _COMPARE = re.compile(r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:and|with|to|versus|vs\.?)\s+(?P<b>.+?)[\s?.]*$",
                       re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+between\s+(?P<a>.+?)\s+and\s+"
@@ -38,6 +44,8 @@ def question_parts(question: str) -> list[str]:
     if compared:
         return [f"What is {side}?" for side in _sides(compared["a"], compared["b"])]
     parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(text) if p.strip(" ,;")]
+    if len(parts) >= 2 and _SERIES_END.search(text):
+        parts = [q.strip(" ,;") for p in parts for q in _SERIES_BREAK.split(p) if q.strip(" ,;")]
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
         return [question]  # "... and when?" leans on the first clause: one question

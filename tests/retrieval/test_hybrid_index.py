@@ -133,3 +133,14 @@ def test_insert_cost_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     small, large = copies(10_000), copies(40_000)
     assert 0 < large < small * 8, (small, large)  # linear growth is ~4x; rebuilding on insert would be ~16x
     assert large <= 8 * 40_000 * (16 + 4), large  # amortised: a few row copies per insert, never n per insert
+
+
+def test_a_word_never_indexed_is_found_in_the_forms_the_index_has() -> None:
+    from memory_bank.text.tokens import stem
+
+    idx = HybridIndex(dim=1)
+    idx.upsert("a", ["company", "headquarters", "located", "cupertino"], np.zeros(1, dtype=np.float32))
+    idx.upsert("b", ["subsidiaries", "incorporation"], np.zeros(1, dtype=np.float32))
+    assert idx.other_forms("headquartered", stem) == ["headquarters"]  # the question's form, the text's form
+    assert idx.other_forms("headquarters", stem) == []  # a word the index has is searched as it is
+    assert idx.other_forms("zebra", stem) == []

@@ -185,3 +185,18 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert item_noun("What should an enterprise do before deploying ZTA?") == "steps"
     assert item_noun("What must an agency do first to move to zero trust?") == "steps"
     assert not asks_for_items("What does the policy engine do?") and not asks_for_items("What should a PEP do?")
+    # a possessive names whose items they are, not their kind
+    assert item_noun("What are the company's main businesses?") == "businesses"
+    assert item_noun("What are the companies' main risks?") == "risks"
+
+
+def test_two_words_for_one_kind_of_item_offer_no_choice() -> None:
+    from memory_bank.engines.offline.figure_answer import asks_choice
+    from memory_bank.text.asks import kinds_joined
+
+    assert kinds_joined("Which deployment scenarios or use cases lend themselves to zero trust?")
+    assert not asks_choice("Which deployment scenarios or use cases lend themselves to zero trust?")
+    assert not asks_choice("Which products or services does Apple sell?")
+    assert asks_choice("Which grew faster, iPhone or Mac?")  # two things named: a choice
+    assert asks_choice("Which is larger: services or products?")
+    assert asks_choice("Which segment had higher sales, Americas or Europe?")

@@ -28,6 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
+from .counted_list import counted_sentence, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
@@ -97,7 +98,7 @@ class OfflineExecutor:
         calls: list[ToolCallRecord] = []
         question = in_document_words(question, self.view.long_forms)  # "CEO" read as the filing writes it
         if len(selection.parts) > 1:
-            return self._answer_parts(selection.parts, calls)
+            return self._answer_parts(question, selection.parts, calls)
         evidence = self.evidence(selection, calls)
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
@@ -112,11 +113,17 @@ class OfflineExecutor:
             return self._not_mentioned(question, absent, evidence, calls)
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         listing = None if yes_no or rows or asks_choice(question) else self.lists.listing(question, selection)
+        counted = None if yes_no or rows or asks_choice(question) else counted_sentence(question, evidence)
+        if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
+            listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
             position = ordinal(question)
             if position is not None and not _COUNT.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
+        if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
+            return ExecutionResult(answer=counted.text, tool_calls=calls, citations=_citations(counted),
+                                   summary=_summary(counted), success=True)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
@@ -237,7 +244,8 @@ class OfflineExecutor:
         return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer), success=True,
                                summary=f"Item {position} of section node {listing.node.id} ({listing.title}).")
 
-    def _answer_parts(self, selections: list[Selection], calls: list[ToolCallRecord]) -> ExecutionResult:
+    def _answer_parts(self, question: str, selections: list[Selection],
+                      calls: list[ToolCallRecord]) -> ExecutionResult:
         """A question that asks several things: each part answered from its own evidence, as a short list; a
         part the documents do not answer says so."""
         answerer = self.part_answerer
@@ -260,6 +268,14 @@ class OfflineExecutor:
             expanded = self.acronyms.run(part)
             if expanded is not None:  # "What does 'PA' stand for and what does it do?"
                 answers.append(expanded)
+                continue
+            # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
+            # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
+            one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
+            rows = self.tables.named_rows(part) if one else []
+            if rows:
+                answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], self.view.node(rows[0].node_id))],
+                                      1.0))
                 continue
             if self._detailed(part, listings[:k], parts, answers):  # "... and when is each a good fit?"
                 answers.append(Answer("", [], 1.0))

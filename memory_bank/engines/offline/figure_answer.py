@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ...memory.query_graph import Node
+from ...text.asks import kinds_joined
 from ..protocol.figures import NamedRow
 from .evidence import Evidence
 
@@ -30,14 +31,15 @@ def asks_comparison(question: str) -> bool:
     return bool(_COMPARE.search(question))
 
 
-_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|change[sd]?)\b|"
-                     r"\bwhich\b[^?]*\bor\b", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|change[sd]?)\b",
+                     re.IGNORECASE)
+_WHICH_OR = re.compile(r"\bwhich\b[^?]*\bor\b", re.IGNORECASE)
 
 
 def asks_choice(question: str) -> bool:
     """A comparison between things named ("which grew faster: A or B?", "how does A differ from B?"): no list
     of items answers it, even when it says "which ... revenues"."""
-    return bool(_CHOICE.search(question))
+    return bool(_CHOICE.search(question)) or (bool(_WHICH_OR.search(question)) and not kinds_joined(question))
 
 
 _AMOUNT = re.compile(r"\d|\bhow (?:much|many)\b|\b(?:amounts?|totals?|percent(?:age)?|rates?|figures?|numbers?|"

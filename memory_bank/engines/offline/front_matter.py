@@ -36,6 +36,8 @@ _SELF = frozenset(stems("this that the it its document report publication paper 
 # filing's cover too) name something it is about
 _NUMBERED = re.compile(r"\b(?:[A-Z]{2,}|[\w-]*\d[\w-]*)\b")
 MAX_WORDS = 60  # a cover quoted in an answer
+_DATE = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+                   r"(?:\s+\d{1,2},)?\s+(?:19|20)\d\d\b")
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")  # "Scott Rose", "Safra A. Catz"
 
 
@@ -76,8 +78,10 @@ class FrontMatterAnswerer:
             return Answer(f"The front matter reads: {_cut(texts[best.id])}", [_evidence(best, texts[best.id])], 1.0)
         for node in nodes:
             dated = next((s for s in split_sentences(texts[node.id]) if has_month(s) and years(s)), None)
-            if dated is not None:
-                return Answer(f"The front matter reads: {_cut(dated)}", [_evidence(node, dated)], 1.0)
+            if dated is not None:  # the date first, then the line it is read from ("59 pages (August 2020) …")
+                date = _DATE.search(dated)
+                lead = f"{date.group(0)}. " if date else ""
+                return Answer(f"{lead}The front matter reads: {_cut(dated)}", [_evidence(node, dated)], 1.0)
         return None
 
 

@@ -69,6 +69,10 @@ class Listing:
     numbered: bool  # list items carry their own markers; sub-sections their titles
     heading: str = ""  # the lead-in of a list taken for the period it heads ("Fourth Quarter 2022:"), not its kind
 
+    def said(self) -> str:
+        """What the list says: its section's title, its heading and every item."""
+        return " ".join([self.title, self.heading, *(f"{i.label} {i.text}" for i in self.items)])
+
 
 class ListAnswerer:
     def __init__(self, view: MemoryView, config: ListConfig | None = None) -> None:

@@ -24,6 +24,7 @@ MAX_CELLS = 64
 YEAR = re.compile(r"^(?:19|20)\d\d$")
 # the words of a unit's exception that say no kind of figure ("except per share data", "... amounts")
 _EXCEPTION_FILLER = frozenset({"and", "amounts", "data", "which", "are", "reflected", "in", "number", "of"})
+_NOTE_MARKS = re.compile(r"(?:\s*\(\d{1,2}\))+\s*$")  # "iPhone (1)", "Wearables, … (1)(2)": a footnote's marks
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class TableRowRef:
     name: str = ""  # the row label as printed ("Total revenues")
     cells: tuple[tuple[str, str], ...] = ()  # (column header, value) for each value the row has
     unit: str = ""  # "millions", "Dollars in millions" ...; "" when the table states none
+    group: frozenset[str] = frozenset()  # the stems of the row of no values heading it ("Net sales by category:")
 
     def row_unit(self) -> str:
         """The unit of this row's figures: a table's "millions, except number of shares which are reflected in
@@ -64,12 +66,19 @@ def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
         return {}
     heads = frozenset(s for c in columns[:MAX_CELLS] if isinstance(c, str) for s in stems(c[:MAX_TEXT]))
     out: dict[str, TableRowRef] = {}
+    group = ""  # "Net sales by category:": a row of no values that heads the one-word rows under it
     for row in rows[:MAX_ROWS]:
         if not (isinstance(row, list) and 2 <= len(row) <= 4 and all(isinstance(x, str) for x in row[:2])):
             continue
         cells = _cells(row[2]) if len(row) > 2 else ()
         unit = row[3][:MAX_TEXT] if len(row) > 3 and isinstance(row[3], str) else ""
-        out[row[0]] = TableRowRef(frozenset(stems(row[1][:MAX_TEXT])), heads, row[1][:MAX_TEXT], cells, unit)
+        name = _NOTE_MARKS.sub("", row[1][:MAX_TEXT]) or row[1][:MAX_TEXT]
+        if not cells:
+            group = name if name.endswith(":") else ""
+        label = frozenset(stems(name))
+        grouped = bool(cells and group and len(label) < MIN_LABEL_STEMS)  # "iPhone" under "Net sales by category:"
+        out[row[0]] = TableRowRef(label, heads, f"{group} {name}" if grouped else name, cells, unit,
+                                  frozenset(stems(group)) if grouped else frozenset())
     return out
 
 
@@ -86,8 +95,10 @@ def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
     """The question says the row's whole label, two words or more ("total revenues"); a reader leaves out the
     "net" or "total" of a longer one ("How much cash did operating activities provide?" names "Net cash
     provided by operating activities")."""
-    if row is None or len(row.label) < MIN_LABEL_STEMS:
+    if row is None:
         return False
+    if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"
+        return bool(row.label) and row.label <= asked and bool((row.group - _QUALIFIERS) & asked)
     core = row.label - _QUALIFIERS
     return row.label <= asked or (len(core) >= MIN_LABEL_STEMS + 1 and core <= asked)
 

@@ -308,7 +308,7 @@ def test_who_wrote_the_document_and_when_are_read_from_its_front_matter(nist_ban
 
     authors = nist_bank.run("Who are the authors of NIST SP 800-207?").answer
     assert "Scott Rose" in authors and "Sean Connelly" in authors and "p. 1" in authors, authors
-    assert "August 2020" in nist_bank.run("When was this publication published?").answer
+    assert nist_bank.run("When was this publication published?").answer.startswith("August 2020. ")  # the date first
     inside = nist_bank.run("Who wrote the trust algorithm?").answer  # something inside the document
     assert "front matter" not in inside, inside
     assert asks_about_document("Who wrote the 95 Theses?") == ("author", " the 95 Theses")

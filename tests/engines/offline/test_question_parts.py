@@ -23,6 +23,15 @@ def test_only_a_clause_with_its_own_question_word_or_a_comparison_splits() -> No
         assert question_parts(single) == [single]
 
 
+def test_a_series_of_three_questions_keeps_its_middle_one() -> None:
+    assert question_parts("How many employees does Oracle have, where are they, and what is their average tenure?"
+                          ) == ["How many employees does Oracle have?", "where are they?",
+                                "what is their average tenure?"]
+    # a comma before a relative clause is no break, in a series or not
+    assert question_parts("What is the PEP, which the PA configures?") == ["What is the PEP, which the PA configures?"]
+    assert question_parts("What is the PEP, which the PA configures, and what does it do?")[0] == (
+        "What is the PEP, which the PA configures?")
+
 
 def test_two_compared_names_share_the_words_after_the_second_and_a_colon_ends_them() -> None:
     """"Compare iPhone and iPad net sales in 2022: which grew …?" compares iPhone net sales with iPad net sales,

@@ -84,3 +84,17 @@ def test_cells_come_typed_and_hostile_cells_are_dropped() -> None:
     assert capex.values_for(asked("What were capital expenditures in fiscal 2022?")) == [("2022", "(4,511)")]
     assert capex.values_for(asked("What were capital expenditures in fiscal 2020?")) == []
     assert rows["Bad | 2023: 1"].cells == () and rows["Bad | 2023: 1"].unit == ""
+
+
+def test_a_one_word_row_is_named_with_the_words_of_the_row_heading_it() -> None:
+    meta = {"structure": "table", "columns": ["2022", "2021"],
+            "rows": [["Net sales by category:", "Net sales by category:", []],
+                     ["iPhone (1) | 2022: $205,489", "iPhone (1)", [["2022", "$205,489"]]],
+                     ["Mac (1) | 2022: $40,177", "Mac (1)", [["2022", "$40,177"]]]]}
+    row = table_rows(meta)["iPhone (1) | 2022: $205,489"]
+    assert row.name == "Net sales by category: iPhone"  # its group said, its footnote's mark dropped
+    assert names_row(asked("What were Apple's iPhone net sales in 2022?"), row)
+    assert not names_row(asked("What was iPhone gross margin in 2022?"), row)  # not its group's words
+    alone = table_rows({"structure": "table", "columns": ["2022"],
+                        "rows": [["iPhone | 2022: 5", "iPhone", [["2022", "5"]]]]})["iPhone | 2022: 5"]
+    assert not names_row(asked("What were iPhone net sales in 2022?"), alone)  # one word, no group: too loose

@@ -1,0 +1,55 @@
+"""A list said in one sentence: "We have three businesses: cloud and license; hardware; and services."
+
+A filing often names its few items inline, counted, after a colon or between dashes, with no outline of its own:
+the list answerer (`list_answer.py`) finds no section list to show, and the sentence ranker weighs the sentence's
+words like any other ("we continue to expand into new businesses" says "businesses" too). For a question that asks
+for items of a kind, a sentence that counts that kind and then names them answers it whole, so it is the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.asks import asked_part, item_noun
+from ...text.tokens import bare_stem, stems
+from .answering import Answer
+from .evidence import Evidence
+
+_COUNT_WORD = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-9]")
+# "three businesses:", "five reportable segments—": the count, up to two words, the noun, then the mark that opens
+# the items (not a bracket: "three businesses (see Note 2)" names none)
+_COUNTED = re.compile(rf"\b(?:{_COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(?::|—|–|--)", re.IGNORECASE)
+MIN_NAMED_WORDS = 2  # the items after the mark: at least this many words
+
+
+def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
+    """The evidence sentence that counts the asked kind of item and names the items after a colon or dash, the
+    one retrieval ranked highest (a colon before a dash: a list introduced as one), or None."""
+    noun = item_noun(question)
+    if not noun:
+        return None
+    asked = {bare_stem(s) for s in stems(noun)}
+    found: list[tuple[bool, float, int, Evidence]] = []
+    for k, ev in enumerate(evidence):
+        if ev.row:
+            continue
+        for match in _COUNTED.finditer(ev.text):
+            head = match.group(1).split()[-1]
+            named = ev.text[match.end():].split()
+            if {bare_stem(s) for s in stems(head)} & asked and len(named) >= MIN_NAMED_WORDS:
+                found.append((ev.text[match.end() - 1] == ":", ev.prior, -k, ev))
+                break
+    if not found:
+        return None
+    best = max(found, key=lambda f: f[:3])[3]
+    return Answer(best.text, [best], 1.0)
+
+
+def says_more_of(question: str, counted: Answer, listed: str) -> bool:
+    """Does the counted sentence say more of what the question asks about than the section's list does?
+    "How many components is the PDP broken into?" is answered by "the policy decision point (PDP) is broken down
+    into two logical components: …", not by the section's three core components, whose lines never say "PDP"."""
+    noun = {bare_stem(s) for s in stems(item_noun(question) or "")}
+    subject = {bare_stem(s) for s in stems(asked_part(question))} - noun
+    said = {bare_stem(s) for s in stems(counted.text)}
+    return len(subject & said) > len(subject & {bare_stem(s) for s in stems(listed)})

@@ -1,0 +1,42 @@
+"""A list said in one counted sentence answers a question for items of that kind."""
+
+from memory_bank.engines.offline.counted_list import counted_sentence
+from memory_bank.engines.offline.evidence import Evidence
+
+
+def _ev(text: str, prior: float = 0.5) -> Evidence:
+    return Evidence(text, "n1", "filing.pdf", (4,), prior)
+
+
+def test_a_counted_list_of_the_asked_kind_is_the_answer() -> None:
+    evidence = [_ev("We continue to expand into new businesses and acquire companies.", 1.0),
+                _ev("We discuss the results of each of our three businesses—cloud and license, hardware and "
+                    "services—which are our operating segments.", 0.9),
+                _ev("We have three businesses: cloud and license; hardware; and services.", 0.1)]
+    answer = counted_sentence("What are Oracle's main businesses?", evidence)
+    assert answer is not None and answer.text.startswith("We have three businesses:")  # a colon: a list
+
+
+def test_no_counted_list_of_another_kind_or_for_a_question_of_no_items() -> None:
+    evidence = [_ev("We have three businesses: cloud and license; hardware; and services.")]
+    assert counted_sentence("What are Oracle's main risks?", evidence) is None  # another kind of item
+    assert counted_sentence("What does Oracle sell?", evidence) is None  # no kind of item asked for
+    # a count pointing elsewhere, or naming fewer than two words after the mark, is no list
+    assert counted_sentence("What are the businesses?", [_ev("It has three businesses (see Note 2).")]) is None
+    assert counted_sentence("What are the businesses?", [_ev("It has three businesses: all.")]) is None
+
+
+def test_a_counted_sentence_saying_the_asked_subject_beats_a_list_that_never_says_it() -> None:
+    from memory_bank.engines.offline.counted_list import says_more_of
+    from memory_bank.text.asks import item_noun
+
+    pdp = _ev("From Figure 1, the policy decision point (PDP) is broken down into two logical components: the "
+              "policy engine and policy administrator (defined below).")
+    core = "Logical Components Policy engine (PE): This component decides. Policy administrator (PA): It sets up."
+    for question in ("How many components is the PDP broken into?", "What is a PDP made of?"):
+        counted = counted_sentence(question, [pdp])
+        assert counted is not None and says_more_of(question, counted, core), question
+    assert item_noun("What does the PDP consist of?") == "components"
+    question = "What are the logical components?"  # the list says as much of it: the list stays
+    counted = counted_sentence(question, [pdp])
+    assert counted is not None and not says_more_of(question, counted, core)
