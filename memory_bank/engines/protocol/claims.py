@@ -21,7 +21,7 @@ _BARE_MARK = re.compile(r"\[\s*([0-9A-Za-z_-]{1,64})\s*\]")
 _ID_SPLIT = re.compile(r"[,;\s]+(?:node\s*:\s*)?", re.IGNORECASE)
 _MARKS = rf"(?:\s*(?:{_NODE_MARK.pattern}|{_BARE_MARK.pattern}))+"
 _AFTER_STOP = re.compile(rf"([.!?:])({_MARKS})", re.IGNORECASE)  # "… access. [node:x]" -> "… access [node:x]."
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_BULLET = re.compile(r"^\s*(?:(?:[-*•]|\d{1,2}[.)])\s+)+")  # "- • Policy engine": a bullet the model copied too
 # a place the model copied from the block: "(NIST.SP.800-207.pdf, §3.3, p. 19 (PDF p. 28))" (its "p. 19" would
 # also cut the sentence in two)
 _PLACE = re.compile(r"\s*\((?:[^()\n]|\([^()\n]*\))*?(?:\.pdf\b|\bPDF pp?\.|\bpp?\. \d)(?:[^()\n]|\([^()\n]*\))*\)",

@@ -219,3 +219,10 @@ def test_claims_are_read_with_their_citations_however_they_are_written() -> None
 def test_refusals_are_told_from_answers() -> None:
     assert refuses("NOT FOUND") and refuses("  not found in the memory") and refuses("- NOT FOUND") and refuses("")
     assert not refuses("The ALPHA pump moves water every hour [node:a1]. The rest is not found.")
+
+
+def test_a_bullet_the_model_copied_from_the_block_is_not_written_twice() -> None:
+    lines = read_claims("- • Policy engine (PE): decides [node:aaa111].\n1. - Policy administrator opens the path.",
+                        {"aaa111"})
+    assert write_answer(lines, {"aaa111": 1}) == (
+        "- Policy engine (PE): decides [1].\n- Policy administrator opens the path.")
