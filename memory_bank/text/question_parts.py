@@ -21,6 +21,16 @@ _CLAUSE_BREAK = re.compile(rf"(?:,\s*(?:and|but)\s+|;\s*(?:and\s+)?|\s+and\s+(?=
 _SERIES_END = re.compile(rf",\s*(?:and|but)\s+{_WH}\b", re.IGNORECASE)
 _SERIES_BREAK = re.compile(rf",\s*(?={_WH}\s+(?:\w+\s+)?(?:is|are|was|were|do|does|did|can|could|should|will|would|"
                            rf"has|have|had)\b|how\s+(?:many|much)\b)", re.IGNORECASE)
+# a part that asks what caused, or how changed, what the part before it asked about ("Did iPhone net sales grow in
+# 2022 and what drove it?", "… total revenues in fiscal 2023 and how did they change from 2022?"): no question of
+# its own (alone it has no subject), but more of the one before, as "… and why?" is
+_CAUSE_OF_BEFORE = re.compile(
+    r"^(?:what|which\s+\w+)\s+(?:drove|drives|caused|causes|explains|explained|led\s+to|leads\s+to|(?:is|was)\s+"
+    r"behind|accounts?\s+for|accounted\s+for|contributed\s+to)\s+(?:it|this|that|them|these|those|the\s+(?:changes?|"
+    r"increases?|decreases?|growth|declines?|drops?|rises?|differences?|improvements?))\s*\??$|"
+    r"^why\s+(?:is|was|did|does|do|were|are|has|have)\s+(?:it|this|that|they|these|those)\b|"
+    r"^how\s+(?:did|has|have|does|do)\s+(?:it|they|this|that|these|those)\s+(?:change|grow|compare|develop|move|"
+    r"evolve)\b", re.IGNORECASE)
 _COMPARE = re.compile(r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:and|with|to|versus|vs\.?)\s+(?P<b>.+?)[\s?.]*$",
                       re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+between\s+(?P<a>.+?)\s+and\s+"
@@ -46,6 +56,7 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(text) if p.strip(" ,;")]
     if len(parts) >= 2 and _SERIES_END.search(text):
         parts = [q.strip(" ,;") for p in parts for q in _SERIES_BREAK.split(p) if q.strip(" ,;")]
+    parts = _with_causes(parts)
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
         return [question]  # "... and when?" leans on the first clause: one question
@@ -56,6 +67,17 @@ def question_parts(question: str) -> list[str]:
     said: str = subject  # the lambda below reads it after the check
     return parts[:1] + [_IT.sub(lambda m: said + ("'s" if m.group(0).lower() == "its" else ""), p, count=1)
                         for p in parts[1:]]
+
+
+def _with_causes(parts: list[str]) -> list[str]:
+    """The parts with each that asks the cause of the one before joined to it ("X, and what drove it?")."""
+    out: list[str] = []
+    for part in parts:
+        if out and _CAUSE_OF_BEFORE.match(part):
+            out[-1] = f"{out[-1].rstrip('?')} and {part}"
+        else:
+            out.append(part)
+    return out
 
 
 def _subject(part: str) -> str | None:

@@ -144,10 +144,11 @@ _PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORE
 _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
 
 
-# "What price per share did Oracle pay …?", "How much did it cost …?": a sum of money, which a sentence gives in
-# figures or number words ("at an excessive price" gives none)
-_PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged)\b|"
-                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum)s?\b", re.IGNORECASE)
+# "What price per share did Oracle pay …?", "How much did it cost …?", "How much budget does NIST recommend …?": a
+# sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none)
+_PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged|money|"
+                      r"budget|budgets|fund|funds|funding|invest|invested|investment)\b|"
+                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget)s?\b", re.IGNORECASE)
 _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)

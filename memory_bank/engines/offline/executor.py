@@ -172,7 +172,7 @@ class OfflineExecutor:
         used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
         grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
         lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
-        lines += [f"- {r.line} ({_where(ev)})" for r, ev in zip(rows, used)]
+        lines += [f"- {r.shown()} ({_where(ev)})" for r, ev in zip(rows, used)]
         if answer.found:
             lines.append(answer.text)
             used += answer.used

@@ -47,6 +47,15 @@ class NamedRow:
     agree: int = 1  # tables (entries) whose named rows give this value under this column
     also: tuple[tuple[str, str], ...] = ()  # the other columns the question names ("in fiscal 2023 and 2022")
 
+    def shown(self) -> str:
+        """The row's line as an answer lists it, in the row's own unit ("Total revenues | 2023: 49,954 | 2022:
+        42,440 (millions)", not the table's whole "(millions, except per share data)")."""
+        unit = self.row.unit
+        if not unit or not self.line.endswith(f"({unit})"):
+            return self.line
+        own = self.row.row_unit()
+        return self.line[: -len(unit) - 2].rstrip() + (f" ({own})" if own else "")
+
     def statement(self) -> str:
         """'Total revenues, 2023: $49,954; 2022: $42,440 (millions)': the figure with its row label, each asked
         year and the unit."""

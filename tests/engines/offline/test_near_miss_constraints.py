@@ -172,3 +172,10 @@ def test_near_misses_are_not_found_through_the_product_and_their_answerable_twin
         ranked = executor.answerer.rank(question, executor.evidence(selection))
         assert ranked is not None and FoundModel().found(ranked.signals(ranked.lead())), question
         assert ranked.near_miss(ranked.lead()), question
+
+
+def test_a_question_for_a_budget_needs_a_sentence_with_a_number() -> None:
+    question = "How much budget does NIST recommend an agency set aside for migrating to a zero trust architecture?"
+    assert unsaid_measure(question, "It presents a general road map for organizations wishing to migrate.", "") == [
+        "amount"]
+    assert unsaid_measure(question, "Agencies should set aside 5 million dollars for it.", "") == []

@@ -68,3 +68,15 @@ def test_a_part_the_documents_do_not_answer_says_so(embedder: CachedEmbedder, tm
     items = result.answer.split("\n")
     assert "Ada Brennan" in items[0] and items[1].endswith(NOT_FOUND)
     bank.clear()
+
+
+def test_a_part_asking_what_caused_or_how_changed_the_one_before_stays_with_it() -> None:
+    # alone, "what drove it?" has no subject; with the part before it is that part's reason, as "and why?" is
+    assert question_parts("Did iPhone net sales grow in 2022 and what drove it?") == [
+        "Did iPhone net sales grow in 2022 and what drove it?"]
+    assert question_parts("What were Oracle's total revenues in fiscal 2023 and how did they change from 2022?") == [
+        "What were Oracle's total revenues in fiscal 2023 and how did they change from 2022?"]
+    assert question_parts("What is a PEP, what does it enforce, and what caused the change?") == [
+        "What is a PEP?", "what does a PEP enforce and what caused the change?"]
+    assert question_parts("What does PA stand for and what does it do?") == ["What does PA stand for?",
+                                                                             "what does PA do?"]

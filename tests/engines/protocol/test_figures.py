@@ -220,3 +220,13 @@ def test_a_figure_is_stated_in_its_own_rows_unit_not_the_tables_whole_caption() 
     assert statement("Weighted-average exercise price", "millions, except exercise price") == (
         "Weighted-average exercise price, 2022: 26,251")
     assert statement("Total revenues", "Dollars in millions") == "Total revenues, 2022: 26,251 (Dollars in millions)"
+
+
+def test_a_listed_row_shows_its_own_unit() -> None:
+    caption = "millions, except per share data"
+    line = f"Total revenues | 2023: 49,954 | 2022: 42,440 ({caption})"
+    meta = {"structure": "table", "columns": ["2023", "2022"],
+            "rows": [[line, "Total revenues", [["2023", "49,954"], ["2022", "42,440"]], caption]]}
+    entry = InteractionEntry("t", line, 0.0, meta)
+    rows = named_rows(_asked("What were total revenues in 2023?"), [(entry, ("n",))], lambda e: table_rows(e.metadata))
+    assert rows[0].shown() == "Total revenues | 2023: 49,954 | 2022: 42,440 (millions)"
