@@ -30,8 +30,8 @@ _INITIAL = "".join(rf"(?<!\b[A-Z][a-z]{{{n}}} [A-HJ-UWYZ]\.)" for n in range(1, 
 _INITIALS = r"(?<!\b[A-Z]\. [A-HJ-UWYZ]\.)(?!(?<=\s[A-HJ-UWYZ]\.)\s+[A-Z]\.\s+[A-Z])"
 # nor do dotted initials before a capitalised word that is not a function word ("E.W. Scripps", "the U.S. Army";
 # "in the U.S. The next year" and "S.W.A.T. That" still end there)
-_DOTTED = (r"(?!(?<=\b[A-Z]\.[A-Z]\.)[\"')\]]*\s+(?!(?:" + "|".join(w.title() for w in sorted(STOPWORDS) if w.isalpha())
-           + r")\b)[A-Z][a-z])")
+_FUNCTION_WORDS = "|".join(w.title() for w in sorted(STOPWORDS) if w.isalpha())
+_DOTTED = rf"(?!(?<=\b[A-Z]\.[A-Z]\.){_CLOSERS}\s+(?!(?:{_FUNCTION_WORDS})\b)[A-Z][a-z])"
 _NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + _INITIAL + _INITIALS + _DOTTED
 _SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_NOT_AFTER}{_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")

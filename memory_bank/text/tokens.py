@@ -59,6 +59,11 @@ def stems(text: str) -> list[str]:
     return [stem(w) for w in tokenize(text)]
 
 
+def bare_stems(text: str) -> set[str]:
+    """The text's stems without possessives: a question's "Apple's" and a sentence's "Apple" are one word."""
+    return {bare_stem(s) for s in stems(text)}
+
+
 def words(text: str) -> list[str]:
     return text.split()
 

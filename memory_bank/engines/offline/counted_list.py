@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...text.asks import asked_part, item_noun
-from ...text.tokens import bare_stem, stems
+from ...text.tokens import bare_stems
 from .answering import Answer
 from .evidence import Evidence
 
@@ -28,7 +28,7 @@ def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
     noun = item_noun(question)
     if not noun:
         return None
-    asked = {bare_stem(s) for s in stems(noun)}
+    asked = bare_stems(noun)
     found: list[tuple[bool, float, int, Evidence]] = []
     for k, ev in enumerate(evidence):
         if ev.row:
@@ -36,7 +36,7 @@ def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
         for match in _COUNTED.finditer(ev.text):
             head = match.group(1).split()[-1]
             named = ev.text[match.end():].split()
-            if {bare_stem(s) for s in stems(head)} & asked and len(named) >= MIN_NAMED_WORDS:
+            if bare_stems(head) & asked and len(named) >= MIN_NAMED_WORDS:
                 found.append((ev.text[match.end() - 1] == ":", ev.prior, -k, ev))
                 break
     if not found:
@@ -49,7 +49,5 @@ def says_more_of(question: str, counted: Answer, listed: str) -> bool:
     """Does the counted sentence say more of what the question asks about than the section's list does?
     "How many components is the PDP broken into?" is answered by "the policy decision point (PDP) is broken down
     into two logical components: …", not by the section's three core components, whose lines never say "PDP"."""
-    noun = {bare_stem(s) for s in stems(item_noun(question) or "")}
-    subject = {bare_stem(s) for s in stems(asked_part(question))} - noun
-    said = {bare_stem(s) for s in stems(counted.text)}
-    return len(subject & said) > len(subject & {bare_stem(s) for s in stems(listed)})
+    subject = bare_stems(asked_part(question)) - bare_stems(item_noun(question) or "")
+    return len(subject & bare_stems(counted.text)) > len(subject & bare_stems(listed))

@@ -20,7 +20,7 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import in_document_words, shorten
 from ...text.asks import item_noun, ordinal_word
-from ...text.tokens import bare_stem, stems
+from ...text.tokens import bare_stems, stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import NamedRow, TableIndex, change_of
 from ..protocol.memory_block import Selected, Selection, Sentence
@@ -112,8 +112,9 @@ class OfflineExecutor:
         if absent:
             return self._not_mentioned(question, absent, evidence, calls)
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
-        listing = None if yes_no or rows or asks_choice(question) else self.lists.listing(question, selection)
-        counted = None if yes_no or rows or asks_choice(question) else counted_sentence(question, evidence)
+        items_asked = not (yes_no or rows or asks_choice(question))
+        listing = self.lists.listing(question, selection) if items_asked else None
+        counted = counted_sentence(question, evidence) if items_asked else None
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -361,7 +362,7 @@ def _with_lists(chosen: Selected) -> list[Sentence]:
 
 def _said_share(question: str, sentence: str) -> float:
     """The share of the question's words (stems, stopwords and possessives aside) the sentence says."""
-    asked, said = ({bare_stem(w) for w in stems(text)} for text in (question, sentence))
+    asked, said = (bare_stems(text) for text in (question, sentence))
     return len(asked & said) / len(asked) if asked else 0.0
 
 

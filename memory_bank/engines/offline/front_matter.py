@@ -20,7 +20,7 @@ from ...text.split import split_sentences
 from ...text.tokens import stems
 from .answering import Answer
 from .evidence import Evidence
-from .nlp import has_month, years
+from .nlp import MONTHS, has_month, years
 
 Asked = Literal["author", "date"]
 _AUTHOR_Q = re.compile(
@@ -36,8 +36,7 @@ _SELF = frozenset(stems("this that the it its document report publication paper 
 # filing's cover too) name something it is about
 _NUMBERED = re.compile(r"\b(?:[A-Z]{2,}|[\w-]*\d[\w-]*)\b")
 MAX_WORDS = 60  # a cover quoted in an answer
-_DATE = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-                   r"(?:\s+\d{1,2},)?\s+(?:19|20)\d\d\b")
+_DATE = re.compile(r"\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")(?:\s+\d{1,2},)?\s+(?:19|20)\d\d\b")
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+\b")  # "Scott Rose", "Safra A. Catz"
 
 

@@ -18,7 +18,7 @@ from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.periods import names_period, periods
-from ...text.tokens import bare_stem, stems
+from ...text.tokens import bare_stem, bare_stems, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
 from .evidence import Evidence
@@ -30,7 +30,7 @@ _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 QUALIFIER_WORDS = 3  # a question qualifying the items by this many words the list never says asks for one inside
 # the verbs a question asks for a list by ("Which models does NIST describe?"): they qualify no item (stemmed)
-_ASKING_VERBS = frozenset(bare_stem(s) for s in stems(
+_ASKING_VERBS = frozenset(bare_stems(
     "describe described identify identified discuss discussed present presented list listed give given mention "
     "mentioned name named face faces have has include included provide provided offer offered use used cover "
     "covered explain explained define defined propose proposed recommend recommended outline outlined see seen "
@@ -221,7 +221,7 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     if len(lines) >= MIN_ITEMS:  # a name every line says is whose list it is ("Northwind must …")
         names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
         own |= names & {bare_stem(s) for s in frozenset.intersection(*lines)}
-    subject = {bare_stem(s) for s in stems(asked)} - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
+    subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
     return len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(bare_stem(s) for s in head.union(*lines))
 
 

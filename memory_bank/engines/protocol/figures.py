@@ -59,9 +59,9 @@ class NamedRow:
     def statement(self) -> str:
         """'Total revenues, 2023: $49,954; 2022: $42,440 (millions)': the figure with its row label, each asked
         year and the unit."""
-        unit = f" ({self.row.row_unit()})" if self.row.row_unit() else ""
+        unit = self.row.row_unit()
         cells = "; ".join(f"{column}: {value}" for column, value in ((self.column, self.value), *self.also))
-        return f"{self.row.name}, {cells}{unit}"
+        return f"{self.row.name}, {cells}" + (f" ({unit})" if unit else "")
 
 
 Tables = Iterable[tuple[InteractionEntry, tuple[str, ...]]]
