@@ -20,6 +20,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.events import Event
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -43,14 +44,19 @@ def task_of(at: AppTest):  # noqa: ANN201 - ui.session.TaskSession
     return at.session_state["task_session"]
 
 
-def finish_runs(at: AppTest) -> None:
-    """Wait for the session's runs; a Start that waits for the embedding model (on the Run page) first begins."""
+def wait_for_start(at: AppTest) -> None:
+    """A Start made before the embedding model is ready waits; the Run page begins it on a later rerun."""
     for _ in range(480):
         if task_of(at).pending is None:
             break
         time.sleep(0.25)
-        at.run()  # the Run page begins the waiting start once the model is ready
+        at.run()
     assert task_of(at).pending is None, "the start still waits for the embedding model"
+
+
+def finish_runs(at: AppTest) -> None:
+    """Wait for the session's runs, once a Start that waited for the embedding model has begun."""
+    wait_for_start(at)
     for run in task_of(at).runs:
         run.join(240)
         assert not run.alive, "the run did not finish in time"
@@ -327,12 +333,29 @@ def test_a_run_against_a_dead_endpoint_ends_with_one_plain_message(monkeypatch: 
 
 
 def test_cancel_stops_the_run_and_keeps_what_was_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run is held after its first linked nodes until Cancel is clicked: on a fast machine the sample could
+    otherwise finish before the click, and the test would cancel a finished run."""
+    from memory_bank.events import Progress
+    from ui.worker import RunMonitor
+
+    original = RunMonitor.on_event
+
+    def held(self: RunMonitor, event: Event) -> None:
+        original(self, event)
+        if isinstance(event, Progress) and event.stage == "link":  # published outside the memory's lock
+            deadline = time.monotonic() + 120
+            while not self.view().cancel_requested and time.monotonic() < deadline:
+                time.sleep(0.02)
+
+    monkeypatch.setattr(RunMonitor, "on_event", held)
     monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
     at = new_app()
     at.run()
     at.button(key="run-sample").click().run()
+    wait_for_start(at)
     task = task_of(at)
     run = task.current_run
+    assert run is not None, "the sample run never started"
     deadline = time.monotonic() + 180
     while run.alive and not task.bank.snapshot().counts["nodes"] and time.monotonic() < deadline:
         time.sleep(0.05)

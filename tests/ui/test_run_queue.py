@@ -15,7 +15,7 @@ from memory_bank.retrieval.embedding import HashingEmbedder
 from ui.tasks import run_slots
 from ui.worker import start_resume, start_run
 
-from .test_app_pages import finish_runs, new_app, task_of
+from .test_app_pages import finish_runs, new_app, task_of, wait_for_start
 
 GUARD = 120.0
 
@@ -32,12 +32,7 @@ def _start_notes(one_slot) -> object:  # noqa: ANN001
     at = new_app()
     at.run()
     at.button(key="run-sample-notes").click().run()
-    for _ in range(480):  # the first start may wait for the embedding model (the Run page begins it)
-        if task_of(at).pending is None:
-            break
-        threading.Event().wait(0.25)
-        at.run()
-    assert task_of(at).pending is None
+    wait_for_start(at)
     return at
 
 

@@ -44,7 +44,9 @@ _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimens
          "2d": ("two-dimensional", "2-d", "two dimensional"), "us": ("united states", "u.s.", "american"),
          "usa": ("united states", "u.s.", "american"), "uk": ("united kingdom", "u.k.", "britain", "british"),
          "eu": ("european union",), "un": ("united nations",), "ai": ("artificial intelligence",),
-         "euros": ("€", "eur"), "euro": ("€", "eur"), "dollars": ("$",), "pounds": ("£",)}
+         "euros": ("€", "eur"), "euro": ("€", "eur"), "dollars": ("$",), "pounds": ("£",),
+         # a compass adjective is said by its noun ("Middle Eastern" of "in the Middle East")
+         "eastern": ("east",), "western": ("west",), "northern": ("north",), "southern": ("south",)}
 
 
 def _plain(text: str) -> str:
