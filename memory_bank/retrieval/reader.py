@@ -176,6 +176,8 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     hyphens, dashes or spaces, or none; a word its plural too ("the Bronco's head coach" of a text on the
     Broncos)."""
     term = term.strip()
+    if not any(c.isalnum() for c in term):  # a symbol ("€") is written against its number: no word bounds
+        return re.compile(re.escape(term))
     if re.fullmatch(r"\d[\d.]*", term):
         body = ",?".join(re.escape(c) for c in term)
     else:

@@ -49,6 +49,11 @@ _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimens
          "eastern": ("east",), "western": ("west",), "northern": ("north",), "southern": ("south",)}
 
 
+def other_forms(term: str) -> tuple[str, ...]:
+    """The other ways prose writes a term ("Euros" as "€", "TV" as "television"); none for most terms."""
+    return _SAME.get(term.lower(), ())
+
+
 def _plain(text: str) -> str:
     """Lower case without accents, a dash as a hyphen: "Gospic" is "Gospić", "2000-01" is "2000–01"."""
     text = hyphenated(text)
@@ -116,7 +121,7 @@ def unmet_terms(question: str, near: str, topic: str) -> list[str]:
         acronym = last.isupper() and len(last) > 1
         if (_said(last, near) or (acronym and _initials(last, near)) or _abbreviated(" ".join(group), near)
                 or misspelt(_plain(last), words(_plain(near)))
-                or any(_said(other, near) for other in _SAME.get(last.lower(), ()))):
+                or any(_said(other, near) for other in other_forms(last))):
             continue
         if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
             continue

@@ -28,6 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
+from .constraints import other_forms
 from .counted_list import counted_sentence, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
@@ -210,7 +211,11 @@ class OfflineExecutor:
     def _absent(self, question: str) -> list[str]:
         """The names, numbers and terms the question asks about that the documents never mention."""
         terms = specific_terms(question)
-        return [t for t, said in self.view.mentions(terms).items() if not said] if terms else []
+        if not terms:
+            return []
+        forms = {t: (t, *other_forms(t)) for t in terms}  # "in Euros" of documents that write "€53,423"
+        said = self.view.mentions([f for fs in forms.values() for f in fs])
+        return [t for t, fs in forms.items() if not any(said[f] for f in fs)]
 
     def _not_mentioned(self, question: str, absent: list[str], evidence: list[Evidence],
                        calls: list[ToolCallRecord]) -> ExecutionResult:

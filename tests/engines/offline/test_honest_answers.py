@@ -65,6 +65,18 @@ def test_an_item_past_the_end_of_the_list_is_not_found_and_says_how_long_the_lis
     assert not is_not_found(first) and "All data sources and computing services are considered resources" in first
 
 
+def test_a_currency_asked_by_name_is_mentioned_by_its_symbol(tmp_path: Path) -> None:
+    """"… in Euros?" of a text that writes "€53,423": the documents do mention it (the symbol is no word)."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("Pay\n\nThe basic pay for a starting teacher is €27,814, rising to €53,423 for a teacher "
+                     "with 25 years service.\n", "pay.txt")
+    assert bank.view.mentions(["€", "£"]) == {"€": True, "£": False}
+    answer = bank.run("What is the pay for a teacher with 25 years service, in Euros?").answer
+    assert "never mention" not in answer and "53,423" in answer, answer
+    pounds = bank.run("What is the pay for a teacher with 25 years service, in Pounds?").answer
+    assert is_not_found(pounds) and "never mention “Pounds”" in pounds, pounds
+
+
 def test_a_question_about_something_never_mentioned_is_not_found_with_the_closest_passage(
         nist_bank: MemoryBank) -> None:
     result = nist_bank.run("What security capabilities does TIC 4.0 add for zero trust architectures?")
