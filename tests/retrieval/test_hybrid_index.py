@@ -144,3 +144,28 @@ def test_a_word_never_indexed_is_found_in_the_forms_the_index_has() -> None:
     assert idx.other_forms("headquartered", stem) == ["headquarters"]  # the question's form, the text's form
     assert idx.other_forms("headquarters", stem) == []  # a word the index has is searched as it is
     assert idx.other_forms("zebra", stem) == []
+
+
+def test_each_indexed_word_is_stemmed_once_however_many_unseen_words_are_asked() -> None:
+    """Counted, not timed: an unseen question word used to stem the whole vocabulary again."""
+    from memory_bank.text.tokens import stem
+
+    calls: list[str] = []
+
+    def counted(word: str) -> str:
+        calls.append(word)
+        return stem(word)
+
+    idx = HybridIndex(dim=1)
+    zero = np.zeros(1, dtype=np.float32)
+    idx.upsert("a", [f"word{i}" for i in range(500)] + ["headquarters"], zero)
+    asked = ["headquartered", "locating", "acquires", "zebra", "incorporated"]
+    assert [idx.other_forms(w, counted) for w in asked][0] == ["headquarters"]
+    assert len(calls) == 501 + len(asked)  # the vocabulary once, each asked word once
+    idx.upsert("b", ["located", "acquired"], zero)
+    calls.clear()
+    assert idx.other_forms("locating", counted) == ["located"] and idx.other_forms("acquires", counted) == [
+        "acquired"]
+    assert len(calls) == 2 + 2  # only the new words
+    idx.remove("b")
+    assert idx.other_forms("locating", counted) == []  # a word no live passage holds is no form to search
