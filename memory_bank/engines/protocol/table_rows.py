@@ -39,7 +39,11 @@ class TableRowRef:
     def row_unit(self) -> str:
         """The unit of this row's figures: a table's "millions, except number of shares which are reflected in
         thousands and per share amounts" is "millions" for its revenue row, "thousands" for its shares row and
-        no unit for its per-share row (a reader is told the unit of the figure in front of them)."""
+        no unit for its per-share row (a reader is told the unit of the figure in front of them). A row of
+        percentages has none either: "Effective tax rate, 2022: 16.2%" is no figure "(dollars in millions)"."""
+        values = [v for _, v in self.cells if v.strip()]
+        if values and all(v.rstrip().endswith("%") for v in values):
+            return ""
         main, _, exception = self.unit.partition(", except ")
         if not exception:
             return self.unit

@@ -220,6 +220,8 @@ def test_a_figure_is_stated_in_its_own_rows_unit_not_the_tables_whole_caption() 
     assert statement("Weighted-average exercise price", "millions, except exercise price") == (
         "Weighted-average exercise price, 2022: 26,251")
     assert statement("Total revenues", "Dollars in millions") == "Total revenues, 2022: 26,251 (Dollars in millions)"
+    cells["2022"] = "16.2%"  # a rate in a table captioned in dollars is a rate
+    assert statement("Effective tax rate", "dollars in millions") == "Effective tax rate, 2022: 16.2%"
 
 
 def test_a_listed_row_shows_its_own_unit() -> None:
