@@ -112,7 +112,8 @@ class OfflineExecutor:
         absent = self._absent(question)
         if absent:
             return self._not_mentioned(question, absent, evidence, calls)
-        rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
+        # "Was the 2022 effective tax rate lower than the statutory rate?" is judged, and shown, by its two rows
+        rows = self._compared_rows(question) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
         counted = counted_sentence(question, evidence) if items_asked else None
@@ -134,7 +135,7 @@ class OfflineExecutor:
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
-            return self._with_rows(question, answer, rows, calls)
+            return self._with_rows(question, answer, rows, calls, yes_no)
         if not answer.found:
             return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
@@ -167,15 +168,18 @@ class OfflineExecutor:
         return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
 
     def _with_rows(self, question: str, answer: Answer, rows: list[NamedRow],
-                   calls: list[ToolCallRecord]) -> ExecutionResult:
+                   calls: list[ToolCallRecord], yes_no: bool = False) -> ExecutionResult:
         """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
         whole (each year's value and the change where the table gives one), each with its place; then what the
-        text says of it, when a sentence answers."""
+        text says of it, when a sentence answers (a yes/no question opens with its verdict and that sentence)."""
         used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
         grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
         lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
         lines += [f"- {r.shown()} ({_where(ev)})" for r, ev in zip(rows, used)]
-        if answer.found:
+        if answer.found and yes_no:
+            lines.insert(0, f"{verdict(question, answer.used[0].text)}. {answer.text}")
+            used = answer.used + used
+        elif answer.found:
             lines.append(answer.text)
             used += answer.used
         merged = Answer("\n".join(lines), used, 1.0)

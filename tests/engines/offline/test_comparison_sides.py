@@ -121,3 +121,36 @@ def test_a_comparison_of_table_rows_shows_each_row_once_not_again_as_its_prose(t
                       "activities?").answer
     assert answer.count("Purchases of marketable securities |") == 1, answer
     assert answer.count("Cash used in investing activities |") == 1, answer
+
+
+def _tax_pdf(path: Path) -> Path:
+    """A page of a filing's tax note: its prose, then the rates table the way annual reports print it."""
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path))
+    pdf.setFont("Helvetica", 11)
+    pdf.drawString(72, 760, "The Company's effective tax rate for 2022 was lower than the statutory federal income")
+    pdf.drawString(72, 746, "tax rate due primarily to a lower effective tax rate on foreign earnings.")
+    pdf.setFont("Helvetica", 9)
+    pdf.drawCentredString(306, 700, "(Dollars in millions)")
+    for right, year in ((430, "2022"), (510, "2021")):
+        pdf.drawRightString(right, 684, year)
+    for i, (label, now, before) in enumerate((("Provision for income taxes", "$ 19,300", "$ 14,527"),
+                                              ("Effective tax rate", "16.2 %", "13.3 %"),
+                                              ("Statutory federal income tax rate", "21 %", "21 %"))):
+        pdf.drawString(72, 670 - 13 * i, label)
+        pdf.drawRightString(430, 670 - 13 * i, now)
+        pdf.drawRightString(510, 670 - 13 * i, before)
+    pdf.showPage()
+    pdf.save()
+    return path
+
+
+def test_a_yes_no_comparison_of_two_rows_gives_its_verdict_then_both_rows(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "work")
+    bank.ingest_file(_tax_pdf(tmp_path / "tax.pdf"))
+    answer = bank.run("Was the 2022 effective tax rate lower than the statutory federal income tax rate?").answer
+    lines = answer.splitlines()
+    assert lines[0].startswith("Yes. ") and "foreign earnings" in lines[0], answer
+    assert any(line.startswith("- Effective tax rate |") and "16.2" in line for line in lines[1:]), answer
+    assert any(line.startswith("- Statutory federal income tax rate |") and "21" in line for line in lines[1:]), answer
