@@ -60,14 +60,15 @@ def outcome(out: AnalysisOutput | Exception) -> object:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description="One real-model analysis call over NIST body nodes")
     parser.add_argument("--pages", type=int, nargs=2, default=[9, 12])
     parser.add_argument("--count", type=int, default=3)
     parser.add_argument("--replies", type=Path)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--dry", action="store_true")
     args = parser.parse_args()
-    asked = inputs(*args.pages, args.count)
+    first, last = args.pages
+    asked = inputs(first, last, args.count)
     for inp in asked:
         print(f"new: {inp.new_node.summary[:70]!r} candidates: {[c.summary[:30] for c in inp.candidates]}",
               file=sys.stderr)
