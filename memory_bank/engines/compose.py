@@ -201,7 +201,7 @@ class GuardedAnalysis:
                               else _apart(j, offline) if offline.relationship is Relation.UNRELATED else j)
         said = {j.existing_node_id for j in judged}
         unjudged = [j for cid, j in second.items() if cid not in said and j.relationship is Relation.CONFLICT]
-        return AnalysisOutput(relationships=judged + [_unjudged(j) for j in unjudged])
+        return out.model_copy(update={"relationships": judged + [_unjudged(j) for j in unjudged]})
 
 
 def _overruled(judgement: RelationJudgement, offline: RelationJudgement | None) -> RelationJudgement:

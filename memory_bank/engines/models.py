@@ -88,18 +88,26 @@ class AnalysisInput(BaseModel):
 
 
 class RelationJudgement(BaseModel):
+    """One candidate's relation to the new node. A `related` judgement may rewrite the candidate's context and
+    keywords; the new node's own rewrite is the output's, once a node (see `AnalysisOutput`)."""
+
     existing_node_id: str
     relationship: Relation
     reasoning: str = ""
     conflict_description: str | None = None
-    context_update_new: str | None = None
     context_update_existing: str | None = None
-    keywords_update_new: list[str] | None = None
     keywords_update_existing: list[str] | None = None
 
 
 class AnalysisOutput(BaseModel):
+    """The judgements, and the new node's rewritten context and keywords, once for the node: written once a
+    related judgement (as the reply shape once asked), the local 1.5B model copied the same rewrite into each,
+    and only one was ever applied. The linker applies it only when some candidate ends up related (a rewrite
+    states the node's topic in the light of a link; with no link the ingestion's context stands)."""
+
     relationships: list[RelationJudgement] = Field(default_factory=list)
+    context_update_new: str | None = None
+    keywords_update_new: list[str] | None = None
 
 
 # --- Integration ----------------------------------------------------------------------------------------------

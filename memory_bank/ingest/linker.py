@@ -45,10 +45,10 @@ class Merged(NamedTuple):
     rejected: str | None = None  # for a conflict: the side whose claim the validation rejected
 
 
-def _judged(out: AnalysisOutput, candidates: list[Node]) -> list[RelationJudgement]:
-    """The judgements about the given candidates only."""
+def _judged(out: AnalysisOutput, candidates: list[Node]) -> AnalysisOutput:
+    """The judgements about the given candidates only (and the new node's own rewrite)."""
     allowed = {c.id for c in candidates}
-    return [j for j in out.relationships if j.existing_node_id in allowed]
+    return out.model_copy(update={"relationships": [j for j in out.relationships if j.existing_node_id in allowed]})
 
 
 def node_info(node: Node) -> NodeInfo:
@@ -80,10 +80,10 @@ class Linker:
                       for i in asking]
             limit = agent_concurrency(self.engine, self.settings)
             outs = dict(zip(asking, map_agent(self.engine.analysis, inputs, limit, before_each=check)))
-            results: list[list[RelationJudgement] | MemoryBankError] = []
+            results: list[AnalysisOutput | MemoryBankError] = []
             for i in range(len(batch)):
                 out = outs.get(i)
-                results.append(out if isinstance(out, MemoryBankError) else [] if out is None
+                results.append(out if isinstance(out, MemoryBankError) else AnalysisOutput() if out is None
                                else _judged(out, candidates[i]))
             for node, result in zip(batch, results):
                 if isinstance(result, MemoryBankError):
@@ -106,11 +106,11 @@ class Linker:
             return candidates
         return [c for c in candidates if c.embedding is None or float(c.embedding @ node.embedding) >= least]
 
-    def _analyse(self, pair: tuple[Node, list[Node]]) -> list[RelationJudgement]:
+    def _analyse(self, pair: tuple[Node, list[Node]]) -> AnalysisOutput:
         node, candidates = pair
         candidates = self._close(node, candidates)
         if not candidates:
-            return []
+            return AnalysisOutput()
         # as a batch of one: the same prompt as the wave's calls, so the server's prompt cache serves its prefix
         (out,) = map_agent(self.engine.analysis, [AnalysisInput(new_node=node_info(node),
                                                                candidates=[node_info(c) for c in candidates])], 1)
@@ -122,7 +122,7 @@ class Linker:
         self.events.publish(ErrorRaised(where=where, message=str(exc)))
         return RunError.of(where, exc)
 
-    def _apply(self, node_id: str, judgements: list[RelationJudgement], depth: int,
+    def _apply(self, node_id: str, out: AnalysisOutput, depth: int,
                check: Callable[[], None] | None = None) -> list[RunError]:
         buckets: dict[Relation, list[tuple[str, RelationJudgement]]] = {r: [] for r in Relation}
         with self.memory.write():
@@ -130,7 +130,7 @@ class Linker:
             if not node_id:
                 return []
             best: dict[str, RelationJudgement] = {}
-            for j in judgements:
+            for j in out.relationships:
                 other = self.memory.resolve_id(j.existing_node_id)
                 if other and other != node_id and (other not in best
                                                    or j.relationship.priority < best[other].relationship.priority):
@@ -139,7 +139,7 @@ class Linker:
                 buckets[j.relationship].append((other, j))
             for other, j in buckets[Relation.CONFLICT]:
                 self.ops.flag_conflict(node_id, other, j.conflict_description or j.reasoning or "contradiction")
-            self._relate(node_id, buckets[Relation.RELATED])
+            self._relate(node_id, buckets[Relation.RELATED], out)
         merge_ids = [other for other, _ in buckets[Relation.MERGE]]
         if not merge_ids:
             return []
@@ -153,13 +153,15 @@ class Linker:
             return [self._fail("merge of near-duplicate nodes", exc)]
         return failures
 
-    def _relate(self, node_id: str, related: list[tuple[str, RelationJudgement]]) -> None:
+    def _relate(self, node_id: str, related: list[tuple[str, RelationJudgement]], out: AnalysisOutput) -> None:
+        """Edges to the related candidates, each candidate's rewrite, and the new node's own rewrite, once: only
+        when something is related (the rewrite states the node's topic in the light of its links)."""
         updates: dict[str, tuple[str | None, list[str] | None]] = {}
         for other, j in related:
             self.ops.add_edge(node_id, other)
             updates[other] = (j.context_update_existing, j.keywords_update_existing)
-            if j.context_update_new or j.keywords_update_new:
-                updates[node_id] = (j.context_update_new, j.keywords_update_new)
+        if related and (out.context_update_new or out.keywords_update_new):
+            updates[node_id] = (out.context_update_new, out.keywords_update_new)
         if updates:
             self.ops.update_context(updates)
 
@@ -200,12 +202,12 @@ class Linker:
         try:
             if check is not None:
                 check()
-            judgements = self._analyse((node, candidates))
+            judged = self._analyse((node, candidates))
         except STOPS_THE_RUN:
             raise
         except MemoryBankError as exc:
             return [self._fail(f"analysis of merged node '{node.context[:60]}'", exc)]
-        return self._apply(node.id, judgements, depth, check)
+        return self._apply(node.id, judged, depth, check)
 
     def resolve_conflict(self, conflict: PendingConflict, validation: str, verdict: Verdict | None = None) -> Node:
         """CROSS_VALIDATE: merge the two sides using the validation result (its text, and the typed verdict when

@@ -17,6 +17,11 @@ Each call's schema (`analysis_schema.py`) gives every new node exactly its candi
 order, so a grammar-constrained reply judges them all (with "at least one judgement" the local model judged each
 node against its first candidate only); a reply from an endpoint that ignores schemas and leaves a candidate
 unjudged is asked again for that node, then handed to the offline agent, as any invalid item.
+
+The new node's rewrite is asked once a node, after its judgements (`context_update_new`, `keywords_update_new`
+beside `relationships`). A reply in the older shape, the new node's rewrite inside each related judgement (an
+endpoint that ignores schemas, a prompt of before), is still read: the node-level field wins, else the last related
+judgement's (what the linker applied when each judgement carried one).
 """
 
 from __future__ import annotations
@@ -41,7 +46,11 @@ NODE_OVERHEAD = 30  # prompt tokens of a node's JSON keys and its candidate ids
 
 
 class LenientJudgement(RelationJudgement):
-    """Accepts "Conflict" or " merge " for the relation; the meaning is unambiguous."""
+    """Accepts "Conflict" or " merge " for the relation; the meaning is unambiguous. Reads the new node's rewrite
+    where replies of the older shape put it, in each related judgement."""
+
+    context_update_new: str | None = None
+    keywords_update_new: list[str] | None = None
 
     @field_validator("relationship", mode="before")
     @classmethod
@@ -50,9 +59,12 @@ class LenientJudgement(RelationJudgement):
 
 
 class AnalysisReply(BaseModel):
-    """`relationships` has no default: an empty object judged nothing (it is asked again)."""
+    """`relationships` has no default: an empty object judged nothing (it is asked again). The new node's rewrite
+    follows, once, and may be absent."""
 
     relationships: list[LenientJudgement]
+    context_update_new: str | None = None
+    keywords_update_new: list[str] | None = None
 
 
 class AnalysisItem(AnalysisReply):
@@ -87,7 +99,7 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         reply = self._ask(AnalysisReply, schema=single_schema(wanted), check=check,
                           max_tokens=64 + count * self.per_candidate_tokens, new_node=node_json(inp.new_node),
                           candidates=nodes_json(inp.candidates), candidate_count=count)
-        return AnalysisOutput(relationships=_known_only(reply.relationships, inp))
+        return _output(reply, inp)
 
     def asks(self, inp: AnalysisInput) -> bool:
         return bool(inp.candidates)
@@ -139,7 +151,8 @@ class AnalysisAgent(BatchedAgent[AnalysisInput, AnalysisOutput]):
         return chars_for_tokens(self.limits().prompt_tokens // CANDIDATE_SHARE)
 
     def _output(self, inp: AnalysisInput, item: BaseModel) -> AnalysisOutput:
-        return AnalysisOutput(relationships=_known_only(item.relationships, inp))  # type: ignore[attr-defined]
+        assert isinstance(item, AnalysisReply)
+        return _output(item, inp)
 
 
 def shown(node: NodeInfo, chars: int) -> NodeInfo:
@@ -156,6 +169,19 @@ def judged(inp: AnalysisInput) -> list[str]:
     return [c for c in dict.fromkeys(c.id for c in inp.candidates) if c != inp.new_node.id]
 
 
+def _output(reply: AnalysisReply, inp: AnalysisInput) -> AnalysisOutput:
+    """The judgements about real candidates, and the new node's rewrite: the reply's own, field by field, else the
+    last related judgement's that carries one (the older shape)."""
+    context, words = reply.context_update_new, reply.keywords_update_new
+    candidates = set(judged(inp))
+    for j in reply.relationships:
+        if j.relationship is Relation.RELATED and j.existing_node_id in candidates:
+            context = reply.context_update_new or j.context_update_new or context
+            words = reply.keywords_update_new or j.keywords_update_new or words
+    return AnalysisOutput(relationships=_known_only(reply.relationships, inp), context_update_new=context,
+                          keywords_update_new=words)
+
+
 def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[RelationJudgement]:
     """One judgement per real candidate (the first given), in the model's order; a conflict keeps a description."""
     wanted = {c.id for c in inp.candidates} - {inp.new_node.id}
@@ -164,7 +190,7 @@ def _known_only(judgements: list[LenientJudgement], inp: AnalysisInput) -> list[
         if j.existing_node_id not in wanted:
             continue
         wanted.discard(j.existing_node_id)
-        data = j.model_dump()
+        data = j.model_dump(exclude={"context_update_new", "keywords_update_new"})
         if j.relationship is Relation.CONFLICT and not (j.conflict_description or "").strip():
             data["conflict_description"] = j.reasoning or "the two nodes contradict each other"
         kept.append(RelationJudgement(**data))

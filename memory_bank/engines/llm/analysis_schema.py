@@ -16,6 +16,13 @@ own converter (the one used without llguidance) reads `items` first when both ar
 `"items": false` would replace the whole tuple; without `items` it writes the positions as a fixed sequence.
 The shared string bounds live in `$defs`, so the grammar has one rule for each, not one per candidate.
 
+The new node's own rewrite (`context_update_new`, `keywords_update_new`) is written once a node, after its
+judgements and optional (the model writes it once it has decided whether anything is related), and a related
+judgement carries only the candidate's rewrite. Asked once a related judgement, the local model copied the same
+new-node rewrite into each: a NIST node's five related judgements were ~137 reply tokens each, mostly copies.
+No schema makes the field appear only when a judgement is `related` (that needs `contains` or an anyOf over every
+combination); the linker ignores it when nothing is related, and its bounds keep it short.
+
 An endpoint that ignores schemas is still checked (`missing`): a node whose reply leaves a candidate unjudged is
 asked again and, after the re-asks, handed to the offline agent like any other invalid item.
 """
@@ -62,8 +69,7 @@ def judgement(candidate: str) -> dict[str, Any]:
 
     return {"anyOf": [
         variant(Relation.CONFLICT, conflict_description=_ref("Line")), variant(Relation.MERGE),
-        variant(Relation.RELATED, context_update_new=_ref("Context"), context_update_existing=_ref("Context"),
-                keywords_update_new=_ref("Words"), keywords_update_existing=_ref("Words")),
+        variant(Relation.RELATED, context_update_existing=_ref("Context"), keywords_update_existing=_ref("Words")),
         variant(Relation.UNRELATED)]}
 
 
@@ -77,17 +83,22 @@ def judgements(candidates: Sequence[str]) -> dict[str, Any]:
     return _fixed([judgement(c) for c in candidates])
 
 
+def node_reply(candidates: Sequence[str], **first: dict[str, Any]) -> dict[str, Any]:
+    """One new node's reply: `first` (a batch entry's id), its judgements, then its own optional rewrite, once."""
+    fields = {**first, "relationships": judgements(candidates), "context_update_new": _ref("Context"),
+              "keywords_update_new": _ref("Words")}
+    return {"type": "object", "properties": fields, "required": [*first, "relationships"],
+            "additionalProperties": False}
+
+
 def single_schema(candidates: Sequence[str]) -> ResponseSchema:
-    """`{"relationships": [...]}` for one new node and its candidates."""
-    return ResponseSchema("AnalysisReply", {
-        "$defs": dict(_DEFS), "type": "object", "properties": {"relationships": judgements(candidates)},
-        "required": ["relationships"], "additionalProperties": False})
+    """`{"relationships": [...], "context_update_new": ..., "keywords_update_new": [...]}` for one new node."""
+    return ResponseSchema("AnalysisReply", {"$defs": dict(_DEFS), **node_reply(candidates)})
 
 
 def batch_schema(items: Sequence[tuple[str, Sequence[str]]]) -> ResponseSchema:
     """`{"items": [...]}` for one call: an entry per (item id, its candidates), in order, the id written first."""
-    entries = [{"type": "object", "properties": {"id": one_of([item]), "relationships": judgements(candidates)},
-                "required": ["id", "relationships"], "additionalProperties": False} for item, candidates in items]
+    entries = [node_reply(candidates, id=one_of([item])) for item, candidates in items]
     return ResponseSchema("AnalysisItemBatch", {
         "$defs": dict(_DEFS), "type": "object", "properties": {"items": _fixed(entries)}, "required": ["items"],
         "additionalProperties": False})
