@@ -103,12 +103,12 @@ def item_noun(question: str) -> str | None:
     if not asks_for_items(question):
         return None
     words = asked_part(question)
+    if _MADE_OF.match(words):  # "What is a policy enforcement point made of?": its "policy" is no kind of item
+        return "components"
     pointed = _ORDINAL_ITEM.search(words)
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     if match is None and _BEGIN_CHANGE.match(words):
         return "steps"
-    if match is None and _MADE_OF.match(words):
-        return "components"
     return _head(words, match.start()) if match else None
 
 

@@ -35,3 +35,23 @@ def label_terms(question: str) -> list[str]:
     said = stems(question)
     added = [s for pattern, words in _READER_TERMS if pattern.search(question) for s in stems(words)]
     return list(dict.fromkeys(said + added))
+
+
+def everyday_words(question: str) -> frozenset[str]:
+    """The stems of the everyday terms the question uses for what statements label otherwise ("revenue",
+    "capex", "profit"): words a table need not say to be the one asked about."""
+    return frozenset(s for pattern, _ in _READER_TERMS for m in pattern.finditer(question) for s in stems(m.group(0)))
+
+
+_OWNED = re.compile(r"\b[A-Z][\w&.-]*['’]s\s+((?:(?!(?:in|for|during|of|at|on|from|to|by|as|and|or|did|does|do|"
+                    r"was|were|is|are|has|have|had)\b)[\w-]+\s*){1,5})", re.IGNORECASE)
+_PLAIN = frozenset(stems("total net fiscal annual consolidated overall reported amount amounts figure value number "
+                          "generate generated come came reach reached"))  # words that narrow no figure
+
+
+def owned_words(question: str) -> list[str]:
+    """The lower-case words of what the question's possessive owns, the words that narrow no figure left out:
+    "advertising", "business" of "How much revenue did Apple's advertising business generate?"."""
+    owned = _OWNED.search(question)
+    return [w for w in (owned.group(1).split() if owned else [])
+            if w.islower() and stems(w) and not set(stems(w)) <= _PLAIN]

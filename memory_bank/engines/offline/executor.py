@@ -32,6 +32,7 @@ from .counted_list import counted_sentence, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
+    answering_rows,
     asks_amount,
     asks_choice,
     asks_comparison,
@@ -43,8 +44,10 @@ from .figure_answer import (
     row_evidence,
     said_in_prose,
 )
+from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
 from .item_details import ItemDetails
+from .language import hinted
 from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
 from .signer import signer_first
 from .specifics import specific_terms
@@ -92,7 +95,10 @@ class OfflineExecutor:
             return _failed("image recognition is done by the recognizer, not the executor")
         if inp.selection is None:
             return _failed("a NORMAL task is answered from the evidence selected for it, and none was given")
-        return self._answer(inp.task_goal.strip() or task.description, inp.selection)
+        question = inp.task_goal.strip() or task.description
+        result = self._answer(question, inp.selection)
+        result.answer = hinted(result.answer, question, self.view.mentions)  # "not found": in another language?
+        return result
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
@@ -105,6 +111,12 @@ class OfflineExecutor:
             return ExecutionResult(answer=f"{expanded.text} ({_where(expanded.used[0])})", tool_calls=calls,
                                    citations=_citations(expanded), summary=_summary(expanded), success=True)
         yes_no = is_yes_no(question)
+        row = subject_row(question, self.tables, self.view) if asks_cause(question) else None
+        if row is not None:  # "What were total revenues in 2023 and what drove the change?": the row, its reason
+            caused = cause_answer(question, row, evidence, self.answerer, _where, verdict if yes_no else None,
+                                  self.tables, self.view)
+            return ExecutionResult(answer=caused.text, tool_calls=calls, citations=_citations(caused),
+                                   summary=_summary(caused), success=True)
         figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
         if figure is not None:
             return figure
@@ -114,7 +126,7 @@ class OfflineExecutor:
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = counted_sentence(question, evidence) if items_asked else None
+        counted = counted_sentence(question, evidence, self._passage) if items_asked else None
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -145,7 +157,7 @@ class OfflineExecutor:
                 calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The table row the question names, with its year and unit; "not found" when the row's tables stop
         short of the asked year and no sentence gives it; None when no row is named."""
-        rows = self.tables.named_rows(question)
+        rows = answering_rows(question, self.tables, self.view)
         if rows:
             best = rows[0]
             answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
@@ -158,6 +170,9 @@ class OfflineExecutor:
         label, years = missing
         return ExecutionResult(answer=missing_text(NOT_FOUND, label, years), tool_calls=calls, success=True,
                                summary=f"The tables give {label} for {', '.join(years)} only.")
+
+    def _passage(self, node_id: str) -> str:
+        return self.view.node(node_id).summary
 
     def _compared_rows(self, question: str) -> list[NamedRow]:
         """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
@@ -273,7 +288,7 @@ class OfflineExecutor:
             # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
             # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
             one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
-            rows = self.tables.named_rows(part) if one else []
+            rows = answering_rows(part, self.tables, self.view) if one else []
             if rows:
                 answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], self.view.node(rows[0].node_id))],
                                       1.0))

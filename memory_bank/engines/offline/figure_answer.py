@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 
 from ...memory.query_graph import Node
+from ...retrieval.view import MemoryView
 from ...text.asks import kinds_joined
-from ..protocol.figures import NamedRow
+from ...text.statement_terms import everyday_words, owned_words
+from ...text.tokens import bare_stems, stems
+from ..protocol.figures import NamedRow, TableIndex
 from .evidence import Evidence
+from .specifics import specific_terms
 
 _ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
 _NOT_ONE = re.compile(r"\b(?:change[sd]?|grow|grew|growth|increase[sd]?|decrease[sd]?|compare[sd]?|compared|"
@@ -57,6 +61,28 @@ def asks_one_figure(question: str) -> bool:
     """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
     the share of revenues change from 2022 to 2023?'."""
     return bool(_ONE_FIGURE.search(question)) and not _NOT_ONE.search(question)
+
+
+def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
+    """The names the question narrows its figure by that the row's table never says: "revenues in China" or
+    "How much did Cerner contribute to total revenues?" are not the "Total revenues" row (a narrower figure, in
+    prose or nowhere), while "Greater China net sales" is a row of a table that says it. The filer the
+    question names ("Apple's", "did Oracle spend") is whose every figure is: a word of the file's name, or a
+    name written possessive."""
+    told = " ".join((named.entry.text, *named.entry.section)).casefold()
+    filed = set(re.findall(r"[a-z]+", source.casefold()))
+    owners = {m.casefold() for m in re.findall(r"\b([A-Z][\w&.-]*)['’]s\b", question)}
+    names = [name for name in specific_terms(question)
+             if name.isalpha() and len(name) > 1 and name.casefold() not in filed | owners
+             and not re.search(rf"(?<![a-z]){re.escape(name.casefold())}(?![a-z])", told)]
+    said = bare_stems(told) | everyday_words(question)  # "Apple's advertising business" is no "Total net sales"
+    return names + [w for w in owned_words(question) if not set(stems(w)) <= said]
+
+
+def answering_rows(question: str, tables: TableIndex, view: MemoryView) -> list[NamedRow]:
+    """The rows naming the question's figure whose tables say every name the question narrows it by."""
+    return [r for r in tables.named_rows(question)
+            if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)]
 
 
 def figure_text(best: NamedRow) -> str:
