@@ -146,10 +146,11 @@ _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORE
 
 
 # "What price per share did Oracle pay …?", "How much did it cost …?", "How much budget does NIST recommend …?": a
-# sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none)
+# sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none); "What
+# trust score threshold does NIST recommend?" a value ("the configured threshold value" gives none)
 _PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged|money|"
                       r"budget|budgets|fund|funds|funding|invest|invested|investment)\b|"
-                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget)s?\b", re.IGNORECASE)
+                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget|threshold)s?\b", re.IGNORECASE)
 _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)

@@ -65,3 +65,17 @@ def test_a_question_in_another_language_gets_the_hint_after_not_found() -> None:
     assert not other_language("Kubernetes RBAC?", _english)  # too short to tell
     assert hinted("Not found in the documents.", spanish, _english) == f"Not found in the documents.\n{HINT}"
     assert hinted("The seven tenets are …", spanish, _english) == "The seven tenets are …"  # an answer stays
+
+
+def test_an_item_noun_before_the_plural_noun_it_modifies_asks_for_no_items() -> None:
+    from memory_bank.text.asks import asks_for_items
+
+    assert not asks_for_items("How does Oracle recognize revenues from its cloud services contracts?")
+    assert asks_for_items("Which deployment scenarios or use cases lend themselves to zero trust?")  # a verb after
+    assert asks_for_items("What services does Apple sell?")
+
+
+def test_a_threshold_asked_needs_a_value() -> None:
+    q = "What trust score threshold does NIST recommend for granting access to a resource?"
+    assert "amount" in unsaid_measure(q, "If the score is greater than the configured threshold value, access is "
+                                         "granted.", "")
