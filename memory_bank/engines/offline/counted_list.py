@@ -20,6 +20,8 @@ _COUNT_WORD = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9
 # "three businesses:", "five reportable segments—": the count, up to two words, the noun, then the mark that opens
 # the items (not a bracket: "three businesses (see Note 2)" names none)
 _COUNTED = re.compile(rf"\b(?:{_COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(?::|—|–|--)", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"^(?:This|It|These|They|Each)\b")  # a sentence whose subject its passage named
+_LEAD = re.compile(r"^([^:.;]{3,80}):\s")  # an item's name its passage opens with ("Policy enforcement point (PEP):")
 MIN_NAMED_WORDS = 2  # the items after the mark: at least this many words
 
 
@@ -51,6 +53,9 @@ def counted_sentence(question: str, evidence: list[Evidence],
     if not found:
         return None
     best = max(found, key=lambda f: f[:4])[4]
+    lead = _LEAD.match(passage(best.node_id).lstrip("•-–* "))
+    if _POINTS_BACK.match(best.text) and lead:  # "This is a single logical component …": which one, said first
+        return Answer(f"{lead.group(1)}: {best.text}", [best], 1.0)
     return Answer(best.text, [best], 1.0)
 
 

@@ -55,5 +55,6 @@ def test_the_counted_sentence_whose_passage_names_the_subject_wins() -> None:
         assert item_noun(question) == "components", question  # its "policy" is no kind of item
         counted = counted_sentence(question, [pdp, pep], passages.__getitem__)
         assert counted is not None and counted.used[0].node_id == "pep", question
+        assert counted.text.startswith("Policy enforcement point (PEP): This is a single"), question  # which one
     counted = counted_sentence("What is a PDP made of?", [pdp, pep], passages.__getitem__)
     assert counted is not None and counted.used[0].node_id == "pdp"

@@ -79,3 +79,14 @@ def test_a_threshold_asked_needs_a_value() -> None:
     q = "What trust score threshold does NIST recommend for granting access to a resource?"
     assert "amount" in unsaid_measure(q, "If the score is greater than the configured threshold value, access is "
                                          "granted.", "")
+
+
+def test_a_bare_name_is_no_second_sentence() -> None:
+    from memory_bank.engines.offline.answering import Answerer
+    from memory_bank.engines.offline.evidence import Evidence
+    from memory_bank.retrieval.embedding import HashingEmbedder
+
+    pool = [Evidence("The Company's headquarters are located in Cupertino, California.", "a", "10k.pdf", (20,), 1.0),
+            Evidence("Apple Inc.", "b", "10k.pdf", (20,), 0.9)]
+    answer = Answerer(HashingEmbedder()).compose("Where is Apple headquartered?", pool, [0, 1], 1.0)
+    assert answer.text == "The Company's headquarters are located in Cupertino, California."
