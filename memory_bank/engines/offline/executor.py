@@ -39,9 +39,9 @@ from .figure_answer import (
     asks_growth,
     asks_one_figure,
     figure_text,
-    growth_text,
     missing_text,
     row_evidence,
+    rows_answer,
     said_in_prose,
 )
 from .figure_cause import asks_cause, cause_answer, subject_row
@@ -115,8 +115,7 @@ class OfflineExecutor:
         if row is not None:  # "What were total revenues in 2023 and what drove the change?": the row, its reason
             caused = cause_answer(question, row, evidence, self.answerer, _where, verdict if yes_no else None,
                                   self.tables, self.view)
-            return ExecutionResult(answer=caused.text, tool_calls=calls, citations=_citations(caused),
-                                   summary=_summary(caused), success=True)
+            return _done(caused, calls)
         figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
         if figure is not None:
             return figure
@@ -126,7 +125,8 @@ class OfflineExecutor:
         rows = self._compared_rows(question) if not yes_no and asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = counted_sentence(question, evidence, self._passage) if items_asked else None
+        counted = (counted_sentence(question, evidence, lambda node_id: self.view.node(node_id).summary)
+                   if items_asked else None)
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -135,8 +135,7 @@ class OfflineExecutor:
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
-            return ExecutionResult(answer=counted.text, tool_calls=calls, citations=_citations(counted),
-                                   summary=_summary(counted), success=True)
+            return _done(counted, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
@@ -145,7 +144,7 @@ class OfflineExecutor:
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
-            return self._with_rows(question, answer, rows, calls)
+            return _done(rows_answer(question, answer, rows, self.view, _where), calls)
         if not answer.found:
             return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
@@ -161,8 +160,7 @@ class OfflineExecutor:
         if rows:
             best = rows[0]
             answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
-            return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
-                                   summary=_summary(answer), success=True)
+            return _done(answer, calls)
         missing = self.tables.missing_years(question)
         asked = [w for w in question.split() if w.strip("?.,").isdigit()]
         if missing is None or said_in_prose(missing[0], [w.strip("?.,") for w in asked], evidence):
@@ -171,30 +169,11 @@ class OfflineExecutor:
         return ExecutionResult(answer=missing_text(NOT_FOUND, label, years), tool_calls=calls, success=True,
                                summary=f"The tables give {label} for {', '.join(years)} only.")
 
-    def _passage(self, node_id: str) -> str:
-        return self.view.node(node_id).summary
-
     def _compared_rows(self, question: str) -> list[NamedRow]:
         """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
         rows = self.tables.label_rows(
             question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
         return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
-
-    def _with_rows(self, question: str, answer: Answer, rows: list[NamedRow],
-                   calls: list[ToolCallRecord]) -> ExecutionResult:
-        """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
-        whole (each year's value and the change where the table gives one), each with its place; then what the
-        text says of it, when a sentence answers."""
-        used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
-        grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
-        lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
-        lines += [f"- {r.shown()} ({_where(ev)})" for r, ev in zip(rows, used)]
-        if answer.found:
-            lines.append(answer.text)
-            used += answer.used
-        merged = Answer("\n".join(lines), used, 1.0)
-        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
-                               summary=_summary(merged), success=True)
 
     def _closest(self, question: str, best: Evidence | None, evidence: list[Evidence],
                  calls: list[ToolCallRecord]) -> ExecutionResult:
@@ -316,8 +295,7 @@ class OfflineExecutor:
         lines = list(dict.fromkeys(lines))  # one passage answering two parts is shown once
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
-        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
-                               summary=_summary(merged), success=True)
+        return _done(merged, calls)
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
@@ -403,6 +381,12 @@ def _citations(answer: Answer) -> list[Citation]:
 def _summary(answer: Answer) -> str:
     where = ", ".join(f"node {c.node_id}" + (f" ({c.source})" if c.source else "") for c in _citations(answer))
     return f"Answered from {where}: {_clip(answer.text, 200)}"
+
+
+def _done(answer: Answer, calls: list[ToolCallRecord]) -> ExecutionResult:
+    """A found answer as the run's result: its text, the calls that read it, its citations and summary."""
+    return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
+                           summary=_summary(answer), success=True)
 
 
 def _failed(message: str) -> ExecutionResult:

@@ -10,13 +10,15 @@ needs the discussion's reasons, and a yes/no question its verdict.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.asks import kinds_joined
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import bare_stems, stems
-from ..protocol.figures import NamedRow, TableIndex
+from ..protocol.figures import NamedRow, TableIndex, change_of
+from .answering import Answer
 from .evidence import Evidence
 from .specifics import specific_terms
 
@@ -137,3 +139,18 @@ def growth_text(rows: list[NamedRow], changes: list[str]) -> str:
     first, others = order[0], order[1:]
     against = "; ".join(f"{changes[i]} for {rows[i].row.name}" for i in others)
     return f"{rows[first].row.name} grew more: {changes[first]}, against {against}."
+
+
+def rows_answer(question: str, answer: Answer, rows: list[NamedRow], view: MemoryView,
+                where: Callable[[Evidence], str]) -> Answer:
+    """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
+    whole (each year's value and the change where the table gives one), each with its place; then what the
+    text says of it, when a sentence answers."""
+    used = [row_evidence(r, view.node(r.node_id)) for r in rows]
+    grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
+    lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
+    lines += [f"- {r.shown()} ({where(ev)})" for r, ev in zip(rows, used)]
+    if answer.found:
+        lines.append(answer.text)
+        used += answer.used
+    return Answer("\n".join(lines), used, 1.0)
