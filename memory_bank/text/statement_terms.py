@@ -43,10 +43,13 @@ def everyday_words(question: str) -> frozenset[str]:
     return frozenset(s for pattern, _ in _READER_TERMS for m in pattern.finditer(question) for s in stems(m.group(0)))
 
 
-_OWNED = re.compile(r"\b[A-Z][\w&.-]*['’]s\s+((?:(?!(?:in|for|during|of|at|on|from|to|by|as|and|or|did|does|do|"
-                    r"was|were|is|are|has|have|had)\b)[\w-]+\s*){1,5})", re.IGNORECASE)
-_PLAIN = frozenset(stems("total net fiscal annual consolidated overall reported amount amounts figure value number "
-                          "generate generated come came reach reached"))  # words that narrow no figure
+# what a possessive owns ends at a function word, or a verb a figure question asks how it moved or what it made
+_OWNED = re.compile(r"\b[A-Z][\w&.-]*['’]s\s+((?:(?!(?:in|for|during|of|at|on|from|to|by|as|and|or|than|the|a|an|did|"
+                    r"does|do|was|were|is|are|has|have|had|go|goes|went|grow|grows|grew|rise|rose|fall|fell|increase|"
+                    r"increased|decrease|decreased|change|changed|compare|compared|lower|higher|generate|generated|"
+                    r"earn|earned|bring|brought|come|came|reach|reached)\b)[\w-]+\s*){1,5})", re.IGNORECASE)
+# words that narrow no figure
+_PLAIN = frozenset(stems("total net fiscal annual consolidated overall reported amount amounts figure value number"))
 
 
 def owned_words(question: str) -> list[str]:

@@ -148,9 +148,12 @@ class OfflineExecutor:
         if not answer.found:
             return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
-        text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
-        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
-                               summary=_summary(answer), success=True)
+        if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure
+            named = [r for r in answering_rows(question, self.tables, self.view)[:1] if r.value not in answer.text]
+            used = [*answer.used, *(row_evidence(r, self.view.node(r.node_id)) for r in named)]
+            answer = Answer(" ".join([f"{verdict(question, answer.used[0].text)}. {answer.text}",
+                                      *(f"{r.statement()}." for r in named)]), used, answer.score)
+        return _done(answer, calls)
 
     def _figure(self, question: str, evidence: list[Evidence],
                 calls: list[ToolCallRecord]) -> ExecutionResult | None:

@@ -90,3 +90,9 @@ def test_a_bare_name_is_no_second_sentence() -> None:
             Evidence("Apple Inc.", "b", "10k.pdf", (20,), 0.9)]
     answer = Answerer(HashingEmbedder()).compose("Where is Apple headquartered?", pool, [0, 1], 1.0)
     assert answer.text == "The Company's headquarters are located in Cupertino, California."
+
+
+def test_what_a_possessive_owns_ends_before_the_verb_asking_how_it_moved() -> None:
+    assert owned_words("Did Oracle's effective tax rate go down in fiscal 2023?") == ["effective", "tax", "rate"]
+    assert owned_words("Was Apple's 2022 effective tax rate lower than the statutory rate?") == [
+        "effective", "tax", "rate"]
