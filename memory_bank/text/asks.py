@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .tokens import STOPWORDS
+
 _ITEM_NOUNS = (
     r"steps?|stages?|phases?|kinds?|types?|categories|components?|elements?|parts?|pieces|threats?|risks?|"
     r"tenets?|principles?|models?|variations?|approaches|scenarios|use cases?|cases|factors|requirements?|"
@@ -86,7 +88,23 @@ def asks_for_items(question: str) -> bool:
         return True
     if _QUANTITY.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
-    return any(_plural(_head(q, m.start("noun"))) for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
+    return any(_plural(_head(q, m.start("noun"))) and not _modifier(q, m.start("noun"))
+               for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
+
+
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+
+
+def _modifier(q: str, start: int) -> bool:
+    """Is the item noun at `start` (the last of a run) a modifier of the plural noun after it: "its cloud services
+    contracts" asks about contracts, not services. A verb after a plural subject takes no "-s" ("Which use cases
+    lend themselves …?"), and a function word ("does", "is") or a name ("NIST") is no noun."""
+    head = _NOUN.match(q, start)
+    while head is not None and (following := _NOUN.match(q, head.end() + 1)) is not None:
+        head = following
+    after = _NEXT_WORD.match(q, head.end()) if head is not None else None
+    word = after.group(1) if after else ""
+    return word.endswith("s") and not word.endswith("ss") and word not in STOPWORDS
 
 
 def _plural(noun: str) -> bool:
@@ -103,12 +121,12 @@ def item_noun(question: str) -> str | None:
     if not asks_for_items(question):
         return None
     words = asked_part(question)
+    if _MADE_OF.match(words):  # "What is a policy enforcement point made of?": its "policy" is no kind of item
+        return "components"
     pointed = _ORDINAL_ITEM.search(words)
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     if match is None and _BEGIN_CHANGE.match(words):
         return "steps"
-    if match is None and _MADE_OF.match(words):
-        return "components"
     return _head(words, match.start()) if match else None
 
 

@@ -45,6 +45,11 @@ def counted_word(question: str) -> str | None:
     return count.group(1) if count and count.group(1).lower() not in NOT_COUNTED else None
 
 
+def says_count(text: str) -> bool:
+    """Does the text give a count: a number that is not money, a share or a year, or a number word?"""
+    return _COUNT.search(text) is not None
+
+
 def count_marks(text: str) -> frozenset[str]:
     """`#n:<stem>` for each word within `REACH` words (stopwords left out) after a count in `text`: a number
     that is not money, a share or a year ("$198 million", "81%" and "2023" count nothing), or a number word."""

@@ -49,6 +49,20 @@ def in_capitals(text: str) -> bool:
     return len(letters) >= CAPITALS_MIN_LETTERS and sum(c.isupper() for c in letters) >= CAPITALS_SHARE * len(letters)
 
 
+NAME_RUN_WORDS = 20  # a sentence of this many words or more ...
+NAME_RUN_SHARE = 0.75  # ... this share of them capitalised is a list of names, not prose
+_NAME_WORD = re.compile(r"[(\"“]*[A-Z0-9]")
+
+
+def name_run(text: str) -> bool:
+    """A run of names read as one sentence: an exhibit's list of subsidiaries and their places of incorporation
+    ("Name of Subsidiary Place of Incorporation Oracle America, Inc. Delaware Oracle International Corporation
+    California …"). It says where each subsidiary is incorporated, not what a question about the company asks,
+    and it matches a "where" question's words and type better than the sentence that answers it."""
+    words = text.split()
+    return len(words) >= NAME_RUN_WORDS and sum(bool(_NAME_WORD.match(w)) for w in words) >= NAME_RUN_SHARE * len(words)
+
+
 def merged_role(roles: Iterable[Role]) -> Role:
     """A node merged from others is body if any of them was: body text must never be demoted by a merge."""
     roles = list(roles)

@@ -35,3 +35,26 @@ def label_terms(question: str) -> list[str]:
     said = stems(question)
     added = [s for pattern, words in _READER_TERMS if pattern.search(question) for s in stems(words)]
     return list(dict.fromkeys(said + added))
+
+
+def everyday_words(question: str) -> frozenset[str]:
+    """The stems of the everyday terms the question uses for what statements label otherwise ("revenue",
+    "capex", "profit"): words a table need not say to be the one asked about."""
+    return frozenset(s for pattern, _ in _READER_TERMS for m in pattern.finditer(question) for s in stems(m.group(0)))
+
+
+# what a possessive owns ends at a function word, or a verb a figure question asks how it moved or what it made
+_OWNED = re.compile(r"\b[A-Z][\w&.-]*['’]s\s+((?:(?!(?:in|for|during|of|at|on|from|to|by|as|and|or|than|the|a|an|did|"
+                    r"does|do|was|were|is|are|has|have|had|go|goes|went|grow|grows|grew|rise|rose|fall|fell|increase|"
+                    r"increased|decrease|decreased|change|changed|compare|compared|lower|higher|generate|generated|"
+                    r"earn|earned|bring|brought|come|came|reach|reached)\b)[\w-]+\s*){1,5})", re.IGNORECASE)
+# words that narrow no figure
+_PLAIN = frozenset(stems("total net fiscal annual consolidated overall reported amount amounts figure value number"))
+
+
+def owned_words(question: str) -> list[str]:
+    """The lower-case words of what the question's possessive owns, the words that narrow no figure left out:
+    "advertising", "business" of "How much revenue did Apple's advertising business generate?"."""
+    owned = _OWNED.search(question)
+    return [w for w in (owned.group(1).split() if owned else [])
+            if w.islower() and stems(w) and not set(stems(w)) <= _PLAIN]

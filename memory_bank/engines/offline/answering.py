@@ -25,6 +25,7 @@ from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 from .sides import Sides, asked_aspects, compared_sides
 
+MIN_EXTRA_WORDS = 4  # a next-best sentence shorter than this is a name or a label, not a second sentence
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
@@ -111,8 +112,9 @@ class Answerer:
         size = len(first.text.split())
         announced = _items(pool, order[0]) if announces_list(first.text) else []
         # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
+        # nor does a bare name a page's footer left as a sentence ("Apple Inc.") add anything
         extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
-                  and not announces_list(pool[i].text)]
+                  and not announces_list(pool[i].text) and len(pool[i].text.split()) >= MIN_EXTRA_WORDS]
         for i in announced + extras:
             extra = len(pool[i].text.split())
             if i not in announced and _repeats(pool[i].text, parts):

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ...text.counts import counted_word
+from ...text.counts import counted_word, says_count
 from ...text.spelling import misspelt, words
+from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import hyphenated, stem
 from .specifics import specific_terms
 
@@ -152,13 +153,16 @@ _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORE
 
 
 # "What price per share did Oracle pay …?", "How much did it cost …?", "How much budget does NIST recommend …?": a
-# sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none)
+# sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none); "What
+# trust score threshold does NIST recommend?" a value ("the configured threshold value" gives none)
 _PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged|money|"
                       r"budget|budgets|fund|funds|funding|invest|invested|investment)\b|"
-                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget)s?\b", re.IGNORECASE)
+                      r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget|threshold)s?\b", re.IGNORECASE)
 _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
+_COUNT_Q = re.compile(r"\bhow many\b", re.IGNORECASE)
+_HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
 
 
 # "In what year …?": a sentence that dates nothing, nor do its neighbours, does not answer it ("Co-teaching has also
@@ -171,8 +175,10 @@ _DATED = re.compile(r"(?<![\d.])(?:1[0-9]{3}|20[0-9]{2})s?(?!\d|,\d)|\bcentury\b
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
     read against a sentence with no percentage), a price or a cost read against a sentence with no number, a
-    year asked of a passage that gives none (the sentence and its neighbours), or the thing counted ("How many
-    zebras ...?" against "Two million wildebeest migrate ...", the counted noun absent from the sentence and its
+    year asked of a passage that gives none (the sentence and its neighbours), a count read against a sentence
+    with no number counting anything (a year counts nothing), whose amount a "how much" asks ("Apple's
+    advertising business") when the passage never names it, or the thing counted ("How many zebras ...?"
+    against "Two million wildebeest migrate ...", the counted noun absent from the sentence and its
     neighbours)."""
     out = []
     if _YEAR_Q.search(question) and not _DATED.search(near):
@@ -181,6 +187,11 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         out.append("percentage")
     if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("amount")
+    if _HOW_MUCH.search(question):  # "How much revenue did Apple's advertising business generate?": whose amount
+        everyday = everyday_words(question)
+        out += [w for w in owned_words(question) if stem(w) not in everyday and not _said(w, near)]
+    if _COUNT_Q.search(question) and not says_count(sentence):
+        out.append("count")  # "How many iPhones did Apple sell?" against "iPhone net sales increased during 2022"
     counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted
             and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted

@@ -9,6 +9,7 @@ for items of a kind, a sentence that counts that kind and then names them answer
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...text.asks import asked_part, item_noun
 from ...text.tokens import bare_stems
@@ -19,17 +20,24 @@ _COUNT_WORD = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9
 # "three businesses:", "five reportable segments—": the count, up to two words, the noun, then the mark that opens
 # the items (not a bracket: "three businesses (see Note 2)" names none)
 _COUNTED = re.compile(rf"\b(?:{_COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(?::|—|–|--)", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"^(?:This|It|These|They|Each)\b")  # a sentence whose subject its passage named
+_LEAD = re.compile(r"^([^:.;]{3,80}):\s")  # an item's name its passage opens with ("Policy enforcement point (PEP):")
 MIN_NAMED_WORDS = 2  # the items after the mark: at least this many words
 
 
-def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
+def counted_sentence(question: str, evidence: list[Evidence],
+                     passage: Callable[[str], str] = lambda node_id: "") -> Answer | None:
     """The evidence sentence that counts the asked kind of item and names the items after a colon or dash, the
-    one retrieval ranked highest (a colon before a dash: a list introduced as one), or None."""
+    one that says most of the question's subject with what its passage (`passage` of its node id) says before it
+    ("What is a policy enforcement point broken into?": the PEP item's "This is a single logical component in ZTA
+    but may be broken into two different components: …", not the PDP's "broken down into two logical components:
+    …"), then the one retrieval ranked highest (a colon before a dash: a list introduced as one), or None."""
     noun = item_noun(question)
     if not noun:
         return None
     asked = bare_stems(noun)
-    found: list[tuple[bool, float, int, Evidence]] = []
+    subject = bare_stems(asked_part(question)) - asked
+    found: list[tuple[int, bool, float, int, Evidence]] = []
     for k, ev in enumerate(evidence):
         if ev.row:
             continue
@@ -37,11 +45,17 @@ def counted_sentence(question: str, evidence: list[Evidence]) -> Answer | None:
             head = match.group(1).split()[-1]
             named = ev.text[match.end():].split()
             if bare_stems(head) & asked and len(named) >= MIN_NAMED_WORDS:
-                found.append((ev.text[match.end() - 1] == ":", ev.prior, -k, ev))
+                text = passage(ev.node_id)  # what it says before the sentence; its opening when it is summarised
+                before = text[: text.find(ev.text)] if ev.text in text else text.split(". ")[0]
+                named_here = bare_stems(ev.text) | bare_stems(before)
+                found.append((len(subject & named_here), ev.text[match.end() - 1] == ":", ev.prior, -k, ev))
                 break
     if not found:
         return None
-    best = max(found, key=lambda f: f[:3])[3]
+    best = max(found, key=lambda f: f[:4])[4]
+    lead = _LEAD.match(passage(best.node_id).lstrip("•-–* "))
+    if _POINTS_BACK.match(best.text) and lead:  # "This is a single logical component …": which one, said first
+        return Answer(f"{lead.group(1)}: {best.text}", [best], 1.0)
     return Answer(best.text, [best], 1.0)
 
 

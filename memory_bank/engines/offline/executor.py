@@ -33,19 +33,22 @@ from .counted_list import counted_sentence, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
+    answering_rows,
     asks_amount,
     asks_choice,
     asks_comparison,
     asks_growth,
     asks_one_figure,
     figure_text,
-    growth_text,
     missing_text,
     row_evidence,
+    rows_answer,
     said_in_prose,
 )
+from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
 from .item_details import ItemDetails
+from .language import hinted
 from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
 from .signer import signer_first
 from .specifics import specific_terms
@@ -93,7 +96,10 @@ class OfflineExecutor:
             return _failed("image recognition is done by the recognizer, not the executor")
         if inp.selection is None:
             return _failed("a NORMAL task is answered from the evidence selected for it, and none was given")
-        return self._answer(inp.task_goal.strip() or task.description, inp.selection)
+        question = inp.task_goal.strip() or task.description
+        result = self._answer(question, inp.selection)
+        result.answer = hinted(result.answer, question, self.view.mentions)  # "not found": in another language?
+        return result
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
@@ -106,6 +112,11 @@ class OfflineExecutor:
             return ExecutionResult(answer=f"{expanded.text} ({_where(expanded.used[0])})", tool_calls=calls,
                                    citations=_citations(expanded), summary=_summary(expanded), success=True)
         yes_no = is_yes_no(question)
+        row = subject_row(question, self.tables, self.view) if asks_cause(question) else None
+        if row is not None:  # "What were total revenues in 2023 and what drove the change?": the row, its reason
+            caused = cause_answer(question, row, evidence, self.answerer, _where, verdict if yes_no else None,
+                                  self.tables, self.view)
+            return _done(caused, calls)
         figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
         if figure is not None:
             return figure
@@ -116,7 +127,8 @@ class OfflineExecutor:
         rows = self._compared_rows(question) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = counted_sentence(question, evidence) if items_asked else None
+        counted = (counted_sentence(question, evidence, lambda node_id: self.view.node(node_id).summary)
+                   if items_asked else None)
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -125,8 +137,7 @@ class OfflineExecutor:
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
-            return ExecutionResult(answer=counted.text, tool_calls=calls, citations=_citations(counted),
-                                   summary=_summary(counted), success=True)
+            return _done(counted, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
@@ -135,24 +146,27 @@ class OfflineExecutor:
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
-            return self._with_rows(question, answer, rows, calls, yes_no)
+            opening = f"{verdict(question, answer.used[0].text)}. " if yes_no and answer.found else None
+            return _done(rows_answer(question, answer, rows, self.view, _where, opening), calls)
         if not answer.found:
             return self._closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
-        text = f"{verdict(question, answer.used[0].text)}. {answer.text}" if yes_no else answer.text
-        return ExecutionResult(answer=text, tool_calls=calls, citations=_citations(answer),
-                               summary=_summary(answer), success=True)
+        if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure
+            named = [r for r in answering_rows(question, self.tables, self.view)[:1] if r.value not in answer.text]
+            used = [*answer.used, *(row_evidence(r, self.view.node(r.node_id)) for r in named)]
+            answer = Answer(" ".join([f"{verdict(question, answer.used[0].text)}. {answer.text}",
+                                      *(f"{r.statement()}." for r in named)]), used, answer.score)
+        return _done(answer, calls)
 
     def _figure(self, question: str, evidence: list[Evidence],
                 calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The table row the question names, with its year and unit; "not found" when the row's tables stop
         short of the asked year and no sentence gives it; None when no row is named."""
-        rows = self.tables.named_rows(question)
+        rows = answering_rows(question, self.tables, self.view)
         if rows:
             best = rows[0]
             answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
-            return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
-                                   summary=_summary(answer), success=True)
+            return _done(answer, calls)
         missing = self.tables.missing_years(question)
         asked = [w for w in question.split() if w.strip("?.,").isdigit()]
         if missing is None or said_in_prose(missing[0], [w.strip("?.,") for w in asked], evidence):
@@ -166,25 +180,6 @@ class OfflineExecutor:
         rows = self.tables.label_rows(
             question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
         return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
-
-    def _with_rows(self, question: str, answer: Answer, rows: list[NamedRow],
-                   calls: list[ToolCallRecord], yes_no: bool = False) -> ExecutionResult:
-        """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
-        whole (each year's value and the change where the table gives one), each with its place; then what the
-        text says of it, when a sentence answers (a yes/no question opens with its verdict and that sentence)."""
-        used = [row_evidence(r, self.view.node(r.node_id)) for r in rows]
-        grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
-        lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
-        lines += [f"- {r.shown()} ({_where(ev)})" for r, ev in zip(rows, used)]
-        if answer.found and yes_no:
-            lines.insert(0, f"{verdict(question, answer.used[0].text)}. {answer.text}")
-            used = answer.used + used
-        elif answer.found:
-            lines.append(answer.text)
-            used += answer.used
-        merged = Answer("\n".join(lines), used, 1.0)
-        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
-                               summary=_summary(merged), success=True)
 
     def _closest(self, question: str, best: Evidence | None, evidence: list[Evidence],
                  calls: list[ToolCallRecord]) -> ExecutionResult:
@@ -282,7 +277,7 @@ class OfflineExecutor:
             # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
             # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
             one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
-            rows = self.tables.named_rows(part) if one else []
+            rows = answering_rows(part, self.tables, self.view) if one else []
             if rows:
                 answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], self.view.node(rows[0].node_id))],
                                       1.0))
@@ -310,8 +305,7 @@ class OfflineExecutor:
         lines = list(dict.fromkeys(lines))  # one passage answering two parts is shown once
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
-        return ExecutionResult(answer=merged.text, tool_calls=calls, citations=_citations(merged),
-                               summary=_summary(merged), success=True)
+        return _done(merged, calls)
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
@@ -397,6 +391,12 @@ def _citations(answer: Answer) -> list[Citation]:
 def _summary(answer: Answer) -> str:
     where = ", ".join(f"node {c.node_id}" + (f" ({c.source})" if c.source else "") for c in _citations(answer))
     return f"Answered from {where}: {_clip(answer.text, 200)}"
+
+
+def _done(answer: Answer, calls: list[ToolCallRecord]) -> ExecutionResult:
+    """A found answer as the run's result: its text, the calls that read it, its citations and summary."""
+    return ExecutionResult(answer=answer.text, tool_calls=calls, citations=_citations(answer),
+                           summary=_summary(answer), success=True)
 
 
 def _failed(message: str) -> ExecutionResult:

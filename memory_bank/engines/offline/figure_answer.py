@@ -10,11 +10,17 @@ needs the discussion's reasons, and a yes/no question its verdict.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...memory.query_graph import Node
+from ...retrieval.view import MemoryView
 from ...text.asks import kinds_joined
-from ..protocol.figures import NamedRow
+from ...text.statement_terms import everyday_words, owned_words
+from ...text.tokens import bare_stems, stems
+from ..protocol.figures import NamedRow, TableIndex, change_of
+from .answering import Answer
 from .evidence import Evidence
+from .specifics import specific_terms
 
 _ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
 _NOT_ONE = re.compile(r"\b(?:change[sd]?|grow|grew|growth|increase[sd]?|decrease[sd]?|compare[sd]?|compared|"
@@ -57,6 +63,28 @@ def asks_one_figure(question: str) -> bool:
     """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
     the share of revenues change from 2022 to 2023?'."""
     return bool(_ONE_FIGURE.search(question)) and not _NOT_ONE.search(question)
+
+
+def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
+    """The names the question narrows its figure by that the row's table never says: "revenues in China" or
+    "How much did Cerner contribute to total revenues?" are not the "Total revenues" row (a narrower figure, in
+    prose or nowhere), while "Greater China net sales" is a row of a table that says it. The filer the
+    question names ("Apple's", "did Oracle spend") is whose every figure is: a word of the file's name, or a
+    name written possessive."""
+    told = " ".join((named.entry.text, *named.entry.section)).casefold()
+    filed = set(re.findall(r"[a-z]+", source.casefold()))
+    owners = {m.casefold() for m in re.findall(r"\b([A-Z][\w&.-]*)['’]s\b", question)}
+    names = [name for name in specific_terms(question)
+             if name.isalpha() and len(name) > 1 and name.casefold() not in filed | owners
+             and not re.search(rf"(?<![a-z]){re.escape(name.casefold())}(?![a-z])", told)]
+    said = bare_stems(told) | everyday_words(question)  # "Apple's advertising business" is no "Total net sales"
+    return names + [w for w in owned_words(question) if not set(stems(w)) <= said]
+
+
+def answering_rows(question: str, tables: TableIndex, view: MemoryView) -> list[NamedRow]:
+    """The rows naming the question's figure whose tables say every name the question narrows it by."""
+    return [r for r in tables.named_rows(question)
+            if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)]
 
 
 def figure_text(best: NamedRow) -> str:
@@ -111,3 +139,22 @@ def growth_text(rows: list[NamedRow], changes: list[str]) -> str:
     first, others = order[0], order[1:]
     against = "; ".join(f"{changes[i]} for {rows[i].row.name}" for i in others)
     return f"{rows[first].row.name} grew more: {changes[first]}, against {against}."
+
+
+def rows_answer(question: str, answer: Answer, rows: list[NamedRow], view: MemoryView,
+                where: Callable[[Evidence], str], opening: str | None = None) -> Answer:
+    """A comparison: which grew more when it asks and the rows give their change; then the rows it names,
+    whole (each year's value and the change where the table gives one), each with its place; then what the
+    text says of it, when a sentence answers. With an `opening` (a yes/no question's verdict: "Was the 2022
+    effective tax rate lower than the statutory rate?") the verdict and that sentence come first, the rows after."""
+    used = [row_evidence(r, view.node(r.node_id)) for r in rows]
+    grown = [(r, change) for r in rows if (change := change_of(r.row)) is not None]
+    lines = [growth_text(*map(list, zip(*grown)))] if asks_growth(question) and len(grown) > 1 else []
+    lines += [f"- {r.shown()} ({where(ev)})" for r, ev in zip(rows, used)]
+    if answer.found and opening is not None:
+        lines.insert(0, opening + answer.text)
+        used = answer.used + used
+    elif answer.found:
+        lines.append(answer.text)
+        used += answer.used
+    return Answer("\n".join(lines), used, 1.0)

@@ -9,6 +9,7 @@ list stops, saying how many more there are, so a list of forty items still reads
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -84,15 +85,41 @@ class ListAnswerer:
         whole = next((c.node for c in selection.nodes if c.whole), None)
         if whole is None:
             return None
-        found = next(((o, e.text) for e in self.view.entries_for(whole.id)
+        listing = self._outline_listing(question, whole)
+        inner = self._inner(question, listing) if listing is not None else None
+        return inner or listing
+
+    def _outline_listing(self, question: str, node: Node) -> Listing | None:
+        found = next(((o, e.text) for e in self.view.entries_for(node.id)
                       if (o := Outline.from_metadata(e.metadata)) is not None), None)
         if found is None:
             return None
         outline, text = found
-        if outline.lists and whole.section():  # the passages of the section, where a note's mark is pointed at
-            text += " ".join(e.text for n in self.view.in_section(whole.section()) for e in self.view.entries_for(n.id))
-        return _best_listing(question, whole, outline.model_copy(
+        if outline.lists and node.section():  # the passages of the section, where a note's mark is pointed at
+            text += " ".join(e.text for n in self.view.in_section(node.section()) for e in self.view.entries_for(n.id))
+        return _best_listing(question, node, outline.model_copy(
             update={"lists": [lst for lst in outline.lists if not footnotes(lst, text)]}))
+
+    def _inner(self, question: str, listing: Listing) -> Listing | None:
+        """The list of the one sub-section whose title alone says what the question qualifies the items by:
+        "What SaaS applications does Oracle offer?" is the list under "Oracle Cloud Software-as-a-Service
+        (SaaS)", not the three offerings of "Oracle Applications Technologies" that heads it."""
+        if listing.numbered:
+            return None
+        labels = [bare_stems(i.label) for i in listing.items]
+        everywhere = set.intersection(*labels) if labels else set()  # a name every title says qualifies none
+        qualifier = _qualifier(question, listing.node) - everywhere
+        titled = [k for k, said in enumerate(labels) if qualifier & said]
+        if not titled or not qualifier - bare_stems(listing.title):
+            return None
+        groups = [k for k in titled if _heads(listing, listing.items[k])]
+        if len(groups) == 1:  # "… – Hardware Business Offerings" among hardware products' own titles
+            return _group(listing, groups[0])
+        if len(titled) != 1:
+            return None
+        path = (*listing.node.section(), listing.items[titled[0]].label)
+        child = next((n for n in self.view.section_nodes() if n.section() == path), None)
+        return self._outline_listing(question, child) if child is not None else None
 
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
@@ -205,6 +232,28 @@ def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: fro
     head_says = coverage(subject, frozenset(map(bare_stem, head)))
     return bool(said) and said[0] >= SUBJECT_SAID and head_says < said[0] / 2 and \
         (len(said) == 1 or said[1] < said[0] / 2)
+
+
+def _heads(listing: Listing, item: Item) -> bool:
+    """Does the sub-section head a group of those after it: titled by the section's own title and a group
+    ("Oracle Infrastructure Technologies – Hardware Business Offerings")?"""
+    rest = item.label[len(listing.title):].lstrip()
+    return item.label.casefold().startswith(listing.title.casefold()) and rest.startswith(("–", "—", "-", ":"))
+
+
+def _group(listing: Listing, index: int) -> Listing | None:
+    """The sub-sections the group heading at `index` heads: those after it up to the next heading."""
+    members = list(itertools.takewhile(lambda item: not _heads(listing, item), listing.items[index + 1:]))
+    if len(members) < MIN_ITEMS:
+        return None
+    return replace(listing, title=listing.items[index].label, items=members, count=len(members))
+
+
+def _qualifier(question: str, node: Node) -> set[str]:
+    """The question's words besides the kind of item, the verbs it asks by and the document's own name."""
+    own = {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
+    noun = bare_stems(item_noun(question) or "")
+    return bare_stems(asked_part(question)) - noun - own - _ASKING_VERBS
 
 
 def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: frozenset[str],

@@ -29,7 +29,7 @@ import numpy as np
 from ...retrieval.embedding import Embedder
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
-from ...text.furniture import Role, in_capitals, section_role
+from ...text.furniture import Role, in_capitals, name_run, section_role
 from ...text.periods import misdated_period, periods
 from ...text.tokens import stems
 from .alignment import Aligner, named_by, recall, titled_by
@@ -95,8 +95,9 @@ class Ranked:
     def body(self) -> list[int]:
         """The body sentences, best first: furniture (by its node's role, or by a section it was read in: a
         table of contents, an index of exhibits), and a caption or heading set in capitals, is cited only when no
-        body sentence answers."""
+        body sentence answers; so is a run of names read as one sentence (an exhibit's list of subsidiaries)."""
         return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)
+                and not name_run(self.pool[i].text)
                 and not any(section_role(title) for title in self.pool[i].section)]
 
     def lead(self) -> int:

@@ -39,6 +39,7 @@ _AGAINST_IT = frozenset("drawback drawbacks disadvantage disadvantages lose lose
                         "costly harder".split())
 _PART = re.compile(r"[a-z0-9]+")
 SAID_SHARE = 0.5  # a sentence says a side when it says this share of the side's own words
+_ONE = re.compile(r"\bones?\s*$", re.IGNORECASE)  # a side named by the other's noun: "a score-based one"
 _VAGUE = frozenset({"that", "those", "one", "ones", "scope", "kind", "type", "way"})
 
 
@@ -97,6 +98,10 @@ def compared_sides(question: str) -> list[Sides]:
     if match is None:
         return out
     a, b = (set(_parts(" ".join(tokenize(_ASPECTS.sub(" ", match[k]))))) - _VAGUE for k in ("a", "b"))
+    if _ONE.search(match["b"]):  # "… differ from a score-based one": the one is a trust algorithm too
+        named = [w for w in _parts(" ".join(tokenize(match["a"]))) if w not in _VAGUE]
+        shared = [i for i, w in enumerate(named) if w in b]
+        b |= set(named[shared[-1] + 1:] if shared else named[-1:])
     own = (frozenset(a - b), frozenset(b - a))
     if not all(own):
         return out

@@ -59,7 +59,7 @@ class NamedRow:
     def statement(self) -> str:
         """'Total revenues, 2023: $49,954; 2022: $42,440 (millions)': the figure with its row label, each asked
         year and the unit."""
-        unit = self.row.row_unit()
+        unit = "" if self.value.rstrip().endswith("%") else self.row.row_unit()  # a rate is in no "millions"
         cells = "; ".join(f"{column}: {value}" for column, value in ((self.column, self.value), *self.also))
         return f"{self.row.name}, {cells}" + (f" ({unit})" if unit else "")
 

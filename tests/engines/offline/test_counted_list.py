@@ -40,3 +40,21 @@ def test_a_counted_sentence_saying_the_asked_subject_beats_a_list_that_never_say
     question = "What are the logical components?"  # the list says as much of it: the list stays
     counted = counted_sentence(question, [pdp])
     assert counted is not None and not says_more_of(question, counted, core)
+
+
+def test_the_counted_sentence_whose_passage_names_the_subject_wins() -> None:
+    from memory_bank.text.asks import item_noun
+
+    pdp = Evidence("From Figure 1, the policy decision point (PDP) is broken down into two logical components: the "
+                   "policy engine and policy administrator (defined below).", "pdp", "nist.pdf", (18,), 0.9)
+    pep = Evidence("This is a single logical component in ZTA but may be broken into two different components: the "
+                   "client and resource side.", "pep", "nist.pdf", (18,), 0.5)
+    passages = {"pdp": pdp.text, "pep": "Policy enforcement point (PEP): This system is responsible for enabling, "
+                "monitoring, and eventually terminating connections. " + pep.text}
+    for question in ("What is a policy enforcement point made of?", "What is a policy enforcement point broken into?"):
+        assert item_noun(question) == "components", question  # its "policy" is no kind of item
+        counted = counted_sentence(question, [pdp, pep], passages.__getitem__)
+        assert counted is not None and counted.used[0].node_id == "pep", question
+        assert counted.text.startswith("Policy enforcement point (PEP): This is a single"), question  # which one
+    counted = counted_sentence("What is a PDP made of?", [pdp, pep], passages.__getitem__)
+    assert counted is not None and counted.used[0].node_id == "pdp"

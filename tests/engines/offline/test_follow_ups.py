@@ -5,6 +5,7 @@ the document defines, then what the PA does."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -249,3 +250,18 @@ def test_a_tables_footnotes_are_not_the_items_a_list_question_asks_for(tmp_path:
         assert [line.split(":")[0] for line in answer.splitlines()[1:]] == ["- iPhone", "- Mac", "- iPad", "- Services"]
     else:
         assert answer.startswith("The documents give 3 products"), answer
+
+
+def test_a_qualified_kind_is_answered_by_the_group_its_heading_names() -> None:
+    from memory_bank.engines.offline.list_answer import Item, ListAnswerer, Listing, MemoryView
+
+    node = Node(id="n1", summary="", context="Oracle Infrastructure Technologies", keywords=[], kind="section")
+    titles = ["Oracle Infrastructure Technologies – Cloud and License Business Offerings",
+              "Oracle Cloud Infrastructure", "Oracle Database Licenses",
+              "Oracle Infrastructure Technologies – Hardware Business Offerings",
+              "Oracle Engineered Systems", "Oracle Servers", "Oracle Storage", "Oracle Hardware Support"]
+    listing = Listing(node, "Oracle Infrastructure Technologies", [Item(t, "") for t in titles], len(titles), False)
+    answerer = ListAnswerer(cast(MemoryView, None))  # a group is read from the list itself, not the memory
+    inner = answerer._inner("What hardware products does Oracle offer?", listing)
+    assert inner is not None and [i.label for i in inner.items] == titles[4:]
+    assert answerer._inner("What products does Oracle offer?", listing) is None  # no qualifier: the whole list

@@ -1,0 +1,108 @@
+"""A figure and what drove it: "What were Oracle's total revenues in fiscal 2023 and what drove the change?", "Is
+Apple's gross margin improving, and why?".
+
+The figure is a table row (its label, each year and the unit); the reason is in the discussion, in a sentence that
+says the row's words and gives a cause ("increased … primarily due to revenue contributions from our acquisition of
+Cerner"). Ranked by the question's words alone, a sentence that says "change" ("this change in accounting
+estimate decreased our total operating expenses") or a narrower subject's reason ("Services gross margin
+percentage increased …") beats it, and a "% of Total Revenues" row is named by the same words as the total's. So
+the row is the subject's own (its share row only when the question asks for a share), and the reason is chosen
+among the sentences that say the row's words with a cause, best ranked first; without one the answer says
+plainly that the documents do not give the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ...retrieval.view import MemoryView
+from ...text.tokens import bare_stems, stems
+from ..protocol.figures import NamedRow, TableIndex
+from ..protocol.not_found import NOT_FOUND
+from .answering import Answer, Answerer
+from .evidence import Evidence, distinct, split_evidence
+from .figure_answer import answering_rows, row_evidence
+
+_ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|explained|led to|leads to|is behind|"
+                         r"was behind|accounts? for|accounted for|contributed to)|reasons?)\b", re.IGNORECASE)
+# the wording a filing's discussion gives a change's cause in
+_CAUSAL = re.compile(r"\b(?:due (?:\w+ )?to|because|driven by|attributable to|as a result of|result(?:ed|s)? from|"
+                     r"primarily from|owing to|reflect(?:s|ed|ing)?)\b", re.IGNORECASE)
+_CHANGED = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|grew|grow(?:s|n|th)?|declined?|declines|rose|risen|fell|"
+                      r"improved?|higher|lower|up|down)\b", re.IGNORECASE)  # the change a reason is given for
+_SHARE = re.compile(r"%|\b(?:percent(?:age)?|share|proportion|margin %)\b", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|which)\b", re.IGNORECASE)
+_QUALIFIERS = frozenset({"total", "net", "totals"})
+MAX_SECTIONS = 8  # sections read for a row's discussion (a line item repeated in every note is not read in all)
+REASON_WORDS = 90  # a second reason is shown while the reasons stay this short
+REASONS = 2  # the reason sentences shown at most (a total's reason is often told part by part)
+
+
+def asks_cause(question: str) -> bool:
+    """Does the question ask what drove something, not which of two things did more ("Compare iPhone and iPad net
+    sales: which grew, and why?" is answered side by side)?"""
+    return bool(_ASKS_CAUSE.search(question)) and not _CHOICE.search(question)
+
+
+def subject_row(question: str, tables: TableIndex, view: MemoryView) -> NamedRow | None:
+    """The row of the figure asked about: the one the question names with a year, else the best agreed-on row
+    whose label it says; a share row ("% of Total Revenues") only when the question asks for a share."""
+    share = bool(_SHARE.search(question))
+    rows = [r for r in answering_rows(question, tables, view) or tables.label_rows(question)
+            if share or not _SHARE.search(r.row.name)]
+    asked = bare_stems(question)
+    return max(rows, key=lambda r: (r.agree, len(r.row.label & asked)), default=None)
+
+
+def _last(name: str) -> str:
+    return name.rsplit(":", 1)[-1].strip().casefold()
+
+
+def discussed(row: NamedRow, tables: TableIndex, view: MemoryView) -> list[Evidence]:
+    """The sentences of the sections holding a table with the row's label: a filing explains a line's change
+    beside the discussion's table of it ("Total Revenues and Operating Expenses"), which the question's own
+    evidence may miss when a statement's table of the same line ranked first."""
+    own = _last(row.row.name)  # "Total Revenues by Business: Total revenues" is a "Total revenues" row too
+    sections = {entry.section for entry, _ in view.table_entries() if entry.section
+                and any(r.label == row.row.label or _last(r.name) == own for r in tables.rows_of(entry).values())}
+    out: list[Evidence] = []
+    for section in sorted(sections)[:MAX_SECTIONS]:
+        for node in view.in_section(section):
+            for entry in view.entries_for(node.id):
+                source = str(entry.metadata.get("source", ""))
+                out += split_evidence(entry.text, node.id, source, entry.pages, 0.0, node.role, entry.printed_pages)
+    return out
+
+
+def _says(label: str, text: str) -> bool:
+    """Does the text say the label's words together, in its order ("our total revenues increased …", not "our
+    total services revenues increased …")?"""
+    words = [w for w in stems(label) if w.isalpha()]
+    said = stems(text)
+    return bool(words) and any(said[i: i + len(words)] == words for i in range(len(said)))
+
+
+def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answerer: Answerer,
+                 where: Callable[[Evidence], str], verdict: Callable[[str, str], str] | None,
+                 tables: TableIndex, view: MemoryView) -> Answer:
+    """The row, whole, with its place; then the best sentences that say its words before giving a cause (what
+    changed, not what caused another line's change: "Americas net sales increased … due to … Mac"), those saying
+    its label as one phrase first (or a plain "not found" for the reason). `verdict`: a yes/no question's, read
+    from the reason."""
+    cited = row_evidence(row, view.node(row.node_id))
+    core = {s for s in row.row.label if s.isalpha()} - _QUALIFIERS  # "Mac (1)": its footnote aside
+    told = [ev for ev in distinct(evidence + discussed(row, tables, view)) if not ev.row
+            and (cause := _CAUSAL.search(ev.text)) and core <= bare_stems(ev.text[: cause.start()])
+            and _CHANGED.search(ev.text[: cause.start()])]
+    ranked = answerer.rank(question, told)
+    order = sorted(ranked.order, key=lambda i: not _says(row.row.name, ranked.pool[i].text)) if ranked else []
+    reasons: list[Evidence] = []
+    for ev in (ranked.pool[i] for i in order[:REASONS]) if ranked is not None else ():
+        if not reasons or sum(len(r.text.split()) for r in [*reasons, ev]) <= REASON_WORDS:
+            reasons.append(ev)  # a second reason while the answer stays short enough to read
+    lines = [f"{row.shown()} ({where(cited)})"]
+    lines += [ev.text for ev in reasons] or [f"What drove it: {NOT_FOUND}"]
+    if verdict is not None and reasons:
+        lines[0] = f"{verdict(question, reasons[0].text)}. {lines[0]}"
+    return Answer("\n".join(lines), [cited, *reasons], 1.0)

@@ -1,0 +1,98 @@
+"""A figure asked with what drove it, a figure narrowed by a name its table never says, a count no sentence
+gives, and a question in another language than the documents'."""
+
+from memory_bank.engines.offline.constraints import unsaid_measure
+from memory_bank.engines.offline.figure_cause import _says, asks_cause
+from memory_bank.engines.offline.language import HINT, hinted, other_language
+from memory_bank.engines.offline.sides import compared_sides
+from memory_bank.text.counts import says_count
+from memory_bank.text.furniture import name_run
+from memory_bank.text.statement_terms import owned_words
+
+
+def test_a_cause_is_asked_of_one_figure_not_of_a_choice_between_two() -> None:
+    assert asks_cause("What were Oracle's total revenues in fiscal 2023 and what drove the change?")
+    assert asks_cause("Is Apple's gross margin improving, and why?")
+    assert not asks_cause("Compare iPhone and iPad net sales in 2022: which grew, which declined, and why?")
+    assert not asks_cause("What were Oracle's total revenues in fiscal 2023?")
+
+
+def test_a_reason_says_the_rows_label_as_one_phrase() -> None:
+    assert _says("Total revenues", "our total revenues increased across our three businesses")
+    assert not _says("Total revenues", "our total services revenues increased in fiscal 2023")
+    assert _says("Mac (1)", "Mac net sales increased during 2022")
+
+
+def test_a_count_question_needs_a_number_that_counts() -> None:
+    q = "How many iPhones did Apple sell in 2022?"
+    assert "count" in unsaid_measure(q, "iPhone net sales increased during 2022 compared to 2021.", "")
+    assert "count" not in unsaid_measure("How many employees does Oracle have?",
+                                         "We employed approximately 164,000 full-time employees.", "")
+    assert not says_count("Revenue grew in 2022 to $394 billion, up 8%.")  # a year, money and a share count nothing
+    assert says_count("As of October 14, 2022, there were 23,838 shareholders of record.")
+
+
+def test_what_a_possessive_owns_narrows_a_how_much_question() -> None:
+    q = "How much revenue did Apple's advertising business generate in 2022?"
+    assert owned_words(q) == ["advertising", "business"]
+    assert "advertising" in unsaid_measure(q, "Total net sales were $394,328 million in 2022.", "")
+    assert owned_words("What was Apple's total revenue in 2022?") == ["revenue"]  # an everyday word for a row
+
+
+def test_a_run_of_names_is_no_prose() -> None:
+    exhibit = ("Name of Subsidiary Place of Incorporation Oracle America, Inc. Delaware Oracle International "
+               "Corporation California Oracle Systems Corporation Delaware Oracle Global Holdings, Inc. Delaware")
+    assert name_run(exhibit)
+    assert not name_run("Our headquarters facility consists of approximately 0.9 million square feet in Austin, "
+                        "Texas, all of which we own, and we lease other offices in California and Delaware.")
+
+
+def test_a_side_named_one_takes_the_other_sides_noun() -> None:
+    sides = compared_sides("How does a criteria-based trust algorithm differ from a score-based one?")
+    assert sides and sides[0].own == (frozenset({"criteria"}), frozenset({"score"}))
+
+
+def _english(terms: list[str]) -> dict[str, bool]:
+    said = {"the", "and", "of", "zero", "trust", "de", "la"}
+    return {t: t in said for t in terms}
+
+
+def test_a_question_in_another_language_gets_the_hint_after_not_found() -> None:
+    spanish = "¿Cuáles son los principios básicos de la confianza cero?"
+    assert other_language(spanish, _english)
+    assert other_language("零信任的基本原则是什么？", _english)
+    assert not other_language("What are the tenets of zero trust?", _english)
+    assert not other_language("Kubernetes RBAC?", _english)  # too short to tell
+    assert hinted("Not found in the documents.", spanish, _english) == f"Not found in the documents.\n{HINT}"
+    assert hinted("The seven tenets are …", spanish, _english) == "The seven tenets are …"  # an answer stays
+
+
+def test_an_item_noun_before_the_plural_noun_it_modifies_asks_for_no_items() -> None:
+    from memory_bank.text.asks import asks_for_items
+
+    assert not asks_for_items("How does Oracle recognize revenues from its cloud services contracts?")
+    assert asks_for_items("Which deployment scenarios or use cases lend themselves to zero trust?")  # a verb after
+    assert asks_for_items("What services does Apple sell?")
+
+
+def test_a_threshold_asked_needs_a_value() -> None:
+    q = "What trust score threshold does NIST recommend for granting access to a resource?"
+    assert "amount" in unsaid_measure(q, "If the score is greater than the configured threshold value, access is "
+                                         "granted.", "")
+
+
+def test_a_bare_name_is_no_second_sentence() -> None:
+    from memory_bank.engines.offline.answering import Answerer
+    from memory_bank.engines.offline.evidence import Evidence
+    from memory_bank.retrieval.embedding import HashingEmbedder
+
+    pool = [Evidence("The Company's headquarters are located in Cupertino, California.", "a", "10k.pdf", (20,), 1.0),
+            Evidence("Apple Inc.", "b", "10k.pdf", (20,), 0.9)]
+    answer = Answerer(HashingEmbedder()).compose("Where is Apple headquartered?", pool, [0, 1], 1.0)
+    assert answer.text == "The Company's headquarters are located in Cupertino, California."
+
+
+def test_what_a_possessive_owns_ends_before_the_verb_asking_how_it_moved() -> None:
+    assert owned_words("Did Oracle's effective tax rate go down in fiscal 2023?") == ["effective", "tax", "rate"]
+    assert owned_words("Was Apple's 2022 effective tax rate lower than the statutory rate?") == [
+        "effective", "tax", "rate"]
