@@ -162,6 +162,8 @@ _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
 _COUNT_Q = re.compile(r"\bhow many\b", re.IGNORECASE)
+# a share of those counted ("42% of UK teachers", "half of Kenyans"); not a calendar's "fourth quarter of 2021"
+_SHARE_OF = re.compile(r"%|\bper ?cent\b|\b(?:half|(?:a|one|two|three)[- ](?:third|quarter)s?)\s+of\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
 
 
@@ -190,8 +192,10 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     if _HOW_MUCH.search(question):  # "How much revenue did Apple's advertising business generate?": whose amount
         everyday = everyday_words(question)
         out += [w for w in owned_words(question) if stem(w) not in everyday and not _said(w, near)]
-    if _COUNT_Q.search(question) and not says_count(sentence):
-        out.append("count")  # "How many iPhones did Apple sell?" against "iPhone net sales increased during 2022"
+    # "How many iPhones did Apple sell?" against "iPhone net sales increased during 2022"; a share of those
+    # counted answers it ("How many Kenyans live below the poverty level?": "Half of Kenyans …", "42% of …")
+    if _COUNT_Q.search(question) and not says_count(sentence) and not _SHARE_OF.search(sentence):
+        out.append("count")
     counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted
             and not _said(counted, near)):  # a capitalised or hyphenated word: a name, not what is counted

@@ -30,6 +30,12 @@ def test_a_count_question_needs_a_number_that_counts() -> None:
                                          "We employed approximately 164,000 full-time employees.", "")
     assert not says_count("Revenue grew in 2022 to $394 billion, up 8%.")  # a year, money and a share count nothing
     assert says_count("As of October 14, 2022, there were 23,838 shareholders of record.")
+    # a share of those counted answers "how many"; a calendar quarter is no share
+    assert "count" not in unsaid_measure("How many Kenyans live below the poverty level?",
+                                         "Half of Kenyans live below the poverty level.", "")
+    assert "count" not in unsaid_measure("How many teachers felt occupational stress in a 2000 study?",
+                                         "A 2000 study found that 42% of UK teachers felt stress.", "")
+    assert "count" in unsaid_measure(q, "iPhone models released since the beginning of the fourth quarter of 2021.", "")
 
 
 def test_what_a_possessive_owns_narrows_a_how_much_question() -> None:
