@@ -139,7 +139,9 @@ class Linker:
                 buckets[j.relationship].append((other, j))
             for other, j in buckets[Relation.CONFLICT]:
                 self.ops.flag_conflict(node_id, other, j.conflict_description or j.reasoning or "contradiction")
-            self._relate(node_id, buckets[Relation.RELATED], out)
+            merges, apart = self._apart(node_id, buckets[Relation.MERGE])
+            buckets[Relation.MERGE] = merges
+            self._relate(node_id, buckets[Relation.RELATED] + apart, out)
         merge_ids = [other for other, _ in buckets[Relation.MERGE]]
         if not merge_ids:
             return []
@@ -152,6 +154,21 @@ class Linker:
         except MemoryBankError as exc:
             return [self._fail("merge of near-duplicate nodes", exc)]
         return failures
+
+    def _apart(self, node_id: str, merges: list[tuple[str, RelationJudgement]]
+               ) -> tuple[list[tuple[str, RelationJudgement]], list[tuple[str, RelationJudgement]]]:
+        """Split the merge candidates into those that may join `node_id` and those kept apart: a merge putting
+        both sides of a pending conflict into one node would close it as moot, unexamined, so such a candidate is
+        only related and the conflict waits for its cross-validation."""
+        pending = [{c.node_a, c.node_b} for c in self.memory.pending_conflicts()]
+        joined, kept, apart = {node_id}, [], []
+        for other, j in merges:
+            if any(pair <= joined | {other} for pair in pending):
+                apart.append((other, j))
+            else:
+                joined.add(other)
+                kept.append((other, j))
+        return kept, apart
 
     def _relate(self, node_id: str, related: list[tuple[str, RelationJudgement]], out: AnalysisOutput) -> None:
         """Edges to the related candidates, each candidate's rewrite, and the new node's own rewrite, once: only
