@@ -114,6 +114,19 @@ class RecordedRequest:
         return self.body.get("response_format")
 
     @property
+    def schema(self) -> dict[str, Any] | None:
+        """The JSON schema the reply was held to: `response_format`'s, or (the local server) the llguidance
+        grammar's, without its `x-guidance` options."""
+        if self.response_format and self.response_format.get("type") == "json_schema":
+            return self.response_format["json_schema"]["schema"]
+        grammar = self.body.get("grammar")
+        if not isinstance(grammar, str) or "%json " not in grammar:
+            return None
+        sent = json.loads(grammar.split("%json ", 1)[1])
+        sent.pop("x-guidance", None)
+        return sent
+
+    @property
     def agent(self) -> str | None:
         return self.headers.get(AGENT_HEADER.lower())
 
@@ -231,7 +244,7 @@ class FakeOpenAI:
         """How much of this prompt an earlier request began with (0 without the prefix cache)."""
         if not self.prefix_cache:
             return 0
-        key = json.dumps(request.response_format) + request.text()
+        key = json.dumps(request.schema) + request.text()
         with self._lock:
             best = max((len(os.path.commonprefix([key, seen])) for seen in self._seen_prompts), default=0)
             self._seen_prompts.append(key)

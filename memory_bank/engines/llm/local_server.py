@@ -1,9 +1,10 @@
 """The local model as an OpenAI-compatible endpoint: llama.cpp's own HTTP server, run in this process.
 
-`xllamacpp.Server` serves `/v1/chat/completions` with `response_format` json_schema (grammar-constrained
-decoding), so the LLM engine talks to it through the same `OpenAIClient` as to any remote endpoint: nothing else
-changes. Loading 1.1 GB of weights takes seconds and 2 GB of memory, so there is one server per process (the app
-holds it in a resource cache shared by every session) and it stops when its owner stops it or the process ends.
+`xllamacpp.Server` serves `/v1/chat/completions` with grammar-constrained decoding (a JSON schema as
+`response_format`, or as an llguidance `grammar`, which `OpenAIClient` sends it to keep replies compact), so the
+LLM engine talks to it through the same `OpenAIClient` as to any remote endpoint: nothing else changes. Loading
+1.1 GB of weights takes seconds and 2 GB of memory, so there is one server per process (the app holds it in a
+resource cache shared by every session) and it stops when its owner stops it or the process ends.
 `xllamacpp` is imported only when a server is started.
 
 No web page may use it. A server on a loopback TCP port is reachable from any page the user's browser opens:

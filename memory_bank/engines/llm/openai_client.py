@@ -18,7 +18,9 @@ request asks for `Connection: close` so it opens its own) and shuts them down at
 the run is cancelled. A retry gets a fresh deadline; retries are bounded by `LLM_MAX_RETRIES` and by the
 breaker, which stops all calls of a run once the endpoint is judged down.
 A JSON schema (`response_format` `json_schema`) is tried first where one is given: the first request that
-carries one probes the endpoint, and a rejection is remembered (then JSON mode). A streamed answer is read under
+carries one probes the endpoint, and a rejection is remembered (then JSON mode). The local llama.cpp server is
+sent the schema as an llguidance grammar held to compact JSON instead (`_with_grammar`), falling back to
+`response_format` if it refuses one. A streamed answer is read under
 the same deadline (`stream_reader` reads it). The local model's replies all stream (structured ones too, with
 their schema), so the Run page sees a call's tokens arrive (`on_tokens`); other endpoints stream free text only.
 `llm_socket` sends the requests over a Unix socket instead of TCP (the local model server listens on one, see
@@ -28,6 +30,7 @@ their schema), so the Run page sees a call's tokens arrive (`on_tokens`); other 
 from __future__ import annotations
 
 import email.utils
+import json
 import random
 import threading
 import time
@@ -59,6 +62,8 @@ _JSON_MODE_REJECTIONS = frozenset({400, 422})  # bad request, unprocessable enti
 _DETAIL_CHARS = 300
 REACT_SLOT = 0  # the llama.cpp server slot every ReAct step goes to (`_streamed_extra`)
 _STREAM = {"stream": True, "stream_options": {"include_usage": True}}  # the usage comes in a last chunk
+# llguidance's JSON grammar with no whitespace between tokens (`OpenAIClient._with_grammar`)
+_COMPACT = {"x-guidance": {"whitespace_flexible": False}}
 
 
 def _number(value: str) -> float | None:
@@ -129,6 +134,7 @@ class OpenAIClient:
         self._lock = threading.Lock()
         self._json_mode_supported = True
         self._schema_supported = True
+        self._grammar_supported = True
         # llama.cpp: keep each prompt's KV so the next call sharing its prefix reads only the rest (issue 29)
         self._local = settings.llm_provider == "local"
         # and send its timings with every streamed chunk: a stream closed at a ReAct step's tool call still says
@@ -186,11 +192,33 @@ class OpenAIClient:
             return self._extra
         return {"extra_body": {**self._extra["extra_body"], "id_slot": REACT_SLOT}}
 
+    @property
+    def grammar_supported(self) -> bool:
+        with self._lock:
+            return self._grammar_supported
+
+    @staticmethod
+    def _with_grammar(params: dict[str, Any], schema: ResponseSchema) -> dict[str, Any]:
+        """The local server's request with the schema as an llguidance grammar held to compact JSON: its
+        `response_format` path let the 1.5B model indent every key (a newline and spaces a token or two each,
+        ~15 % of an analysis reply), the prompt's "compact, no indentation" and the schema's `x-guidance` key
+        notwithstanding; the same schema given as the grammar itself, with `x-guidance`, is obeyed."""
+        grammar = "%llguidance {}\nstart: %json " + json.dumps({**schema.schema, **_COMPACT}, separators=(",", ":"))
+        return {**params, "extra_body": {**params.get("extra_body", {}), "grammar": grammar}}
+
     def _structured(self, params: dict[str, Any], agent: str, json_mode: bool, schema: ResponseSchema | None,
                     on_tokens: TokenListener | None) -> Completion:
         """The schema where the endpoint takes one, else JSON mode where it takes that, else neither; a rejection
         (400/422) is remembered, so later calls go straight to what works."""
         if schema is not None and self.schema_supported:
+            if self._local and self.grammar_supported:
+                try:
+                    return self._with_retries(self._with_grammar(params, schema), agent, None, on_tokens)
+                except LLMError as exc:
+                    if exc.status not in _JSON_MODE_REJECTIONS:
+                        raise
+                with self._lock:
+                    self._grammar_supported = False  # a server built without llguidance: its own schema path
             response_format = {"type": "json_schema",
                                "json_schema": {"name": schema.name, "schema": schema.schema, "strict": False}}
             try:

@@ -93,7 +93,7 @@ def test_classification_keeps_content_verbatim_and_loses_nothing(fake: FakeOpenA
     prompt = fake.chat_requests[0].text()
     assert "[P3] The budget for 2024 is $3M" in prompt and "What is zero trust?" in prompt
     assert_sampling(fake, "classification")
-    schema = fake.chat_requests[0].response_format["json_schema"]["schema"]["properties"]["labels"]
+    schema = fake.chat_requests[0].schema["properties"]["labels"]
     assert schema["minItems"] == schema["maxItems"] == 4, "the schema asks for exactly one label per passage"
     assert schema["items"]["maximum"] == 3
 

@@ -34,7 +34,8 @@ def node(i: str) -> NodeInfo:
 
 
 def sent(request: RecordedRequest) -> dict[str, Any]:
-    return request.response_format["json_schema"]["schema"]
+    assert request.schema is not None
+    return request.schema
 
 
 def field(schema: dict[str, Any], model: str, name: str) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def test_the_schema_asks_the_new_nodes_rewrite_once_after_its_judgements(fake: F
         "context_update_new": "the new node, once", "keywords_update_new": ["once"]})))
     out = AnalysisAgent(client, fake.settings()).run(AnalysisInput(new_node=node("n"),
                                                                    candidates=[node("b"), node("c")]))
-    schema: dict[str, Any] = fake.chat_requests[0].response_format["json_schema"]["schema"]
+    schema: dict[str, Any] = fake.chat_requests[0].schema
     assert list(schema["properties"]) == ["relationships", "context_update_new", "keywords_update_new"], \
         "the node's rewrite comes after its judgements, once"
     assert schema["required"] == ["relationships"], "a node with nothing related leaves it out"
@@ -87,7 +87,7 @@ def test_the_schema_asks_the_new_nodes_rewrite_once_after_its_judgements(fake: F
 
 def test_a_batch_entry_carries_its_nodes_rewrite_once(tmp_path: Path) -> None:
     nodes, requests = ingest(NodeLevel(), tmp_path)
-    entries = requests[0].response_format["json_schema"]["schema"]["properties"]["items"]["prefixItems"]
+    entries = requests[0].schema["properties"]["items"]["prefixItems"]
     assert all(list(e["properties"]) == ["id", "relationships", "context_update_new", "keywords_update_new"]
                for e in entries)
     assert "context_update_new" not in json.dumps([e["properties"]["relationships"] for e in entries])

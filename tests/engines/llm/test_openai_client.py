@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import email.utils
+import json
 import threading
 import time
 
 import pytest
 
 from memory_bank.control import CancelToken
-from memory_bank.engines.llm.client import MeteredClient, UsageMeter
+from memory_bank.engines.llm.client import MeteredClient, ResponseSchema, UsageMeter
 from memory_bank.engines.llm.openai_client import OpenAIClient, parse_retry_after
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage
@@ -311,3 +312,32 @@ def test_every_react_step_on_the_local_server_goes_to_one_slot(fake: FakeOpenAI)
     first, second, json_call, remote = fake.chat_requests
     assert first.body["id_slot"] == second.body["id_slot"] == 0 and first.body["cache_prompt"] is True
     assert "id_slot" not in json_call.body and "id_slot" not in remote.body
+
+
+def test_the_local_server_is_held_to_compact_json_and_a_remote_schema_is_sent_as_given(fake: FakeOpenAI) -> None:
+    """llama.cpp is sent the schema as an llguidance grammar whose `x-guidance` forbids whitespace between tokens
+    (through `response_format` the 1.5B model indented every key); a remote endpoint gets the agent's schema
+    untouched, as `response_format`."""
+    schema = ResponseSchema("Reply", {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]})
+    fake.push(ok('{"a":1}'), ok('{"a": 1}'))
+    for settings in (fake.settings(llm_provider="local"), fake.settings()):
+        OpenAIClient(settings).complete(USER, agent="structure", temperature=0.0, top_p=1.0, schema=schema)
+    local, remote = fake.chat_requests
+    assert local.response_format is None
+    head, _, body = local.body["grammar"].partition("\nstart: %json ")
+    assert head == "%llguidance {}"
+    sent = json.loads(body)
+    assert sent.pop("x-guidance") == {"whitespace_flexible": False} and sent == schema.schema
+    assert "grammar" not in remote.body and remote.response_format["json_schema"]["schema"] == schema.schema
+
+
+def test_a_local_server_without_llguidance_gets_the_schema_as_response_format(fake: FakeOpenAI) -> None:
+    schema = ResponseSchema("Reply", {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]})
+    fake.push(error(400, "failed to parse grammar"), ok('{"a": 1}'), ok('{"a": 2}'))
+    client = OpenAIClient(fake.settings(llm_provider="local"))
+    for _ in range(2):
+        client.complete(USER, agent="structure", temperature=0.0, top_p=1.0, schema=schema)
+    refused, first, second = fake.chat_requests
+    assert "grammar" in refused.body and refused.response_format is None
+    for request in (first, second):  # remembered: no grammar again
+        assert "grammar" not in request.body and request.response_format["json_schema"]["schema"] == schema.schema

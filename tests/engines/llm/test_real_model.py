@@ -10,6 +10,7 @@ minutes on 2 cores; a busy machine makes it slower, never different.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.control import CancelToken
 from memory_bank.engines.llm.classification import ClassificationAgent
-from memory_bank.engines.llm.client import MeteredClient, UsageMeter
+from memory_bank.engines.llm.client import MeteredClient, ResponseSchema, UsageMeter
 from memory_bank.engines.llm.local_server import LocalModelServer
 from memory_bank.engines.llm.openai_client import OpenAIClient
 from memory_bank.engines.llm.structure import StructureAgent
@@ -58,7 +59,7 @@ def test_the_server_takes_a_json_schema_and_the_agents_get_typed_output(server: 
     metered = MeteredClient(client, UsageMeter(100, 1_000_000), events, CancelToken())
     text = (NOTES[0].read_text(encoding="utf-8"))  # board-minutes.md: the file the model once dropped
     out = ClassificationAgent(metered, settings).run(ClassificationInput(context=text, source=NOTES[0].name))
-    assert client.schema_supported, "llama.cpp takes response_format json_schema: the probe must remember so"
+    assert client.schema_supported and client.grammar_supported, "llama.cpp takes the schema as a grammar"
     assert out.clusters and all(c.content.strip() and c.context.strip() for c in out.clusters)
     assert all(part in text for c in out.clusters for part in c.content.split("\n\n")), "verbatim content"
     paragraphs = [p for p in text.split("\n\n") if p.strip()]
@@ -102,3 +103,18 @@ def test_the_notes_sample_through_the_whole_loop(server: LocalModelServer, tmp_p
     # the 1.5B model sometimes refuses this two-part question (seen once at load 20): kept as "not found", never
     # an uncited answer; otherwise a cited answer that streamed in pieces
     assert is_not_found(result.answer) or (result.citations and len(drafts) > 1), (result.answer, drafts)
+
+
+def test_the_local_server_writes_compact_json_when_asked_for_indented(server: LocalModelServer,
+                                                                      tmp_path: Path) -> None:
+    """The grammar leaves no room for whitespace between JSON tokens, whatever the prompt asks: through
+    `response_format` the model indented every key, each newline and indent a token or two to write."""
+    client = OpenAIClient(small(server, tmp_path))
+    schema = ResponseSchema("Colours", {"type": "object", "properties": {"colours": {
+        "type": "array", "items": {"type": "string", "maxLength": 12}, "minItems": 2, "maxItems": 2}},
+        "required": ["colours"]})
+    reply = client.complete([{"role": "user", "content": "Name two colours as pretty-printed, indented JSON."}],
+                            agent="structure", temperature=0.0, top_p=1.0, max_tokens=40, schema=schema)
+    assert client.grammar_supported
+    assert "\n" not in reply.text and ": " not in reply.text and ", " not in reply.text, reply.text
+    assert len(json.loads(reply.text)["colours"]) == 2

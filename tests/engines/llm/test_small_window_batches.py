@@ -66,8 +66,8 @@ def test_the_nist_body_pages_carry_several_new_nodes_an_analysis_call(embedder: 
         prompt = request.messages[-1]["content"]
         items = batch_items(prompt.partition("New nodes (")[2])
         listed = {c["id"] for c in batch_items(prompt.partition("New nodes (")[0])}
-        assert request.response_format is not None
-        schema = request.response_format["json_schema"]["schema"]
+        schema = request.schema
+        assert schema is not None
         assert schema["properties"]["items"]["minItems"] == schema["properties"]["items"]["maxItems"] == len(items)
         entries = schema["properties"]["items"]["prefixItems"]
         assert [e["properties"]["id"]["enum"] for e in entries] == [[i["id"]] for i in items]
