@@ -5,6 +5,10 @@ trust": the reader wants the verdict before the quote. The verdict is the polari
 where it speaks about what the question asks (a negation within a few words of the question's own words), set
 against a negation inside the question's proposition ("Is it true that X does not …?"). A negation elsewhere in
 the sentence ("if the request is not authorized …" far from the asked words) does not flip it.
+
+"Is the policy engine the same thing as the policy decision point?" asks an identity, which no negation states:
+the answering sentence says "the PDP is broken down into two logical components: the policy engine and …", so a
+part, a kind or a difference is a "No", and an alias ("also called", "also known as") a "Yes".
 """
 
 from __future__ import annotations
@@ -27,6 +31,26 @@ _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (
 _UP = frozenset({*RISING, "grown", "risen", "gain", "higher", "more", "up", "exceed", "exceeded", "above", "larger",
                  "greater"})
 _DOWN = frozenset({*FALLING, "fallen", "reduc", "lower", "less", "down", "worsen", "below", "smaller", "fewer"})
+
+
+# an identity asked ("the same as", "identical to", "another name for", "equivalent to")
+_SAME_ASKED = re.compile(r"\b(?:the\s+same(?:\s+(?:thing|as|one))?\b|identical|synonymous|another\s+(?:name|word|"
+                         r"term)\s+for|equivalent\s+to|interchangeable)", re.IGNORECASE)
+# a part, a kind or a difference: not the same
+_NOT_SAME = re.compile(r"\b(?:broken\s+(?:down\s+)?into|split\s+into|divided\s+into|consists?\s+of|comprises?|"
+                       r"composed\s+of|made\s+up\s+of|components?|parts?\s+of|one\s+of|subsets?\s+of|kinds?\s+of|"
+                       r"types?\s+of|differs?|different|distinct|unlike|separate\s+from)\b", re.IGNORECASE)
+_ALIAS = re.compile(r"\b(?:also\s+(?:called|known\s+as|referred\s+to\s+as|named)|otherwise\s+known\s+as|"
+                    r"synonym)\b", re.IGNORECASE)
+
+
+def _identity(question: str, sentence: str) -> str | None:
+    """The verdict on an identity question, where the sentence states one (see the module's docstring)."""
+    if not _SAME_ASKED.search(question):
+        return None
+    if _ALIAS.search(sentence):
+        return "Yes"
+    return "No" if _NOT_SAME.search(sentence) else None
 
 
 def is_yes_no(question: str) -> bool:
@@ -61,6 +85,9 @@ def _direction(tokens: list[str]) -> int:
 
 def verdict(question: str, sentence: str) -> str:
     """'Yes' or 'No': whether the sentence affirms what the question asks."""
+    identity = _identity(question, sentence)
+    if identity is not None:
+        return identity
     q = _tokens(question)
     if q and (q[0].endswith("n't") or q[0] == "cannot"):
         q = q[1:]  # "Isn't X Y?" asks the same as "Is X Y?"

@@ -120,6 +120,13 @@ def test_a_name_asked_in_the_singular_or_misspelt_is_mentioned(tmp_path: Path) -
     ("Is cloud revenue growing?", "Cloud revenue growth depends on the renewal of our customer contracts.", "Yes"),
     ("Was the tax rate lower than the statutory rate?", "The effective tax rate of 16.2% was lower than the "
      "statutory federal income tax rate of 21%.", "Yes"),
+    # an identity asked: a part or a difference is a no, an alias a yes
+    ("Is the policy engine the same thing as the policy decision point?", "The policy decision point (PDP) is "
+     "broken down into two logical components: the policy engine and policy administrator.", "No"),
+    ("Is a PEP identical to a gateway?", "A PEP differs from a gateway in where it sits.", "No"),
+    ("Is the engine the same as the administrator?", "The engine is not the same as the administrator.", "No"),
+    ("Is the Form 10-K the same as the annual report?", "The Form 10-K, also known as the annual report, is filed "
+     "each year.", "Yes"),
 ])
 def test_the_verdict_is_the_polarity_where_the_sentence_speaks_of_what_is_asked(question: str, sentence: str,
                                                                                  expected: str) -> None:
