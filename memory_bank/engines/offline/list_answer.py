@@ -263,7 +263,8 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     question asks by ("describe", "face"), it names three or more words and neither the
     section's title, nor the lead-in, nor any line says one of them: "risks … from its reliance on outsourcing
     partners" asks for one risk inside a list of risk categories, which the ordinary answerer finds; "What risks
-    does Apple face?" (one word besides) and "What products does the company sell?" (two) ask for the list."""
+    does Apple face?" (one word besides) and "What products does the company sell?" (two) ask for the list. A
+    name none of them says ("… from its acquisition of Cerner") qualifies the items alone."""
     own = {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
     asked = asked_part(question)
     own |= {bare_stem(s) for word in asked.split() if sum(c.isupper() for c in word) >= 2 for s in stems(word)}
@@ -271,7 +272,11 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
         names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
         own |= names & {bare_stem(s) for s in frozenset.intersection(*lines)}
     subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
-    return len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(bare_stem(s) for s in head.union(*lines))
+    said = {bare_stem(s) for s in head.union(*lines)}
+    # a name is a qualifier on its own: "What risks does Oracle see from its acquisition of Cerner?" asks for the
+    # risks a list of risk categories never ties to Cerner
+    names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)} - own
+    return bool(names - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
 
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:

@@ -297,6 +297,11 @@ def test_a_question_qualifying_the_items_by_a_subject_the_list_never_says_gets_t
     assert listed.startswith("The documents give 3 risks"), listed
     qualified = bank.run("What risks does Northwind face from its reliance on outsourcing partners?").answer
     assert "The documents give" not in qualified and "outsourcing partners" in qualified, qualified
+    # a name alone qualifies them: no category says Lumen
+    bank.ingest_text("## Acquisitions\n\nNorthwind bought Lumen in 2022. The main risk Northwind faces from Lumen is "
+                     "that integrating its plants may cost more than planned.\n", "deals.md")
+    named = bank.run("What risks does Northwind face from Lumen?").answer
+    assert "The documents give" not in named and "Lumen" in named, named
 
 
 FILING = ("# Acme Corporation annual report\n\n## Human Capital\n\nAcme had approximately 12,000 employees. Much of "
