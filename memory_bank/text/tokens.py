@@ -36,11 +36,36 @@ def tokenize(text: str) -> list[str]:
     return [w for w in map(str.lower, _WORD.findall(text)) if w not in STOPWORDS]
 
 
+# the past forms of common verbs that no suffix stripping meets: "Does Apple pay a dividend?" is answered by
+# "… paid dividends …", which "The Company offers payment services, including … Apple Pay" outranked on "pay";
+# forms that are also other words ("found", "left", "saw", "lead", "won", "met", "lent", "bore"; "born" would
+# meet the Chicago Bears) are left out
+_IRREGULAR = {
+    "paid": "pay", "sold": "sell", "bought": "buy", "grew": "grow", "grown": "grow", "fell": "fall",
+    "fallen": "fall", "rose": "rise", "risen": "rise", "held": "hold", "built": "build", "spent": "spend",
+    "began": "begin", "begun": "begin", "took": "take", "taken": "take", "gave": "give", "given": "give",
+    "brought": "bring", "taught": "teach", "caught": "catch", "sought": "seek", "thought": "think",
+    "wrote": "write", "written": "write", "drove": "drive", "driven": "drive", "chose": "choose",
+    "chosen": "choose", "became": "become", "knew": "know", "known": "know", "threw": "throw", "thrown": "throw",
+    "spoke": "speak", "spoken": "speak", "stole": "steal", "stolen": "steal", "sent": "send", "fought": "fight",
+    "forgave": "forgive", "forbade": "forbid", "sang": "sing", "sung": "sing", "swam": "swim",
+    "withdrew": "withdraw", "withdrawn": "withdraw", "undertook": "undertake", "overtook": "overtake",
+    "shot": "shoot", "struck": "strike", "slew": "slay", "slain": "slay", "dug": "dig", "fled": "flee",
+    "froze": "freeze", "frozen": "freeze", "hid": "hide", "hidden": "hide", "rode": "ride", "ridden": "ride",
+    "wore": "wear", "worn": "wear", "tore": "tear", "torn": "tear", "swore": "swear", "sworn": "swear",
+    "arose": "arise", "arisen": "arise", "awoke": "awake", "forgot": "forget", "forgotten": "forget",
+    "understood": "understand", "stood": "stand", "told": "tell",
+}
+
+
 def stem(word: str) -> str:
     """Crude suffix stripping so that "founded" meets "found" and "elections" meets "election" in word
     matching. A final "e" goes too, so that the singular meets the plural it loses with "-es" ("revenue" and
     "revenues", "service" and "services", "increase" and "increased" are one stem; before, "What was total
-    revenue?" named no "Total revenues" row)."""
+    revenue?" named no "Total revenues" row). A common verb's irregular past meets its present (`_IRREGULAR`)."""
+    base = _IRREGULAR.get(word)
+    if base is not None:
+        word = base
     for suffix in ("ies", "ing", "ed", "es", "ly", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
