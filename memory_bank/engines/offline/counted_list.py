@@ -4,6 +4,9 @@ A filing often names its few items inline, counted, after a colon or between das
 the list answerer (`list_answer.py`) finds no section list to show, and the sentence ranker weighs the sentence's
 words like any other ("we continue to expand into new businesses" says "businesses" too). For a question that asks
 for items of a kind, a sentence that counts that kind and then names them answers it whole, so it is the answer.
+So does, for a question that says how many there are ("What are the two planes of a ZTA?"), a sentence naming
+that many kinds of the noun, each by the word before it ("a separate control plane …, while application data is
+communicated on a data plane"): the count is the question's, the names are the sentence's.
 """
 
 from __future__ import annotations

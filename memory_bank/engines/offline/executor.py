@@ -293,6 +293,7 @@ class OfflineExecutor:
         return _done(merged, calls)
 
     def _summary_of(self, node_id: str) -> str:
+        """A node's text, which the counted sentence reads for what its passage says before it."""
         return self.view.node(node_id).summary
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
