@@ -115,11 +115,30 @@ def _plural(noun: str) -> bool:
     return word.endswith("s") or word in {"criteria"}
 
 
+# "What are the two planes of a ZTA?": a count before the noun makes it a kind of item, whatever the noun
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COUNTED_KIND = re.compile(rf"^\W*(?:what|which)\s+(?:are|were)\s+(?:the|its|their|[\w.&-]+['’]s?)\s+"
+                           rf"(?P<count>{'|'.join(_COUNTS)}|[2-9])\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?[a-z][\w-]*[a-rt-z]s)"
+                           r"(?=\s+(?:of|in|for|that|which|and|on|at|used|does|do|did|are|is)\b|\s*[?,;]|\s*$)",
+                           re.IGNORECASE)
+
+
+def counted_kind(question: str) -> tuple[int, str] | None:
+    """How many items of which kind a question says there are ("What are the two planes of a ZTA?" -> (2,
+    "planes")): the last word before the question goes on is the noun. None when it states no count."""
+    match = _COUNTED_KIND.search(asked_part(question))
+    if match is None:
+        return None
+    count = match.group("count").lower()
+    return _COUNTS.get(count) or int(count), match.group("noun").split()[-1].lower()
+
+
 def item_noun(question: str) -> str | None:
     """The kind of item a list question asks for ("tenets", "models", "steps"), when it names one: the section
     titled by that kind, or whose items are of that kind, is the one that holds the list."""
     if not asks_for_items(question):
-        return None
+        counted = counted_kind(question)  # "the two planes": a kind of item the noun list does not know
+        return counted[1] if counted else None
     words = asked_part(question)
     if _MADE_OF.match(words):  # "What is a policy enforcement point made of?": its "policy" is no kind of item
         return "components"

@@ -4,6 +4,9 @@ A filing often names its few items inline, counted, after a colon or between das
 the list answerer (`list_answer.py`) finds no section list to show, and the sentence ranker weighs the sentence's
 words like any other ("we continue to expand into new businesses" says "businesses" too). For a question that asks
 for items of a kind, a sentence that counts that kind and then names them answers it whole, so it is the answer.
+So does, for a question that says how many there are ("What are the two planes of a ZTA?"), a sentence naming
+that many kinds of the noun, each by the word before it ("a separate control plane …, while application data is
+communicated on a data plane"): the count is the question's, the names are the sentence's.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ...text.asks import asked_part, item_noun
-from ...text.tokens import bare_stems
+from ...text.asks import asked_part, counted_kind, item_noun
+from ...text.tokens import STOPWORDS, bare_stems
 from .answering import Answer
 from .evidence import Evidence
 
@@ -23,6 +26,7 @@ _COUNTED = re.compile(rf"\b(?:{_COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(
 _POINTS_BACK = re.compile(r"^(?:This|It|These|They|Each)\b")  # a sentence whose subject its passage named
 _LEAD = re.compile(r"^([^:.;]{3,80}):\s")  # an item's name its passage opens with ("Policy enforcement point (PEP):")
 MIN_NAMED_WORDS = 2  # the items after the mark: at least this many words
+_WORD = re.compile(r"[A-Za-z][\w/-]*")
 
 
 def counted_sentence(question: str, evidence: list[Evidence],
@@ -37,19 +41,20 @@ def counted_sentence(question: str, evidence: list[Evidence],
         return None
     asked = bare_stems(noun)
     subject = bare_stems(asked_part(question)) - asked
+    counted = counted_kind(question)
     found: list[tuple[int, bool, float, int, Evidence]] = []
     for k, ev in enumerate(evidence):
         if ev.row:
             continue
-        for match in _COUNTED.finditer(ev.text):
-            head = match.group(1).split()[-1]
-            named = ev.text[match.end():].split()
-            if bare_stems(head) & asked and len(named) >= MIN_NAMED_WORDS:
-                text = passage(ev.node_id)  # what it says before the sentence; its opening when it is summarised
-                before = text[: text.find(ev.text)] if ev.text in text else text.split(". ")[0]
-                named_here = bare_stems(ev.text) | bare_stems(before)
-                found.append((len(subject & named_here), ev.text[match.end() - 1] == ":", ev.prior, -k, ev))
-                break
+        marked = next((m for m in _COUNTED.finditer(ev.text) if bare_stems(m.group(1).split()[-1]) & asked
+                       and len(ev.text[m.end():].split()) >= MIN_NAMED_WORDS), None)
+        if marked is None and not (counted and len(kinds_named(ev.text, counted[1])) == counted[0]):
+            continue
+        text = passage(ev.node_id)  # what it says before the sentence; its opening when it is summarised
+        before = text[: text.find(ev.text)] if ev.text in text else text.split(". ")[0]
+        named_here = bare_stems(ev.text) | bare_stems(before)
+        found.append((len(subject & named_here), marked is not None and ev.text[marked.end() - 1] == ":",
+                      ev.prior, -k, ev))
     if not found:
         return None
     best = max(found, key=lambda f: f[:4])[4]
@@ -65,3 +70,14 @@ def says_more_of(question: str, counted: Answer, listed: str) -> bool:
     into two logical components: …", not by the section's three core components, whose lines never say "PDP"."""
     subject = bare_stems(asked_part(question)) - bare_stems(item_noun(question) or "")
     return len(subject & bare_stems(counted.text)) > len(subject & bare_stems(listed))
+
+
+def kinds_named(sentence: str, noun: str) -> list[str]:
+    """The kinds of `noun` a sentence names, each by the word before it ("a separate control plane …, while
+    application data is communicated on a data plane" -> control, data): "What are the two planes?" is answered
+    by the sentence naming two. A function word or a number before the noun names no kind ("a plane")."""
+    one = noun[:-3] + "y" if noun.endswith("ies") else noun[:-2] if noun.endswith(("ses", "xes")) else noun[:-1]
+    words = [w.lower() for w in _WORD.findall(sentence)]
+    kinds = [before for before, word in zip(words, words[1:])
+             if word in (one, noun) and before not in STOPWORDS and before not in (one, noun)]
+    return list(dict.fromkeys(kinds))

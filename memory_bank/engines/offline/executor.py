@@ -20,12 +20,11 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import in_document_words, shorten
 from ...text.asks import item_noun, ordinal_word
-from ...text.tokens import bare_stems, stems
+from ...text.tokens import bare_stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
-from ..protocol.figures import NamedRow, TableIndex, change_of
+from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selected, Selection, Sentence
 from ..protocol.not_found import NOT_FOUND
-from ..protocol.table_rows import asked_years
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .constraints import other_forms
@@ -37,13 +36,12 @@ from .figure_answer import (
     asks_amount,
     asks_choice,
     asks_comparison,
-    asks_growth,
     asks_one_figure,
+    compared_rows,
     figure_text,
-    missing_text,
+    one_figure,
     row_evidence,
     rows_answer,
-    said_in_prose,
 )
 from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
@@ -57,6 +55,7 @@ from .verdict import is_yes_no, verdict
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
 NAMED_CHARS = 60  # each at most this long: a question may be anything a user pastes
 _COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
+_EACH = re.compile(r"\b(?:each|both|either)\b", re.IGNORECASE)  # a part asked of every item an earlier part named
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
 CLOSEST_SHARE = 0.6  # a "not found" shows the closest sentence when it says this share of the question's words
@@ -117,18 +116,19 @@ class OfflineExecutor:
             caused = cause_answer(question, row, evidence, self.answerer, _where, verdict if yes_no else None,
                                   self.tables, self.view)
             return _done(caused, calls)
-        figure = self._figure(question, evidence, calls) if not yes_no and asks_one_figure(question) else None
-        if figure is not None:
-            return figure
+        one = not yes_no and asks_one_figure(question)
+        figure = one_figure(question, evidence, self.tables, self.view) if one else None
+        if figure is not None:  # the row the question names, or "not found" when its tables stop short of the year
+            return _done(figure, calls) if figure.found else ExecutionResult(
+                answer=figure.text, tool_calls=calls, success=True, summary=figure.text.removeprefix(NOT_FOUND).strip())
         absent = self._absent(question)
         if absent:
             return self._not_mentioned(question, absent, evidence, calls)
         # "Was the 2022 effective tax rate lower than the statutory rate?" is judged, and shown, by its two rows
-        rows = self._compared_rows(question) if asks_comparison(question) else []
+        rows = compared_rows(question, self.tables) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = (counted_sentence(question, evidence, lambda node_id: self.view.node(node_id).summary)
-                   if items_asked else None)
+        counted = counted_sentence(question, evidence, self._summary_of) if items_asked else None
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -157,29 +157,6 @@ class OfflineExecutor:
             answer = Answer(" ".join([f"{verdict(question, answer.used[0].text)}. {answer.text}",
                                       *(f"{r.statement()}." for r in named)]), used, answer.score)
         return _done(answer, calls)
-
-    def _figure(self, question: str, evidence: list[Evidence],
-                calls: list[ToolCallRecord]) -> ExecutionResult | None:
-        """The table row the question names, with its year and unit; "not found" when the row's tables stop
-        short of the asked year and no sentence gives it; None when no row is named."""
-        rows = answering_rows(question, self.tables, self.view)
-        if rows:
-            best = rows[0]
-            answer = Answer(figure_text(best), [row_evidence(best, self.view.node(best.node_id))], 1.0)
-            return _done(answer, calls)
-        missing = self.tables.missing_years(question)
-        asked = [w for w in question.split() if w.strip("?.,").isdigit()]
-        if missing is None or said_in_prose(missing[0], [w.strip("?.,") for w in asked], evidence):
-            return None
-        label, years = missing
-        return ExecutionResult(answer=missing_text(NOT_FOUND, label, years), tool_calls=calls, success=True,
-                               summary=f"The tables give {label} for {', '.join(years)} only.")
-
-    def _compared_rows(self, question: str) -> list[NamedRow]:
-        """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
-        rows = self.tables.label_rows(
-            question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question) else None)
-        return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
 
     def _closest(self, question: str, best: Evidence | None, evidence: list[Evidence],
                  calls: list[ToolCallRecord]) -> ExecutionResult:
@@ -262,6 +239,7 @@ class OfflineExecutor:
         ranked = [answerer.rank(part, evidence) for part, (_, evidence) in zip(parts, selected)]
         openings = [answerer.opening(r) for r in ranked]
         answers: list[Answer] = []
+        counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if absent[k]:  # it asks about something the documents never mention
@@ -269,6 +247,11 @@ class OfflineExecutor:
                 continue
             if listing is not None:  # a part that asks for a list is answered by the list
                 answers.append(self._list_answer(part, listing))
+                continue
+            counted = counted_sentence(part, selected[k][1], self._summary_of)
+            if counted is not None:  # "What are the two planes …?": the sentence naming both
+                answers.append(counted)
+                counts.append(counted)
                 continue
             expanded = self.acronyms.run(part)
             if expanded is not None:  # "What does 'PA' stand for and what does it do?"
@@ -293,6 +276,8 @@ class OfflineExecutor:
             said = {text for j, text in enumerate(openings) if j != k and text}
             said |= {ev.text for a in answers if a.found for ev in a.used}
             answer = answerer.answer_ranked(part, ranking, frozenset(said))
+            if not answer.found and counts and _EACH.search(part):  # "… and what travels on each?": the
+                answer = counts[-1]  # sentence naming the items says it of each (shown once)
             if answer.found and is_yes_no(part):
                 answer.text = f"{verdict(part, answer.used[0].text)}. {answer.text}"
             answers.append(answer)
@@ -306,6 +291,10 @@ class OfflineExecutor:
         found = [a for a in answers if a.found]
         merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
         return _done(merged, calls)
+
+    def _summary_of(self, node_id: str) -> str:
+        """A node's text, which the counted sentence reads for what its passage says before it."""
+        return self.view.node(node_id).summary
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is

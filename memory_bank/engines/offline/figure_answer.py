@@ -18,6 +18,8 @@ from ...text.asks import kinds_joined
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import bare_stems, stems
 from ..protocol.figures import NamedRow, TableIndex, change_of
+from ..protocol.not_found import NOT_FOUND
+from ..protocol.table_rows import asked_years
 from .answering import Answer
 from .evidence import Evidence
 from .specifics import specific_terms
@@ -158,3 +160,25 @@ def rows_answer(question: str, answer: Answer, rows: list[NamedRow], view: Memor
         lines.append(answer.text)
         used += answer.used
     return Answer("\n".join(lines), used, 1.0)
+
+
+def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view: MemoryView) -> Answer | None:
+    """The table row the question names, with its year and unit; a not-found answer (`found` False) saying which
+    years its tables give when they stop short of the asked year and no sentence gives it; None when no row is
+    named."""
+    rows = answering_rows(question, tables, view)
+    if rows:
+        return Answer(figure_text(rows[0]), [row_evidence(rows[0], view.node(rows[0].node_id))], 1.0)
+    missing = tables.missing_years(question)
+    asked = [w.strip("?.,") for w in question.split() if w.strip("?.,").isdigit()]
+    if missing is None or said_in_prose(missing[0], asked, evidence):
+        return None
+    label, years = missing
+    return Answer(missing_text(NOT_FOUND, label, years), found=False)
+
+
+def compared_rows(question: str, tables: TableIndex) -> list[NamedRow]:
+    """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
+    rows = tables.label_rows(question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question)
+                             else None)
+    return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []

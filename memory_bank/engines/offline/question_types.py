@@ -52,7 +52,9 @@ _ROLE_Q = re.compile(r"^\s*what (?:(?:does|do) (?:an? |the )?(?P<term>[\w\- ]{2,
                      re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it
-_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b",
+_LIST_Q = re.compile(r"^\s*(?:what|which) (?:are|were) (?:the|its|their|[\w.&-]+['’]s?)\s[^?]*?\b[a-z]{3,}s\b|"
+                     # "Which large companies does Oracle name as its competitors?": things of a kind, by name
+                     r"^\s*(?:what|which)\s+(?:[a-z-]+\s+){0,2}?[a-z]{3,}[^s\W]s\s+(?:does|do|did|has|have|had)\b",
                      re.IGNORECASE)
 # a part of such a list: no sentence end inside ("Amazon.com, Inc.," and "Salesforce, Inc. and" are parts)
 _PART = r"(?:[^.;]|\.(?=[\w,]|\s+(?:and|or)\b|\s+[a-z]))"

@@ -59,6 +59,9 @@ class BlockConfig:
     rank_decay: float = 0.5
     outline_lines: int = 40  # lines of a section's outline a list question may be shown
     row_nodes: int = 3  # nodes brought in because a table row in them is named by the question
+    # a question for items of a kind reads this many more passages: the sentence naming them ("including
+    # Amazon.com, Inc., Microsoft Corporation, …") repeats few of its words, so it ranks below prose about the kind
+    item_passages: int = 2
     reply_share: float = 0.65  # a conversation's turn is worth at least this share of the turn before it
     follow_share: float = 0.5  # a prose sentence is worth at least this share of the one before it (fading on)
 
@@ -121,7 +124,8 @@ class MemoryBlockBuilder:
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
         question = in_document_words(question, self.view.long_forms)  # "CEO" searched as the filing writes it
-        passages = self.view.search_passages(question, self.config.passages) if question.strip() else []
+        k = self.config.passages + (self.config.item_passages if asks_for_items(question) else 0)
+        passages = self.view.search_passages(question, k) if question.strip() else []
         candidates = self._candidates(question, passages) if question.strip() else []
         room = chars_for_tokens(budget_tokens) - len(OPEN) - len(CLOSE) - 2  # two newlines around the body
         return Selection(question, self._fill(candidates, room - len(HINT) - 2), room, passages)

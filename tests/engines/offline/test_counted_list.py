@@ -58,3 +58,45 @@ def test_the_counted_sentence_whose_passage_names_the_subject_wins() -> None:
         assert counted.text.startswith("Policy enforcement point (PEP): This is a single"), question  # which one
     counted = counted_sentence("What is a PDP made of?", [pdp, pep], passages.__getitem__)
     assert counted is not None and counted.used[0].node_id == "pdp"
+
+
+def test_a_count_in_the_question_makes_its_noun_a_kind_of_item() -> None:
+    from memory_bank.text.asks import counted_kind, item_noun
+
+    assert counted_kind("What are the two planes of a zero trust architecture?") == (2, "planes")
+    assert counted_kind("What are Oracle's three business segments?") == (3, "segments")  # the last noun
+    assert item_noun("What are the two planes of a zero trust architecture and what travels on each?") == "planes"
+    assert counted_kind("What are the core components?") is None  # no count said
+    assert counted_kind("What is the business?") is None
+
+
+# NIST SP 800-207, §3 and §3.4 (PDF pp. 18 and 27), and a sentence of its §2 that says "zero trust" more
+PLANES = "The ZTA logical components use a separate control plane to communicate, while application data is " \
+         "communicated on a data plane (see Section 3.4)."
+FLOWS = "The PEPs must be able to send and receive messages from both the data and control planes."
+ZT = "Zero trust architecture is an enterprise's cybersecurity plan that utilizes zero trust concepts."
+
+
+def test_the_sentence_naming_as_many_kinds_as_the_question_counts_is_the_answer() -> None:
+    from memory_bank.engines.offline.counted_list import kinds_named
+
+    assert kinds_named(PLANES, "planes") == ["control", "data"]
+    assert kinds_named(FLOWS, "planes") == ["control"]  # "data and control planes": one named by its word
+    answer = counted_sentence("What are the two planes of a zero trust architecture?",
+                              [_ev(ZT, 1.0), _ev(FLOWS, 0.9), _ev(PLANES, 0.1)])
+    assert answer is not None and answer.text == PLANES
+    # a question counting three planes is not answered by a sentence naming two
+    assert counted_sentence("What are the three planes of a zero trust architecture?", [_ev(PLANES)]) is None
+
+
+def test_a_part_asked_of_each_counted_item_is_answered_by_the_sentence_naming_them(embedder, tmp_path) -> None:
+    from memory_bank import MemoryBank, Settings
+
+    bank = MemoryBank(Settings(), embedder=embedder, workdir=tmp_path / "w")
+    bank.ingest_text("\n\n".join([ZT, "A zero trust architecture is built from logical components. " + PLANES,
+                                  "Zero trust assumes there is no implicit trust granted to assets."]),
+                     source="zta.txt")
+    result = bank.run("What are the two planes of a zero trust architecture and what travels on each?")
+    assert result.answer.count(PLANES) == 1, result.answer  # both parts, shown once
+    assert "Not found" not in result.answer
+    bank.clear()

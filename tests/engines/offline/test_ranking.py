@@ -136,3 +136,30 @@ def test_a_change_is_asked_by_why_and_a_verb_of_change_in_one_sentence_of_the_qu
     assert not asks_change("Why did it happen? Sales fell.") and not asks_change("Why is the sky blue?")
     # a pasted wall of "why" (50,000 characters) is read in one pass of its words
     assert not asks_change("why " * 12_500) and asks_change("why " * 12_500 + "increase")
+
+
+# ORACLE_2023_10K.pdf: Item 1's "Competition" (PDF p. 17) and the risk factors (p. 21), as retrieval ranks them
+RIVALS = "Our enterprise cloud, license and hardware offerings compete directly with certain offerings from some " \
+         "of the largest and most competitive companies in the world, including Amazon.com, Inc., Microsoft " \
+         "Corporation, International Business Machines Corporation, Intel Corporation, Cisco Systems, Inc., Adobe " \
+         "Systems Incorporated, Alphabet Inc., Salesforce, Inc. and SAP SE, as well as other companies like " \
+         "Hewlett-Packard Enterprise and Workday, Inc."
+MERGERS = "Mergers, consolidations or alliances among our competitors, or acquisitions of our competitors by large " \
+          "companies may result in increased competition."
+
+
+def test_which_companies_a_filing_names_is_answered_by_the_sentence_naming_them(embedder) -> None:  # noqa: ANN001
+    """"Which large companies does Oracle name …?" asks for things of a kind by name: the sentence listing them
+    holds the asked kind, though the risk factor repeats more of the question's words and ranked first."""
+    from memory_bank.engines.offline.question_types import expected_type
+
+    question = "Which large companies does Oracle name as its main competitors?"
+    assert expected_type(question) == "list"
+    assert expected_type("What process does the policy engine use?") == ""  # one thing of a kind
+    evidence = [Evidence(MERGERS, "risk", "ORACLE_2023_10K.pdf", (21,), 0.5, position=0),
+                Evidence(RIVALS, "competition", "ORACLE_2023_10K.pdf", (17,), 0.5, position=0)]
+    ranked = Answerer(embedder).rank(question, evidence)
+    assert ranked is not None
+    typed = SentenceModel.names().index("typed")
+    assert [ranked.features[i, typed] for i in range(2)] == [0.0, 1.0]  # the risk factor names no one
+    assert ranked.pool[ranked.lead()].node_id == "competition"

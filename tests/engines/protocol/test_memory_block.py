@@ -116,3 +116,27 @@ def test_a_paragraph_carries_its_topic_to_the_sentences_that_answer_without_its_
     assert "bought back 90 million" in block and "dividend of 23 cents" in block and "the mill" not in block
     bag, _ = MemoryBlockBuilder(b.view, _replace(BlockConfig(), follow_share=0.0)).build(question, 200)
     assert "dividend of 23 cents" not in bag and "the mill" in bag, "without it the distractor wins the room"
+
+
+def test_a_question_for_items_of_a_kind_reads_more_passages(bank: MemoryBank) -> None:
+    """The sentence naming the items repeats few of the question's words, so it ranks below prose about the
+    kind: a question asking for items reads `item_passages` more passages than one asking one thing."""
+    from memory_bank.engines.protocol.memory_block import BlockConfig, MemoryBlockBuilder
+
+    asked: list[int] = []
+    view = bank.view
+    search = view.search_passages
+
+    def counted(query: str, k: int):  # noqa: ANN202
+        asked.append(k)
+        return search(query, k)
+
+    builder = MemoryBlockBuilder(view)
+    view.search_passages = counted  # type: ignore[method-assign]
+    try:
+        builder.select("Which companies did the harbour serve?", 400)
+        builder.select("When did the railway reach Northwind?", 400)
+    finally:
+        del view.search_passages
+    config = BlockConfig()
+    assert asked == [config.passages + config.item_passages, config.passages]
