@@ -25,7 +25,7 @@ from ...text.tokens import hyphenated, stem
 from .specifics import specific_terms
 
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
-_ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
+_ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?!\d|,\d)")  # "In 2012, the nation": a year before a comma
 # the last word of a name that only says its kind ("Cambridge University"): the name is met by its first word
 _GENERIC = frozenset({"university", "college", "school", "church", "street", "road", "avenue", "center", "centre",
                       "museum", "river", "lake", "mount", "company", "department", "institute", "bay", "area",

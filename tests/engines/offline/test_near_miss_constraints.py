@@ -75,6 +75,10 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
     assert unmet_terms("Whose exit in the 2014 Christmas special led to Peter Capaldi taking the role?",
                        "Peter Capaldi took on the role after Matt Smith's exit in the 2013 Christmas special.",
                        "Doctor Who") == ["2014"]
+    # ... a year before a comma too ("In 2012, the nation placed 139th"); a number's thousands are no year
+    assert unmet_terms("What score did Kenya receive in the index in 2014?",
+                       "In 2012, the nation placed 139th, with a score of 27/100.", "Kenya") == ["2014"]
+    assert unmet_terms("How many fans came in 2014?", "About 1,900,000 fans came.", "Football") == []
 
 
 def test_a_word_the_sentence_says_the_other_way_round() -> None:
