@@ -24,17 +24,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from squad_longdoc import DATA, hit, load_book, load_or_ingest  # noqa: E402
-from squad_near_miss import HALVES, half, load_near_miss  # noqa: E402
+from squad_near_miss import HALVES, NEAR_MISS, NEAR_MISS_MORE, half, load_near_miss  # noqa: E402
 
 from memory_bank import Settings  # noqa: E402
-from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure  # noqa: E402
+from memory_bank.engines.offline.constraints import (  # noqa: E402
+    opposite_words,
+    other_member,
+    unmet_terms,
+    unsaid_measure,
+)
 from memory_bank.engines.offline.nlp import sentences  # noqa: E402
 from memory_bank.engines.offline.slots import renumbered, swapped_names  # noqa: E402
 
 Signal = Callable[[str, str, str, str], list[str]]  # (question, sentence, its neighbours, topic) -> what is unmet
 SIGNALS: dict[str, Signal] = {
     "unmet name/number/year": lambda q, s, near, topic: unmet_terms(q, near, topic),
-    "word said the other way": lambda q, s, near, topic: opposite_words(q, s),
+    "word said the other way": lambda q, s, near, topic: opposite_words(q, s) + other_member(q, s, near),
     "share, year or count not given": lambda q, s, near, topic: unsaid_measure(q, s, near),
     "name in another's slot": lambda q, s, near, topic: swapped_names(q, s, near, topic) + renumbered(q, s),
 }
@@ -64,17 +69,18 @@ def gold_sentences(data: Path) -> None:
     print(f"answer sentences of {total} answerable dev questions refused: "
           + "; ".join(f"{name} {n} ({n / max(1, total):.3f})" for name, n in counts.items()))
     by_title = {a["title"]: a for a in articles}
-    caught = {part: [0, 0] for part in HALVES}
-    for q in load_near_miss():
-        said = sentences(by_title[q["title"]]["paragraphs"][q["paragraph"]]["context"])
-        k = next((i for i, s in enumerate(said) if q["tempting"][:20] in s), None)
-        if k is None:
-            continue
-        near = " ".join(said[max(0, k - 1):k + 2])
-        caught[half(q["question"])][0] += flags(q["question"], said[k], near, q["title"].replace("_", " "))["any"]
-        caught[half(q["question"])][1] += 1
-    print("near misses refused at their tempting sentence: "
-          + "; ".join(f"{part} {n}/{of}" for part, (n, of) in caught.items()))
+    for path in (NEAR_MISS, NEAR_MISS_MORE):
+        caught = {part: [0, 0] for part in HALVES}
+        for q in load_near_miss(path):
+            said = sentences(by_title[q["title"]]["paragraphs"][q["paragraph"]]["context"])
+            k = next((i for i, s in enumerate(said) if q["tempting"][:20] in s), None)
+            if k is None:
+                continue
+            near = " ".join(said[max(0, k - 1):k + 2])
+            caught[half(q["question"])][0] += flags(q["question"], said[k], near, q["title"].replace("_", " "))["any"]
+            caught[half(q["question"])][1] += 1
+        print(f"near misses ({path.stem}) refused at their tempting sentence: "
+              + "; ".join(f"{part} {n}/{of}" for part, (n, of) in caught.items()))
 
 
 def ranked(args: argparse.Namespace) -> None:
@@ -89,7 +95,8 @@ def ranked(args: argparse.Namespace) -> None:
     blocks = MemoryBlockBuilder(bank.view)
     sample = random.Random(args.seed).sample(questions, args.answerable)
     tally: dict[tuple[str, str, str], list[int]] = {}
-    for kind, items in (("near miss", load_near_miss()), ("answerable", sample)):
+    for kind, items in (("near miss", load_near_miss()), ("more near misses", load_near_miss(NEAR_MISS_MORE)),
+                        ("answerable", sample)):
         for q in items:
             selection = blocks.select(q["question"], bank.settings.memory_budget_tokens)
             ranking = executor.answerer.rank(q["question"], executor.evidence(selection))
@@ -112,7 +119,7 @@ def ranked(args: argparse.Namespace) -> None:
     for name in [*SIGNALS, "any"]:
         print(f"{name:>26}: " + "; ".join(
             f"{kind} {part} {tally.get((kind, part, name), [0, 0])[0]}/{tally.get((kind, part, name), [0, 0])[1]}"
-            for kind in ("near miss", "answerable") for part in HALVES))
+            for kind in ("near miss", "more near misses", "answerable") for part in HALVES))
 
 
 def main() -> None:

@@ -11,9 +11,11 @@ an answerable question is answered when the gold answer is in the answer.
 
 The questions are split in two halves by a hash of their text: signals are fit on the "fit" half (bench/
 not_found_fit.py --near-miss) and only measured on the "check" half; both are printed, and the answerable ones
-are split the same way.
+are split the same way. A second set, `bench/data/squad_near_miss_more.json` (68 questions on other paragraphs of
+the same articles, written at stop 43 before that stop's rules were tried on them), is asked beside the first and
+printed apart: the first set is the one every near-miss rule so far was developed on.
 
-    python bench/squad_near_miss.py --cache /tmp/book13.json --threads 1      # 85 + 85 questions, seed 13
+    python bench/squad_near_miss.py --cache /tmp/book13.json --threads 1      # 85 + 68 near misses, 85 answerable
     python bench/squad_near_miss.py --cache /tmp/book13.json --json /tmp/near_miss.json   # keep every answer
 """
 
@@ -38,6 +40,7 @@ from memory_bank.engines.protocol.not_found import is_not_found  # noqa: E402
 from memory_bank.retrieval.embedding import Runtime, load_embedder  # noqa: E402
 
 NEAR_MISS = Path(__file__).resolve().parent / "data" / "squad_near_miss.json"
+NEAR_MISS_MORE = Path(__file__).resolve().parent / "data" / "squad_near_miss_more.json"
 HALVES = ("fit", "check")
 
 
@@ -63,7 +66,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=13, help="seed of the answerable sample")
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--set", type=Path, default=NEAR_MISS, help="the near-miss question file")
+    parser.add_argument("--set", type=Path, nargs="+", default=[NEAR_MISS, NEAR_MISS_MORE],
+                        help="the near-miss question files (each printed apart)")
+    parser.add_argument("--answerable", type=int, default=85, help="answerable questions sampled with --seed")
     parser.add_argument("--cache", type=Path, help="export of the ingested book (squad_longdoc.py's): written once")
     parser.add_argument("--json", type=Path, help="write every question, its half, answer and score here")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
@@ -74,16 +79,17 @@ def main() -> None:
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    near = load_near_miss(args.set)
+    sets = [(path.stem, load_near_miss(path)) for path in args.set]
     book, questions = load_book(args.data)
-    kept = answerable_sample(questions, len(near), args.seed)
+    kept = answerable_sample(questions, args.answerable, args.seed)
     t0 = time.perf_counter()
     bank = load_or_ingest(book, Settings(engine="offline"), load_embedder(runtime=args.runtime), args.cache)
     print(f"book: {len(book.split())} words, ready in {time.perf_counter() - t0:.1f}s; "
-          f"{len(near)} near-miss + {len(kept)} answerable questions (seed {args.seed})")
+          + " + ".join(f"{len(near)} near-miss ({name})" for name, near in sets)
+          + f" + {len(kept)} answerable questions (seed {args.seed})")
     rows = []
     t0 = time.perf_counter()
-    for kind, items in (("near_miss", near), ("answerable", kept)):
+    for kind, items in (*sets, ("answerable", kept)):
         for q in items:
             answer = bank.run(q["question"]).answer
             rows.append({"set": kind, "half": half(q["question"]), "question": q["question"], "answer": answer,
@@ -92,10 +98,10 @@ def main() -> None:
     seconds = (time.perf_counter() - t0) / max(1, len(rows))
     for part in (*HALVES, "all"):
         chosen = [r for r in rows if part in ("all", r["half"])]
-        near_rows = [r for r in chosen if r["set"] == "near_miss"]
         kept_rows = [r for r in chosen if r["set"] == "answerable"]
-        print(f"{part:>5}: near miss \"not found\" {share([r['not_found'] for r in near_rows])}; answerable: gold "
-              f"in answer {share([r['gold'] for r in kept_rows])}, wrongly \"not found\" "
+        print(f"{part:>5}: " + "; ".join(
+            f"{name} \"not found\" {share([r['not_found'] for r in chosen if r['set'] == name])}" for name, _ in sets)
+            + f"; answerable: gold in answer {share([r['gold'] for r in kept_rows])}, wrongly \"not found\" "
               f"{share([r['not_found'] for r in kept_rows])}")
     print(f"{seconds:.1f} s per question")
     if args.json:

@@ -5,8 +5,9 @@ beside "WENR-TV in Chicago signed on the air on September 17, while WXYZ-TV in D
 October 9, 1948"), so cosine, phrase overlap and alignment all rate the passage as answering it. What gives it
 away is one constraint of the question the sentence does not meet: a name, number or year it never says near
 there ("Who mutated the Thals of the planet Skaro?" read against "The Daleks are Kaleds from the planet Skaro,
-mutated by the scientist Davros"), or a word it says the other way round ("In what year did RCA decide to buy NBC
-Blue?" / "RCA decided to sell NBC Blue in 1941"). Each check reads the sentence with its neighbours in the
+mutated by the scientist Davros"), a word it says the other way round ("In what year did RCA decide to buy NBC
+Blue?" / "RCA decided to sell NBC Blue in 1941"; "photosynthetic" / "nonphotosynthetic"), or a word of a closed set
+it answers with another member ("breakfast" / "dinner"). Each check reads the sentence with its neighbours in the
 document (a sentence's subject is often named in the one before), and a name its section is titled by is the
 topic, not a constraint (a passage on Luther calls him "he"). Measured on bench/squad_near_miss.py (fit and
 check halves, bench/OFFLINE_RESULTS.md).
@@ -24,7 +25,7 @@ from ...text.tokens import hyphenated, stem
 from .specifics import specific_terms
 
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
-_ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
+_ANY_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?!\d|,\d)")  # "In 2012, the nation": a year before a comma
 # the last word of a name that only says its kind ("Cambridge University"): the name is met by its first word
 _GENERIC = frozenset({"university", "college", "school", "church", "street", "road", "avenue", "center", "centre",
                       "museum", "river", "lake", "mount", "company", "department", "institute", "bay", "area",
@@ -40,6 +41,36 @@ _OPPOSITES = (("buy", "sell"), ("bought", "sold"), ("purchas", "sold"), ("inner"
               ("win", "lose"), ("won", "lost"), ("accept", "reject"), ("support", "oppos"), ("increas", "decreas"),
               ("warm", "cool"), ("hot", "cold"))
 _PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
+# the same, as every form of each side (a stem would join "lost" to "lose" but not to "win"; "positively" to
+# nothing): SQuAD 2.0's commonest unanswerable kinds after an entity swap are an antonym ("What color did the
+# Broncos wear when they lost Super Bowl XXXII?" of "their only other Super Bowl win") and a compass point turned
+# ("the northeast corner" of "the northwest corner", "Eastern Xia" of "Western Xia")
+_FAMILIES = (
+    ({"buy", "buys", "buying", "bought"}, {"sell", "sells", "selling", "sold"}),
+    ({"win", "wins", "winning", "won"}, {"lose", "loses", "losing", "lost"}),
+    ({"positive", "positively"}, {"negative", "negatively"}),
+    ({"internal", "internally"}, {"external", "externally"}),
+    ({"larger", "bigger"}, {"smaller"}), ({"largest", "biggest"}, {"smallest"}),
+    ({"higher"}, {"lower"}), ({"upper"}, {"lower"}), ({"majority"}, {"minority"}),
+    ({"private", "privately"}, {"public", "publicly"}), ({"male", "males"}, {"female", "females"}),
+    ({"stronger"}, {"weaker"}), ({"strongest"}, {"weakest"}), ({"richest", "wealthiest"}, {"poorest"}),
+    ({"wettest"}, {"driest"}), ({"ancient"}, {"modern"}),
+    ({"allow", "allows", "allowed", "allowing", "permit", "permits", "permitted"},
+     {"forbid", "forbids", "forbade", "forbidden", "prohibit", "prohibits", "prohibited", "ban", "bans", "banned"}),
+    ({"include", "includes", "included", "including"}, {"exclude", "excludes", "excluded", "excluding"}),
+    ({"success", "successful", "successfully", "succeed", "succeeded"}, {"failure", "unsuccessful", "failed"}),
+    ({"donate", "donated", "donates", "give", "gives", "gave"}, {"sell", "sells", "selling", "sold"}),
+    ({"north", "northern", "northward"}, {"south", "southern", "southward"}),
+    ({"east", "eastern", "eastward"}, {"west", "western", "westward"}),
+    ({"northeast", "north-east", "northeastern"}, {"northwest", "north-west", "northwestern"}),
+    ({"northeast", "north-east", "northeastern"}, {"southeast", "south-east", "southeastern"}),
+    ({"southwest", "south-west", "southwestern"}, {"northwest", "north-west", "northwestern"}),
+    ({"southwest", "south-west", "southwestern"}, {"southeast", "south-east", "southeastern"}),
+)
+_FORM_PAIRS = _FAMILIES + tuple((b, a) for a, b in _FAMILIES)
+# "photosynthetic" said as "nonphotosynthetic", "certain" as "uncertain"; not "dis": "covered" / "discovered"
+_NEGATING = ("non", "un")  # a hyphen ("non-religious") is a kind named apart, not the word negated
+_NEGATED_LENGTH = 5  # a word this long at least: "unable" is not "able" turned, "union" not "ion"
 # a term and the other ways prose writes it ("TV" said as "television"; "3D" as "three-dimensional")
 _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimensional"),
          "2d": ("two-dimensional", "2-d", "two dimensional"), "us": ("united states", "u.s.", "american"),
@@ -141,7 +172,50 @@ def opposite_words(question: str, sentence: str) -> list[str]:
             if (_is(word, key) and any(_is(w, other) for w in said) and not any(_is(w, key) for w in said)
                     and not any(_is(w, other) for w in asked)):  # "support ..., even if not oppose ..." asks both
                 out.append(word)
+    said_set, asked_set = set(said), set(asked)
+    for one, other in _FORM_PAIRS:
+        if asked_set & one and said_set & other and not said_set & one and not asked_set & other:
+            out.append(min(asked_set & one))
+    out += [w for w in asked_set if w not in said_set and _negated(w, said_set)]
     return sorted(set(out))
+
+
+def _negated(word: str, said: set[str]) -> bool:
+    """Does the sentence say the word with a negating prefix ("nonphotosynthetic" for "photosynthetic"), or the
+    word without the prefix it is asked with ("photosynthetic" for "nonphotosynthetic")?"""
+    if len(word) < _NEGATED_LENGTH or not word.replace("-", "").isalpha():
+        return False
+    if any(prefix + word in said for prefix in _NEGATING):
+        return True
+    return any(word.startswith(prefix) and len(word) - len(prefix) >= _NEGATED_LENGTH and word[len(prefix):] in said
+               for prefix in _NEGATING)
+
+
+# closed sets whose members exclude each other: a question asking one that the passage answers with another is a
+# near miss ("At which restaurant did he eat breakfast?" of "... with dinner at Delmonico's restaurant"; "the
+# concentration of nitrogen" of "a 100% oxygen atmosphere")
+_EXCLUSIVE = (frozenset({"breakfast", "lunch", "dinner", "supper"}),
+              frozenset({"spring", "summer", "autumn", "winter"}),
+              frozenset({"red", "blue", "green", "yellow", "black", "white", "orange", "purple", "pink", "brown",
+                         "grey", "gray", "silver", "gold"}),
+              frozenset({"father", "mother", "son", "daughter", "brother", "sister", "wife", "husband", "uncle",
+                         "aunt", "grandfather", "grandmother", "nephew", "niece", "cousin"}),
+              frozenset({"oxygen", "nitrogen", "hydrogen", "carbon", "helium", "sulfur", "sulphur", "iron", "copper",
+                         "tungsten", "zinc"}),
+              frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}),
+              frozenset({"morning", "afternoon", "evening", "night"}),
+              frozenset({"daily", "weekly", "monthly", "yearly", "annually"}),
+              frozenset({"men", "women"}), frozenset({"boys", "girls"}), frozenset({"king", "queen"}))
+
+
+def other_member(question: str, sentence: str, near: str) -> list[str]:
+    """The question's words of a closed set ("breakfast") that the sentence answers with another member
+    ("dinner") while neither it nor its neighbours (`near`) say the asked one."""
+    asked = {w.lower() for w in _WORD.findall(question)}
+    said = {w.lower() for w in _WORD.findall(sentence)}
+    context = {w.lower() for w in _WORD.findall(near)} | said
+    return sorted(w for members in _EXCLUSIVE for w in asked & members
+                  if w not in context and (said & members) - asked)
 
 
 def _is(word: str, key: str) -> bool:

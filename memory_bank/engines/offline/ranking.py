@@ -33,7 +33,7 @@ from ...text.furniture import Role, in_capitals, name_run, section_role
 from ...text.periods import misdated_period, periods
 from ...text.tokens import stems
 from .alignment import Aligner, named_by, recall, titled_by
-from .constraints import opposite_words, unmet_terms, unsaid_measure
+from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
@@ -117,15 +117,17 @@ class Ranked:
 
     def near_miss(self, i: int) -> list[str]:
         """What the question asks that sentence `i` does not say (constraints.py): a name, number or year of
-        the question absent from it and its neighbours, a word it says the other way round, the share, year or
-        thing counted that the question asks for; or (slots.py) a name whose place the sentence gives another
+        the question absent from it and its neighbours, a word it says the other way round or answers with another
+        member of its closed set ("breakfast" / "dinner"), the share, year or thing counted that the question asks
+        for; or (slots.py) a name whose place the sentence gives another
         name, or a numbered name of which it names a sibling. Empty when it meets every constraint checked."""
         ev = self.pool[i]
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
         near = near or ev.text
         return (unmet_terms(self.question, near, topic) + opposite_words(self.question, ev.text)
-                + unsaid_measure(self.question, ev.text, near) + swapped_names(self.question, ev.text, near, topic)
+                + unsaid_measure(self.question, ev.text, near) + other_member(self.question, ev.text, near)
+                + swapped_names(self.question, ev.text, near, topic)
                 + renumbered(self.question, ev.text))
 
     def signals(self, i: int) -> Signals:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.constraints import opposite_words, unmet_terms, unsaid_measure
+from memory_bank.engines.offline.constraints import opposite_words, other_member, unmet_terms, unsaid_measure
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import OfflineExecutor
 from memory_bank.engines.offline.found import FoundModel
@@ -75,6 +75,10 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
     assert unmet_terms("Whose exit in the 2014 Christmas special led to Peter Capaldi taking the role?",
                        "Peter Capaldi took on the role after Matt Smith's exit in the 2013 Christmas special.",
                        "Doctor Who") == ["2014"]
+    # ... a year before a comma too ("In 2012, the nation placed 139th"); a number's thousands are no year
+    assert unmet_terms("What score did Kenya receive in the index in 2014?",
+                       "In 2012, the nation placed 139th, with a score of 27/100.", "Kenya") == ["2014"]
+    assert unmet_terms("How many fans came in 2014?", "About 1,900,000 fans came.", "Football") == []
 
 
 def test_a_word_the_sentence_says_the_other_way_round() -> None:
@@ -89,6 +93,33 @@ def test_a_word_the_sentence_says_the_other_way_round() -> None:
     assert opposite_words("What kind of war did Luther support against the Turks, even if he did not oppose a "
                           "religious war?", "Luther did support non-religious war against the Turks.") == []
 
+
+
+def test_every_form_of_an_opposite_a_compass_point_and_a_negating_prefix_say_it_the_other_way_round() -> None:
+    # "lost" asked, "win" said: no stem joins them
+    assert opposite_words("Which jerseys did the team wear when it lost the 1998 final?",
+                          "In their only final win, in 1998, the team wore blue jerseys.") == ["lost"]
+    assert opposite_words("Why do critics view the reform negatively?",
+                          "Critics view the reform positively for its simplicity.") == ["negatively"]
+    assert opposite_words("Who built the tower in the northeast corner of the square?",
+                          "The tower in the northwest corner of the square was built by Smith.") == ["northeast"]
+    assert opposite_words("What did a photosynthetic cell engulf?",
+                          "A nonphotosynthetic cell engulfed an alga.") == ["photosynthetic"]
+    assert opposite_words("When were his views uncertain?", "His views were certain by 1890.") == ["uncertain"]
+    # the word itself said beside its opposite, or a prefix that does not negate ("discovered"): no swap
+    assert opposite_words("Which team lost the final?", "The Reds lost the final the Blues won.") == []
+    assert opposite_words("Who covered the story?", "The reporter who discovered the story left.") == []
+    assert opposite_words("When did the company sell the plant?",
+                          "The plant was sold in 1990; the company bought another.") == []
+
+
+def test_a_word_of_a_closed_set_answered_by_another_member_is_unmet() -> None:
+    dinner = "He worked until six, with dinner at eight at the Grand restaurant."
+    assert other_member("At which restaurant did he eat breakfast?", dinner, dinner) == ["breakfast"]
+    assert other_member("At which restaurant did he eat dinner?", dinner, dinner) == []
+    # the asked member said beside it (here by the sentence before) meets it; a sentence of none says nothing
+    assert other_member("At which restaurant did he eat breakfast?", dinner, "Breakfast was at home. " + dinner) == []
+    assert other_member("What did his sister study?", "She studied law.", "She studied law.") == []
 
 def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> None:
     wildebeest = ("Two million wildebeest migrate a distance of 2,900 kilometres from the Serengeti in neighbouring "
