@@ -95,9 +95,10 @@ def _plain(text: str) -> str:
 def _said(term: str, text: str) -> bool:
     """Does the text say the term: a whole word, any case, accents aside; a long word by its stem ("Canada" /
     "Canadian" do not meet, "Merkits"/"Merkit" do)."""
-    core = _plain(term)
-    if core.isalpha() and len(core) > 3 and core.lower().startswith(stem(core.lower())):
-        core = stem(core)  # a prefix of the word ("Merkit" of "Merkits"); an irregular past's present is not
+    core = _plain(term)  # lower case already
+    stemmed = stem(core) if core.isalpha() and len(core) > 3 else core
+    if core.startswith(stemmed):
+        core = stemmed  # a prefix of the word ("Merkit" of "Merkits"); an irregular past's present is not
     forms = {core} | {core[: -len(end)] for end in ("n", "ian") if core.endswith(end) and len(core) - len(end) >= 5}
     plain = _plain(text)  # "Australian" asked of a sentence on Australia: a demonym is its country's
     return any(re.search(r"(?<![\w])" + re.escape(form), plain) is not None for form in forms)

@@ -249,11 +249,15 @@ def _group(listing: Listing, index: int) -> Listing | None:
     return replace(listing, title=listing.items[index].label, items=members, count=len(members))
 
 
+def _file_names(node: Node) -> set[str]:
+    """The words of the node's files' names ("ORACLE_2023_10K.pdf" -> oracle, pdf): the document's own name."""
+    return {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
+
+
 def _qualifier(question: str, node: Node) -> set[str]:
     """The question's words besides the kind of item, the verbs it asks by and the document's own name."""
-    own = {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
     noun = bare_stems(item_noun(question) or "")
-    return bare_stems(asked_part(question)) - noun - own - _ASKING_VERBS
+    return bare_stems(asked_part(question)) - noun - _file_names(node) - _ASKING_VERBS
 
 
 def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: frozenset[str],
@@ -265,18 +269,17 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     partners" asks for one risk inside a list of risk categories, which the ordinary answerer finds; "What risks
     does Apple face?" (one word besides) and "What products does the company sell?" (two) ask for the list. A
     name none of them says ("… from its acquisition of Cerner") qualifies the items alone."""
-    own = {bare_stem(s) for source in node.sources for s in stems(re.sub(r"[\W\d_]+", " ", source.name))}
     asked = asked_part(question)
+    own = _file_names(node)
     own |= {bare_stem(s) for word in asked.split() if sum(c.isupper() for c in word) >= 2 for s in stems(word)}
+    names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
     if len(lines) >= MIN_ITEMS:  # a name every line says is whose list it is ("Northwind must …")
-        names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
         own |= names & {bare_stem(s) for s in frozenset.intersection(*lines)}
     subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
     said = {bare_stem(s) for s in head.union(*lines)}
     # a name is a qualifier on its own: "What risks does Oracle see from its acquisition of Cerner?" asks for the
     # risks a list of risk categories never ties to Cerner
-    names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)} - own
-    return bool(names - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
+    return bool(names - own - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
 
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:
