@@ -38,8 +38,9 @@ _SAME_ASKED = re.compile(r"\b(?:the\s+same(?:\s+(?:thing|as|one))?\b|identical|s
                          r"term)\s+for|equivalent\s+to|interchangeable)", re.IGNORECASE)
 # a part, a kind or a difference: not the same
 _NOT_SAME = re.compile(r"\b(?:broken\s+(?:down\s+)?into|split\s+into|divided\s+into|consists?\s+of|comprises?|"
-                       r"composed\s+of|made\s+up\s+of|components?|parts?\s+of|one\s+of|subsets?\s+of|kinds?\s+of|"
-                       r"types?\s+of|differs?|different|distinct|unlike|separate\s+from)\b", re.IGNORECASE)
+                       r"composed\s+of|made\s+up\s+of|includes?|including|components?|parts?\s+of|one\s+of|"
+                       r"subsets?\s+of|kinds?\s+of|types?\s+of|differs?|different|distinct|unlike|separate\s+from)\b",
+                       re.IGNORECASE)
 _ALIAS = re.compile(r"\b(?:also\s+(?:called|known\s+as|referred\s+to\s+as|named)|otherwise\s+known\s+as|"
                     r"synonym)\b", re.IGNORECASE)
 

@@ -124,6 +124,8 @@ def test_a_name_asked_in_the_singular_or_misspelt_is_mentioned(tmp_path: Path) -
     ("Is the policy engine the same thing as the policy decision point?", "The policy decision point (PDP) is "
      "broken down into two logical components: the policy engine and policy administrator.", "No"),
     ("Is a PEP identical to a gateway?", "A PEP differs from a gateway in where it sits.", "No"),
+    ("Is cloud services revenue the same thing as license support revenue?", "Cloud and license revenues include "
+     "the sale of: cloud services and license support; and cloud licenses.", "No"),
     ("Is the engine the same as the administrator?", "The engine is not the same as the administrator.", "No"),
     ("Is the Form 10-K the same as the annual report?", "The Form 10-K, also known as the annual report, is filed "
      "each year.", "Yes"),
