@@ -278,8 +278,9 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
     said = {bare_stem(s) for s in head.union(*lines)}
     # a name is a qualifier on its own: "What risks does Oracle see from its acquisition of Cerner?" asks for the
-    # risks a list of risk categories never ties to Cerner
-    return bool(names - own - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
+    # risks a list of risk categories never ties to Cerner (a name among the subject's words: a question in title
+    # case, "What Risks Does Oracle Face?", capitalises the kind of item and the verb it asks by too)
+    return bool((names & subject) - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
 
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:

@@ -304,6 +304,8 @@ def test_a_question_qualifying_the_items_by_a_subject_the_list_never_says_gets_t
                      "that integrating its plants may cost more than planned.\n", "deals.md")
     named = bank.run("What risks does Northwind face from Lumen?").answer
     assert "The documents give" not in named and "Lumen" in named, named
+    titled = bank.run("What Risks Does Northwind Face?").answer  # title case: a capital makes no name
+    assert titled.startswith("The documents give 3 risks"), titled
 
 
 FILING = ("# Acme Corporation annual report\n\n## Human Capital\n\nAcme had approximately 12,000 employees. Much of "
