@@ -33,9 +33,10 @@ from .models import (
     RelationJudgement,
     StructureInput,
 )
+from .offline.classification import WINDOW_CLUSTERS, OfflineClassifier
 from .offline.contradiction import Substitution
 from .offline.structure import OfflineStructurer
-from .rules_first import RuleFirst, ValidatedFirst, integration_rule, structure_rule
+from .rules_first import RuleFirst, ValidatedFirst, classification_rule, integration_rule, structure_rule
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -274,6 +275,8 @@ def _ruled(slot: str, primary: Agent[Any, Any], offline: Engine, publish: Callab
         return RuleFirst(primary, offline.structure, structure_rule(offline.structure), publish)
     if slot == "integration":
         return RuleFirst(primary, offline.integration, integration_rule, publish)
+    if slot == "classification" and isinstance(offline.classification, OfflineClassifier):
+        return RuleFirst(primary, offline.classification.sized(WINDOW_CLUSTERS), classification_rule, publish)
     return primary
 
 

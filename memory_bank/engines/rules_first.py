@@ -8,6 +8,11 @@
   the documents decided (a typed verdict naming the supported and the rejected side) merges as decided, the
   rejected claim kept as a noted variant. The local model, asked, returned no rejected side and wrote the
   losing figure into the merged summary;
+- classification: a chunk whose document structure is known (a section's title, a list, a table, a conversation's
+  turns) is cut along it: sections never share a cluster, a list stays with its lead-in, a long section is cut at
+  its least similar sentences, and the section's title names each cluster. The model would only redraw those
+  lines: on the NIST PDF the local 1.5B model, given 18 passages, named 8 topics and labelled every passage with
+  the first, and the six classification calls of 19 pages cost 769 of 2,245 model seconds;
 - cross-validation: the offline validator counts the independent passages that repeat each side; when they
   decide, that is the validation (no ReAct steps); only an undecided conflict goes to the LLM executor.
 
@@ -24,12 +29,13 @@ from ..errors import MemoryBankError
 from ..events import RuleDecided
 from ..memory.insight_doc import TaskType
 from .base import Agent, batch_of, plan_of
-from .models import ExecutionInput, ExecutionResult, IntegrationInput, StructureInput
+from .models import ClassificationInput, ExecutionInput, ExecutionResult, IntegrationInput, StructureInput
 
 In = TypeVar("In")
 Out = TypeVar("Out")
 
 _NORM = re.compile(r"[^0-9a-z]+")
+_STRUCTURED = frozenset({"heading", "item", "row", "turn"})  # unit kinds that only a known structure has
 
 
 class KeepsWhole(Protocol):
@@ -72,6 +78,16 @@ def structure_rule(offline: KeepsWhole) -> Callable[[StructureInput], str | None
             return "a cluster of a sentence or two is its own summary"
         return None
     return decides
+
+
+def classification_rule(inp: ClassificationInput) -> str | None:
+    """Why the chunk needs no call, or None: the document's own structure divides it. A chunk known only as
+    untitled paragraphs (plain text without headings) is left to the model."""
+    titled = {h.section for h in inp.units if h.section}
+    if titled or any(h.kind in _STRUCTURED for h in inp.units):
+        where = f" ({len(titled)} section{'s' * (len(titled) != 1)})" if titled else ""
+        return f"the document's structure divides the chunk{where}: clustered along its sections, lists and tables"
+    return None
 
 
 def _flat(text: str) -> str:

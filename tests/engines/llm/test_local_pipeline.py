@@ -56,11 +56,11 @@ def test_each_agent_sends_one_stable_prefix_and_the_cache_serves_it(embedder: Ca
     for r in requests:
         by_agent.setdefault(r.agent or "", set()).add(r.messages[0]["content"])
     assert {a for a, systems in by_agent.items() if len(systems) > 1} == set(), "one system message an agent"
-    assert by_agent.keys() >= {"classification", "structure", "analysis", "react"}
+    assert by_agent.keys() >= {"structure", "analysis", "react"}
     for agent, u in usage["per_agent"].items():
         assert u["processed_tokens"] == u["prompt_tokens"] - u["cached_tokens"], agent
     assert usage["processed_tokens"] < usage["prompt_tokens"]
-    assert usage["per_agent"]["classification"]["cached_tokens"] > 0, "the second file reuses the instructions"
+    assert usage["per_agent"]["analysis"]["cached_tokens"] > 0, "the next call reuses the instructions"
 
 
 class Unanswering(ContractLLM):
@@ -137,3 +137,29 @@ def test_a_planner_looping_on_one_task_is_stopped_by_the_rules(embedder: CachedE
     assert [e.where for e in result.errors] == ["planning"]
     assert "repeated a completed task" in result.errors[0].message
     assert result.answer.startswith(NOT_FOUND) and result.termination == "done"
+
+
+def test_a_document_with_sections_is_clustered_along_them_without_a_classification_call(
+        embedder: CachedEmbedder, tmp_path: Path) -> None:
+    """The notes' headings already divide them: the model is not asked to redraw those lines (on the NIST PDF the
+    local model labelled every passage of a chunk with its first topic). Plain text with no structure is still
+    the model's to cluster."""
+    plain = tmp_path / "memo.txt"
+    plain.write_text("The Northwind pilot covers the Bergen plant from April to September 2021.\n\n"
+                     "The remaining sites follow in 2022, one region at a time, after the pilot review.\n")
+    with FakeOpenAI(handler=ContractLLM()) as fake:
+        bank = MemoryBank(fake.settings().with_preset("llm"), embedder=embedder, workdir=tmp_path / "w")
+        for path in NORTHWIND:
+            bank.ingest_file(path)
+        asked_for_notes = [r for r in fake.chat_requests if r.agent == "classification"]
+        bank.ingest_file(plain)
+        asked_for_plain = [r for r in fake.chat_requests if r.agent == "classification"][len(asked_for_notes):]
+        ruled = [e.reason for e in bank.events.log() if isinstance(e, RuleDecided) and e.agent == "classification"]
+        summaries = [n.summary for n in bank.memory.graph.nodes() if n.kind != "section"]
+        bank.clear()
+    assert asked_for_notes == [] and len(ruled) == len(NORTHWIND)
+    assert all("structure divides the chunk" in r for r in ruled)
+    assert len(asked_for_plain) == 1 and "Bergen plant" in asked_for_plain[0].text()
+    # a section is a cluster: the minutes' budget item and their office lease item are two passage nodes
+    assert not [s for s in summaries if "5 million" in s and "Stavanger" in s]
+    assert [s for s in summaries if "Stavanger" in s]
