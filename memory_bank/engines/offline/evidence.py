@@ -16,6 +16,9 @@ _ADDRESS = re.compile(rf"^\s*(?:To|Dear)\s+the\s+{_TITLE_WORD}(?:\s+{_TITLE_WORD
 _ROW_NAMES = re.compile(r"^[^.;:]{1,160}:+\s+(?:[^;]{1,120};\s+){2,}[^;]{0,119}[^;.]$")
 
 
+LEAD_IN_WORDS = 8
+
+
 @dataclass(frozen=True)
 class Evidence:
     """A sentence of the documents and where it came from."""
@@ -30,6 +33,12 @@ class Evidence:
     position: int = -1  # its place among its node's sentences (document order); -1 when not known
     section: tuple[str, ...] = ()  # the section path it was read in
     row: bool = False  # a table row's line (label and cells), not a sentence of prose
+
+    @property
+    def lead_in(self) -> bool:
+        """A short lead-in of a list ("The risks include:") says nothing by itself: no closest passage to show. A
+        long one ("The office publishes its reports every ten years, which include:") still says something."""
+        return self.text.rstrip().endswith(":") and len(self.text.split()) <= LEAD_IN_WORDS
 
 
 def distinct(evidence: list[Evidence]) -> list[Evidence]:

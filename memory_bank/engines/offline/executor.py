@@ -166,7 +166,7 @@ class OfflineExecutor:
         labelled and cited."""
         why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
         summary = f"No passage of the documents answers the question.{why}"
-        shares = [_said_share(question, ev.text) for ev in evidence]
+        shares = [_said_share(question, ev.text) if not ev.lead_in else 0.0 for ev in evidence]
         top = max(range(len(evidence)), key=lambda i: (shares[i], -i), default=None)
         if top is None or shares[top] < CLOSEST_SHARE:
             return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True, summary=summary)
@@ -201,7 +201,8 @@ class OfflineExecutor:
             named += f" and {len(absent) - NAMED_ABSENT} more names"
         text = f"{NOT_FOUND} They never mention {named}."
         ranked = self.answerer.rank(question, evidence)
-        closest = ranked.pool[ranked.lead()] if ranked is not None else None
+        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not ranked.pool[i].lead_in),
+                       None) if ranked is not None else None
         if closest is None:
             return ExecutionResult(answer=text, tool_calls=calls, success=True,
                                    summary=f"The documents never mention {named}.")

@@ -29,6 +29,9 @@ _ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|
 # the wording a filing's discussion gives a change's cause in
 _CAUSAL = re.compile(r"\b(?:due (?:\w+ )?to|because|driven by|attributable to|as a result of|result(?:ed|s)? from|"
                      r"primarily from|owing to|reflect(?:s|ed|ing)?)\b", re.IGNORECASE)
+# "… due to growth in our cloud services revenues as customers purchased …": a clause opened by "as", its subject
+# and a past verb, gives the cause of the change named before it (not "such as", "as well as", "as reported")
+_AS_CAUSE = re.compile(r"(?<!such )(?<!well )\bas (?!well\b|a percentage\b|\w+ly\b)(?:[a-z]+ ){1,3}[a-z]+ed\b")
 _CHANGED = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|grew|grow(?:s|n|th)?|declined?|declines|rose|risen|fell|"
                       r"improved?|higher|lower|up|down)\b", re.IGNORECASE)  # the change a reason is given for
 _SHARE = re.compile(r"%|\b(?:percent(?:age)?|share|proportion|margin %)\b", re.IGNORECASE)
@@ -83,6 +86,17 @@ def _says(label: str, text: str) -> bool:
     return bool(words) and any(said[i: i + len(words)] == words for i in range(len(said)))
 
 
+def _gives_cause(text: str, core: set[str]) -> bool:
+    """Does a cause follow the row's words and a change? Any of the sentence's causal words may be the one: "the
+    business' revenues increased … due to growth in our cloud services revenues as customers purchased …" gives
+    the total's cause first, then the cloud services' own."""
+    for cause in [*_CAUSAL.finditer(text), *_AS_CAUSE.finditer(text)]:
+        before = text[: cause.start()]
+        if core <= bare_stems(before) and _CHANGED.search(before):
+            return True
+    return False
+
+
 def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answerer: Answerer,
                  where: Callable[[Evidence], str], verdict: Callable[[str, str], str] | None,
                  tables: TableIndex, view: MemoryView) -> Answer:
@@ -92,9 +106,8 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
     from the reason."""
     cited = row_evidence(row, view.node(row.node_id))
     core = {s for s in row.row.label if s.isalpha()} - _QUALIFIERS  # "Mac (1)": its footnote aside
-    told = [ev for ev in distinct(evidence + discussed(row, tables, view)) if not ev.row
-            and (cause := _CAUSAL.search(ev.text)) and core <= bare_stems(ev.text[: cause.start()])
-            and _CHANGED.search(ev.text[: cause.start()])]
+    told = [ev for ev in distinct(evidence + discussed(row, tables, view))
+            if not ev.row and _gives_cause(ev.text, core)]
     ranked = answerer.rank(question, told)
     order = sorted(ranked.order, key=lambda i: not _says(row.row.name, ranked.pool[i].text)) if ranked else []
     reasons: list[Evidence] = []

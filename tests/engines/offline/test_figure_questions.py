@@ -2,7 +2,7 @@
 gives, and a question in another language than the documents'."""
 
 from memory_bank.engines.offline.constraints import unsaid_measure
-from memory_bank.engines.offline.figure_cause import _says, asks_cause
+from memory_bank.engines.offline.figure_cause import _gives_cause, _says, asks_cause
 from memory_bank.engines.offline.language import HINT, hinted, other_language
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.text.counts import says_count
@@ -21,6 +21,23 @@ def test_a_reason_says_the_rows_label_as_one_phrase() -> None:
     assert _says("Total revenues", "our total revenues increased across our three businesses")
     assert not _says("Total revenues", "our total services revenues increased in fiscal 2023")
     assert _says("Mac (1)", "Mac net sales increased during 2022")
+
+
+def test_a_cause_may_follow_the_rows_words_after_the_totals_cause() -> None:
+    """Oracle's filing explains its cloud services growth only inside the cloud and license business' sentence;
+    "Is Oracle's cloud services revenue growing, and why?" had its reason "not found"."""
+    core = {"cloud", "servic"}
+    told = ("Our cloud and license business' total revenues increased in fiscal 2023 due to growth in our cloud "
+            "services and license support revenues as customers purchased our applications via cloud deployment "
+            "models and renewed their related cloud contracts.")
+    assert _gives_cause(told, core)
+    # "as" that opens no clause with a subject and a past verb gives no cause
+    assert not _gives_cause("Revenues increased in our cloud services business, such as customers reported.", core)
+    assert not _gives_cause("Revenues increased for cloud services as well as licenses as reported.", core)
+    assert not _gives_cause("Cloud services revenues increased, as presented in the table below.", core)
+    # the row's words after every cause: another line's reason
+    assert not _gives_cause("Total revenues increased due to higher hardware sales, as customers purchased "
+                            "servers for their own data centers.", core)
 
 
 def test_a_count_question_needs_a_number_that_counts() -> None:

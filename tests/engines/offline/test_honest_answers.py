@@ -342,3 +342,15 @@ def test_who_wrote_the_document_and_when_are_read_from_its_front_matter(nist_ban
     assert asks_about_document("Who wrote the 95 Theses?") == ("author", " the 95 Theses")
     assert asks_about_document("What does the PEP do?") is None
     assert asks_about_document("When was it published?") == ("date", " it ")
+
+
+def test_the_closest_passage_is_never_a_short_lead_in_that_says_nothing(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("Census reports\n\nThe census office population reports include:\n\n"
+                     "- the county report on households;\n- the age report on the population by age.\n\n"
+                     "The population reports of the census office are read by the national planning board.\n",
+                     "census.txt")
+    answer = bank.run("Which population reports does the census office of Tanzania publish?").answer
+    assert answer.startswith(f"{NOT_FOUND} They never mention “Tanzania”."), answer
+    closest = answer.splitlines()[1]
+    assert "include:" not in closest and "national planning board" in closest, answer
