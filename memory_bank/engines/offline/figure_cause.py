@@ -67,8 +67,12 @@ def discussed(row: NamedRow, tables: TableIndex, view: MemoryView) -> list[Evide
     beside the discussion's table of it ("Total Revenues and Operating Expenses"), which the question's own
     evidence may miss when a statement's table of the same line ranked first."""
     own = _last(row.row.name)  # "Total Revenues by Business: Total revenues" is a "Total revenues" row too
+    # "Greater China: Net sales" of a note is the "Greater China" row of the discussion's "Net sales by reportable
+    # segment" table: the words that name it beyond the line item name it there
+    naming = {w for w in row.row.label if w.isalpha()} - bare_stems(own) - _QUALIFIERS
     sections = {entry.section for entry, _ in view.table_entries() if entry.section
-                and any(r.label == row.row.label or _last(r.name) == own for r in tables.rows_of(entry).values())}
+                and any(r.label == row.row.label or _last(r.name) == own or (naming and naming <= r.label)
+                        for r in tables.rows_of(entry).values())}
     out: list[Evidence] = []
     for section in sorted(sections)[:MAX_SECTIONS]:
         for node in view.in_section(section):
