@@ -18,11 +18,12 @@ from collections.abc import Callable
 
 from ...retrieval.view import MemoryView
 from ...text.tokens import bare_stems, stems
-from ..protocol.figures import NamedRow, TableIndex
+from ..protocol.figures import NamedRow, TableIndex, trend_of
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
 from .evidence import Evidence, distinct, split_evidence
 from .figure_answer import answering_rows, row_evidence
+from .verdict import trend_verdict
 
 _ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|explained|led to|leads to|is behind|"
                          r"was behind|accounts? for|accounted for|contributed to)|reasons?)\b", re.IGNORECASE)
@@ -34,6 +35,9 @@ _CAUSAL = re.compile(r"\b(?:due (?:\w+ )?to|because|driven by|attributable to|as
 _AS_CAUSE = re.compile(r"(?<!such )(?<!well )\bas (?!well\b|a percentage\b|\w+ly\b)(?:[a-z]+ ){1,3}[a-z]+ed\b")
 _CHANGED = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|grew|grow(?:s|n|th)?|declined?|declines|rose|risen|fell|"
                       r"improved?|higher|lower|up|down)\b", re.IGNORECASE)  # the change a reason is given for
+# "… lower operating margins … than our cloud and license business due to …" compares two things, not two years
+_LEVEL_THAN = re.compile(r"\bthan\b(?!\s+(?:in\s+|for\s+|during\s+)?(?:the\s+)?(?:fiscal\s+)?(?:\d{4}|prior|previous|"
+                         r"last|a\s+year))", re.IGNORECASE)
 _SHARE = re.compile(r"%|\b(?:percent(?:age)?|share|proportion|margin %)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|which)\b", re.IGNORECASE)
 _QUALIFIERS = frozenset({"total", "net", "totals"})
@@ -96,7 +100,7 @@ def _gives_cause(text: str, core: set[str]) -> bool:
     the total's cause first, then the cloud services' own."""
     for cause in [*_CAUSAL.finditer(text), *_AS_CAUSE.finditer(text)]:
         before = text[: cause.start()]
-        if core <= bare_stems(before) and _CHANGED.search(before):
+        if core <= bare_stems(before) and _CHANGED.search(before) and not _LEVEL_THAN.search(before):
             return True
     return False
 
@@ -120,6 +124,9 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
             reasons.append(ev)  # a second reason while the answer stays short enough to read
     lines = [f"{row.shown()} ({where(cited)})"]
     lines += [ev.text for ev in reasons] or [f"What drove it: {NOT_FOUND}"]
-    if verdict is not None and reasons:
-        lines[0] = f"{verdict(question, reasons[0].text)}. {lines[0]}"
+    said = trend_verdict(question, trend_of(row.row)) if verdict is not None else None
+    if said is None and verdict is not None and reasons:
+        said = verdict(question, reasons[0].text)
+    if said is not None:
+        lines[0] = f"{said}. {lines[0]}"
     return Answer("\n".join(lines), [cited, *reasons], 1.0)

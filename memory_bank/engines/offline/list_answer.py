@@ -264,8 +264,8 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
                     lines: list[frozenset[str]]) -> bool:
     """Does the question qualify the items by a subject the list never says? Besides the kind of item and the
     document's own name (its file's, an acronym such as "ZTA", or a name every line says) and the verbs a
-    question asks by ("describe", "face"), it names three or more words and neither the
-    section's title, nor the lead-in, nor any line says one of them: "risks … from its reliance on outsourcing
+    question asks by ("describe", "face"), it names three or more words and the section's title, the
+    lead-in and the lines together say fewer than a third of them: "risks … from its reliance on outsourcing
     partners" asks for one risk inside a list of risk categories, which the ordinary answerer finds; "What risks
     does Apple face?" (one word besides) and "What products does the company sell?" (two) ask for the list. A
     name none of them says ("… from its acquisition of Cerner") qualifies the items alone."""
@@ -280,7 +280,11 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     # a name is a qualifier on its own: "What risks does Oracle see from its acquisition of Cerner?" asks for the
     # risks a list of risk categories never ties to Cerner (a name among the subject's words: a question in title
     # case, "What Risks Does Oracle Face?", capitalises the kind of item and the verb it asks by too)
-    return bool((names & subject) - said) or (len(subject) >= QUALIFIER_WORDS and subject.isdisjoint(said))
+    # most of the subject unsaid: "What steps does Oracle take to protect its customers' data?" is not answered by
+    # the revenue recognition steps, whose lines say "customer" and nothing else of it; "Which deployment scenarios
+    # or use cases lend themselves to zero trust?" is by the section "Deployment Scenarios/Use Cases" (a third)
+    few = 3 * len(subject & said) < len(subject)
+    return bool((names & subject) - said) or (len(subject) >= QUALIFIER_WORDS and few)
 
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:

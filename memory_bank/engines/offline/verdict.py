@@ -84,6 +84,20 @@ def _direction(tokens: list[str]) -> int:
     return 0 if up == down else (1 if up else -1)
 
 
+def trend_verdict(question: str, trend: int | None) -> str | None:
+    """'Yes' or 'No' read off a figure's own years: "Is the hardware margin improving?" of a row that went from
+    1,878 to 1,932 is a yes whatever the discussion's first sentence says ("… lower operating margins than our
+    cloud business" compares two businesses, not two years). None when the question asks no direction or the
+    row gives none."""
+    q = _tokens(question)
+    if q and (q[0].endswith("n't") or q[0] == "cannot"):
+        q = q[1:]
+    asked = _direction(q)
+    if not asked or not trend or _negators(q):
+        return None
+    return "Yes" if asked == trend else "No"
+
+
 def verdict(question: str, sentence: str) -> str:
     """'Yes' or 'No': whether the sentence affirms what the question asks."""
     identity = _identity(question, sentence)

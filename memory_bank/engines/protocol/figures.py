@@ -183,6 +183,34 @@ def change_of(row: TableRowRef) -> str | None:
     return None
 
 
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_AMOUNT = re.compile(r"^\(?-?[$€£]?\s*\(?([\d,]+(?:\.\d+)?)\)?%?$")
+
+
+def _amount(value: str) -> float | None:
+    """'$1,932' -> 1932.0, '(8,623)' -> -8623.0; None for anything but one plain amount."""
+    text = value.strip().replace("−", "-")
+    found = _AMOUNT.match(text)
+    if found is None:
+        return None
+    number = float(found.group(1).replace(",", ""))
+    return -number if text.startswith(("(", "-")) else number
+
+
+def trend_of(row: TableRowRef) -> int | None:
+    """+1 when the row's latest year is above the year before, -1 below, 0 level; None when the row gives no
+    two years to compare. The printed change column decides first ("Change: (5)%")."""
+    change = change_of(row)
+    if change is not None and (moved := _amount(change)) is not None:
+        return (moved > 0) - (moved < 0)
+    by_year = sorted(((int(y.group()), amount) for column, value in row.cells
+                      if (y := _YEAR.search(column)) and (amount := _amount(value)) is not None), reverse=True)
+    if len(by_year) < 2 or by_year[0][0] == by_year[1][0]:
+        return None
+    latest, before = by_year[0][1], by_year[1][1]
+    return (latest > before) - (latest < before)
+
+
 class TableIndex:
     """The memory's table rows for questions: each entry's rows typed and stemmed once (entries never change;
     every question reads them), and the look-ups above over the view's table entries. Shared by the memory block

@@ -5,6 +5,9 @@ from memory_bank.engines.offline.constraints import unsaid_measure
 from memory_bank.engines.offline.figure_cause import _gives_cause, _says, asks_cause
 from memory_bank.engines.offline.language import HINT, hinted, other_language
 from memory_bank.engines.offline.sides import compared_sides
+from memory_bank.engines.offline.verdict import trend_verdict
+from memory_bank.engines.protocol.figures import trend_of
+from memory_bank.engines.protocol.table_rows import TableRowRef
 from memory_bank.text.counts import says_count
 from memory_bank.text.furniture import name_run
 from memory_bank.text.statement_terms import owned_words
@@ -38,6 +41,25 @@ def test_a_cause_may_follow_the_rows_words_after_the_totals_cause() -> None:
     # the row's words after every cause: another line's reason
     assert not _gives_cause("Total revenues increased due to higher hardware sales, as customers purchased "
                             "servers for their own data centers.", core)
+
+
+def test_a_direction_asked_is_read_off_the_rows_own_years() -> None:
+    """"Is Oracle's hardware operating margin improving, and why?" was answered "No." from a sentence comparing
+    the hardware business with the cloud business ("lower operating margins … than"); its row went up."""
+    margin = TableRowRef(frozenset({"hardwar", "margin"}), frozenset(), "Hardware: Margin",
+                         (("2023", "$1,932"), ("2022", "$1,878"), ("2021", "$2,026")))
+    assert trend_of(margin) == 1
+    assert trend_verdict("Is Oracle's hardware operating margin improving, and why?", trend_of(margin)) == "Yes"
+    assert trend_verdict("Is the hardware margin declining, and why?", trend_of(margin)) == "No"
+    assert trend_verdict("What was the hardware margin, and why?", trend_of(margin)) is None  # no direction asked
+    printed = TableRowRef(frozenset({"ipad"}), frozenset(), "iPad",
+                          (("2022", "$29,292"), ("Change", "(8)%"), ("2021", "$31,862")))
+    assert trend_of(printed) == -1  # the printed change decides
+    assert trend_of(TableRowRef(frozenset({"x"}), frozenset(), "x", (("2023", "12"),))) is None
+    assert not _gives_cause("We expect our hardware business to have lower margins than our cloud business due to "
+                            "its costs.", {"hardwar"})
+    assert _gives_cause("Hardware revenues were higher in fiscal 2023 than in fiscal 2022 due to Cerner.",
+                        {"hardwar"})
 
 
 def test_a_count_question_needs_a_number_that_counts() -> None:

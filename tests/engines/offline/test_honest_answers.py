@@ -12,12 +12,15 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.list_answer import _subject_unsaid
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
 from memory_bank.engines.offline.specifics import asked_years, misdated, specific_terms
 from memory_bank.engines.offline.verdict import is_yes_no, verdict
 from memory_bank.engines.protocol.not_found import NOT_FOUND, is_not_found
+from memory_bank.memory.query_graph import Node, Source
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.asks import asked_part, asks_for_items, item_noun
+from memory_bank.text.tokens import stems
 
 
 @pytest.fixture(scope="module")
@@ -306,6 +309,28 @@ def test_a_question_qualifying_the_items_by_a_subject_the_list_never_says_gets_t
     assert "The documents give" not in named and "Lumen" in named, named
     titled = bank.run("What Risks Does Northwind Face?").answer  # title case: a capital makes no name
     assert titled.startswith("The documents give 3 risks"), titled
+
+
+
+def test_a_list_that_says_one_word_of_the_questions_subject_is_not_its_answer() -> None:
+    """"What steps does Oracle take to protect its customers' data?" was answered with the five revenue recognition
+    steps, whose lines say "customer" and nothing else of the question's subject; "Which deployment scenarios or
+    use cases lend themselves to zero trust?" is answered by the section titled "Deployment Scenarios/Use Cases"."""
+    node = Node(id="n1", summary="", context="", keywords=[], sources=[Source(name="ORACLE_2023_10K.pdf")])
+    steps = [frozenset(stems(line)) for line in (
+        "identification of the contract, or contracts, with a customer;",
+        "identification of the performance obligations in the contract;", "determination of the transaction price;")]
+    head = frozenset(stems("Revenue Recognition We recognize revenue in five steps:"))
+    assert _subject_unsaid("What steps does Oracle take to protect its customers' data?",
+                           frozenset(stems("steps")), node, head, steps)
+    assert not _subject_unsaid("What are the steps of revenue recognition?", frozenset(stems("steps")), node, head,
+                               steps)
+    scenarios = [frozenset(stems(line)) for line in (
+        "Enterprise with Satellite Facilities", "Multi-cloud/Cloud-to-Cloud Enterprise",
+        "Enterprise with Contracted Services and/or Nonemployee Access")]
+    titled = frozenset(stems("4 Deployment Scenarios/Use Cases"))
+    assert not _subject_unsaid("Which deployment scenarios or use cases lend themselves to zero trust?",
+                               frozenset(stems("scenarios")), node, titled, scenarios)
 
 
 FILING = ("# Acme Corporation annual report\n\n## Human Capital\n\nAcme had approximately 12,000 employees. Much of "
