@@ -104,7 +104,7 @@ def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
     if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"
         return bool(row.label) and row.label <= asked and bool((row.group - _QUALIFIERS) & asked)
     core = row.label - _QUALIFIERS
-    return row.label <= asked or (len(core) >= MIN_LABEL_STEMS + 1 and core <= asked)
+    return row.label <= asked or (len(core) >= MIN_LABEL_STEMS and core <= asked)
 
 
 def names_row(asked: frozenset[str], row: TableRowRef | None) -> bool:

@@ -7,7 +7,8 @@ from memory_bank.text.tokens import stems
 
 META = {"structure": "table", "columns": ["2023", "2022"],
         "rows": [["Total revenues | 2023: $49,954 | 2022: $42,440 (millions)", "Total revenues"],
-                 ["Total | 2023: 5 | 2022: 4", "Total"]]}
+                 ["Total | 2023: 5 | 2022: 4", "Total"],
+                 ["Total Operating Margin | 2023: $13,093 | 2022: $10,926 (millions)", "Total Operating Margin"]]}
 
 
 def asked(question: str) -> frozenset[str]:
@@ -22,6 +23,11 @@ def test_the_row_the_question_names_covers_it() -> None:
     assert not names_row(asked("What were the total costs in 2023?"), row)  # not its label
     assert not names_row(asked("What was the total in 2023?"), rows["Total | 2023: 5 | 2022: 4"])  # one word
     assert not names_row(asked("Did total revenues grow?"), row)  # no column named: no single cell asked for
+    # a reader leaves out the "total" of a two-word line item: "operating margin" names "Total Operating Margin",
+    # but "revenues" alone names no "Total revenues" (every revenue line would be named so)
+    margin = rows["Total Operating Margin | 2023: $13,093 | 2022: $10,926 (millions)"]
+    assert names_row(asked("What was Oracle's operating margin in fiscal 2023?"), margin)
+    assert not names_row(asked("What were Oracle's revenues in fiscal 2023?"), row)
     # the singular names the row too: "revenue" and "revenues" are one stem (the plural loses "-es")
     assert names_row(asked("What was Oracle's total revenue in fiscal 2023?"), row)
 
