@@ -36,7 +36,14 @@ from .models import (
 from .offline.classification import WINDOW_CLUSTERS, OfflineClassifier
 from .offline.contradiction import Substitution
 from .offline.structure import OfflineStructurer
-from .rules_first import RuleFirst, ValidatedFirst, classification_rule, integration_rule, structure_rule
+from .rules_first import (
+    RuleFirst,
+    ValidatedFirst,
+    analysis_rule,
+    classification_rule,
+    integration_rule,
+    structure_rule,
+)
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -270,7 +277,7 @@ def _ruled(slot: str, primary: Agent[Any, Any], offline: Engine, publish: Callab
         check = offline.analysis
         if not isinstance(check, ContradictionCheck):
             raise TypeError("the LLM analysis is guarded by an offline analysis that can compare two nodes")
-        return GuardedAnalysis(primary, check)
+        return RuleFirst(GuardedAnalysis(primary, check), offline.analysis, analysis_rule, publish)
     if slot == "structure" and isinstance(offline.structure, OfflineStructurer):
         return RuleFirst(primary, offline.structure, structure_rule(offline.structure), publish)
     if slot == "integration":

@@ -32,6 +32,8 @@ class NodeInfo(BaseModel):
     summary: str
     context: str
     keywords: list[str] = Field(default_factory=list)
+    # the files its text came from: for the rules that spare a call, never shown to a model (`exclude`)
+    documents: list[str] = Field(default_factory=list, exclude=True)
 
 
 # --- Classification -------------------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ def _judged(out: AnalysisOutput, candidates: list[Node]) -> AnalysisOutput:
 
 
 def node_info(node: Node) -> NodeInfo:
-    return NodeInfo(id=node.id, summary=node.summary, context=node.context, keywords=list(node.keywords))
+    return NodeInfo(id=node.id, summary=node.summary, context=node.context, keywords=list(node.keywords),
+                    documents=sorted({s.name for s in node.sources}))
 
 
 class Linker:

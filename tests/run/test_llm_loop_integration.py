@@ -39,7 +39,10 @@ def make_bank(fake: FakeOpenAI, tmp_path, **overrides) -> MemoryBank:
 
 def test_conflict_is_validated_merged_and_answered(server: FakeOpenAI, tmp_path) -> None:
     bank = make_bank(server, tmp_path)
-    bank.ingest_text(TEXT, source="history.txt")
+    # one file a paragraph: passages of one document are related by the offline analysis without a call
+    # (`rules_first.analysis_rule`); across files the model judges them
+    for i, paragraph in enumerate(TEXT.split("\n\n")):
+        bank.ingest_text(paragraph, source=f"history-{i}.txt")
     snap = bank.snapshot()
     assert snap.counts["pending_conflicts"] == 1
     conflict = snap.conflicts[0]

@@ -163,3 +163,25 @@ def test_a_document_with_sections_is_clustered_along_them_without_a_classificati
     # a section is a cluster: the minutes' budget item and their office lease item are two passage nodes
     assert not [s for s in summaries if "5 million" in s and "Stavanger" in s]
     assert [s for s in summaries if "Stavanger" in s]
+
+
+def test_passages_of_one_file_are_related_without_an_analysis_call(embedder: CachedEmbedder,
+                                                                   tmp_path: Path) -> None:
+    """A new node whose candidates all come from its own file is judged by the offline analysis (the detector
+    still finds a figure stated two ways); a candidate from another file is the model's to judge."""
+    overview, review = (next(p for p in NORTHWIND if p.name == name)
+                        for name in ("project-overview.md", "finance-review.md"))
+    with FakeOpenAI(handler=ContractLLM()) as fake:
+        bank = MemoryBank(fake.settings(analysis_min_similarity=0.0).with_preset("llm"), embedder=embedder,
+                          workdir=tmp_path / "w")
+        bank.ingest_file(overview)
+        alone = [r for r in fake.chat_requests if r.agent == "analysis"]
+        ruled = [e.reason for e in bank.events.log() if isinstance(e, RuleDecided) and e.agent == "analysis"]
+        bank.ingest_file(review)
+        across = [r for r in fake.chat_requests if r.agent == "analysis"]
+        conflicts = bank.memory.pending_conflicts()
+        bank.clear()
+    assert alone == [] and ruled and all("passage of project-overview.md" in r for r in ruled)
+    assert across, "the second file's nodes have the first file's as candidates: the model judges them"
+    assert any("5 million" in r.text() and "9 million" in r.text() for r in across)
+    assert len(conflicts) == 1, "the budgets of the two files, 5 against 9 million"

@@ -53,10 +53,12 @@ class NodeLevel(ScriptedLLM):
 
 
 def ingest(handler: ScriptedLLM, tmp_path: Path) -> tuple[dict[str, tuple[str, list[str]]], list[RecordedRequest]]:
-    """Each node's (context, keywords) after ingesting TEXT (two nodes, the second judged against the first)."""
+    """Each node's (context, keywords) after ingesting TEXT (two nodes, the second judged against the first). Its
+    paragraphs come as two files: passages of one file are related without a call (`rules_first.analysis_rule`)."""
     with FakeOpenAI(handler=handler) as fake:
         bank = MemoryBank(fake.settings(analysis_min_similarity=0.0), embedder=HashingEmbedder(), workdir=tmp_path)
-        ids = bank.ingest_text(TEXT)
+        ids = [i for n, paragraph in enumerate(TEXT.split("\n\n"))
+               for i in bank.ingest_text(paragraph, source=f"alpha-{n}.txt")]
         with bank.memory.read():
             nodes = {i: (bank.memory.graph.get(i).context, list(bank.memory.graph.get(i).keywords)) for i in ids}
         return nodes, [r for r in fake.chat_requests if r.agent == "analysis"]
