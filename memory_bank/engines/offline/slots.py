@@ -19,7 +19,7 @@ import re
 
 from ...text.tokens import STOPWORDS, hyphenated, stem
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-‐‑‒–—.,&]*[A-Za-z0-9]|[A-Za-z0-9]")
+_TOKEN = re.compile(r"[^\W_][\w\-‐‑‒–—.,&]*(?<!_)[^\W_]|[^\W_]")  # any script's letters: "Ögedei" is a name
 _ARTICLES = frozenset({"a", "an", "the"})
 _PREPOSITIONS = frozenset({"in", "of", "at", "on", "for", "from", "by", "with", "to"})
 _CLAUSE = re.compile(r"[,;:](?=\s)|\s[—–-]\s")
