@@ -81,3 +81,7 @@ def test_a_name_in_another_script_is_a_name() -> None:
     army = "In 1236 the army of Jochi attacked the cities of the Volga."
     assert swapped_names("Which cities did the army of Ögedei attack?", army, army, "Genghis Khan") == ["Ögedei"]
     assert swapped_names("Which cities did the army of Jochi attack?", army, army, "Genghis Khan") == []
+    # a file's name is its words: "Apple" of "APPLE_2022_10K.pdf" is the topic, not a name the Company swaps
+    repurchased = "During 2022, the Company repurchased 569 million shares of its common stock."
+    assert swapped_names("How many shares did Apple repurchase during 2022?", repurchased, repurchased,
+                         "APPLE_2022_10K.pdf Note 8") == []
