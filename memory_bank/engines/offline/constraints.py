@@ -132,20 +132,24 @@ def _names(question: str, terms: list[str]) -> list[list[str]]:
     return groups
 
 
-def unmet_terms(question: str, near: str, topic: str) -> list[str]:
+def unmet_terms(question: str, near: str, topic: str, sentence: str = "") -> list[str]:
     """The question's names, numbers and acronyms that the sentence and its neighbours (`near`) do not say,
     leaving out those of the `topic` (its section's title, an acronym of it too). A name of several words is met
     by its last one ("Lombardi" for "Vince Lombardi") or its acronym; an acronym by its spelled-out words; a
     year only fails against a sentence dating its facts by another year (a sentence with no year leaves the date
-    to its context)."""
+    to its context), or against the `sentence` itself dating its own facts by other years ("Why did Disney
+    discontinue ABC1 in 2004?" read against "on September 8, 2007, Disney announced that it would discontinue
+    ABC1": the neighbour saying "launched in 2004" is another fact)."""
     terms = [t for t in specific_terms(question)
              if not _said(t, topic) and (not re.search(r"[a-z]-[a-z]", t) or not t.islower())]
     years_near = _ANY_YEAR.findall(near)
+    years_said = _ANY_YEAR.findall(sentence)
     out: list[str] = []
     for group in _names(question, terms):
         last = group[-1] if group[-1].lower() not in _GENERIC or len(group) == 1 else group[0]
         if _YEAR.match(last):
-            if years_near and not _said(last.rstrip("s")[: 3 if last.endswith("s") else 4], near):
+            year = last.rstrip("s")[: 3 if last.endswith("s") else 4]
+            if (years_near and not _said(year, near)) or (years_said and not _said(year, sentence)):
                 out.append(last)
             continue
         if _DECADE.match(last) or ("-" in last and any(_said(part, near) for part in last.split("-")

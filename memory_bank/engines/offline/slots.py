@@ -19,7 +19,8 @@ import re
 
 from ...text.tokens import STOPWORDS, hyphenated, stem
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-‐‑‒–—.,&]*[A-Za-z0-9]|[A-Za-z0-9]")
+# letters of any script ("Ögedei" is a name), not "_": a file's name is its words ("APPLE_2022_10K.pdf")
+_TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\-‐‑‒–—.,&])*[^\W_]|[^\W_]")
 _ARTICLES = frozenset({"a", "an", "the"})
 _PREPOSITIONS = frozenset({"in", "of", "at", "on", "for", "from", "by", "with", "to"})
 _CLAUSE = re.compile(r"[,;:](?=\s)|\s[—–-]\s")

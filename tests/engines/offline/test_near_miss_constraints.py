@@ -79,6 +79,13 @@ def test_the_topic_an_acronym_spelled_out_and_a_sentence_without_a_year_are_no_u
     assert unmet_terms("What score did Kenya receive in the index in 2014?",
                        "In 2012, the nation placed 139th, with a score of 27/100.", "Kenya") == ["2014"]
     assert unmet_terms("How many fans came in 2014?", "About 1,900,000 fans came.", "Football") == []
+    # the sentence dating its own fact by another year, though a neighbour says the asked one of another fact
+    abc1 = "However, on September 8, 2007, Disney announced that it would discontinue ABC1."
+    near = "ABC1 launched in 2004 as a free-to-air channel. " + abc1
+    assert unmet_terms("Why did Disney discontinue ABC1 in 2004?", near, "ABC", abc1) == ["2004"]
+    assert unmet_terms("Why did Disney discontinue ABC1 in 2007?", near, "ABC", abc1) == []
+    assert unmet_terms("Why did Disney discontinue ABC1 in 2004?", near, "ABC") == []  # the passage alone
+    assert unmet_terms("What did Disney do with ABC1 in 2004?", near, "ABC", "Disney had plans for it.") == []
 
 
 def test_a_word_the_sentence_says_the_other_way_round() -> None:

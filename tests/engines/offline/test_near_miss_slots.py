@@ -74,3 +74,14 @@ def test_a_swapped_name_is_not_found_through_the_product_and_its_twin_is_answere
     assert not is_not_found(detroit) and "October 9, 1948" in detroit, detroit
     chicago = bank.run("On what date did WXYZ-TV in Chicago sign on the air?").answer
     assert is_not_found(chicago) and "WXYZ-TV in Detroit" in chicago, chicago  # the closest passage, labelled
+
+
+def test_a_name_in_another_script_is_a_name() -> None:
+    """"Ögedei" was read as the lower-case "gedei" and so had no slot."""
+    army = "In 1236 the army of Jochi attacked the cities of the Volga."
+    assert swapped_names("Which cities did the army of Ögedei attack?", army, army, "Genghis Khan") == ["Ögedei"]
+    assert swapped_names("Which cities did the army of Jochi attack?", army, army, "Genghis Khan") == []
+    # a file's name is its words: "Apple" of "APPLE_2022_10K.pdf" is the topic, not a name the Company swaps
+    repurchased = "During 2022, the Company repurchased 569 million shares of its common stock."
+    assert swapped_names("How many shares did Apple repurchase during 2022?", repurchased, repurchased,
+                         "APPLE_2022_10K.pdf Note 8") == []
