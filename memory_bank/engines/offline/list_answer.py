@@ -209,6 +209,9 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)
+    if noun and any(frozenset(stems(item.label)) == noun for item in listing.items):
+        return None  # "What does Apple's Services category include?": a list with "Services" among its items lists
+        # its peers (iPhone, Mac, …), not what it includes
     if _one_item_answers(weights, noun, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):
         return None  # "Which products are in the Wearables category?": one line of a list of categories
     if _subject_unsaid(question, noun, node, frozenset(stems(outline.title)) | texts[best][0], texts[best][1:]):

@@ -12,11 +12,12 @@ import pytest
 from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
-from memory_bank.engines.offline.list_answer import _subject_unsaid
+from memory_bank.engines.offline.list_answer import _best_listing, _subject_unsaid
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
 from memory_bank.engines.offline.specifics import asked_years, misdated, specific_terms
 from memory_bank.engines.offline.verdict import is_yes_no, verdict
 from memory_bank.engines.protocol.not_found import NOT_FOUND, is_not_found
+from memory_bank.memory.outline import Outline, OutlineChild
 from memory_bank.memory.query_graph import Node, Source
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.asks import asked_part, asks_for_items, item_noun
@@ -379,3 +380,17 @@ def test_the_closest_passage_is_never_a_short_lead_in_that_says_nothing(tmp_path
     assert answer.startswith(f"{NOT_FOUND} They never mention “Tanzania”."), answer
     closest = answer.splitlines()[1]
     assert "include:" not in closest and "national planning board" in closest, answer
+
+
+
+def test_a_list_with_the_asked_kind_among_its_items_lists_its_peers() -> None:
+    """"What does Apple's Services category include?" had been answered with the performance section's
+    sub-sections (iPhone, Mac, …, Services): "Services" is one of them, so they are its peers, not what it
+    includes."""
+    node = Node(id="n1", summary="", context="", keywords=[], sources=[Source(name="APPLE_2022_10K.pdf")])
+    outline = Outline(title="Products and Services Performance", lists=[], children=[
+        OutlineChild(title=title, opening=f"{title} net sales increased during 2022 compared to 2021.")
+        for title in ("iPhone", "Mac", "iPad", "Wearables, Home and Accessories", "Services")])
+    assert _best_listing("What does Apple's Services category include?", node, outline) is None
+    listed = _best_listing("What products and services does Apple report the performance of?", node, outline)
+    assert listed is not None and listed.count == 5
