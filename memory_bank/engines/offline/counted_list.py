@@ -64,6 +64,36 @@ def counted_sentence(question: str, evidence: list[Evidence],
     return Answer(best.text, [best], 1.0)
 
 
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+# "… reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.": the noun,
+# a verb that names all of them ("are" would read "are designed, made and sold" as items), then three items or
+# more, the last joined by "and"
+_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of)\s+"
+                         r"(?P<items>[^.;:]+?,[^.;:]+\band\s+[^.;:,]+)\.?$", re.IGNORECASE)
+MAX_ENUMERATED = 12
+
+
+def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
+    """"How many reportable segments does Apple have?" answered by the sentence that names them all ("The
+    Company's reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia
+    Pacific."), counted: its items are the commas' pieces, the last split at its "and". None when the question
+    asks no count or no sentence says the noun before such a list."""
+    noun = item_noun(question)
+    if not noun or not _HOW_MANY.search(question):
+        return None
+    asked = bare_stems(noun)
+    for ev in evidence:
+        listed = _ENUMERATED.search(ev.text)
+        if ev.row or listed is None or not asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:])):
+            continue
+        *pieces, last = listed.group("items").split(",")
+        head, _, tail = last.rpartition(" and ")
+        items = [p.strip() for p in (*pieces, head, tail) if p.strip() and p.strip() != "and"]
+        if 3 <= len(items) <= MAX_ENUMERATED:
+            return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
+    return None
+
+
 def says_more_of(question: str, counted: Answer, listed: str) -> bool:
     """Does the counted sentence say more of what the question asks about than the section's list does?
     "How many components is the PDP broken into?" is answered by "the policy decision point (PDP) is broken down

@@ -28,7 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .constraints import other_forms
-from .counted_list import counted_sentence, says_more_of
+from .counted_list import counted_sentence, enumerated_count, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
@@ -128,7 +128,8 @@ class OfflineExecutor:
         rows = compared_rows(question, self.tables) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = counted_sentence(question, evidence, self._summary_of) if items_asked else None
+        counted = (counted_sentence(question, evidence, self._summary_of)
+                   or enumerated_count(question, evidence)) if items_asked else None
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:

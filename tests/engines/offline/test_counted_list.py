@@ -1,6 +1,6 @@
 """A list said in one counted sentence answers a question for items of that kind."""
 
-from memory_bank.engines.offline.counted_list import counted_sentence
+from memory_bank.engines.offline.counted_list import counted_sentence, enumerated_count
 from memory_bank.engines.offline.evidence import Evidence
 
 
@@ -100,3 +100,23 @@ def test_a_part_asked_of_each_counted_item_is_answered_by_the_sentence_naming_th
     assert result.answer.count(PLANES) == 1, result.answer  # both parts, shown once
     assert "Not found" not in result.answer
     bank.clear()
+
+
+def test_how_many_is_counted_from_the_sentence_that_names_them_all() -> None:
+    """"How many reportable segments does Apple have?" had a pointer to Note 11 for its answer; the sentence
+    naming the five segments answers it, counted."""
+    pointer = Evidence("Further information regarding the Company's reportable segments can be found in Note 11.", "n1")
+    named = Evidence("The Company's reportable segments consist of the Americas, Europe, Greater China, Japan and "
+                     "Rest of Asia Pacific.", "n2")
+    answer = enumerated_count("How many reportable segments does Apple have?", [pointer, named])
+    assert answer is not None and answer.text.startswith("There are 5 segments: The Company's reportable"), answer
+    assert enumerated_count("What are Apple's reportable segments?", [named]) is None  # no count asked
+    made = Evidence("The Company's products are designed, manufactured and sold worldwide.", "n3")
+    assert enumerated_count("How many products does the Company sell?", [made]) is None  # "are" names no items
+    oxford = Evidence("Our platform comprises the policy engine, the policy administrator, and the enforcement "
+                      "point.", "n4")
+    counted = enumerated_count("How many parts does the platform have?", [oxford])
+    assert counted is None  # the noun ("parts") is not what the sentence enumerates
+    assert enumerated_count("How many components does the platform have?", [Evidence(
+        "The platform components comprise the policy engine, the policy administrator, and the enforcement point.",
+        "n5")]).text.startswith("There are 3 components")  # type: ignore[union-attr]
