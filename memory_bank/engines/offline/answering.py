@@ -24,6 +24,7 @@ from .found import FoundModel
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 from .sides import Sides, asked_aspects, compared_sides
+from .verdict import is_yes_no
 
 MIN_EXTRA_WORDS = 4  # a next-best sentence shorter than this is a name or a label, not a second sentence
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
@@ -121,6 +122,8 @@ class Answerer:
         # read with it before the next best ones: "He died in 1227 after defeating the Western Xia." says what the
         # best sentence on Genghis Khan's death leaves for the next one to say
         before, after = _tied(pool, order[0])
+        if is_yes_no(question):
+            before = None  # a verdict is read from the sentence judged, which opens the answer
         extras = [i for i in dict.fromkeys([*(j for j in (before, after) if j is not None), *order[1:4]])
                   if i != order[0] and i not in announced and pool[i].text not in said
                   and not announces_list(pool[i].text) and len(pool[i].text.split()) >= MIN_EXTRA_WORDS]

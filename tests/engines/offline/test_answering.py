@@ -155,3 +155,15 @@ def test_a_sentence_pointing_back_to_the_best_one_comes_before_the_next_best() -
     answer = Answerer(HashingEmbedder()).compose("Which empire was the last one Genghis Khan conquered before he "
                                                  "died?", pool, [0, 2, 1], 1.0)
     assert OTHER in answer.text and "drowned" not in answer.text, answer.text
+
+
+def test_a_yes_no_answer_opens_with_the_sentence_judged_not_the_one_before_it() -> None:
+    """The verdict is read from the answer's first sentence: "This survey concluded … not mature enough" is a No,
+    the sentence before it ("The current maturity … was surveyed …") says nothing either way."""
+    pool = _tied_pool([("The current maturity of zero trust components and solutions was surveyed during the "
+                        "research.", "n0", 0),
+                       ("This survey concluded that the current state of the ZTA ecosystem is not mature enough for "
+                        "widespread adoption.", "n0", 1)])
+    answer = Answerer(HashingEmbedder()).compose("Did NIST's survey find the ZTA ecosystem mature enough for "
+                                                 "widespread adoption?", pool, [1, 0], 1.0)
+    assert answer.used[0].text.startswith("This survey concluded"), answer.text
