@@ -24,6 +24,7 @@ from .found import FoundModel
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 from .sides import Sides, asked_aspects, compared_sides
+from .verdict import is_yes_no
 
 MIN_EXTRA_WORDS = 4  # a next-best sentence shorter than this is a name or a label, not a second sentence
 WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
@@ -31,6 +32,10 @@ SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") 
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
+# a sentence opening with a word that points back to the sentence before it in its passage
+_POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
+# one that goes on telling of the same subject ("He died in 1227 …"); "His friends thought …" tells of others
+_GOES_ON = re.compile(r"^\s*(?:he|she|it|they|this|these|those)\b(?!')", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -113,7 +118,14 @@ class Answerer:
         announced = _items(pool, order[0]) if announces_list(first.text) else []
         # a next-best sentence that announces a list ("X includes:") would end the answer on a colon: left out
         # nor does a bare name a page's footer left as a sentence ("Apple Inc.") add anything
-        extras = [i for i in order[1:4] if i not in announced and pool[i].text not in said
+        # a sentence its passage ties to the best one (the one it points back to, or one pointing back to it) is
+        # read with it before the next best ones: "He died in 1227 after defeating the Western Xia." says what the
+        # best sentence on Genghis Khan's death leaves for the next one to say
+        before, after = _tied(pool, order[0])
+        if is_yes_no(question):
+            before = None  # a verdict is read from the sentence judged, which opens the answer
+        extras = [i for i in dict.fromkeys([*(j for j in (before, after) if j is not None), *order[1:4]])
+                  if i != order[0] and i not in announced and pool[i].text not in said
                   and not announces_list(pool[i].text) and len(pool[i].text.split()) >= MIN_EXTRA_WORDS]
         for i in announced + extras:
             extra = len(pool[i].text.split())
@@ -126,6 +138,10 @@ class Answerer:
             used.append(pool[i])
             parts.append(pool[i].text)
             size += extra
+        if before is not None and pool[before] in used:  # what a sentence points back to is read before it
+            used.remove(pool[before])
+            used.insert(0, pool[before])
+            parts = [ev.text for ev in used]
         for i in _other_side(question, pool, order, used, said, limit):
             used.append(pool[i])
             parts.append(pool[i].text)
@@ -133,6 +149,20 @@ class Answerer:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=_joined(parts), used=used, score=score)
+
+
+def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
+    """The sentences of `pool[index]`'s passage tied to it: the one just before it when it opens by pointing back
+    ("This created new orders …", "Its architect was …"), and the one just after it when that one goes on telling
+    of the same subject ("He died in 1227 …", not "His friends thought …"); None where there is no such sentence
+    among the evidence."""
+    ev = pool[index]
+    if ev.position < 0:
+        return None, None
+    at = {e.position: j for j, e in enumerate(pool) if e.node_id == ev.node_id}
+    before = at.get(ev.position - 1) if _POINTS_BACK.match(ev.text) else None
+    after = at.get(ev.position + 1)
+    return before, after if after is not None and _GOES_ON.match(pool[after].text) else None
 
 
 def _joined(sentences: Iterable[str]) -> str:

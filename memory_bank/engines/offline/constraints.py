@@ -104,6 +104,22 @@ def _said(term: str, text: str) -> bool:
     return any(re.search(r"(?<![\w])" + re.escape(form), plain) is not None for form in forms)
 
 
+def said_term(term: str, text: str) -> bool:
+    """Does the text say the term, as the near-miss checks read it (`_said`)?"""
+    return _said(term, text)
+
+
+def named(question: str, terms: list[str]) -> list[tuple[list[str], str]]:
+    """The terms grouped into the question's names, each with the word that meets it (`unmet_terms`)."""
+    return [(group, _meeting_word(group)) for group in _names(question, terms)]
+
+
+def _meeting_word(group: list[str]) -> str:
+    """The word that meets a name: its last ("Lombardi" of "Vince Lombardi"), its first when the last only says
+    its kind ("Cambridge University")."""
+    return group[-1] if group[-1].lower() not in _GENERIC or len(group) == 1 else group[0]
+
+
 def _abbreviated(name: str, text: str) -> bool:
     """"Most Valuable Player" said as "MVP"."""
     parts = name.split()
@@ -146,7 +162,7 @@ def unmet_terms(question: str, near: str, topic: str, sentence: str = "") -> lis
     years_said = _ANY_YEAR.findall(sentence)
     out: list[str] = []
     for group in _names(question, terms):
-        last = group[-1] if group[-1].lower() not in _GENERIC or len(group) == 1 else group[0]
+        last = _meeting_word(group)
         if _YEAR.match(last):
             year = last.rstrip("s")[: 3 if last.endswith("s") else 4]
             if (years_near and not _said(year, near)) or (years_said and not _said(year, sentence)):

@@ -33,6 +33,7 @@ class Evidence:
     position: int = -1  # its place among its node's sentences (document order); -1 when not known
     section: tuple[str, ...] = ()  # the section path it was read in
     row: bool = False  # a table row's line (label and cells), not a sentence of prose
+    themes: tuple[str, ...] = ()  # names of the question its top section says throughout (themes.py)
 
     @property
     def lead_in(self) -> bool:

@@ -50,6 +50,7 @@ from .language import hinted
 from .list_answer import ListAnswerer, Listing, followed_item, ordinal, pointed_item, section_evidence
 from .signer import signer_first
 from .specifics import specific_terms
+from .themes import section_themes
 from .verdict import is_yes_no, verdict
 
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
@@ -330,6 +331,7 @@ class OfflineExecutor:
                                     response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}"
                                                        for p in selection.passages) or "no passage found"))
         evidence: list[Evidence] = []
+        themes = section_themes(selection.question, (c.node.section()[:1] for c in selection.nodes), self.view)
         for chosen in selection.nodes:
             node = chosen.node
             calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
@@ -337,7 +339,7 @@ class OfflineExecutor:
                                                        .text(), self.config.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
-                                     s.section, s.row is not None)
+                                     s.section, s.row is not None, themes.get(s.section[:1], ()))
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 

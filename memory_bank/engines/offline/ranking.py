@@ -125,7 +125,10 @@ class Ranked:
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
         near = near or ev.text
-        return (unmet_terms(self.question, near, topic, ev.text) + opposite_words(self.question, ev.text)
+        # a name its part of the documents says throughout need not be said near it (themes.py); a name put in
+        # another's place is still a swap, however often the section says it ("the Carolina Panthers defeat")
+        return (unmet_terms(self.question, near, " ".join((topic, *ev.themes)), ev.text)
+                + opposite_words(self.question, ev.text)
                 + unsaid_measure(self.question, ev.text, near) + other_member(self.question, ev.text, near)
                 + swapped_names(self.question, ev.text, near, topic)
                 + renumbered(self.question, ev.text))

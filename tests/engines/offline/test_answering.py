@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence, split_evidence
 from memory_bank.engines.offline.question_types import defined_term, definition
+from memory_bank.retrieval.embedding import HashingEmbedder
 
 TRUST = [
     "It is important to balance security, usability, and cost-effectiveness when defining trust algorithms.",
@@ -112,3 +113,57 @@ def test_a_letters_address_is_no_answer_but_a_sentence_opening_alike_is(embedder
     evidence = split_evidence(text, "n1", "apple.pdf", (60,), 1.0)
     answer = Answerer(embedder).answer("How does Apple return capital to its shareholders?", evidence)
     assert "To the Shareholders" not in answer.text and answer.text.startswith("The Company has a capital return")
+
+
+def _tied_pool(texts: list[tuple[str, str, int]]) -> list[Evidence]:
+    return [Evidence(text, node, position=position) for text, node, position in texts]
+
+
+OTHER = ("Elsewhere the conference also discussed the pension plans of retired clergy members and the budget of "
+         "the mission boards for the next four years in detail.")
+
+
+def test_a_best_sentence_pointing_back_is_read_after_the_sentence_it_points_to() -> None:
+    """"This created new orders …" answers "What created them?" only with the sentence before it; that one is
+    shown first, before a next-best sentence of another passage."""
+    pool = _tied_pool([("At the 1996 General Conference the ordination order of transitional deacon was abolished.",
+                        "n0", 0),
+                       ("This created new orders known as provisional elder or provisional deacon for those who seek "
+                        "to be ordained.", "n0", 1),
+                       (OTHER, "n1", 0)])
+    answer = Answerer(HashingEmbedder()).compose("What provided for the creation of new orders known as "
+                                                 "provisional elder?", pool, [1, 2, 0], 1.0)
+    assert answer.text.startswith("At the 1996 General Conference"), answer.text
+    assert OTHER not in answer.text  # no room left for it
+
+
+def test_a_sentence_pointing_back_to_the_best_one_comes_before_the_next_best() -> None:
+    pool = _tied_pool([("Before Genghis Khan died, he assigned Ögedei Khan as his successor and split his empire "
+                        "into khanates among his sons and grandsons.", "n0", 0),
+                       ("He died in 1227 after defeating the Western Xia.", "n0", 1),
+                       (OTHER, "n1", 0)])
+    answer = Answerer(HashingEmbedder()).compose("Which empire was the last one Genghis Khan conquered before he "
+                                                 "died?", pool, [0, 2, 1], 1.0)
+    assert answer.text.startswith("Before Genghis Khan died") and "Western Xia" in answer.text, answer.text
+    # a sentence after the best one that does not point back to it is no part of it
+    pool[1] = Evidence("Ögedei died in 1241 after defeating the Western Xia.", "n0", position=1)
+    answer = Answerer(HashingEmbedder()).compose("Which empire was the last one Genghis Khan conquered before he "
+                                                 "died?", pool, [0, 2, 1], 1.0)
+    assert OTHER in answer.text and "Western Xia" not in answer.text, answer.text
+    # nor is one that opens with a possessive: it tells of others ("His friends …"), not of the same subject
+    pool[1] = Evidence("His friends thought that he had drowned in the river near the town.", "n0", position=1)
+    answer = Answerer(HashingEmbedder()).compose("Which empire was the last one Genghis Khan conquered before he "
+                                                 "died?", pool, [0, 2, 1], 1.0)
+    assert OTHER in answer.text and "drowned" not in answer.text, answer.text
+
+
+def test_a_yes_no_answer_opens_with_the_sentence_judged_not_the_one_before_it() -> None:
+    """The verdict is read from the answer's first sentence: "This survey concluded … not mature enough" is a No,
+    the sentence before it ("The current maturity … was surveyed …") says nothing either way."""
+    pool = _tied_pool([("The current maturity of zero trust components and solutions was surveyed during the "
+                        "research.", "n0", 0),
+                       ("This survey concluded that the current state of the ZTA ecosystem is not mature enough for "
+                        "widespread adoption.", "n0", 1)])
+    answer = Answerer(HashingEmbedder()).compose("Did NIST's survey find the ZTA ecosystem mature enough for "
+                                                 "widespread adoption?", pool, [1, 0], 1.0)
+    assert answer.used[0].text.startswith("This survey concluded"), answer.text
