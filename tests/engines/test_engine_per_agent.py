@@ -11,7 +11,7 @@ from memory_bank.engines.models import AnalysisInput, AnalysisOutput, NodeInfo, 
 from memory_bank.engines.offline.analysis import OfflineAnalyzer
 from memory_bank.errors import ConfigError
 from memory_bank.memory.query_graph import Relation
-from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
 from memory_bank.settings import AGENT_SLOTS, Settings
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.scripted_llm import ScriptedLLM
@@ -85,3 +85,20 @@ def test_an_llm_merge_of_two_claims_that_disagree_on_a_year_becomes_a_conflict()
     assert relation["n3"].relationship is Relation.CONFLICT
     assert "1990" in relation["n3"].conflict_description and "1995" in relation["n3"].conflict_description
     assert relation["n3"].reasoning.startswith("the LLM said merge")
+
+
+def test_an_llm_merge_of_two_texts_that_share_few_words_is_only_related(embedder: CachedEmbedder) -> None:
+    """DESIGN: a merge is "same or heavily overlapping content". The local model merged the finance review's
+    opening into the minutes' budget approval (one topic word, "budget", in common); each such merge cost an
+    integration call and made a node of two topics."""
+    new = node("n1", "This review was prepared by the finance office for the autumn planning round. It summarises "
+                     "the project budget and the spending to date.")
+    minutes = node("n2", "The board approved the Northwind project with a budget of 5 million dollars for the fiscal "
+                         "year 2021. Jonas Berg asked that the pilot report be presented to the board.")
+    copy = node("n3", "This review was prepared by the finance office for the autumn planning round, and it "
+                      "summarises the project budget and the spending to date.")
+    guarded = GuardedAnalysis(SaysMerge(), OfflineAnalyzer(embedder))  # MiniLM: the offline check says related
+    relation = {j.existing_node_id: j for j in guarded.run(
+        AnalysisInput(new_node=new, candidates=[minutes, copy])).relationships}
+    assert relation["n2"].relationship is Relation.RELATED and "share too little" in relation["n2"].reasoning
+    assert relation["n3"].relationship is Relation.MERGE  # a copy is still merged
