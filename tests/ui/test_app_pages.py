@@ -310,8 +310,10 @@ def test_a_whole_llm_engine_run_through_the_app(monkeypatch: pytest.MonkeyPatch)
         assert "1990" in result.answer and result.citations
         agents = {r.agent for r in fake.chat_requests}
         # the three short notes are each their own summary (a cluster of at most 40 words needs no structure call);
-        # the conflict's cross-validation, the first answering step and the end after its answer are the rules'
-        assert {"classification", "analysis", "react"} <= agents and not {"structure", "planning"} & agents
+        # pasted as one text, they are one file, whose passages the offline analysis relates (its detector finds
+        # the 1990 / 1995 conflict); the conflict's cross-validation, the first answering step and the end after
+        # its answer are the rules'
+        assert {"classification", "react"} <= agents and not {"structure", "planning", "analysis"} & agents
         calls = next(plain(m.value) for m in at.metric if m.label == "LLM calls (run)")
         assert calls.split(" / ")[0] == f"{len(fake.chat_requests):,}", calls  # counts what the server received
         assert "1990" in texts(at) + " ".join(plain(m.value) for m in at.markdown)
