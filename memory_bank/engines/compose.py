@@ -14,6 +14,7 @@ Budgets and cancellation are the run's stop signals, never a reason to fall back
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -210,9 +211,14 @@ class GuardedAnalysis:
                 judged.append(_unmerged(j, figures, inp.new_node, other) if figures
                               else _apart(j, offline) if offline.relationship is Relation.UNRELATED
                               or not _overlapping(inp.new_node, other) else j)
+        judged = [_own_figures(j, by_id[j.existing_node_id].summary) if j.existing_node_id in by_id else j
+                  for j in judged]
         said = {j.existing_node_id for j in judged}
         unjudged = [j for cid, j in second.items() if cid not in said and j.relationship is Relation.CONFLICT]
-        return out.model_copy(update={"relationships": judged + [_unjudged(j) for j in unjudged]})
+        update: dict[str, object] = {"relationships": judged + [_unjudged(j) for j in unjudged]}
+        if out.context_update_new and _new_figures(out.context_update_new, inp.new_node.summary):
+            update["context_update_new"] = None
+        return out.model_copy(update=update)
 
 
 def _overruled(judgement: RelationJudgement, offline: RelationJudgement | None) -> RelationJudgement:
@@ -240,6 +246,23 @@ def _unmerged(judgement: RelationJudgement, figures: list[Substitution], new: No
         reasoning=f"the LLM said merge ({judgement.reasoning or 'no reason given'}), but the texts give a figure "
                   f"differently: {subs}",
         conflict_description=f"'{new.context[:80]}' and '{other.context[:80]}' disagree: {subs}")
+
+
+_FIGURE = re.compile(r"\d[\d.,]*\d|\d")
+
+
+def _new_figures(rewrite: str, text: str) -> bool:
+    """Does a rewritten topic line state a figure its node's text never does? A topic line is the first thing a
+    reader (and the answering model) sees of a node: on the notes sample the local model rewrote the minutes'
+    topic as "Northwind project budget is 9 million dollars", the review's claim that later lost, and the answer
+    took it from there."""
+    return bool(set(_FIGURE.findall(rewrite)) - set(_FIGURE.findall(text)))
+
+
+def _own_figures(judgement: RelationJudgement, text: str) -> RelationJudgement:
+    if judgement.context_update_existing and _new_figures(judgement.context_update_existing, text):
+        return judgement.model_copy(update={"context_update_existing": None})
+    return judgement
 
 
 MERGE_OVERLAP = 0.6  # the share of the shorter text's content words the longer must say for a merge to stand

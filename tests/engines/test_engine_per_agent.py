@@ -102,3 +102,29 @@ def test_an_llm_merge_of_two_texts_that_share_few_words_is_only_related(embedder
         AnalysisInput(new_node=new, candidates=[minutes, copy])).relationships}
     assert relation["n2"].relationship is Relation.RELATED and "share too little" in relation["n2"].reasoning
     assert relation["n3"].relationship is Relation.MERGE  # a copy is still merged
+
+
+class RewritesWithFigures:
+    """Relates every candidate and rewrites its topic line with the new node's figure, as the local model did."""
+
+    name = "analysis"
+
+    def run(self, inp: AnalysisInput) -> AnalysisOutput:
+        return AnalysisOutput(relationships=[
+            RelationJudgement(existing_node_id=c.id, relationship=Relation.RELATED, reasoning="budget",
+                              context_update_existing="Northwind project budget is 9 million dollars for 2021")
+            for c in inp.candidates], context_update_new="Budget of 7 million dollars for 2021")
+
+
+def test_a_rewritten_topic_line_never_states_a_figure_its_node_does_not(embedder: CachedEmbedder) -> None:
+    """On the notes sample the minutes' topic line became "Northwind project budget is 9 million dollars" (the
+    review's claim, which later lost a cross-validation), and the answering model read the 9 million there."""
+    new = node("n1", "The Northwind project budget is 9 million dollars for the fiscal year 2021.")
+    minutes = node("n2", "The board approved the Northwind project with a budget of 5 million dollars for 2021.")
+    review = node("n3", "The finance review gives the Northwind budget as 9 million dollars for the year 2021.")
+    out = GuardedAnalysis(RewritesWithFigures(), OfflineAnalyzer(embedder)).run(
+        AnalysisInput(new_node=new, candidates=[minutes, review]))
+    rewrites = {j.existing_node_id: j.context_update_existing for j in out.relationships}
+    assert rewrites["n2"] is None, "the minutes never say 9"
+    assert rewrites["n3"] == "Northwind project budget is 9 million dollars for 2021"  # its own figures
+    assert out.context_update_new is None  # "7 million": not the new node's figure either
