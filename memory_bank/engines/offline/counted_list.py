@@ -64,7 +64,7 @@ def counted_sentence(question: str, evidence: list[Evidence],
     return Answer(best.text, [best], 1.0)
 
 
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # a question asking for a count
 # "… reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.": the noun,
 # a verb that names all of them ("are" would read "are designed, made and sold" as items), then three items or
 # more, the last joined by "and"
@@ -79,7 +79,7 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     Pacific."), counted: its items are the commas' pieces, the last split at its "and". None when the question
     asks no count or no sentence says the noun before such a list."""
     noun = item_noun(question)
-    if not noun or not _HOW_MANY.search(question):
+    if not noun or not HOW_MANY.search(question):
         return None
     asked = bare_stems(noun)
     for ev in evidence:

@@ -28,7 +28,7 @@ from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
 from .answering import Answer, AnswerConfig, Answerer, announces_list
 from .constraints import other_forms
-from .counted_list import counted_sentence, enumerated_count, says_more_of
+from .counted_list import HOW_MANY, counted_sentence, enumerated_count, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence, answerable
 from .figure_answer import (
@@ -55,7 +55,6 @@ from .verdict import is_yes_no, verdict
 
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
 NAMED_CHARS = 60  # each at most this long: a question may be anything a user pastes
-_COUNT = re.compile(r"\bhow many\b", re.IGNORECASE)
 _EACH = re.compile(r"\b(?:each|both|either)\b", re.IGNORECASE)  # a part asked of every item an earlier part named
 PART_WORDS = 35  # words per part of a multi-part answer
 LIST_ITEMS = 6  # sentences read after one that announces a list
@@ -135,7 +134,7 @@ class OfflineExecutor:
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
             position = ordinal(question)
-            if position is not None and not _COUNT.search(question):
+            if position is not None and not HOW_MANY.search(question):
                 return self._pointed(question, listing, position, calls)
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."

@@ -84,14 +84,18 @@ def _direction(tokens: list[str]) -> int:
     return 0 if up == down else (1 if up else -1)
 
 
+def _asked_tokens(question: str) -> list[str]:
+    """The question's words, a negated opening aside: "Isn't X Y?" asks the same as "Is X Y?"."""
+    q = _tokens(question)
+    return q[1:] if q and (q[0].endswith("n't") or q[0] == "cannot") else q
+
+
 def trend_verdict(question: str, trend: int | None) -> str | None:
     """'Yes' or 'No' read off a figure's own years: "Is the hardware margin improving?" of a row that went from
     1,878 to 1,932 is a yes whatever the discussion's first sentence says ("… lower operating margins than our
     cloud business" compares two businesses, not two years). None when the question asks no direction or the
     row gives none."""
-    q = _tokens(question)
-    if q and (q[0].endswith("n't") or q[0] == "cannot"):
-        q = q[1:]
+    q = _asked_tokens(question)
     asked = _direction(q)
     if not asked or not trend or _negators(q):
         return None
@@ -103,9 +107,7 @@ def verdict(question: str, sentence: str) -> str:
     identity = _identity(question, sentence)
     if identity is not None:
         return identity
-    q = _tokens(question)
-    if q and (q[0].endswith("n't") or q[0] == "cannot"):
-        q = q[1:]  # "Isn't X Y?" asks the same as "Is X Y?"
+    q = _asked_tokens(question)
     asked = _content(q)
     said = _tokens(sentence)
     said_no = _negated_near(said, asked)
