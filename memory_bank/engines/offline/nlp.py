@@ -22,9 +22,10 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
            "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
            "dec")
 _MONTH_RE = re.compile(r"\b(" + "|".join(m.capitalize() for m in MONTHS) + r")\b\.?")
-# Abbreviations after which a period does not end a sentence (the sentence regex would otherwise cut there).
+# Abbreviations after which a period does not end a sentence (the sentence regex would otherwise cut there). A
+# month's short form only ("on Dec. 25"): "The pilot starts in June. The meeting ..." is two sentences
 _ABBREV = frozenset(("mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "gen", "col", "lt", "sgt", "capt", "rev",
-                     "vs", "no", "fig", "e.g", "i.e", "etc", "inc", "ltd", "co", "corp", "u.s", "u.k", *MONTHS))
+                     "vs", "no", "fig", "e.g", "i.e", "etc", "inc", "ltd", "co", "corp", "u.s", "u.k", *MONTHS[12:]))
 _PHRASE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’—–/|]+|\s-\s|\n")
 # Function words the general stopword list lacks but that never head a key phrase.
 _PHRASE_STOP = frozenset(["several", "many", "much", "either", "neither", "although", "though", "however",

@@ -13,6 +13,14 @@ def test_sentence_spans_are_verbatim_and_respect_abbreviations() -> None:
     assert all(text[s.start:s.end] == s.text for s in spans)
 
 
+def test_a_sentence_ending_with_a_month_name_ends_there() -> None:
+    """A month's short form is an abbreviation; its full name ending a sentence is not ("in June. The ...")."""
+    assert sentences("The pilot starts in June. The meeting closed at four. It resumes in May. Lunch followed.") == [
+        "The pilot starts in June.", "The meeting closed at four.", "It resumes in May.", "Lunch followed."]
+    assert sentences("It was signed on Dec. 25 in Oslo. It snowed.") == [
+        "It was signed on Dec. 25 in Oslo.", "It snowed."]
+
+
 def test_table_rows_and_list_items_are_sentences_but_wrapped_prose_is_not() -> None:
     text = "Data files:\n| path | licence |\n| squad | CC BY-SA |\n- first item\n1. numbered item\nprose that\nwraps."
     assert sentences(text) == ["Data files:", "| path | licence |", "| squad | CC BY-SA |", "- first item",
