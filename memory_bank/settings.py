@@ -98,6 +98,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORY_BANK_SESSION_IDLE_MINUTES": "session_idle_minutes",
     "MEMORY_BANK_SESSION_MAX_HOURS": "session_max_hours",
     "MEMORY_BANK_ANSWER_MODE": "answer_mode",
+    "MEMORY_BANK_SUMMARY_MODE": "summary_mode",
     "MEMORY_BANK_MAX_CONCURRENT_RUNS": "max_concurrent_runs",
 }
 
@@ -169,6 +170,10 @@ class Settings(BaseModel):
     # block, citations checked), "auto": one call for the local model when it writes the answers only (on 2
     # cores the loop took 115-165 s an answer and was right less often than the offline answer)
     answer_mode: Literal["auto", "react", "one_call"] = "auto"
+    # how the LLM structure agent summarises a cluster: "write" (its own words), "select" (it names the sentences
+    # of the cluster to keep, a few tokens a cluster), "auto": select for the local model, where written summaries
+    # were the whole cost of ingestion (NIST, 19 pages: 7,709 reply tokens, 1,794 of ~2,000 model seconds)
+    summary_mode: Literal["auto", "write", "select"] = "auto"
     # the longest answer a run keeps; a longer one is cut with a marker saying so (`cap_answer`). At most
     # 1,000,000, so a cut answer (with its marker) stays within what an export may hold and imports again.
     max_answer_chars: int = Field(default=100_000, ge=1_000, le=1_000_000)
@@ -301,6 +306,10 @@ class Settings(BaseModel):
             return False
         return self.answer_mode == "one_call" or (
             self.llm_provider == "local" and all(self.engine_for(s) == "offline" for s in _INGESTION))
+
+    def summaries_by_selection(self) -> bool:
+        """Whether the LLM structure agent picks a cluster's sentences (`summary_mode`) instead of writing."""
+        return self.summary_mode == "select" or (self.summary_mode == "auto" and self.llm_provider == "local")
 
     def window(self, agent: str) -> int:
         """The context window of one agent, in (estimated) tokens."""

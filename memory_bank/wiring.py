@@ -291,9 +291,11 @@ def build_engine(settings: Settings, *, embedder: Embedder, view: MemoryView, ll
         raise ValueError("the LLM engine needs an LLM client")
     from .engines.compose import compose_engine
     from .engines.llm.engine import build_llm_engine
+    from .engines.offline.structure import OfflineStructurer
 
+    extractive = offline.structure if isinstance(offline.structure, OfflineStructurer) else None
     llm_engine = build_llm_engine(settings, llm, toolbox or build_tools(settings, view, llm, cancel), on_tool_call,
-                                  on_answer_text)
+                                  on_answer_text, extractive)
     if settings.answers_in_one_call():
         llm_engine = one_call_engine(settings, llm_engine, llm, view, offline, on_answer_text)
     return compose_engine(settings, llm_engine, offline, events.publish, label)

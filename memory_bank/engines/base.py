@@ -40,6 +40,16 @@ class Agent(Protocol[In, Out]):
     def run(self, inp: In) -> Out: ...
 
 
+class Extractive(Protocol):
+    """An extractive summariser (the offline structurer): the sentences of a cluster a summary is made of, and the
+    summary with chosen sentences first. The LLM structure agent that picks sentences builds on it
+    (`llm/structure_select.py`), so a picked summary has the offline one's sentences and bounds."""
+
+    def sentences(self, inp: StructureInput) -> list[str]: ...
+
+    def summary_with(self, inp: StructureInput, preferred: list[int]) -> StructureOutput: ...
+
+
 @runtime_checkable
 class BatchAgent(Protocol[In, Out]):
     """An agent that can answer several inputs in one call: `plan_batches` groups them (indices, every input in

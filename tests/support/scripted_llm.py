@@ -21,6 +21,7 @@ CAPS = re.compile(r"\b[A-Z]{4,}\b")
 NODE_ID = re.compile(r'"id":\s*"([0-9a-f]{12})"')
 SUMMARY = re.compile(r'"summary":\s*"((?:[^"\\]|\\.)*)"')
 PASSAGE = re.compile(r"^\[P(\d+)\] (.*)$", re.M)
+SENTENCE_MARK = re.compile(r"(?:^| )\[(\d+)\] ")
 
 
 def _user(request: RecordedRequest) -> str:
@@ -88,8 +89,15 @@ class ScriptedLLM:
         return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
-        batch = batched(text, lambda item: {"summary": self._summary(item["text"])})
+        batch = batched(text, self._structure_item)
         return batch or json.dumps({"summary": self._summary(text.split("<<<", 1)[-1].rsplit(">>>", 1)[0])})
+
+    def _structure_item(self, item: dict) -> dict:
+        """A written summary, or under selection (numbered sentences) the first ~45 % of the sentences."""
+        if item["aim"].endswith(" sentences"):
+            count = len(SENTENCE_MARK.findall(item["text"]))
+            return {"keep": list(range(1, max(1, int(count * 0.45)) + 1))}
+        return {"summary": self._summary(item["text"])}
 
     @staticmethod
     def _summary(content: str) -> str:

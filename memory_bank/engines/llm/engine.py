@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 from ...settings import Settings
 from ...tools.base import ToolBox
-from ..base import Engine
+from ..base import Engine, Extractive
 from ..models import ToolCallRecord
 from .analysis import AnalysisAgent
 from .classification import ClassificationAgent
@@ -22,6 +22,7 @@ from .planning import PlanningAgent
 from .react import ReactAgent
 from .recognizer import ImageRecognizer
 from .structure import StructureAgent
+from .structure_select import SelectingStructureAgent
 
 DEFAULT_HOST = "api.openai.com"
 
@@ -35,11 +36,16 @@ def engine_label(settings: Settings) -> str:
 
 def build_llm_engine(settings: Settings, client: LLMClient, toolbox: ToolBox,
                      on_tool_call: Callable[[ToolCallRecord], None] | None = None,
-                     on_answer_text: Callable[[str, int], None] | None = None) -> Engine:
+                     on_answer_text: Callable[[str, int], None] | None = None,
+                     extractive: Extractive | None = None) -> Engine:
+    """`extractive` (the offline structurer) is what summaries by selection build on; without it the structure
+    agent writes its summaries whatever `summary_mode` says."""
     settings.check_llm()
+    structure = (SelectingStructureAgent(client, settings, extractive)
+                 if settings.summaries_by_selection() and extractive is not None else StructureAgent(client, settings))
     return Engine(
         name="llm", label=engine_label(settings),
-        classification=ClassificationAgent(client, settings), structure=StructureAgent(client, settings),
+        classification=ClassificationAgent(client, settings), structure=structure,
         analysis=AnalysisAgent(client, settings), integration=IntegrationAgent(client, settings),
         planning=PlanningAgent(client, settings),
         executor=ReactAgent(client, settings, toolbox, on_tool_call, on_answer_text),

@@ -48,31 +48,41 @@ class OfflineStructurer:
 
     def keeps_whole(self, inp: StructureInput) -> bool:
         """Whether the cluster is short enough to be its own summary (`tiny_words`): then no model is asked."""
-        return word_count(" ".join(self._sentences(inp))) <= self.config.tiny_words
+        return word_count(" ".join(self.sentences(inp))) <= self.config.tiny_words
 
-    def _sentences(self, inp: StructureInput) -> list[str]:
+    def sentences(self, inp: StructureInput) -> list[str]:
+        """The cluster's sentences a summary is made of. The raw text is split so a blank line after a heading
+        ends a sentence; the node's context line names the heading, so headings are left out (unless the
+        cluster is nothing but headings)."""
         sents = sentences(inp.content) or [" ".join(inp.content.split())]
         return [s for s in sents if not is_heading(s)] or sents
 
     def run(self, inp: StructureInput) -> StructureOutput:
-        # split the raw text: a blank line after a heading ends a sentence. The node's context line names the
-        # heading, so the summary leaves it out (unless the cluster is nothing but headings)
-        sents = self._sentences(inp)
+        return self.summary_with(inp, [])
+
+    def summary_with(self, inp: StructureInput, preferred: list[int]) -> StructureOutput:
+        """The summary taking the sentences at `preferred` (indices into `sentences(inp)`, most important first:
+        a model's choice) before any other, within the same bounds; [] leaves the choice to the scores."""
+        sents = self.sentences(inp)
         total = word_count(" ".join(sents))
         if total <= self.config.tiny_words:
             return StructureOutput(summary=" ".join(sents))
-        return StructureOutput(summary=self._summary(sents, inp.keywords, total))
+        return StructureOutput(summary=self._summary(sents, inp.keywords, total, preferred))
 
-    def _summary(self, sents: list[str], keywords: list[str], total: int) -> str:
-        """Best-scoring sentences first, each taken only while the summary stays under `max_ratio`; when long
-        sentences leave it under `min_ratio`, the best sentence left out is added cut to the remaining room."""
+    def _summary(self, sents: list[str], keywords: list[str], total: int, preferred: list[int]) -> str:
+        """Best-scoring sentences first (after the `preferred` ones), each taken only while the summary stays
+        under `max_ratio`; when long sentences leave it under `min_ratio`, the best sentence left out is added
+        cut to the remaining room."""
         scores = self._scores(sents, keywords)
         budget = int(total * self.config.max_ratio)
         order = sorted(range(len(sents)), key=lambda i: (-scores[i], i))
         chosen: dict[int, str] = {}
         used = 0
         with_quantity = [i for i in order if numbers(sents[i]) or has_month(sents[i])]
-        if with_quantity:  # the best sentence with a number or date goes first, cut to fit if it must
+        preferred = list(dict.fromkeys(i for i in preferred if 0 <= i < len(sents)))
+        if preferred:
+            order = preferred + [i for i in order if i not in preferred]
+        elif with_quantity:  # the best sentence with a number or date goes first, cut to fit if it must
             first = with_quantity[0]
             order.remove(first)
             chosen[first] = _fit(sents[first], budget)
