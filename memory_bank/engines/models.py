@@ -34,6 +34,8 @@ class NodeInfo(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     # the files its text came from: for the rules that spare a call, never shown to a model (`exclude`)
     documents: list[str] = Field(default_factory=list, exclude=True)
+    # the sections of those files it was read from (each a path of titles, joined): likewise never shown
+    sections: list[str] = Field(default_factory=list, exclude=True)
 
 
 # --- Classification -------------------------------------------------------------------------------------------
@@ -76,6 +78,9 @@ class StructureInput(BaseModel):
     content: str
     context: str
     keywords: list[str] = Field(default_factory=list)
+    # the cluster is document furniture (a table of contents, a notice, a reference list): for the rule that
+    # spares its call, never shown to a model (`exclude`)
+    furniture: bool = Field(default=False, exclude=True)
 
 
 class StructureOutput(BaseModel):

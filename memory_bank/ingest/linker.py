@@ -53,7 +53,8 @@ def _judged(out: AnalysisOutput, candidates: list[Node]) -> AnalysisOutput:
 
 def node_info(node: Node) -> NodeInfo:
     return NodeInfo(id=node.id, summary=node.summary, context=node.context, keywords=list(node.keywords),
-                    documents=sorted({s.name for s in node.sources}))
+                    documents=sorted({s.name for s in node.sources}),
+                    sections=sorted({" > ".join(s.section) for s in node.sources if s.section}))
 
 
 class Linker:
@@ -139,7 +140,10 @@ class Linker:
             for other, j in best.items():
                 buckets[j.relationship].append((other, j))
             for other, j in buckets[Relation.CONFLICT]:
-                self.ops.flag_conflict(node_id, other, j.conflict_description or j.reasoning or "contradiction")
+                if self._states_claims(node_id) and self._states_claims(other):
+                    self.ops.flag_conflict(node_id, other, j.conflict_description or j.reasoning or "contradiction")
+                else:
+                    buckets[Relation.RELATED].append((other, j))
             merges, apart = self._apart(node_id, buckets[Relation.MERGE])
             buckets[Relation.MERGE] = merges
             self._relate(node_id, buckets[Relation.RELATED] + apart, out)
@@ -155,6 +159,12 @@ class Linker:
         except MemoryBankError as exc:
             return [self._fail("merge of near-duplicate nodes", exc)]
         return failures
+
+    def _states_claims(self, node_id: str) -> bool:
+        """Document furniture (a reference list, a table of contents, a notice) states no claim a source could
+        contradict: two reference lists that cite "Software Asset Management" and "Hardware Asset Management"
+        after the same words were a pending conflict on the NIST PDF. Such a pair is only related."""
+        return not self.memory.graph.get(node_id).role.is_furniture
 
     def _apart(self, node_id: str, merges: list[tuple[str, RelationJudgement]]
                ) -> tuple[list[tuple[str, RelationJudgement]], list[tuple[str, RelationJudgement]]]:

@@ -29,7 +29,7 @@ from ..structure.build import StructureBuilder
 from ..structure.chunking import chunk_units
 from ..structure.model import DocStructure
 from ..text.chunks import Chunk
-from ..text.furniture import FurnitureDetector
+from ..text.furniture import FurnitureDetector, Role
 from .graph_ops import GraphOps, RawEntry
 from .linker import Linker
 from .parallel import agent_concurrency, map_agent, parallel_map
@@ -177,10 +177,15 @@ class IngestPipeline:
                                                                           progress, check))
         if known:
             clusters = [(c, chunk) for c, chunk in clusters if (doc.name, c.content) not in known]
-        summaries = self._timed(report, "structure", lambda: self._structure(clusters, report, progress, check))
+        locators: dict[int, PageLocator] = {}
+        pages = [self._pages_of(doc, cluster, chunk, locators) for cluster, chunk in clusters]
+        # furniture is told from the cluster's own text and place, so it is the same whichever engine made it
+        roles = [furniture.role(cluster.content, p[0] if p else None) for (cluster, _), p in zip(clusters, pages)]
+        summaries = self._timed(report, "structure", lambda: self._structure(clusters, roles, report, progress,
+                                                                             check))
         places = [place(chunk, reading.structure, cluster.content) for cluster, chunk in clusters]
-        nodes = self._timed(report, "embed", lambda: self._build_nodes(reading, clusters, places, summaries,
-                                                                       furniture))
+        nodes = self._timed(report, "embed", lambda: self._build_nodes(reading, clusters, places, summaries, pages,
+                                                                       roles))
         built = sum(n is not None for n in nodes)
         progress.stage("embed", built)(built)
         self._timed(report, "link", lambda: self._store_and_link(reading, nodes, clusters, places, report,
@@ -218,9 +223,10 @@ class IngestPipeline:
             clusters.extend((c, chunk) for c in result.clusters if c.content.strip())
         return clusters
 
-    def _structure(self, clusters: list[tuple[Cluster, Chunk]], report: IngestReport,
+    def _structure(self, clusters: list[tuple[Cluster, Chunk]], roles: list[Role], report: IngestReport,
                    progress: _WaveProgress, check: Callable[[], None]) -> list[str | None]:
-        inputs = [StructureInput(content=c.content, context=c.context, keywords=c.keywords) for c, _ in clusters]
+        inputs = [StructureInput(content=c.content, context=c.context, keywords=c.keywords,
+                                 furniture=role.is_furniture) for (c, _), role in zip(clusters, roles)]
         results = map_agent(self.engine.structure, inputs, agent_concurrency(self.engine, self.settings),
                             progress.stage("structure", len(clusters)), check)
         summaries: list[str | None] = []
@@ -233,18 +239,16 @@ class IngestPipeline:
         return summaries
 
     def _build_nodes(self, reading: _Reading, clusters: list[tuple[Cluster, Chunk]], places: list[Place | None],
-                     summaries: list[str | None], furniture: FurnitureDetector) -> list[Node | None]:
-        """Nodes with their pages, section and role (body, or furniture told from the cluster's own text and
-        place, so it is the same whichever engine made the cluster), embedded in one batch."""
+                     summaries: list[str | None], spans: list[tuple[int, int] | None],
+                     roles: list[Role]) -> list[Node | None]:
+        """Nodes with their pages, section and role (body, or a kind of furniture), embedded in one batch."""
         doc = reading.doc
-        locators: dict[int, PageLocator] = {}
         printed = doc.page_labels  # PDF page -> printed page: provenance keeps both
         nodes: list[Node | None] = []
-        for (cluster, chunk), where, summary in zip(clusters, places, summaries):
+        for (cluster, _), where, summary, pages, role in zip(clusters, places, summaries, spans, roles):
             if summary is None:
                 nodes.append(None)
                 continue
-            pages = self._pages_of(doc, cluster, chunk, locators)
             source = Source(name=doc.name, page_start=pages[0] if pages else None,
                             page_end=pages[1] if pages else None, url=doc.url,
                             printed_start=printed.get(pages[0]) if pages else None,
@@ -253,7 +257,7 @@ class IngestPipeline:
             base = where.section.title if where and where.section else cluster.context
             nodes.append(Node(id=new_id(), summary=summary, context=cluster.context,
                               keywords=list(cluster.keywords), sources=[source], kind=node_kind(doc),
-                              role=furniture.role(cluster.content, pages[0] if pages else None),
+                              role=role,
                               title=reading.titles.passage(base, list(cluster.keywords))))
         live = [n for n in nodes if n is not None]
         self.check_cancel()

@@ -17,6 +17,7 @@ from memory_bank.engines.llm.structure_select import SelectingStructureAgent
 from memory_bank.engines.models import StructureInput
 from memory_bank.engines.offline.nlp import sentences
 from memory_bank.engines.offline.structure import OfflineStructurer
+from memory_bank.events import RuleDecided
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.settings import Settings
 from memory_bank.tools.base import ToolBox
@@ -104,3 +105,25 @@ def test_a_real_pdf_under_selection_keeps_only_its_own_sentences(embedder: Cache
     assert structure and all(r.body["max_tokens"] <= 64 + 16 * 60 for r in structure)
     flat = " ".join(raw.split())
     assert nodes and all(s in flat for n in nodes for s in sentences(n.summary)), "no sentence the PDF lacks"
+
+
+def test_document_furniture_is_summarised_without_a_call(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    """The NIST PDF's front matter (cover, notices, table of contents) under *LLM for everything*: its furniture
+    clusters are summarised offline, said so in the run log, and no structure prompt carries their text."""
+    pdf, part = pdfium.PdfDocument(str(NIST)), pdfium.PdfDocument.new()
+    part.import_pages(pdf, list(range(8)))
+    path = tmp_path / "NIST.SP.800-207.pdf"
+    part.save(str(path))
+    with FakeOpenAI(handler=ScriptedLLM()) as fake:
+        bank = MemoryBank(fake.settings(summary_mode="select").with_preset("llm"), embedder=embedder,
+                          workdir=tmp_path / "w")
+        bank.ingest_file(path)
+        prompts = " ".join(r.messages[-1]["content"] for r in fake.chat_requests if r.agent == "structure")
+        furniture = [n for n in bank.memory.graph.nodes() if n.role.is_furniture]
+        texts = {n.id: bank.memory.source_text(n.id) for n in furniture}
+        ruled = [e.reason for e in bank.events.log() if isinstance(e, RuleDecided) and e.agent == "structure"]
+        bank.clear()
+    assert {n.role.value for n in furniture} >= {"contents"}, "the table of contents is furniture"
+    lines = [line for t in texts.values() for line in t.splitlines() if len(line) > 30]
+    assert lines and not any(json.dumps(line)[1:-1] in prompts for line in lines)
+    assert sum("furniture" in r for r in ruled) >= len(furniture) - sum(len(t.split()) <= 40 for t in texts.values())
