@@ -87,17 +87,23 @@ def test_the_local_model_selects_and_a_remote_one_writes(fake: FakeOpenAI) -> No
     assert isinstance(chosen, SelectingStructureAgent) and isinstance(written, StructureAgent)
 
 
+def _selecting_bank(fake: FakeOpenAI, embedder: CachedEmbedder, tmp_path: Path, pages: list[int]) -> MemoryBank:
+    """A bank on *LLM for everything* with summaries by selection, having read `pages` of the NIST PDF."""
+    part = pdfium.PdfDocument.new()
+    part.import_pages(pdfium.PdfDocument(str(NIST)), pages)
+    path = tmp_path / "NIST.SP.800-207.pdf"
+    part.save(str(path))
+    bank = MemoryBank(fake.settings(summary_mode="select").with_preset("llm"), embedder=embedder,
+                      workdir=tmp_path / "w")
+    bank.ingest_file(path)
+    return bank
+
+
 def test_a_real_pdf_under_selection_keeps_only_its_own_sentences(embedder: CachedEmbedder, tmp_path: Path) -> None:
     """Three pages of the NIST PDF through *LLM for everything* with selection: every node's summary is made of
     the document's own sentences, and no structure call asks for room to write."""
-    pdf, part = pdfium.PdfDocument(str(NIST)), pdfium.PdfDocument.new()
-    part.import_pages(pdf, [9, 10, 11])
-    path = tmp_path / "NIST.SP.800-207.pdf"
-    part.save(str(path))
     with FakeOpenAI(handler=ScriptedLLM()) as fake:
-        bank = MemoryBank(fake.settings(summary_mode="select").with_preset("llm"), embedder=embedder,
-                          workdir=tmp_path / "w")
-        bank.ingest_file(path)
+        bank = _selecting_bank(fake, embedder, tmp_path, [9, 10, 11])
         structure = [r for r in fake.chat_requests if r.agent == "structure"]
         nodes = bank.memory.graph.nodes()
         raw = " ".join(bank.memory.source_text(n.id) for n in nodes)
@@ -110,14 +116,8 @@ def test_a_real_pdf_under_selection_keeps_only_its_own_sentences(embedder: Cache
 def test_document_furniture_is_summarised_without_a_call(embedder: CachedEmbedder, tmp_path: Path) -> None:
     """The NIST PDF's front matter (cover, notices, table of contents) under *LLM for everything*: its furniture
     clusters are summarised offline, said so in the run log, and no structure prompt carries their text."""
-    pdf, part = pdfium.PdfDocument(str(NIST)), pdfium.PdfDocument.new()
-    part.import_pages(pdf, list(range(8)))
-    path = tmp_path / "NIST.SP.800-207.pdf"
-    part.save(str(path))
     with FakeOpenAI(handler=ScriptedLLM()) as fake:
-        bank = MemoryBank(fake.settings(summary_mode="select").with_preset("llm"), embedder=embedder,
-                          workdir=tmp_path / "w")
-        bank.ingest_file(path)
+        bank = _selecting_bank(fake, embedder, tmp_path, list(range(8)))
         prompts = " ".join(r.messages[-1]["content"] for r in fake.chat_requests if r.agent == "structure")
         furniture = [n for n in bank.memory.graph.nodes() if n.role.is_furniture]
         texts = {n.id: bank.memory.source_text(n.id) for n in furniture}
