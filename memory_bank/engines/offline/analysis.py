@@ -2,8 +2,8 @@
 
 Relations are tested in the design's priority order (conflict > merge > related > unrelated):
 - conflict: the two nodes' raw texts share long runs of words and differ in one or two local value slots
-  (a number, date or name) — an edited copy or a restated claim (see `contradiction.py`); not two sections of
-  one document, whose parallel passages align like edited copies;
+  (a number, date or name) — an edited copy or a restated claim (see `contradiction.py`); not a document's
+  parallel passages, which align like edited copies (`parallels.py`);
 - merge: most of the shorter text sits inside long runs shared with the other, with no value changed;
 - related: the node embeddings are close, or moderately close with a shared keyword;
 - unrelated: everything else.
@@ -23,6 +23,7 @@ from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ..models import AnalysisInput, AnalysisOutput, NodeInfo, RelationJudgement
 from .contradiction import Alignment, Substitution, Token, align, align_tokens, shingles
+from .parallels import parallel
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ class OfflineAnalyzer:
         alignment = None
         if len(our_shingles & their_shingles) >= cfg.min_shared_shingles:
             alignment = align(ours, theirs)
-        if alignment is not None and self._is_conflict(alignment) and not _parallel_sections(new, cand):
+        if alignment is not None and self._is_conflict(alignment) and not parallel(
+                new, cand, self._raw_text(new), self._raw_text(cand), alignment.distinct):
             subs = "; ".join(s.describe() for s in alignment.distinct)
             return RelationJudgement(
                 existing_node_id=cand.id, relationship=Relation.CONFLICT,
@@ -147,16 +149,6 @@ class OfflineAnalyzer:
         return (bool(distinct) and len(distinct) <= cfg.conflict_max_distinct
                 and len(distinct) + alignment.other_slots <= cfg.conflict_max_slots
                 and alignment.coverage >= cfg.conflict_coverage)
-
-
-def _parallel_sections(a: NodeInfo, b: NodeInfo) -> bool:
-    """Two passages of one document from different sections: what looks like an edited copy there is the
-    document's parallel structure, two facts and not a disagreement ("Greater China net sales increased ..." /
-    "Europe net sales increased ...", one note series' terms and another's). On the Apple 10-K the offline
-    analysis flagged 35 such pairs as conflicts, the Oracle 10-K 63. A conflict is between sources, or inside
-    one section of one source (an edited restatement)."""
-    return (len(a.documents) == 1 and a.documents == b.documents and bool(a.sections) and bool(b.sections)
-            and not set(a.sections) & set(b.sections))
 
 
 def _embedding_text(node: NodeInfo) -> str:
