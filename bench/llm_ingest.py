@@ -43,7 +43,9 @@ SAMPLES = {
 }
 # before: today's one item a call and every retrieved candidate judged; after: the settings' defaults
 MODES = {"before": {"llm_batch_items": 1, "analysis_min_similarity": 0.0}, "after": {}, "whole": {}}
-LOCAL = {"agent_window": 3_072, "llm_concurrency": 2}  # LocalModelServer.settings_for: 8,192 context, 2 slots
+# LocalModelServer.settings_for: 8,192 context, 2 slots; and summaries by selection, as `summary_mode` "auto" gives
+# the local model
+LOCAL = {"agent_window": 3_072, "llm_concurrency": 2, "summary_mode": "select"}
 
 
 def _nodes_per_call(fake: FakeOpenAI) -> dict[int, int]:

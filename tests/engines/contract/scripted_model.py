@@ -3,7 +3,7 @@
 `ScriptedLLM` judges by planted markers (`FACT:k=v`, `DUP`); the contract cases use real prose (the Northwind
 sample), so this model's rules read prose the way the offline engine's do, visibly:
 - classification: a passage that is a markdown heading starts a new cluster;
-- structure: the summary is the cluster's text (a faithful summariser keeps every figure);
+- structure: the summary is the cluster's text (a faithful summariser keeps every figure), or every sentence kept;
 - analysis: texts with the same words once figures are masked are a conflict when their figures differ and a
   merge when they do not; a shared capitalised name makes them related. Every reply also judges one id that
   was never a candidate, as a careless model does, so the agent's "only given candidates" rule is exercised;
@@ -21,7 +21,7 @@ import json
 import re
 
 from tests.support.fake_openai import RecordedRequest
-from tests.support.scripted_llm import PASSAGE, ScriptedLLM, _nodes, batched, batched_analysis
+from tests.support.scripted_llm import PASSAGE, SENTENCE_MARK, ScriptedLLM, _nodes, batched, batched_analysis
 
 INVENTED_ID = "0123456789ab"  # never a node id in these tests: ids are uuid hex, this one is judged anyway
 _WORD = re.compile(r"\d[\d.,]*\d|\d|[^\W\d_]+")
@@ -60,6 +60,13 @@ def _judge(new: str, old: str, cand_id: str) -> dict[str, object]:
     return {"existing_node_id": cand_id, "relationship": "unrelated", "reasoning": "different topics"}
 
 
+def _keep_all(item: dict) -> dict:
+    """The whole text: written as the summary, or under selection every numbered sentence kept."""
+    if item["aim"].endswith(" sentences"):
+        return {"keep": [int(n) for n in SENTENCE_MARK.findall(item["text"])]}
+    return {"summary": " ".join(item["text"].split())}
+
+
 def _judge_all(new_summary: str, candidates: list[tuple[str, str]]) -> list[dict[str, object]]:
     judged = [_judge(new_summary, summary, cid) for cid, summary in candidates]
     judged.append({"existing_node_id": INVENTED_ID, "relationship": "merge", "reasoning": "invented"})
@@ -89,7 +96,7 @@ class ContractLLM(ScriptedLLM):
         return json.dumps({"topics": topics, "labels": labels})
 
     def _structure(self, text: str, _: RecordedRequest) -> str:
-        batch = batched(text, lambda item: {"summary": " ".join(item["text"].split())})
+        batch = batched(text, _keep_all)
         content = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0]
         return batch or json.dumps({"summary": " ".join(content.split())})
 
