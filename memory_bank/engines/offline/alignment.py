@@ -53,9 +53,14 @@ def soft_recall(question: TokenVectors, sentence: TokenVectors) -> float:
     return recall(word_matches(question, sentence))
 
 
-def recall(matches: np.ndarray) -> float:
-    """The alignment of per-word matches: their mean (0 for a question with no content word)."""
-    return float(matches.mean()) if len(matches) else 0.0
+def recall(matches: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """The alignment of per-word matches: their mean (0 for a question with no content word), weighted by
+    `weights` when given (one per word: how much each word decides)."""
+    if not len(matches):
+        return 0.0
+    if weights is None or not float(weights.sum()):
+        return float(matches.mean())
+    return float(matches @ weights / weights.sum())
 
 
 class Aligner:
@@ -72,15 +77,23 @@ class Aligner:
         sentences): the alignment before it is averaged, so the matches of several sentences of one passage can
         be combined word by word (a question worded from two sentences, or a sentence whose subject another one
         names). `given`: per sentence, lower-case question words it meets without saying them (`named_by`)."""
+        return self.aligned(question, sentences, given)[1]
+
+    def aligned(self, question: str, sentences: list[str],
+                given: list[frozenset[str]] | None = None) -> tuple[list[str], list[np.ndarray]]:
+        """`matches`, with the question's content words (lower case) the entries of each array stand for, so
+        that a caller can weigh the words (a word every sentence at hand says decides little)."""
         if not sentences:
-            return []
+            return [], []
         given = given or [frozenset()] * len(sentences)
         if self.tokens is None:
             wanted = list(dict.fromkeys(stems(question)))
             have = [set(stems(s)) | set(g) for s, g in zip(sentences, given)]
-            return [np.array([w in words for w in wanted], dtype=np.float32) for words in have]
+            return wanted, [np.array([w in words for w in wanted], dtype=np.float32) for words in have]
         vectors = self.tokens.token_vectors([question, *sentences])
-        return [word_matches(vectors[0], v, g) for v, g in zip(vectors[1:], given)]
+        pieces = vectors[0].pieces
+        words = [_whole_word(pieces, i) for i, piece in enumerate(pieces) if _is_content(piece)]
+        return words, [word_matches(vectors[0], v, g) for v, g in zip(vectors[1:], given)]
 
 
 _NAME_WORD = re.compile(r"[A-Za-z]{3,}")

@@ -18,8 +18,9 @@ from ...memory.insight_doc import TaskType
 from ...memory.query_graph import place_label
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.acronyms import in_document_words, shorten
+from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
+from ...text.reader_concepts import in_document_terms
 from ...text.tokens import bare_stems
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
@@ -102,7 +103,7 @@ class OfflineExecutor:
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        question = in_document_words(question, self.view.long_forms)  # "CEO" read as the filing writes it
+        question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
         if len(selection.parts) > 1:
             return self._answer_parts(question, selection.parts, calls)
         evidence = self.evidence(selection, calls)

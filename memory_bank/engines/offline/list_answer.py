@@ -49,6 +49,10 @@ def ordinal(question: str) -> int | None:
 @dataclass(frozen=True)
 class ListConfig:
     max_words: int = 220  # the whole answer; items past it are named by title only
+    # ... unless the whole list, every item with its sentence, is at most this share of the budget: a last item
+    # cut to a bare title ("- 7.3.7 Expanding the ZTA" after six items with their sentences) reads as a fragment,
+    # and its sentence would still fit on the screen
+    whole_share: float = 1.25
     detail_words: int = 380  # the same when each item also says what a follow-up asked of it
     max_items: int = 25  # lines listed; the rest counted
 
@@ -135,6 +139,8 @@ class ListAnswerer:
                 else f"The documents give {listing.count} {noun}")
         lines = [f"{lead} ({where}):" if where else f"{lead}:"]
         words = len(lines[0].split())
+        if words + _whole_words(listing, per_item, self.config.max_items) <= self.config.whole_share * budget:
+            budget = float("inf")  # the whole list fits on the screen: no item is cut to its title
         for number, (item, detail) in enumerate(zip(listing.items[: self.config.max_items], per_item), start=1):
             if listing.numbered:
                 line = f"{number}. {item.text}"
@@ -150,6 +156,12 @@ class ListAnswerer:
         if listing.count > len(lines) - 1:
             lines.append(f"… and {listing.count - (len(lines) - 1)} more.")
         return "\n".join(lines)
+
+
+def _whole_words(listing: Listing, details: list[str | None], max_items: int) -> int:
+    """The words of the list's lines with every item said whole (its marker or title, its text, its detail)."""
+    return sum(len(f"- {item.label}: {item.text} {detail or ''}".split())
+               for item, detail in zip(listing.items[:max_items], details))
 
 
 def footnotes(lst: OutlineList, text: str) -> bool:

@@ -16,7 +16,9 @@ problems." / "First the crew noticed a strange odor ..."), and `anaphor_context`
 pointing back ("He", "Its", "The event"); `sure`, the share of the question's words it matches closely.
 
 A sentence naming the asked quarter of another year ("the fourth quarter of 2021" for a question on the fourth
-quarter of 2022, text/periods.py) is ranked after every other: its words match, its period does not.
+quarter of 2022, text/periods.py) is ranked after every other: its words match, its period does not. So is, for a
+question asking an amount done ("How much did Apple spend on ...?"), a sentence stating an amount as a limit or an
+authorisation (text/capacity.py).
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from dataclasses import astuple, dataclass, fields
 import numpy as np
 
 from ...retrieval.embedding import Embedder
+from ...text.capacity import asks_amount_done, states_capacity
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
 from ...text.furniture import Role, in_capitals, name_run, section_role
 from ...text.periods import misdated_period, periods
-from ...text.tokens import stems
+from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
@@ -49,6 +52,7 @@ COUNT_TYPED = 2.0
 HOLDER_TYPED = 2.0
 PHRASE_WINDOW = 3  # content words at most this far apart form a pair of a phrase
 SURE_MATCH = 0.8  # a question word matched at least this closely is matched for sure
+SUBJECT_SHARE = 0.5  # a question word at least this share of the evidence says is its subject (found_alignment)
 _ANAPHOR = re.compile(r"^(?:he|she|it|its|they|their|his|her|this|these|those|each|both|first|then|there|here|the)\b",
                       re.IGNORECASE)
 
@@ -91,6 +95,7 @@ class Ranked:
     question_pairs: set[tuple[str, str]]
     years: tuple[str, ...] = ()  # the years the question asks about (specifics.asked_years)
     question: str = ""
+    placed_align: list[float] | None = None  # per sentence, `found_alignment`: what the FoundModel reads
 
     def body(self) -> list[int]:
         """The body sentences, best first: furniture (by its node's role, or by a section it was read in: a
@@ -136,8 +141,8 @@ class Ranked:
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
         phrase = len(pairs & ordered_pairs(stems(self.pool[i].text))) / len(pairs) if pairs else 0.0
-        return Signals(cosine=float(self.features[i, _COSINE]), phrase=phrase,
-                       align=float(self.features[i, _NODE_ALIGN]))
+        align = self.placed_align[i] if self.placed_align is not None else float(self.features[i, _NODE_ALIGN])
+        return Signals(cosine=float(self.features[i, _COSINE]), phrase=phrase, align=align)
 
 
 class SentenceRanker:
@@ -153,24 +158,34 @@ class SentenceRanker:
             return None
         # token vectors first: their pass also gives the sentence vectors, which the cosine then finds cached
         given = [named_by(question, ev.text, ev.source) | titled_by(question, ev.text, ev.section) for ev in pool]
-        matches = self.aligner.matches(question, [ev.text for ev in pool], given)
+        words, matches = self.aligner.aligned(question, [ev.text for ev in pool], given)
         cosine = [float(c) for c in self._cosine(question, pool)]
-        features = _features(question, pool, cosine, matches)
+        features = _features(question, pool, cosine, matches, words)
         scores = [float(s) for s in features @ self.model.weights()]
         # "the fourth quarter of 2021" says the words of "the fourth quarter of 2022" and is about another quarter
+        # "up to $405 billion" is what the board authorised, not what "How much did Apple spend ...?" asks
         period = periods(question)
-        order = sorted(range(len(pool)), key=lambda i: (misdated_period(period, pool[i].text), -scores[i], i))
-        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question), question)
+        done = asks_amount_done(question)
+        order = sorted(range(len(pool)), key=lambda i: (misdated_period(period, pool[i].text),
+                                                        done and states_capacity(pool[i].text), -scores[i], i))
+        return Ranked(pool, features, scores, order, ordered_pairs(stems(question)), asked_years(question), question,
+                      found_alignment(pool, matches, words))
 
     def _cosine(self, question: str, pool: list[Evidence]) -> np.ndarray:
         vectors = self.embedder.embed([question] + [ev.text for ev in pool])
         return vectors[1:] @ vectors[0]
 
 
-def _features(question: str, pool: list[Evidence], cosine: list[float], matches: list[np.ndarray]) -> np.ndarray:
+def _features(question: str, pool: list[Evidence], cosine: list[float], matches: list[np.ndarray],
+              words: list[str]) -> np.ndarray:
     sentence_stems = [sentence_terms(ev.text) for ev in pool]
     idf = Idf([list(st) for st in sentence_stems])
     weights = {t: idf(t) for t in question_terms(question)}
+    # the alignment weighs each question word by its idf, softened (square root): a word the evidence says throughout
+    # (a document's own subject, "zero trust architecture" in NIST SP 800-207) tells its sentences apart little, and
+    # yet a question's common words still count ("net sales" of "net sales in India": the full idf let a sentence on
+    # manufacturing in India lead)
+    word_weights = np.sqrt(np.array([idf(stem(w)) for w in words], dtype=np.float64)) if words else None
     kind = expected_type(question)
     term = None if kind else defined_term(question)
     title = asked_title(question)  # "Who is Oracle's Chief Executive Officer?": its holder named beside it
@@ -178,12 +193,13 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
     counted = counted_marks(question)
     typed = COUNT_TYPED if kind == COUNT else 1.0
     at = {(ev.node_id, ev.position): i for i, ev in enumerate(pool) if ev.position >= 0}
-    node_align = {node: recall(best) for node, best in _node_matches(matches, pool).items()}
+    node_align = {node: recall(best, word_weights) for node, best in _node_matches(matches, pool).items()}
     rows = []
     for i, ev in enumerate(pool):
-        align = recall(matches[i])
+        align = recall(matches[i], word_weights)
         before = at.get((ev.node_id, ev.position - 1)) if ev.position > 0 else None
-        context = recall(np.maximum(matches[i], matches[before])) - align if before is not None else 0.0
+        context = (recall(np.maximum(matches[i], matches[before]), word_weights) - align
+                   if before is not None else 0.0)
         rows.append((coverage(weights, sentence_stems[i]), cosine[i], align,
                      typed * (definition(ev.text, term) if term
                               # a count: a number counting the asked noun ("164,000 full-time employees")
@@ -194,6 +210,25 @@ def _features(question: str, pool: list[Evidence], cosine: list[float], matches:
                      context if _ANAPHOR.match(ev.text) else 0.0,
                      float((matches[i] >= SURE_MATCH).mean()) if len(matches[i]) else 0.0))
     return np.array(rows, dtype=np.float64).reshape(len(pool), len(SentenceModel.names()))
+
+
+def found_alignment(pool: list[Evidence], matches: list[np.ndarray], words: list[str]) -> list[float]:
+    """Per sentence, the plain (unweighted) alignment of its node, the `FoundModel`'s signal, with the question's
+    subject words met by where the sentence stands: a word most of the evidence says (`SUBJECT_SHARE`) that the
+    titles of the sentence's sections say. A sentence under "3 Logical Components of Zero Trust Architecture" is
+    about zero trust architecture without saying it, and answers "Is a VPN required in a zero trust architecture?".
+    A rarer word of a title ("iPhone", a year of "Fiscal 2022 Highlights") is still to be said: it narrows what is
+    asked. The ranking leaves titles out (every sentence of a part would meet them alike)."""
+    said = [set(stems(ev.text)) for ev in pool]
+    subject = {w for w in words if w.isalpha() and sum(stem(w) in s for s in said) >= SUBJECT_SHARE * len(pool)}
+    best = _node_matches(matches, pool)
+    out: list[float] = []
+    for ev in pool:
+        titled = set(stems(" ".join(ev.section)))
+        met = np.array([w in subject and stem(w) in titled for w in words], dtype=bool)
+        node = best[ev.node_id]
+        out.append(recall(np.where(met, 1.0, node) if len(met) == len(node) else node))
+    return out
 
 
 def ordered_pairs(seq: list[str], window: int = PHRASE_WINDOW) -> set[tuple[str, str]]:

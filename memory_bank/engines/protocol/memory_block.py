@@ -27,11 +27,11 @@ from ...memory.outline import Outline
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
-from ...text.acronyms import in_document_words
 from ...text.asks import asked_part, asks_for_items, item_noun
 from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
 from ...text.periods import names_period, periods
+from ...text.reader_concepts import in_document_terms
 from ...text.split import split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
 from .entry_lines import entry_sentences
@@ -123,7 +123,7 @@ class MemoryBlockBuilder:
         """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
-        question = in_document_words(question, self.view.long_forms)  # "CEO" searched as the filing writes it
+        question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
         k = self.config.passages + (self.config.item_passages if asks_for_items(question) else 0)
         passages = self.view.search_passages(question, k) if question.strip() else []
         candidates = self._candidates(question, passages) if question.strip() else []

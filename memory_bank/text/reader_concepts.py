@@ -1,0 +1,42 @@
+"""A question asked in a reader's terms, searched and answered in the words the documents use for the same thing.
+
+A reader asks "How does Apple return capital to its shareholders?"; a filing says what it returned as dividends
+and share repurchases ("During 2022, the Company repurchased $90.2 billion of its common stock and paid dividends
+and dividend equivalents of $14.8 billion") and never "return capital" in that sense: the nearest words it has
+are "return on invested capital" and "Human Capital", which the search then finds first. Like the table labels of
+`statement_terms.py`, a reader's concept is widened by the words statements use for it; the question keeps its own
+words, and one that says no such concept is unchanged. Only concepts whose meaning is fixed by accounting usage are
+listed (returning capital to shareholders is paying dividends and repurchasing shares), never a document's phrase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .acronyms import in_document_words
+
+_HOLDERS = r"(?:share|stock)holders|investors|owners"
+# (what a reader writes, the words the documents use for it)
+_CONCEPTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), words) for p, words in (
+    (rf"\b(?:return(?:s|ed|ing)?|give[sn]?|gave|distribut(?:e[sd]?|ing))\s+(?:\w+\s+){{0,2}}?(?:capital|cash|money)"
+     rf"\s+(?:back\s+)?to\s+(?:\w+\s+){{0,2}}?(?:{_HOLDERS})\b|\bcapital returns?\b(?!\s+on\b)",
+     "paid dividends and repurchased stock"),
+))
+
+
+def in_filing_terms(question: str) -> str:
+    """The question with the documents' words for each reader's concept it uses added before its end: "How does
+    Apple return capital to its shareholders (paid dividends and repurchased stock)?"."""
+    added = [words for pattern, words in _CONCEPTS if pattern.search(question)]
+    if not added:
+        return question
+    body = question.rstrip()
+    end = body[-1] if body and body[-1] in "?.!" else ""
+    return f"{body[:len(body) - len(end)]} ({'; '.join(added)}){end}"
+
+
+def in_document_terms(question: str, long_forms: Callable[[list[str]], dict[str, str]]) -> str:
+    """The question as it is searched and answered: acronyms written as the documents write them
+    (`acronyms.in_document_words`), reader's concepts widened by the documents' words (`in_filing_terms`)."""
+    return in_filing_terms(in_document_words(question, long_forms))
