@@ -67,9 +67,10 @@ def counted_sentence(question: str, evidence: list[Evidence],
 HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # a question asking for a count
 # "… reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia Pacific.": the noun,
 # a verb that names all of them ("are" would read "are designed, made and sold" as items), then three items or
-# more, the last joined by "and"
-_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of)\s+"
-                         r"(?P<items>[^.;:]+?,[^.;:]+\band\s+[^.;:,]+)\.?$", re.IGNORECASE)
+# more, the last joined by "and". Possessive and atomic where a choice changes nothing (any first comma will do),
+# so a hostile sentence of thousands of commas or spaces is read in one pass, not retried at every comma
+_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of)\s++"
+                         r"(?P<items>[^.;:](?>[^.;:,]*),[^.;:]+\band\s++[^.;:,]+)\.?$", re.IGNORECASE)
 MAX_ENUMERATED = 12
 
 

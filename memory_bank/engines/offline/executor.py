@@ -96,7 +96,9 @@ class OfflineExecutor:
             return _failed("image recognition is done by the recognizer, not the executor")
         if inp.selection is None:
             return _failed("a NORMAL task is answered from the evidence selected for it, and none was given")
-        question = inp.task_goal.strip() or task.description
+        # one space between words, as question_parts reads it: the answer's patterns end on optional spaces and
+        # marks, and a question with 50,000 spaces in it was tried at every split of them (hours, not seconds)
+        question = " ".join(inp.task_goal.split()) or task.description
         result = self._answer(question, inp.selection)
         result.answer = hinted(result.answer, question, self.view.mentions)  # "not found": in another language?
         return result

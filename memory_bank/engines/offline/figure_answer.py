@@ -16,7 +16,8 @@ from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.asks import kinds_joined
 from ...text.statement_terms import everyday_words, owned_words
-from ...text.tokens import bare_stems, stems
+from ...text.tokens import STOPWORDS, bare_stems, stems
+from ...text.trends import FALLING, RISING
 from ..protocol.figures import NamedRow, TableIndex, change_of
 from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
@@ -81,6 +82,22 @@ def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
              and not re.search(rf"(?<![a-z]){re.escape(name.casefold())}(?![a-z])", told)]
     said = bare_stems(told) | everyday_words(question)  # "Apple's advertising business" is no "Total net sales"
     return names + [w for w in owned_words(question) if not set(stems(w)) <= said]
+
+
+_ASKED_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+# the words that ask for a change and its cause, not what changed: a document need not say "improving" itself
+_CHANGE_WORD = re.compile(rf"(?:{'|'.join(RISING + FALLING)})\w*|chang\w*|driv\w*|drove|caus\w*|why|reasons?|"
+                          r"fiscal|better|worse", re.IGNORECASE)
+
+
+def unsaid_words(question: str, view: MemoryView) -> list[str]:
+    """The words naming what the question asks about that the documents never say, anywhere: "Is Oracle's
+    quantum computing revenue improving, and why?" got "Yes." and the total revenues row, whose label is the one
+    word of its subject the filing says. The words asking for a change and its cause are not the subject."""
+    words = [w for w in dict.fromkeys(_ASKED_WORD.findall(question))
+             if w.lower() not in STOPWORDS and not _CHANGE_WORD.fullmatch(w)]
+    said = view.mentions(words) if words else {}
+    return [w for w in words if not said.get(w)]
 
 
 def answering_rows(question: str, tables: TableIndex, view: MemoryView) -> list[NamedRow]:

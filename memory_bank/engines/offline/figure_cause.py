@@ -22,7 +22,7 @@ from ..protocol.figures import NamedRow, TableIndex, trend_of
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
 from .evidence import Evidence, distinct, split_evidence
-from .figure_answer import answering_rows, row_evidence
+from .figure_answer import answering_rows, row_evidence, unsaid_words
 from .verdict import trend_verdict
 
 _ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|explained|led to|leads to|is behind|"
@@ -54,12 +54,22 @@ def asks_cause(question: str) -> bool:
 
 def subject_row(question: str, tables: TableIndex, view: MemoryView) -> NamedRow | None:
     """The row of the figure asked about: the one the question names with a year, else the best agreed-on row
-    whose label it says; a share row ("% of Total Revenues") only when the question asks for a share."""
+    whose label it says; a share row ("% of Total Revenues") only when the question asks for a share. None when
+    the question names its subject by a word the documents never say (but its file's name: "Apple" of a filing
+    that calls itself "the Company"): "quantum computing revenue" is no "Total revenues" row, and the ordinary
+    answer says what the documents do not."""
+    unsaid = unsaid_words(question, view)
     share = bool(_SHARE.search(question))
     rows = [r for r in answering_rows(question, tables, view) or tables.label_rows(question)
-            if share or not _SHARE.search(r.row.name)]
+            if (share or not _SHARE.search(r.row.name)) and not _beyond(unsaid, r, view)]
     asked = bare_stems(question)
     return max(rows, key=lambda r: (r.agree, len(r.row.label & asked)), default=None)
+
+
+def _beyond(unsaid: list[str], row: NamedRow, view: MemoryView) -> bool:
+    """Is a word of the documents' unsaid ones more than a word of the row's file name?"""
+    filed = set(re.findall(r"[a-z]+", row_evidence(row, view.node(row.node_id)).source.casefold()))
+    return any(w.casefold() not in filed for w in unsaid)
 
 
 def _last(name: str) -> str:

@@ -28,6 +28,8 @@ from .specifics import asked_years
 MIN_ITEMS = 2
 _NOTE_MARK = re.compile(r"^(?:\(\d{1,2}\)|[*†‡§]{1,3})$")  # "(1)", "*": the marks of a footnote
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # "… and how many are there?": the list's count
+_COUNT_WORDS = frozenset(bare_stems("many exist list total altogether all in number count give"))
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 QUALIFIER_WORDS = 3  # a question qualifying the items by this many words the list never says asks for one inside
 # the verbs a question asks for a list by ("Which models does NIST describe?"): they qualify no item (stemmed)
@@ -304,17 +306,24 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
 
 def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:
     """A part that points into the list an earlier part gave: 'the first' is that item; 'each one' is what the
-    items already say (each with its first sentence), so it adds no line of its own."""
+    items already say (each with its first sentence), and 'how many are there?' what the list's first line says
+    ("The documents give 7 tenets"), so neither adds a line of its own (the count was "not found" before)."""
     listing = next((x for x in reversed(earlier) if x is not None), None)
     if listing is None:
         return None
-    if _EACH.search(part):
+    if _EACH.search(part) or _counts_them(part):
         return Answer("", [section_evidence(listing)], 1.0)
     position = ordinal(part)
     if position is None:
         return None
     text = pointed_item(listing, position)
     return None if text is None else Answer(text, [section_evidence(listing)], 1.0)
+
+
+def _counts_them(part: str) -> bool:
+    """Does the part ask only how many items the list has ("how many are there?", "… in total?"), not how many
+    of them do something the list does not say ("how many are met by VPNs?")?"""
+    return bool(_HOW_MANY.search(part)) and item_noun(part) is None and bare_stems(part) <= _COUNT_WORDS
 
 
 def section_evidence(listing: Listing) -> Evidence:

@@ -44,11 +44,13 @@ _COMPARE_Q = re.compile(r"\b(?:compared?|comparison|differ|differs|difference|di
 _CONTRASTS = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|however|rather than|instead of|as opposed to|"
                         r"versus|benefits?|drawbacks?|advantages?|disadvantages?|trade-?offs?|compared (?:with|to)|"
                         r"differs?|difference)\b", re.IGNORECASE)
-_DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*\??\s*$", re.IGNORECASE)
+# possessive ends: a question with a long run of spaces was tried at every split of it for every term length
+_DEFINITION_Q = re.compile(r"^\s*what(?: is|'s| are) (?:an? |the )?(?P<term>[\w\- ]{2,60}?)\s*+\??+\s*+$",
+                           re.IGNORECASE)
 # "What does the PA do?" is answered by what defines it ("Policy administrator (PA): This component is responsible
 # for …"), not by the sentences that use it most
 _ROLE_Q = re.compile(r"^\s*what (?:(?:does|do) (?:an? |the )?(?P<term>[\w\- ]{2,40}?) do|is the (?:role|job|function|"
-                     r"purpose|responsibility) of (?:an? |the )?(?P<of>[\w\- ]{2,40}?)(?: in [^?]*)?)\s*\??\s*$",
+                     r"purpose|responsibility) of (?:an? |the )?(?P<of>[\w\- ]{2,40}?)(?: in [^?]*+)?)\s*+\??+\s*+$",
                      re.IGNORECASE)
 # "What are the core components of X?" asks for several things: a sentence that announces or holds a list
 # (a bullet, "the following", a colon opening numbered items) is the kind of sentence that answers it

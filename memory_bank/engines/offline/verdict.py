@@ -21,8 +21,9 @@ from ...text.trends import FALLING, RISING
 _YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
                      r"shall|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|can't|won't|hasn't|haven't)\b",
                      re.IGNORECASE)
-# "Is the UMC pro-life or pro-choice?" asks which, not whether: an "or" whose second choice ends the question
-_CHOICE_END = re.compile(r"\bor\s+(?!not\b)(?:[\w'’-]+\s+){0,1}[\w'’-]+\s*\?*\s*$", re.IGNORECASE)
+# "Is the UMC pro-life or pro-choice?" asks which, not whether: an "or" whose second choice ends the question.
+# Possessive runs: "… or x" and 50,000 spaces was tried at every split of the spaces between the two "\s*" (7 s)
+_CHOICE_END = re.compile(r"\bor\s++(?!not\b)(?:[\w'’-]++\s++)?[\w'’-]++\s*+\?*+\s*+$", re.IGNORECASE)
 _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _NEGATORS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "nobody"})
 _BEFORE, _AFTER = 2, 5  # a negation bears on the asked words this close to it (before, after)

@@ -40,3 +40,12 @@ def test_a_segments_figure_comes_with_the_reason_its_discussion_gives(segments: 
 def test_a_falling_segment_is_said_to_fall_with_its_reason(segments: MemoryBank) -> None:
     answer = segments.run("Are Apple's net sales in Japan growing, and why?").answer
     assert answer.startswith("No.") and "25,977" in answer and "weakness of the yen" in answer, answer
+
+
+def test_a_subject_the_filing_never_names_gets_no_row_and_no_verdict(segments: MemoryBank) -> None:
+    """"Is Oracle's quantum computing revenue improving, and why?" got "Yes." and the total revenues row: the
+    row's label was the one word of the subject the filing says. A word of the subject it never says anywhere
+    leaves the question to the ordinary answer, which says what the documents do not."""
+    answer = segments.run("Are Apple's quantum computing net sales in Japan growing, and why?").answer
+    assert not answer.startswith(("Yes.", "No.")) and "25,977" not in answer, answer
+    assert "weakness of the yen" in segments.run("Are Apple's net sales in Japan growing, and why?").answer

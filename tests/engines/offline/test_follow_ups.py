@@ -14,7 +14,7 @@ from memory_bank.engines.offline.acronym_answer import asked_acronym
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.item_details import asked_of, cue_stems, leans_on_list
-from memory_bank.engines.offline.list_answer import _best_listing
+from memory_bank.engines.offline.list_answer import _best_listing, _counts_them
 from memory_bank.memory.outline import Outline, OutlineChild, OutlineItem, OutlineList
 from memory_bank.memory.query_graph import Node
 from memory_bank.retrieval.embedding import HashingEmbedder
@@ -54,6 +54,17 @@ def test_when_is_each_a_good_fit_reads_each_deployment_models_own_words(nist_ban
     assert "useful for enterprises" in lines["3.2.2 Enclave-Based Deployment"], answer
     for line in lines.values():  # each item: its opening sentence and one more, both whole
         assert line.rstrip().endswith((".", ")")) and "…" not in line
+
+
+def test_how_many_asked_after_a_list_is_the_lists_count_not_a_not_found(nist_bank: MemoryBank) -> None:
+    """As a user in the app: "What are the tenets of zero trust, and how many are there?" gave the seven tenets,
+    then "- how many are there? Not found in the documents." (or, ranked by other vectors, a sentence that says
+    "many"). The list's first line says how many: the part adds no line."""
+    answer = nist_bank.run("What are the tenets of zero trust, and how many are there?").answer
+    first, *items = answer.splitlines()
+    assert first.startswith("The documents give 7 tenets"), answer
+    assert [line.split(".")[0] for line in items] == [str(n) for n in range(1, 8)], answer
+    assert _counts_them("how many are there in total?") and not _counts_them("how many are met by VPNs?")
 
 
 def test_an_acronym_question_gets_the_long_form_the_document_defines_then_what_it_does(
