@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .tokens import stems
+
 CHANGE_MARK = "#change"
 # the beginnings of the verbs that say a figure moved, up or down (`verdict.py` reads the direction off them too)
 RISING = ("increas", "grew", "grow", "rose", "rise", "improv", "expand")
@@ -53,3 +55,14 @@ def change_marks(text: str) -> list[str]:
 def asked_change_marks(question: str) -> list[str]:
     """[CHANGE_MARK] when the question asks whether or why something changed, else []."""
     return [CHANGE_MARK] if asks_change(question) else []
+
+
+_CHANGE_WORDS = (*RISING, *FALLING, "chang", "wors", "better", "get", "becom", "happen", "caus", "driv", "trend")
+
+
+def names_no_subject(question: str) -> bool:
+    """A question about a change that names nothing that changed ("Is it improving, and why?", "Why did it
+    change?"): every word it has beyond function words asks about the change itself. Answered, it got "Yes." and
+    the first sentence saying "improve" (a restructuring plan's), so it is answered by asking what it is about."""
+    asked = stems(question)
+    return bool(asked) and all(w.startswith(_CHANGE_WORDS) for w in asked)

@@ -22,6 +22,7 @@ from ...text.acronyms import shorten
 from ...text.asks import item_noun, ordinal_word
 from ...text.reader_concepts import in_document_terms
 from ...text.tokens import bare_stems
+from ...text.trends import names_no_subject
 from ..models import Citation, ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selected, Selection, Sentence
@@ -113,6 +114,9 @@ class OfflineExecutor:
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
             return ExecutionResult(answer=f"{expanded.text} ({_where(expanded.used[0])})", tool_calls=calls,
                                    citations=_citations(expanded), summary=_summary(expanded), success=True)
+        if names_no_subject(question):  # "Is it improving, and why?" of nothing named
+            said = f"{NOT_FOUND} The question does not say what it asks about: name the figure or the topic."
+            return ExecutionResult(answer=said, tool_calls=calls, success=True, summary=said)
         yes_no = is_yes_no(question)
         row = subject_row(question, self.tables, self.view) if asks_cause(question) else None
         if row is not None:  # "What were total revenues in 2023 and what drove the change?": the row, its reason

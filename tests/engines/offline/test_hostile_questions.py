@@ -94,3 +94,19 @@ def test_a_question_with_a_long_run_of_spaces_gets_an_answer_through_the_bank(qu
     bank.ingest_text(LIGHTHOUSE, "lighthouse.txt")
     answer = within_deadline(lambda: bank.run(question).answer, DEADLINE)
     assert answer.strip() and (is_not_found(answer) or "lighthouse" in answer.lower()), answer
+
+
+REVENUE = ("Total revenues increased 7% in fiscal 2023 due primarily to growth in cloud services revenues. "
+           "During fiscal 2022, management approved plans to further improve efficiencies in our operations.")
+
+
+@pytest.mark.parametrize("question", ["Is it improving, and why?", "Why did it change?", "What drove the increase?"])
+def test_a_change_question_naming_nothing_asks_what_it_is_about(question: str, tmp_path: Path) -> None:
+    """It got "Yes." and the first sentence saying "improve" (a restructuring plan's): now the question is said to
+    name nothing; one that names its subject is answered as before."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text(REVENUE, "filing.txt")
+    answer = bank.run(question).answer
+    assert is_not_found(answer) and "does not say what it asks about" in answer, answer
+    named = bank.run("Did total revenues increase in fiscal 2023, and why?").answer
+    assert not is_not_found(named) and "cloud services" in named, named
