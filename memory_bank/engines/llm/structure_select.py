@@ -32,6 +32,7 @@ from .structured import narrowed
 
 MARK_TOKENS = 3  # prompt tokens of one sentence's "[n] " mark
 PICK_TOKENS = 3  # reply tokens of one sentence number and its comma
+PICKS_OVERHEAD = 16  # reply tokens of one item's id and brackets
 AIM_SHARE = 0.4  # the share of a cluster's sentences the model is asked to keep (the words are bounded after)
 
 
@@ -42,6 +43,11 @@ class Picks(BaseModel):
 
 def numbered(sentences: Sequence[str]) -> str:
     return " ".join(f"[{n}] {s}" for n, s in enumerate(sentences, 1))
+
+
+def _reply_tokens(count: int) -> int:
+    """Reply room for an item of `count` sentences: every one of them picked, at most."""
+    return PICKS_OVERHEAD + PICK_TOKENS * count
 
 
 def _aim(count: int) -> str:
@@ -71,7 +77,7 @@ class SelectingStructureAgent(BatchedAgent[StructureInput, StructureOutput]):
 
     def cost(self, inp: StructureInput, group: Sequence[StructureInput]) -> tuple[int, int]:
         count = len(self._offline.sentences(inp))
-        return estimate_tokens(inp.content) + ITEM_OVERHEAD + MARK_TOKENS * count, 16 + PICK_TOKENS * count
+        return estimate_tokens(inp.content) + ITEM_OVERHEAD + MARK_TOKENS * count, _reply_tokens(count)
 
     def _request(self, by_id: dict[str, StructureInput]) -> BatchRequest[Picks]:
         sentences = {i: self._offline.sentences(inp) for i, inp in by_id.items()}
@@ -102,7 +108,8 @@ class SelectingStructureAgent(BatchedAgent[StructureInput, StructureOutput]):
             return None
 
         return BatchRequest(ids=list(by_id), render=render, item_model=Picks,
-                            reply_tokens=lambda ids: REPLY_OVERHEAD + sum(self.cost(by_id[i], [])[1] for i in ids),
+                            reply_tokens=lambda ids: REPLY_OVERHEAD + sum(_reply_tokens(len(sentences[i]))
+                                                                          for i in ids),
                             schema=schema, check=check)
 
     def _output(self, inp: StructureInput, item: Any) -> StructureOutput:
