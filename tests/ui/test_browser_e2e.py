@@ -102,19 +102,30 @@ def _click_a_node(page, doc: str) -> str:  # noqa: ANN001
     iframe = page.locator('iframe[src*="graph_view"]').first
     iframe.scroll_into_view_if_needed()
     _in_graph(page, "w.document.getElementById('btn-fit').click(); return true;")
-    page.wait_for_timeout(700)
     box = iframe.bounding_box()
-    pos = _in_graph(page, """
-        const ids = w.__graphDebug.nodeIds(), cx = arg.w / 2, cy = arg.h / 2;
-        let best = null;
-        for (const id of ids) {
-          const p = w.__graphDebug.position(id);
-          if (!p || w.__graphDebug.doc(id) !== arg.doc) continue;
-          const d = (p.x - cx) ** 2 + (p.y - cy) ** 2;
-          if (!best || d < best.d) best = { x: p.x, y: p.y, d: d };
-        }
-        return best;""", {"w": box["width"], "h": box["height"], "doc": doc})
-    hit = _in_graph(page, "return w.__graphDebug.nodeAt(arg.x, arg.y);", pos)
+    # the fit is animated (400 ms), longer on a loaded machine: the node is taken once the view stands still, its
+    # place read twice 300 ms apart (a node read mid-animation had moved from under the mouse: "no node under it")
+    pos = hit = None
+    for _ in range(30):
+        page.wait_for_timeout(300)
+        here = _in_graph(page, """
+            const ids = w.__graphDebug.nodeIds(), cx = arg.w / 2, cy = arg.h / 2;
+            let best = null;
+            for (const id of ids) {
+              const p = w.__graphDebug.position(id);
+              if (!p || w.__graphDebug.doc(id) !== arg.doc) continue;
+              const d = (p.x - cx) ** 2 + (p.y - cy) ** 2;
+              if (!best || d < best.d) best = { id: id, x: p.x, y: p.y, d: d };
+            }
+            return best;""", {"w": box["width"], "h": box["height"], "doc": doc})
+        still = pos is not None and here is not None and here["id"] == pos["id"] \
+            and abs(here["x"] - pos["x"]) < 1 and abs(here["y"] - pos["y"]) < 1
+        pos = here
+        if still:
+            hit = _in_graph(page, "return w.__graphDebug.nodeAt(arg.x, arg.y);", pos)
+            if hit:
+                break
+    assert pos is not None, f"no node of {doc} on the graph"
     page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
     return hit
 
