@@ -76,6 +76,8 @@ def main() -> None:
     parser.add_argument("--no-answers", action="store_true", help="skip bank.run (context hits only)")
     parser.add_argument("--cache", type=Path, help="export of the ingested book: written once, then loaded")
     parser.add_argument("--threads", type=int, help="torch threads (1 is faster on a busy shared machine)")
+    parser.add_argument("--json", type=Path, help="write every question's final answer and score here (to compare "
+                        "two versions per question)")
     parser.add_argument("--runtime", choices=get_args(Runtime), default="auto",
                         help="the embedding runtime (the vectors of each are compared by bench/embedding_int8.py)")
     args = parser.parse_args()
@@ -103,6 +105,7 @@ def main() -> None:
     results = {name: {b: 0 for b in BUDGETS} for name in ("bank", "per_node", "baseline")}
     right = found_words = not_found = closest_held = 0
     over_limit = 0
+    rows: list[dict] = []
     t0 = time.perf_counter()
     for q in sample:
         ctx_node = per_node_context(bank, q["question"], args.k)
@@ -120,6 +123,8 @@ def main() -> None:
             not_found += refused
             right += answered(answer, q["answers"])
             closest_held += hit(answer, q["answers"]) and refused
+            rows.append({"question": q["question"], "answers": q["answers"], "answer": answer,
+                         "not_found": refused, "right": answered(answer, q["answers"])})
     seconds = time.perf_counter() - t0
 
     n = len(sample)
@@ -133,6 +138,8 @@ def main() -> None:
               f"{closest_held} of them with the gold in the closest passage shown (not counted; counted: "
               f"{(right + closest_held) / n:.3f})")
     print(f"questions: {n}, {seconds / n * 1000:.0f} ms per question (contexts + run)")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 if __name__ == "__main__":

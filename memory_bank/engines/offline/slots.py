@@ -32,7 +32,9 @@ _APART = 2
 _WITHIN = 6
 _ACTIVE = frozenset({"did", "does", "do"})  # "Which team did X defeat?": X is the subject, not the one defeated
 # a name and its number ("AS-202", "Apollo 13", "Super Bowl 50"): a sentence on its sibling ("AS-201") is no answer
-_NUMBERED = re.compile(r"\b([A-Z][A-Za-z]*(?:[ -][A-Z][A-Za-z]*)*)[ -](\d+)\b")
+# the capitalised word a number is attached to ("AS-202", "Apollo 13", "Super Bowl 50": "Bowl"): only that word is
+# compared, and a pattern taking the whole run of capitalised words before it went quadratic on a long run of them
+_NUMBERED = re.compile(r"\b([A-Z][A-Za-z]*)[ -](\d+)\b")
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
                      "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
                      "sept", "oct", "nov", "dec"})
@@ -164,10 +166,10 @@ def renumbered(question: str, sentence: str) -> list[str]:
     ("December 12") and a year are not numbered names."""
     out = []
     for match in _NUMBERED.finditer(question):
-        base, number = match.group(1).split()[-1], match.group(2)
+        base, number = match.group(1), match.group(2)
         if base.lower() in _MONTHS or (len(number) == 4 and number[:2] in ("19", "20")):
             continue
-        given = {m.group(2) for m in _NUMBERED.finditer(sentence) if m.group(1).split()[-1] == base}
+        given = {m.group(2) for m in _NUMBERED.finditer(sentence) if m.group(1) == base}
         if given and number not in given:
             out.append(match.group(0))
     return out
