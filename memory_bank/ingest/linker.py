@@ -33,6 +33,7 @@ from ..memory.query_graph import Node, PendingConflict, Relation
 from ..memory.store import Memory
 from ..retrieval.retriever import Retriever
 from ..settings import Settings
+from ..text.furniture import in_furniture_section
 from .graph_ops import GraphOps
 from .parallel import agent_concurrency, map_agent
 
@@ -163,8 +164,12 @@ class Linker:
     def _states_claims(self, node_id: str) -> bool:
         """Document furniture (a reference list, a table of contents, a notice) states no claim a source could
         contradict: two reference lists that cite "Software Asset Management" and "Hardware Asset Management"
-        after the same words were a pending conflict on the NIST PDF. Such a pair is only related."""
-        return not self.memory.graph.get(node_id).role.is_furniture
+        after the same words were a pending conflict on the NIST PDF. Such a pair is only related. So is a
+        passage read under a furniture heading, whatever its own shape: two lines of a 10-K's index of exhibits
+        ("4.14 Officer's Certificate … dated as of May 11, 2017" / "4.5 … November 10, 2014") name documents
+        filed elsewhere."""
+        node = self.memory.graph.get(node_id)
+        return not node.role.is_furniture and not any(in_furniture_section(s.section) for s in node.sources)
 
     def _apart(self, node_id: str, merges: list[tuple[str, RelationJudgement]]
                ) -> tuple[list[tuple[str, RelationJudgement]], list[tuple[str, RelationJudgement]]]:

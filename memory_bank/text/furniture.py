@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum
 
 
@@ -136,6 +136,12 @@ def section_role(title: str) -> Role | None:
     10.1* Employee Stock Purchase Plan …" names a document filed elsewhere, it says nothing of employees)."""
     line = " ".join(title.split())
     return Role.CONTENTS if _EXHIBIT_INDEX.fullmatch(line) else _heading_role(line)
+
+
+def in_furniture_section(section: Sequence[str]) -> bool:
+    """Is a passage read under a furniture heading at any level of its section path (an index of exhibits, a
+    table of contents): what it says points elsewhere, whatever its own shape."""
+    return any(section_role(title) for title in section)
 
 
 def _heading_role(line: str) -> Role | None:

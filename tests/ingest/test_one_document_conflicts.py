@@ -76,3 +76,16 @@ def test_a_figure_changed_between_two_files_is_still_a_conflict(embedder: Cached
     conflicts = list(bank.memory.conflicts.values())
     bank.clear()
     assert len(conflicts) == 1 and '"5"' in conflicts[0].description and '"9"' in conflicts[0].description
+
+
+def test_an_index_of_exhibits_states_no_claim_to_contradict(embedder: CachedEmbedder, tmp_path: Path) -> None:
+    """The 10-K's Item 15 lists documents filed elsewhere ("4.14 Officer's Certificate … dated as of May 11, 2017"
+    / "4.5 … dated as of November 10, 2014"): each line read as body text by its shape, but under an index of
+    exhibits; three pairs of them were pending conflicts on the Apple 10-K."""
+    bank = MemoryBank(Settings(), embedder=embedder, workdir=tmp_path / "w")
+    bank.ingest_file(_pages("APPLE_2022_10K.pdf", [57, 58], tmp_path))
+    certificates = [n for n in bank.memory.graph.nodes() if "Officer’s Certificate" in bank.memory.source_text(n.id)]
+    conflicts = [c.description for c in bank.memory.conflicts.values()]
+    bank.clear()
+    assert len(certificates) >= 2, "the exhibit lines are in memory"
+    assert conflicts == []

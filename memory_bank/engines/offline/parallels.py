@@ -9,7 +9,10 @@ each such pair was a pending conflict a user saw on the Query Graph (`bench/docu
 - two rows of one table, which share the table's header words: "Stock-based awards outstanding at May 31, 2020"
   / "Stock-based awards activity from June 1, 2020 ...";
 - one clause for two periods or two note series: "Balance as of September 24, 2022" / "... September 28, 2019",
-  "the 3.050% 2029 Notes and the 2042 Notes" / "... the 2031 Notes".
+  "the 3.050% 2029 Notes and the 2042 Notes" / "... the 2031 Notes";
+- a table's lead-in against its rows, or two lead-ins worded apart, where one side of every difference holds no
+  value at all: "Stock-based awards activity ... is summarized as follows" / "... 2,780", "This table includes
+  a reconciliation" / "The table below provides a reconciliation".
 A document restating one fact two ways inside one section is still a conflict, and so is any pair from two
 sources, or from text without sections (pasted notes), where nothing says the passages are parallel.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..models import NodeInfo
-from .contradiction import Substitution
+from .contradiction import Substitution, align_tokens
 from .nlp import MONTHS
 
 _ROW = re.compile(r" \| ")
@@ -45,6 +48,11 @@ def _dates_only(value: str) -> bool:
         _YEAR.fullmatch(w) or _DAY.fullmatch(w) or w.lower() in _MONTHS for w in words)
 
 
+def _holds_value(text: str) -> bool:
+    """A number, a date or a name among the words (`Token.is_value`, as the conflict itself reads them)."""
+    return any(token.is_value() for token in align_tokens(text))
+
+
 def parallel(a: NodeInfo, b: NodeInfo, a_text: str, b_text: str, distinct: list[Substitution]) -> str | None:
     """Why two nodes that align like an edited copy are two facts of one document (a reason), or None."""
     if not _one_structured_document(a, b):
@@ -55,4 +63,6 @@ def parallel(a: NodeInfo, b: NodeInfo, a_text: str, b_text: str, distinct: list[
         return "two rows of one table"
     if distinct and all(_dates_only(s.ours) and _dates_only(s.theirs) for s in distinct):
         return "one clause of one document for two dates or series"
+    if distinct and all(not (_holds_value(s.ours) and _holds_value(s.theirs)) for s in distinct):
+        return "wording against a value in one document: a lead-in and its rows, not two facts"
     return None

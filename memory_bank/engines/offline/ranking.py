@@ -32,7 +32,7 @@ from ...retrieval.embedding import Embedder
 from ...text.capacity import asks_amount_done, states_capacity
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
-from ...text.furniture import Role, in_capitals, name_run, section_role
+from ...text.furniture import Role, in_capitals, in_furniture_section, name_run
 from ...text.periods import misdated_period, periods
 from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, titled_by
@@ -103,7 +103,7 @@ class Ranked:
         body sentence answers; so is a run of names read as one sentence (an exhibit's list of subsidiaries)."""
         return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)
                 and not name_run(self.pool[i].text)
-                and not any(section_role(title) for title in self.pool[i].section)]
+                and not in_furniture_section(self.pool[i].section)]
 
     def lead(self) -> int:
         """The sentence an answer opens with when it is found, and the one judged first: the best body

@@ -38,3 +38,17 @@ def test_a_restatement_inside_one_section_and_any_pair_of_two_sources_stay_confl
     assert parallel(*two, ROWS_2022, ROWS_2019, DATES) is None
     pasted = node("a", ["notes"], []), node("b", ["notes"], [])  # nothing says these are one document's parts
     assert parallel(*pasted, minutes, review, DATES) is None
+
+
+def test_a_lead_in_against_its_rows_is_no_conflict_but_two_values_are() -> None:
+    """One side of every difference holds no number, date or name: a table's lead-in against a row ("… is
+    summarized as follows" / "… 2,780"), or a lead-in worded two ways. Two values in one section stay a conflict."""
+    one = node("a", ["10k.pdf"], ["Stock-Based Awards"]), node("b", ["10k.pdf"], ["Stock-Based Awards"])
+    lead_in = [Substitution("2,780", "is summarized as follows", "2020 through May 31 2023")]
+    assert parallel(*one, "x", "y", lead_in) == "wording against a value in one document: a lead-in and its rows, " \
+                                                "not two facts"
+    worded = [Substitution("This table includes", "The table below provides", "closed prior to fiscal 2022")]
+    assert parallel(*one, "x", "y", worded) is not None
+    assert parallel(*one, "x", "y", [Substitution("906", "302", "PURSUANT TO SECTION")]) is None
+    two = node("a", ["minutes.md"], ["Budget"]), node("b", ["review.md"], ["Budget"])
+    assert parallel(*two, "x", "y", lead_in) is None
