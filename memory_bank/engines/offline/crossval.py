@@ -14,6 +14,7 @@ from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView, Passage
 from ..models import Citation, Claim, ExecutionResult, ToolCallRecord, Verdict
 from .contradiction import Substitution, align, align_tokens
+from .results import clip
 from .validation_text import undecided, verdict
 
 _ALNUM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -61,7 +62,7 @@ class CrossValidator:
         entries = self.view.entries_for(node.id)
         text = "\n\n".join(e.text for e in entries if e.entry_id not in lost) or node.summary
         calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
-                                    response=_clip(text, self.response_chars)))
+                                    response=clip(text, self.response_chars)))
         return text, {e.entry_id for e in entries}
 
     def _search(self, sub: Substitution, calls: list[ToolCallRecord], exclude: set[str]) -> list[Passage]:
@@ -70,7 +71,7 @@ class CrossValidator:
             query = f"{sub.before} {value}".strip()
             hits = self.view.search_passages(query, self.k)
             calls.append(ToolCallRecord(name="search", arguments={"query": query, "scope": "local"},
-                                        response="\n".join(f"[{p.where()}] {_clip(p.text, 300)}" for p in hits)
+                                        response="\n".join(f"[{p.where()}] {clip(p.text, 300)}" for p in hits)
                                         or "no passage found"))
             for p in hits:
                 if p.entry_id not in exclude:
@@ -87,7 +88,7 @@ class CrossValidator:
             return ExecutionResult(answer=text, summary=summary, tool_calls=calls, success=True, verdict=Verdict())
         win, lose = (side_a, side_b) if len(support_a.passages) > len(support_b.passages) else (side_b, side_a)
         winner = support_a if win is side_a else support_b
-        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=_clip(p.text, 200),
+        citations = [Citation(node_id=p.node_ids[0], source=p.source, pages=list(p.pages), quote=clip(p.text, 200),
                               printed_pages=p.printed_pages, section=list(p.section))
                      for p in winner.passages if p.node_ids]
         summary = (f"The documents support \"{win[1]}\" (node {win[0]}) over \"{lose[1]}\" (node {lose[0]}): "
@@ -118,7 +119,3 @@ def _contains(text: str, value: str) -> bool:
     hay = " ".join(_ALNUM.findall(text.lower()))
     return bool(needle) and f" {needle} " in f" {hay} "
 
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + " … (truncated)"

@@ -159,6 +159,10 @@ class ListAnswerer:
             lines.append(f"… and {listing.count - (len(lines) - 1)} more.")
         return "\n".join(lines)
 
+    def answer(self, question: str, listing: Listing) -> Answer:
+        """The list as an answer, cited to the section it was read from."""
+        return Answer(self.compose(question, listing), [section_evidence(listing)], 1.0)
+
 
 def _whole_words(listing: Listing, details: list[str | None], max_items: int) -> int:
     """The words of the list's lines with every item said whole (its marker or title, its text, its detail)."""

@@ -1,0 +1,54 @@
+"""The evidence an answer is drawn from: the sentences of the typed selection the memory block was made of,
+never re-parsed from the block's text, recorded as the calls an agent would have made (a local search, a deep
+retrieval of each node shown) with their real outputs, so the run log shows the same trail as the LLM engine's."""
+
+from __future__ import annotations
+
+from ...retrieval.view import MemoryView
+from ..models import ToolCallRecord
+from ..protocol.memory_block import Selected, Selection, Sentence
+from .answering import announces_list
+from .evidence import Evidence, answerable
+from .results import clip
+from .themes import section_themes
+
+LIST_ITEMS = 6  # sentences read after one that announces a list
+
+
+class EvidenceReader:
+    """`response_chars`: how much of a node's deep retrieval the run log's tool call keeps."""
+
+    def __init__(self, view: MemoryView, response_chars: int) -> None:
+        self.view = view
+        self.response_chars = response_chars
+
+    def run(self, selection: Selection, calls: list[ToolCallRecord]) -> list[Evidence]:
+        """The sentences the selection's memory block is made of, node by node in relevance order (a node's
+        sentences in document order), each call appended to `calls`."""
+        calls.append(ToolCallRecord(name="search", arguments={"query": selection.question, "scope": "local"},
+                                    response="\n".join(f"[{p.where()}] {clip(p.text, 300)}"
+                                                       for p in selection.passages) or "no passage found"))
+        evidence: list[Evidence] = []
+        themes = section_themes(selection.question, (c.node.section()[:1] for c in selection.nodes), self.view)
+        for chosen in selection.nodes:
+            node = chosen.node
+            calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
+                                        response=clip(self.view.deep_retrieve(node.id, with_attachments=False)
+                                                      .text(), self.response_chars)))
+            prior = 1.0 / (1.0 + chosen.rank)
+            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
+                                     s.section, s.row is not None, themes.get(s.section[:1], ()))
+                            for s in _with_lists(chosen) if answerable(s.text))
+        return evidence
+
+
+def _with_lists(chosen: Selected) -> list[Sentence]:
+    """The node's shown sentences in document order; one that announces a list brings the items after it (the
+    block shows what covers the question, and list items rarely repeat the question's words)."""
+    out: list[Sentence] = []
+    for shown in chosen.shown:
+        out.append(shown)
+        if announces_list(shown.text):
+            items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
+            out.extend(sorted(items, key=lambda s: s.position))
+    return out

@@ -1,0 +1,134 @@
+"""A question that asks several things ("What are the tenets, and what does the first require?"): each part
+answered from its own evidence, as a short list; a part the documents do not answer says so. A later part may
+lean on an earlier one: asked of each item of the list it gave, of one item of it, or of the items a sentence
+named."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...retrieval.view import MemoryView
+from ..models import ExecutionResult, ToolCallRecord
+from ..protocol.figures import TableIndex
+from ..protocol.memory_block import Selection
+from ..protocol.not_found import NOT_FOUND
+from .acronym_answer import AcronymAnswerer
+from .answering import Answer, Answerer
+from .counted_list import counted_sentence
+from .evidence import Evidence
+from .figure_answer import answering_rows, asks_choice, asks_one_figure, figure_text, row_evidence
+from .item_details import ItemDetails
+from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
+from .results import done, where
+from .verdict import is_yes_no, verdict
+
+_EACH = re.compile(r"\b(?:each|both|either)\b", re.IGNORECASE)  # a part asked of every item an earlier part named
+
+
+@dataclass(frozen=True)
+class PartReaders:
+    """What a part is read with: `answerer` gives each part a shorter answer, so the list stays readable;
+    `evidence` reads a part's selection (recording its calls); `absent` names what the documents never mention;
+    `summary_of` gives a node's text, which a counted sentence reads for what its passage says before it."""
+
+    answerer: Answerer
+    lists: ListAnswerer
+    details: ItemDetails
+    acronyms: AcronymAnswerer
+    tables: TableIndex
+    view: MemoryView
+    evidence: Callable[[Selection, list[ToolCallRecord]], list[Evidence]]
+    absent: Callable[[str], list[str]]
+    summary_of: Callable[[str], str]
+
+
+class PartsAnswerer:
+    def __init__(self, readers: PartReaders) -> None:
+        self.r = readers
+
+    def run(self, question: str, selections: list[Selection], calls: list[ToolCallRecord]) -> ExecutionResult:
+        r = self.r
+        answerer = r.answerer
+        parts = [s.question for s in selections]
+        selected = [(s, r.evidence(s, calls)) for s in selections]
+        listings = [None if is_yes_no(part) else r.lists.listing(part, selection)
+                    for part, (selection, _) in zip(parts, selected)]
+        absent = [r.absent(part) for part in parts]
+        ranked = [answerer.rank(part, evidence) for part, (_, evidence) in zip(parts, selected)]
+        openings = [answerer.opening(rk) for rk in ranked]
+        answers: list[Answer] = []
+        counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
+        for k, (part, ranking) in enumerate(zip(parts, ranked)):
+            listing = listings[k]
+            if absent[k]:  # it asks about something the documents never mention
+                answers.append(Answer(text="", found=False))
+                continue
+            if listing is not None:  # a part that asks for a list is answered by the list
+                answers.append(r.lists.answer(part, listing))
+                continue
+            counted = counted_sentence(part, selected[k][1], r.summary_of)
+            if counted is not None:  # "What are the two planes …?": the sentence naming both
+                answers.append(counted)
+                counts.append(counted)
+                continue
+            expanded = r.acronyms.run(part)
+            if expanded is not None:  # "What does 'PA' stand for and what does it do?"
+                answers.append(expanded)
+                continue
+            # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
+            # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
+            one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
+            rows = answering_rows(part, r.tables, r.view) if one else []
+            if rows:
+                answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], r.view.node(rows[0].node_id))],
+                                      1.0))
+                continue
+            if self._detailed(part, listings[:k], parts, answers):  # "... and when is each a good fit?"
+                answers.append(Answer("", [], 1.0))
+                continue
+            pointed = followed_item(part, listings[:k])
+            if pointed is not None:  # "... and what does the first say?": the item of the list just given
+                answers.append(pointed)
+                continue
+            # a sentence another item opens with, or one an earlier item shows, is not this item's filler
+            said = {text for j, text in enumerate(openings) if j != k and text}
+            said |= {ev.text for a in answers if a.found for ev in a.used}
+            answer = answerer.answer_ranked(part, ranking, frozenset(said))
+            if not answer.found and counts and _EACH.search(part):  # "… and what travels on each?": the
+                answer = counts[-1]  # sentence naming the items says it of each (shown once)
+            if answer.found and is_yes_no(part):
+                answer.text = f"{verdict(part, answer.used[0].text)}. {answer.text}"
+            answers.append(answer)
+        return _merged(parts, answers, listings, calls)
+
+    def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
+        """A part that asks something of every item of the list an earlier part gave: that list's answer is
+        given again with each item's answer to it (item_details.py). False when no item's sub-section answers."""
+        j, listing = next(((i, e) for i, e in reversed(list(enumerate(earlier))) if e is not None), (0, None))
+        if listing is None:
+            return False
+        details = self.r.details.run(part, listing)
+        if not any(details):
+            return False
+        texts = [d.text if d else None for d in details]
+        answers[j] = Answer(self.r.lists.compose(parts[j], listing, texts),
+                            [section_evidence(listing), *(d for d in details if d)], 1.0)
+        return True
+
+
+def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | None],
+            calls: list[ToolCallRecord]) -> ExecutionResult:
+    """The parts' answers as one: a list answer as it is, another part as a cited line, an unanswered part
+    saying so; "not found" when no part is answered."""
+    if not any(a.found for a in answers):
+        return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
+                               summary="No passage of the documents answers any part of the question.")
+    lines = [(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})") if a.found
+             else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)
+             if not a.found or a.text]
+    lines = list(dict.fromkeys(lines))  # one passage answering two parts is shown once
+    found = [a for a in answers if a.found]
+    merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
+    return done(merged, calls)
