@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Mentions:
+    """How often the task's documents say some terms: per term, the passages that say it (`each`), those that
+    say them all (`together`), out of `passages`."""
+
+    each: tuple[int, ...]
+    together: int
+    passages: int
+
+
+@dataclass(frozen=True)
 class Passage:
     """A piece of raw document text found by local search, with where it came from."""
 
@@ -81,6 +91,10 @@ class MemoryView(Protocol):
 
     def mentions(self, terms: list[str]) -> dict[str, bool]:
         """Whether the task's documents say each term anywhere (whole words, any case, hyphen or space)."""
+        ...
+
+    def passages_saying(self, groups: list[tuple[str, ...]]) -> Mentions:
+        """How many raw passages say each group of term forms, how many say them all, out of how many."""
         ...
 
     def acronyms(self) -> dict[str, str]:

@@ -3,8 +3,10 @@ they do say on its subject, labelled and cited, a near miss a reader would other
 
 from __future__ import annotations
 
+import re
+
 from ...retrieval.view import MemoryView
-from ...text.tokens import bare_stems
+from ...text.tokens import STOPWORDS, bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
@@ -16,6 +18,7 @@ from .specifics import specific_terms
 NAMED_ABSENT = 3  # the answer names this many of the things the documents never mention
 NAMED_CHARS = 60  # each at most this long: a question may be anything a user pastes
 CLOSEST_SHARE = 0.6  # a "not found" shows the closest sentence when it says this share of the question's words
+SUBJECT_SHARE = 0.2  # a name said in more of the documents' passages than this is their subject
 
 
 class NotFoundAnswers:
@@ -35,37 +38,81 @@ class NotFoundAnswers:
     def not_mentioned(self, question: str, absent: list[str], evidence: list[Evidence],
                       calls: list[ToolCallRecord]) -> ExecutionResult:
         """"Not found", saying what the documents never mention, and the closest thing they do say, labelled."""
-        named = ", ".join(f"“{clip(t, NAMED_CHARS)}”" for t in absent[:NAMED_ABSENT])
-        if len(absent) > NAMED_ABSENT:
-            named += f" and {len(absent) - NAMED_ABSENT} more names"
-        text = f"{NOT_FOUND} They never mention {named}."
+        named = _named(absent)
+        return self._with_closest(f"{NOT_FOUND} They never mention {named}.", f"The documents never mention {named}",
+                                  question, evidence, calls)
+
+    def never_together(self, question: str, sources: set[str]) -> list[str]:
+        """The question's names that the documents each say but never in one passage ("R&D" and "India" of a
+        filing that gives R&D only in total): the relation asked about is what they do not hold. The documents'
+        subject is left out of the reading: a name in a source's file name ("Apple" of APPLE_2022_10K.pdf) or
+        said in more than `SUBJECT_SHARE` of the passages."""
+        named = {w for source in sources for w in re.split(r"[\W_]+", source.lower()) if w}
+        terms = [t for t in _names(question) if t.lower() not in named]
+        if not 2 <= len(terms) <= NAMED_ABSENT:  # many names are rarely all in one passage: that says little
+            return []
+        groups = [(t, *other_forms(t)) for t in terms]
+        counts = self.view.passages_saying(groups)
+        if not all(counts.each):  # a name the documents never say is `absent`'s to report, or read as a typo
+            return []
+        kept = [g for g, n in zip(groups, counts.each, strict=True) if n <= max(1.0, SUBJECT_SHARE * counts.passages)]
+        if len(kept) < 2 or self.view.passages_saying(kept).together:
+            return []
+        return [g[0] for g in kept]
+
+    def _with_closest(self, text: str, summary: str, question: str, evidence: list[Evidence],
+                      calls: list[ToolCallRecord]) -> ExecutionResult:
+        """The "not found" text and, labelled and cited, the evidence's best sentence: what the documents do say
+        of the question's subject (the reader was told why it is not the answer)."""
         ranked = self.answerer.rank(question, evidence)
         closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not ranked.pool[i].lead_in),
                        None) if ranked is not None else None
         if closest is None:
-            return ExecutionResult(answer=text, tool_calls=calls, success=True,
-                                   summary=f"The documents never mention {named}.")
+            return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=f"{summary}.")
         answer = Answer(closest.text, [closest], 0.0)
         return ExecutionResult(answer=f"{text}\nThe closest they come ({where(closest)}): {closest.text}",
                                tool_calls=calls, citations=citations(answer), success=True,
-                               summary=f"The documents never mention {named}; closest: node {closest.node_id}.")
+                               summary=f"{summary}; closest: node {closest.node_id}.")
 
-    @staticmethod
-    def closest(question: str, best: Evidence | None, evidence: list[Evidence],
+    def closest(self, question: str, best: Evidence | None, evidence: list[Evidence],
                 calls: list[ToolCallRecord]) -> ExecutionResult:
         """"Not found", and the closest thing the documents say when it is on the question's subject: the
         sentence of the evidence that says most of the question's words (at least `CLOSEST_SHARE`; the first in
         relevance order of those that say as much)."""
         why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
         summary = f"No passage of the documents answers the question.{why}"
+        apart = self.never_together(question, {ev.source for ev in evidence})
+        text = f"{NOT_FOUND} They mention {_named(apart, ' and ')}, but never in one passage." if apart else NOT_FOUND
         shares = [_said_share(question, ev.text) if not ev.lead_in else 0.0 for ev in evidence]
         top = max(range(len(evidence)), key=lambda i: (shares[i], -i), default=None)
         if top is None or shares[top] < CLOSEST_SHARE:
-            return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True, summary=summary)
+            return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=summary)
         near = evidence[top]
-        return ExecutionResult(answer=f"{NOT_FOUND}\nThe closest they come ({where(near)}): {near.text}",
+        return ExecutionResult(answer=f"{text}\nThe closest they come ({where(near)}): {near.text}",
                                tool_calls=calls, citations=citations(Answer(near.text, [near], 0.0)),
                                success=True, summary=summary)
+
+
+def _names(question: str) -> list[str]:
+    """The question's specific terms, a name of several words kept whole ("Corruption Perception Index",
+    "Doctor of Law"): each is looked for as written."""
+    names: list[str] = []
+    for term in specific_terms(question):
+        if term.lower() in STOPWORDS:  # a common word capitalised in a quoted title ("Start Here")
+            continue
+        joined = next((f"{names[-1]}{glue}{term}" for glue in (" ", " of ") if names
+                       and f"{names[-1]}{glue}{term}" in question), None)
+        names[-1:] = [joined] if joined else [*names[-1:], term]
+    return names
+
+
+def _named(terms: list[str], last: str = ", ") -> str:
+    """The first `NAMED_ABSENT` terms quoted and clipped (a question may be anything a user pastes), the last
+    joined by `last` ("“R&D” and “India”")."""
+    quoted = [f"“{clip(t, NAMED_CHARS)}”" for t in terms[:NAMED_ABSENT]]
+    if len(terms) > NAMED_ABSENT:
+        return ", ".join(quoted) + f" and {len(terms) - NAMED_ABSENT} more names"
+    return last.join([", ".join(quoted[:-1]), quoted[-1]]) if len(quoted) > 1 else quoted[0]
 
 
 def _said_share(question: str, sentence: str) -> float:

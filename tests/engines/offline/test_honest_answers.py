@@ -394,3 +394,19 @@ def test_a_list_with_the_asked_kind_among_its_items_lists_its_peers() -> None:
     assert _best_listing("What does Apple's Services category include?", node, outline) is None
     listed = _best_listing("What products and services does Apple report the performance of?", node, outline)
     assert listed is not None and listed.count == 5
+
+
+def test_names_the_documents_never_say_together_are_named_in_the_not_found(tmp_path: Path) -> None:
+    """"R&D in India" of a report that gives R&D only in total and mentions India elsewhere: each name is said,
+    the relation asked about is not, and the reader is told so. The report's own name is its subject, not a
+    name to read; names said in one passage get the plain "not found"."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("Research\n\nNorthwind spent 4.2 million dollars on R&D in fiscal 2023, up from 3.9 million, "
+                     "mostly on the battery programme and its test laboratories.\n", "northwind_research.txt")
+    bank.ingest_text("Markets\n\nNorthwind opened two sales offices in India and one in Brazil during fiscal 2023; "
+                     "the offices sell the battery packs to regional carmakers.\n", "northwind_markets.txt")
+    apart = bank.run("How much did Northwind spend on R&D in India?").answer
+    assert apart.startswith(f"{NOT_FOUND} They mention “R&D” and “India”, but never in one passage.\n"
+                            "The closest they come (northwind_research.txt"), apart
+    together = bank.run("How many sales offices did Northwind open in Brazil before India?").answer
+    assert "never in one passage" not in together, together
