@@ -29,7 +29,6 @@ their schema), so the Run page sees a call's tokens arrive (`on_tokens`); other 
 
 from __future__ import annotations
 
-import email.utils
 import json
 import random
 import threading
@@ -50,6 +49,7 @@ from .breaker import EndpointBreaker
 from .cached import cached_tokens, server_speeds
 from .client import Completion, Message, ResponseSchema, TextListener, TokenListener
 from .prompt_size import estimate_message_tokens, has_image
+from .retry_after import parse_retry_after
 from .stream_reader import read_stream
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"  # explicit, so the SDK never picks one up from the environment
@@ -64,29 +64,6 @@ REACT_SLOT = 0  # the llama.cpp server slot every ReAct step goes to (`_streamed
 _STREAM = {"stream": True, "stream_options": {"include_usage": True}}  # the usage comes in a last chunk
 # llguidance's JSON grammar with no whitespace between tokens (`OpenAIClient._with_grammar`)
 _COMPACT = {"x-guidance": {"whitespace_flexible": False}}
-
-
-def _number(value: str) -> float | None:
-    try:
-        return float(value)
-    except ValueError:
-        return None
-
-
-def parse_retry_after(headers: Any, now: float | None = None) -> float | None:
-    """Seconds to wait from `retry-after-ms`, or `Retry-After` as seconds or as an HTTP date; None if absent."""
-    millis = _number(headers.get("retry-after-ms") or "")
-    if millis is not None:
-        return max(0.0, millis / 1000)
-    value = headers.get("retry-after") or ""
-    seconds = _number(value)
-    if seconds is not None or not value:
-        return None if seconds is None else max(0.0, seconds)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None  # unparseable: the caller falls back to exponential backoff
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def _retryable(exc: Exception) -> bool:

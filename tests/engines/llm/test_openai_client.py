@@ -11,7 +11,8 @@ import pytest
 
 from memory_bank.control import CancelToken
 from memory_bank.engines.llm.client import MeteredClient, ResponseSchema, UsageMeter
-from memory_bank.engines.llm.openai_client import OpenAIClient, parse_retry_after
+from memory_bank.engines.llm.openai_client import OpenAIClient
+from memory_bank.engines.llm.retry_after import parse_retry_after
 from memory_bank.errors import BudgetExceeded, ConfigError, LLMError, RunCancelled
 from memory_bank.events import EventBus, LLMUsage
 from memory_bank.limits import MAX_RETRY_WAIT
