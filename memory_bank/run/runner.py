@@ -1,8 +1,9 @@
 """The task loop: plan one step, execute it, intercept its context, plan again (DESIGN §4).
 
-Each question gets a fresh Insight Doc over the same memory. The loop stops when planning leaves nothing
-pending, at the hard cap on rounds, when a budget is used up, or when the user cancels; in every case what was
-built stays in memory and the result says why it stopped.
+Each question gets a fresh Insight Doc over the same memory; one leaning on the task's previous question ("Is it
+improving?") is first read against that doc's goal (`text/follow_up.py`), and its answer says how. The loop
+stops when planning leaves nothing pending, at the hard cap on rounds, when a budget is used up, or when the user
+cancels; in every case what was built stays in memory and the result says why it stopped.
 """
 
 from __future__ import annotations
