@@ -203,11 +203,15 @@ def answer_view(task: TaskSession, view: RunView, *, key: str) -> None:
         else:
             st.caption("Working on it…")
         return
-    if is_not_found(result.answer):  # told apart at a glance from an answer
-        st.info(safe_markdown(result.answer), icon=":material/search_off:")
+    reading = result.follow_up  # a follow-up read against the previous question: the reading, then the answer
+    answer = result.answer.removeprefix(f"{reading.note()}\n") if reading else result.answer
+    if reading:
+        st.caption(md_escape(reading.note()))
+    if is_not_found(answer):  # told apart at a glance from an answer
+        st.info(safe_markdown(answer), icon=":material/search_off:")
     else:
         with st.container(border=True):
-            st.markdown(safe_markdown(result.answer))
+            st.markdown(safe_markdown(answer))
     if result.termination == "endpoint_down":
         st.error(md_escape(result.stop_reason))
     elif result.termination != "done":

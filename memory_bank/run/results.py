@@ -11,6 +11,7 @@ from ..engines.models import Citation
 from ..errors import RunError, unique_errors
 from ..long_term.models import LongTermUse
 from ..memory.insight_doc import InsightDoc
+from ..text.follow_up import FollowUp
 
 # done: planning left nothing pending; max_rounds: the loop was cut at the cap on rounds (the answer, if any, was
 # written from what memory held then); budget / endpoint_down: an error stopped it (`stop_reason`); cancelled.
@@ -29,6 +30,8 @@ class RunResult(BaseModel):
     stop_reason: str = ""  # when the run ended early on an error (budget, endpoint down): that error's message
     new_node_ids: list[str] = Field(default_factory=list)
     long_term: LongTermUse | None = Field(default=None, description="what long-term memory gave and learned")
+    follow_up: FollowUp | None = Field(default=None, description="how a question leaning on the task's previous "
+                                       "one was read (its answer says so first); None when it was read as asked")
 
     @field_validator("errors", mode="before")
     @classmethod

@@ -1,8 +1,9 @@
 """The task loop: plan one step, execute it, intercept its context, plan again (DESIGN §4).
 
-Each question gets a fresh Insight Doc over the same memory. The loop stops when planning leaves nothing
-pending, at the hard cap on rounds, when a budget is used up, or when the user cancels; in every case what was
-built stays in memory and the result says why it stopped.
+Each question gets a fresh Insight Doc over the same memory; one leaning on the task's previous question ("Is it
+improving?") is first read against that doc's goal (`text/follow_up.py`), and its answer says how. The loop
+stops when planning leaves nothing pending, at the hard cap on rounds, when a budget is used up, or when the user
+cancels; in every case what was built stays in memory and the result says why it stopped.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ..memory.pending_images import PendingImages, TempImage
 from ..memory.query_graph import Node
 from ..memory.store import Memory
 from ..settings import Settings
+from ..text.follow_up import read_follow_up
 from .adapter import Adapter
 from .grounding import ground
 from .planning_guard import RULE, Decision, guard_next, rule_decision
@@ -71,8 +73,11 @@ class TaskRunner:
     def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None,
             long_term_block: str = "") -> RunResult:
         start = time.perf_counter()
-        state = _RunState(question=question, new_nodes=list(new_nodes or []), long_term_block=long_term_block)
-        self.insight.begin(question)
+        with self.memory.read():  # the task's previous question, as it was read
+            follow_up = read_follow_up(question, self.memory.insight_doc.task_goal)
+        goal = follow_up.question if follow_up else question
+        state = _RunState(question=goal, new_nodes=list(new_nodes or []), long_term_block=long_term_block)
+        self.insight.begin(goal)
         termination: Termination = "done"
         stop_reason = ""
         try:
@@ -89,12 +94,14 @@ class TaskRunner:
         except RunCancelled:
             termination = "cancelled"
         answer = state.answer or "No answer was produced (see the run log)."
+        if follow_up is not None:  # a guess: said first, so a wrong one is seen
+            answer = f"{follow_up.note()}\n{answer}"
         self.events.publish(AnswerReady(question=question, answer=answer,
                                         citations=tuple(c.model_dump() for c in state.citations)))
         return RunResult(question=question, answer=answer, citations=state.citations,
                          insight_doc=self.insight.copy(), termination=termination,
                          rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
-                         new_node_ids=state.new_nodes, stop_reason=stop_reason)
+                         new_node_ids=state.new_nodes, stop_reason=stop_reason, follow_up=follow_up)
 
     def _rounds(self, state: _RunState, cancel: CancelToken) -> Termination:
         """How the loop ended. At the cap on rounds, a cross-validation still waiting is the memory's own

@@ -20,7 +20,9 @@ our ours out over own same she should so some such than that the their theirs th
 those through to too under until up very was we were what when where which while who whom why will with would
 you your yours also may might must shall about above after again against all any because before below between
 both during each few further s t don now ve ll re d m o y use used using within without via per e g i e
-""".split())
+isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't cannot won't wouldn't shouldn't
+couldn't mustn't isn aren wasn weren doesn didn hasn haven hadn wouldn shouldn couldn mustn
+""".split())  # a negated auxiliary ("Isn't …?", "isn’t" split at its curly mark) names nothing, as "is" does
 
 
 _DASHES = re.compile(r"[‐‑‒–—]")

@@ -57,7 +57,7 @@ def asked_change_marks(question: str) -> list[str]:
     return [CHANGE_MARK] if asks_change(question) else []
 
 
-_CHANGE_WORDS = (*RISING, *FALLING, "chang", "wors", "better", "get", "becom", "happen", "caus", "driv", "trend")
+CHANGE_WORDS = (*RISING, *FALLING, "chang", "wors", "better", "get", "becom", "happen", "caus", "driv", "trend")
 
 
 def names_no_subject(question: str) -> bool:
@@ -65,4 +65,4 @@ def names_no_subject(question: str) -> bool:
     change?"): every word it has beyond function words asks about the change itself. Answered, it got "Yes." and
     the first sentence saying "improve" (a restructuring plan's), so it is answered by asking what it is about."""
     asked = stems(question)
-    return bool(asked) and all(w.startswith(_CHANGE_WORDS) for w in asked)
+    return bool(asked) and all(w.startswith(CHANGE_WORDS) for w in asked)

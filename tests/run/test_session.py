@@ -86,3 +86,43 @@ def test_a_stored_run_ingests_then_injects_then_plans_then_answers_then_is_recor
         assert run.inputs["text"] == BUDGET
     finally:
         bank.close()
+
+
+class HeardInputs(HeardExecutor):
+    """The offline executor, with every input it is handed kept (its prompt is what an LLM executor reads)."""
+
+    def __init__(self, inner) -> None:  # noqa: ANN001 - an Agent[ExecutionInput, ExecutionResult]
+        super().__init__(inner)
+        self.inputs: list[ExecutionInput] = []
+
+    def run(self, data: ExecutionInput) -> ExecutionResult:
+        self.inputs.append(data)
+        return super().run(data)
+
+
+def test_a_follow_up_reaches_the_executor_as_it_was_read(tmp_path: Path) -> None:
+    """Any executor, the LLM's included, gets the question as read ("What does the policy engine do?") as its
+    goal and in its prompt, not the bare "What does it do?"."""
+    settings, embedder, events = Settings(engine="offline"), HashingEmbedder(), EventBus()
+    core = wiring.build_core(settings, embedder, events)
+    offline = build_offline_engine(settings, embedder, core.reader)
+    heard = HeardInputs(offline.executor)
+    loop = wiring.build_loop(settings, core, dataclasses.replace(offline, executor=heard), embedder, events,
+                             PendingImages(BankFiles(tmp_path, owned=True)), Cancellation())
+    loop.pipeline.run(Document.from_text(BUDGET, "notes"), "")
+    loop.runner.run("What does the policy engine decide?", CancelToken())
+    heard.inputs.clear()
+    result = loop.runner.run("What does it do?", CancelToken())
+    assert result.follow_up is not None and result.follow_up.subject == "the policy engine"
+    assert heard.inputs and all(i.task_goal == "What does the policy engine do?" for i in heard.inputs)
+    assert all("What does the policy engine do?" in i.prompt for i in heard.inputs)
+    assert "grant access" in result.answer, result.answer
+
+
+def test_the_last_question_of_a_task_travels_with_its_export(tmp_path: Path) -> None:
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path / "w")
+    bank.ingest_text(BUDGET, "notes")
+    bank.run("What does the policy engine decide?")
+    restored = MemoryBank.from_export(bank.export(), Settings(engine="offline"), embedder=HashingEmbedder())
+    again = restored.run("Why did it change?")
+    assert again.follow_up is not None and again.follow_up.subject == "the policy engine", again.answer

@@ -171,6 +171,22 @@ def test_follow_up_reuses_the_memory(sample_app: AppTest) -> None:
     assert any(m.value.endswith("What is a policy enforcement point?") for m in at.markdown)
 
 
+def test_a_follow_up_naming_only_it_is_read_against_the_previous_question(sample_app: AppTest) -> None:
+    """The follow-up form asks in the same task: "What does it do?" after "What is a policy enforcement point?" asks
+    what that point does, and the page says how it read the question above the answer."""
+    at, task = sample_app, task_of(sample_app)
+    at.text_input(key="follow-up-question").set_value("What does it do?")
+    at.button(key="FormSubmitter:follow-up-Ask").click().run()
+    finish_runs(at)
+    result = task.runs[2].monitor.view().result
+    assert result.question == "What does it do?" and result.follow_up is not None
+    assert result.insight_doc.task_goal == "What does a policy enforcement point do?"
+    note = "Reading “it” as “a policy enforcement point”."
+    assert result.answer.startswith(f"{note}\n"), result.answer
+    assert any(plain(c.value) == note for c in at.caption), [c.value for c in at.caption]
+    assert any(m.value.endswith("What does it do?") for m in at.markdown)
+
+
 def test_graph_page_click_shows_node_and_neighbours(sample_app: AppTest) -> None:
     at, task = sample_app, task_of(sample_app)
     at.switch_page("pages/graph.py").run()
@@ -207,7 +223,7 @@ def test_export_is_json_that_imports_back(sample_app: AppTest, downloads: dict[s
     at.button(key="import-button").click().run()
     assert not at.error and any("Imported saved.json" in plain(s.value) for s in at.success)
     answers = [e["answer"] for e in data["run_log"] if e["kind"] == "answer"]
-    assert task.origin == "import: saved.json" and len(answers) == 2  # the sample's question and the follow-up
+    assert task.origin == "import: saved.json" and len(answers) == 3  # the sample's question and two follow-ups
     assert [r.monitor.view().result.answer for r in task.runs] == answers, "import restores the answers"
     assert task.bank.snapshot().counts == restored.snapshot().counts
     at.switch_page("pages/graph.py").run()

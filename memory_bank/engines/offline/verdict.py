@@ -91,11 +91,54 @@ def _asked_tokens(question: str) -> list[str]:
     return q[1:] if q and (q[0].endswith("n't") or q[0] == "cannot") else q
 
 
+_UNCONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # "can't" is "can" + "not", "won't" is "will" + "not"
+_EDGES = "\"'“”‘’()[]{}.,;:!?"
+
+
+def _negation(word: str) -> bool:
+    low = word.lower()
+    return low in ("not", "cannot") or low.endswith(("n't", "n’t"))
+
+
+def positive_reading(question: str) -> str | None:
+    """A question asked with two negations ("Isn't the hardware margin not improving?"), without them ("Is the
+    hardware margin improving?"); None for any other. The opening "Isn't" alone only asks for agreement, so it
+    was dropped and the "not" after it made the question ask whether the margin is not improving: "No." to a
+    margin that improved, which reads as "No, it is not improving". Two negations cancel, and the verdict says
+    which question it answers."""
+    words = question.split()
+    # "… or not?" offers the other answer: no negation of what is asked
+    negations = [i for i, w in enumerate(words) if _negation(w.strip(_EDGES))
+                 and not (i and words[i - 1].lower() == "or" and w.strip(_EDGES).lower() == "not")]
+    if len(negations) != 2:
+        return None
+    out: list[str] = []
+    for i, word in enumerate(words):
+        core = word.strip(_EDGES)
+        if i not in negations:
+            out.append(word)
+        elif core.lower() != "not":  # "Isn't" -> "Is", "cannot" -> "can"
+            stem_ = core[:-3] if core.lower() != "cannot" else core[:3]
+            plain = _UNCONTRACTED.get(stem_.lower(), stem_.lower())
+            out.append(word.replace(core, plain.capitalize() if core[:1].isupper() else plain, 1))
+        elif out and word != core:  # "… not?": the mark stays
+            out[-1] += word[word.index(core) + len(core):]
+    return " ".join(out)
+
+
+def _answering(said: str, plain: str) -> str:
+    return f"{said} (answering “{plain}”)"
+
+
 def trend_verdict(question: str, trend: int | None) -> str | None:
     """'Yes' or 'No' read off a figure's own years: "Is the hardware margin improving?" of a row that went from
     1,878 to 1,932 is a yes whatever the discussion's first sentence says ("… lower operating margins than our
     cloud business" compares two businesses, not two years). None when the question asks no direction or the
     row gives none."""
+    plain = positive_reading(question)
+    if plain is not None:
+        said = trend_verdict(plain, trend)
+        return _answering(said, plain) if said else None
     q = _asked_tokens(question)
     asked = _direction(q)
     if not asked or not trend or _negators(q):
@@ -104,7 +147,11 @@ def trend_verdict(question: str, trend: int | None) -> str | None:
 
 
 def verdict(question: str, sentence: str) -> str:
-    """'Yes' or 'No': whether the sentence affirms what the question asks."""
+    """'Yes' or 'No': whether the sentence affirms what the question asks (saying which question, when it was
+    asked with two negations)."""
+    plain = positive_reading(question)
+    if plain is not None:
+        return _answering(verdict(plain, sentence), plain)
     identity = _identity(question, sentence)
     if identity is not None:
         return identity

@@ -4,30 +4,18 @@ table, whose section (and its "Greater China" sub-section) says why the figure c
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pypdfium2 as pdfium
 import pytest
 
-from memory_bank import MemoryBank, Settings
+from memory_bank import MemoryBank
 from memory_bank.engines.protocol.not_found import NOT_FOUND
-from memory_bank.retrieval.embedding import HashingEmbedder
+from tests.support.pdf_pages import bank_of_pages
 
-APPLE = Path(__file__).resolve().parents[4] / "shared" / "data" / "pdf" / "APPLE_2022_10K.pdf"
 PAGES = [24, 25, 51]  # PDF pages 25-26 (segment operating performance) and 52 (the segment note), from 0
 
 
 @pytest.fixture(scope="module")
 def segments(tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
-    if not APPLE.is_file():
-        pytest.skip(f"shared data missing: {APPLE}")
-    folder = tmp_path_factory.mktemp("segments")
-    pages = pdfium.PdfDocument.new()
-    pages.import_pages(pdfium.PdfDocument(str(APPLE)), PAGES)
-    pages.save(str(folder / "APPLE_2022_10K.pdf"))
-    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=folder / "w")
-    bank.ingest_file(folder / "APPLE_2022_10K.pdf")
-    return bank
+    return bank_of_pages("APPLE_2022_10K.pdf", PAGES, tmp_path_factory.mktemp("segments"))
 
 
 def test_a_segments_figure_comes_with_the_reason_its_discussion_gives(segments: MemoryBank) -> None:

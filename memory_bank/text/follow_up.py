@@ -1,0 +1,178 @@
+"""Follow-up questions in one task: a question whose subject is only a pronoun ("Is it improving, and why?",
+"What does it do?", "Why did they change?") or is left out ("How many are there?", "And in 2023?") is read
+against the task's previous question: "it" is what that question asked about, "How many are there?" counts its
+items, "And in 2023?" is that question asked of 2023.
+
+Answered alone, such a question names nothing to look for ("not found", or a sentence that happens to say
+"improve"). The reading is a guess, so it is said with the answer (`FollowUp.note`) and a wrong one is seen. A
+question that names anything of its own (a word beyond the short vocabulary of follow-ups) is read as asked: a
+task's first question, and every question that says what it asks about, are unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .tokens import STOPWORDS, bare_stems
+from .trends import CHANGE_WORDS
+
+MAX_WORDS = 12  # a follow-up leaning on the previous question is short: a longer one says what it asks
+MAX_CHARS = 120  # ... in characters too ("Is it ???…" of 100,000 marks has three words)
+PREVIOUS_CHARS = 300  # of the previous question, the part its subject is read from (a user may paste anything)
+SUBJECT_WORDS = 10  # the subject read off it, at most
+
+_POINTERS = ("it", "they", "them", "this", "that", "these", "those", "he", "she", "him", "her")
+# the words a follow-up asks with, beyond function words and the verbs of change (stemmed)
+_FOLLOW_WORDS = frozenset(bare_stems(
+    "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
+    "explain compare compared else again exactly now then still really also fiscal year years going expected "
+    "expect continue continued about"))
+_WH = frozenset({"what", "which", "who", "whom", "whose", "how", "why", "when", "where"})
+_AUX = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
+                  "would", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "doesn't",
+                  "don't", "didn't", "hasn't", "haven't", "can't", "won't"})
+_VERB_AFTER = frozenset({"do", "does", "did", "can", "could", "will", "would", "should", "may", "might", "must",
+                         "doesn't", "don't", "didn't", "can't", "won't"})  # the main verb ends the subject's run
+_TIME_PREPOSITIONS = frozenset({"in", "for", "during", "as", "at", "over", "through", "since", "from", "between",
+                                "by", "on", "of"})
+_TIME_WORDS = frozenset({"fiscal", "year", "years", "quarter", "quarters", "half", "fy", "january", "february",
+                         "march", "april", "may", "june", "july", "august", "september", "october", "november",
+                         "december"})
+_CLAUSE_WORDS = frozenset({"that", "which", "who", "whose", "where", "when", "according", "compared", "relative",
+                           "versus", "vs", "than", "and", "or", "if", "because"})
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_EDGES = "\"'“”‘’()[]{}.,;:!?"
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A question read against the previous one: `asked` as typed, `question` as read; `pointer` the pronoun
+    read as `subject` ("it" -> "Oracle's cloud services revenue"), "" when the words were left out."""
+
+    asked: str
+    question: str
+    pointer: str = ""
+    subject: str = ""
+
+    def note(self) -> str:
+        """The reading, said before the answer."""
+        if self.pointer:
+            return f"Reading “{self.pointer}” as “{self.subject}”."
+        return f"Reading “{self.asked}” as “{self.question}”."
+
+
+def read_follow_up(question: str, previous: str) -> FollowUp | None:
+    """`question` read against the task's `previous` question, or None when it names what it asks about (or
+    there is no previous question, or nothing to read it as)."""
+    words = question[:MAX_CHARS + 1].split(maxsplit=MAX_WORDS)
+    if (len(question) > MAX_CHARS or not previous.strip() or not words or len(words) > MAX_WORDS
+            or not _leans_on_previous(question)):
+        return None
+    asked = " ".join(words)
+    previous = " ".join(previous[:PREVIOUS_CHARS].split())
+    subject = subject_of(previous)
+    pointer = next((i for i, w in enumerate(words) if _bare(w).lower() in _POINTERS), None)
+    if pointer is not None and subject:
+        word = _bare(words[pointer])
+        said = subject[0].upper() + subject[1:] if pointer == 0 else subject
+        read = [*words[:pointer], words[pointer].replace(word, said, 1), *words[pointer + 1:]]
+        return FollowUp(asked, " ".join(read), word, subject)
+    lower = [_bare(w).lower() for w in words]
+    at = lower.index("how") + 2 if "how" in lower else 0
+    if at and lower[at - 1: at] == ["many"] and _plural(subject):
+        # "How many are there?": "How many tenets of zero trust are there?"
+        return FollowUp(asked, " ".join([*words[:at], _undetermined(subject), *words[at:]]))
+    years = [w for w in lower if _YEAR.match(w)]
+    if len(set(years)) == 1 and pointer is None:  # "And in 2023?": the previous question, of 2023
+        dated = _redated(previous, years[0])
+        return FollowUp(asked, dated) if dated else None
+    return None
+
+
+def _leans_on_previous(question: str) -> bool:
+    """Every word it has beyond function words asks how, why, whether it changed, or of which year: it names
+    nothing (pronouns are function words)."""
+    return all(w in _FOLLOW_WORDS or w.startswith(CHANGE_WORDS) or _YEAR.match(w) for w in bare_stems(question))
+
+
+def subject_of(question: str) -> str:
+    """What a question asks about, read off its words: "What was Oracle's cloud services revenue in fiscal 2024?"
+    -> "Oracle's cloud services revenue"; "What does the policy engine do?" -> "the policy engine"; "" when it
+    names nothing. The words after its opening (a question word, an auxiliary) up to a date, a clause or the
+    main verb."""
+    words = [_bare(w) for w in question.split()[:3 * SUBJECT_WORDS]]
+    lower = [w.lower() for w in words]
+    start = 0
+    while start < len(lower) and lower[start] in _WH | {"many", "much", "kind", "kinds", "of"}:
+        start += 1
+    aux = lower[start] if start < len(lower) and lower[start] in _AUX else ""
+    if aux:
+        start += 1
+    elif start and (later := next((i for i in range(start, len(lower)) if lower[i] in _AUX), None)) is not None:
+        return _clean(words[start:later])  # "How many employees did Oracle have …?": "employees"
+    end = start
+    while end < len(words) and not _ends_subject(lower, end, start):
+        end += 1
+    run = words[start:end]
+    verb_said = end < len(lower) and lower[end] in _AUX  # "What does the policy engine do": "do" ends the run
+    if aux in _VERB_AFTER and not verb_said and len(run) > 1 and run[-1].islower():
+        run = run[:-1]  # "How did Oracle's revenue change": its main verb
+    return _clean(run)
+
+
+def _ends_subject(lower: list[str], i: int, start: int) -> bool:
+    word = lower[i]
+    if i > start and (word in _CLAUSE_WORDS or word in _AUX):
+        return True
+    if word in _TIME_PREPOSITIONS:  # "in fiscal 2024", "as of May 31, 2023"
+        ahead = lower[i + 1: i + 4]
+        return any(_YEAR.match(w) or w in _TIME_WORDS for w in ahead)
+    return bool(_YEAR.match(word))
+
+
+def _clean(run: list[str]) -> str:
+    """The run without the verbs of change or of asking it ends on ("… revenue improving"), at most
+    `SUBJECT_WORDS` words; "" when no word of it names anything."""
+    while run and (run[-1].lower().startswith(CHANGE_WORDS) or bare_stems(run[-1]) <= _FOLLOW_WORDS
+                   or (len(run) > 1 and run[-1].islower() and run[-1].endswith(("ed", "ing")))):
+        run = run[:-1]
+    run = [w for w in run if w][:SUBJECT_WORDS]
+    return " ".join(run) if any(w.lower() not in STOPWORDS for w in run) else ""
+
+
+def _plural(subject: str) -> bool:
+    """Does the subject name things that can be counted ("the tenets of zero trust"): its head, the last word
+    before a preposition, is a plural?"""
+    head = next((w for w, after in zip(subject.split(), [*subject.split()[1:], ""]) if after in {"", "of", "in",
+                                                                                                "for", "on"}), "")
+    return head.endswith("s") and not head.endswith(("ss", "'s", "’s"))
+
+
+def _undetermined(subject: str) -> str:
+    """"the tenets of zero trust" -> "tenets of zero trust", as it follows "How many"."""
+    first, _, rest = subject.partition(" ")
+    return rest if first.lower() in {"the", "a", "an", "its", "their"} and rest else subject
+
+
+def _redated(previous: str, year: str) -> str:
+    """The previous question asked of `year`: its one year replaced, or `year` added when it names none; "" when
+    it names several (which one the follow-up replaces is not said)."""
+    words = previous.split()
+    said = {_bare(w) for w in words if _YEAR.match(_bare(w))}
+    if len(said) > 1:
+        return ""
+    if said:
+        old = said.pop()
+        return " ".join(w.replace(old, year) if _bare(w) == old else w for w in words)
+    # "Is Oracle's cloud revenue improving, and why?" -> "Is … improving in 2023, and why?"
+    if not words:
+        return ""
+    end = next((i for i, w in enumerate(words) if w.endswith((",", ";", "?"))), len(words) - 1)
+    word = words[end]
+    words[end] = f"{word[:-1]} in {year}{word[-1]}" if word[-1] in ",;?" else f"{word} in {year}"
+    return " ".join(words)
+
+
+def _bare(word: str) -> str:
+    return word.strip(_EDGES)

@@ -1,0 +1,83 @@
+"""Questions asked in turn in one task, on three real pages of Oracle's 10-K (the cloud and license business' and
+the hardware business' discussions): a follow-up whose subject is only "it", or a year alone, is read against the
+previous question and says how it was read; one naming its own subject is answered as asked. A yes/no question
+asked with two negations is answered as the question without them, and says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bank import MemoryBank
+from memory_bank.engines.offline.verdict import positive_reading, verdict
+from tests.support.pdf_pages import bank_of_pages
+
+PAGES = [46, 47, 48]  # PDF pages 47-49, from 0: the cloud and license business, then the hardware business
+REVENUES = "What were Oracle's cloud services revenues in fiscal 2023?"
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
+    return bank_of_pages("ORACLE_2023_10K.pdf", PAGES, tmp_path_factory.mktemp("oracle"))
+
+
+def test_it_is_read_as_what_the_previous_question_asked_about(oracle: MemoryBank) -> None:
+    """Alone, "Is it improving, and why?" names nothing and is answered by saying so."""
+    assert "15,881" in oracle.run(REVENUES).answer
+    result = oracle.run("Is it improving, and why?")
+    assert result.answer.startswith("Reading “it” as “Oracle's cloud services revenues”.\nYes."), result.answer
+    assert "$10,809" in result.answer and "due to growth in our cloud services" in result.answer, result.answer
+    assert result.question == "Is it improving, and why?"
+    assert result.insight_doc.task_goal == "Is Oracle's cloud services revenues improving, and why?"
+    assert result.follow_up is not None and result.follow_up.pointer == "it"
+
+
+def test_a_reading_carries_on_to_the_next_follow_up(oracle: MemoryBank) -> None:
+    oracle.run(REVENUES)
+    assert oracle.run("Is it improving?").answer.startswith("Reading “it” as “Oracle's cloud services revenues”.")
+    answer = oracle.run("Why did it change?").answer
+    assert answer.startswith("Reading “it” as “Oracle's cloud services revenues”."), answer
+    assert "due to growth in our cloud services" in answer, answer
+
+
+def test_a_year_alone_asks_the_previous_question_of_that_year(oracle: MemoryBank) -> None:
+    oracle.run(REVENUES)
+    answer = oracle.run("And in 2022?").answer
+    assert answer == ("Reading “And in 2022?” as “What were Oracle's cloud services revenues in fiscal 2022?”.\n"
+                      "Cloud services, 2022: $10,809 (Dollars in millions)."), answer
+
+
+def test_a_follow_up_naming_its_own_subject_is_answered_as_asked(oracle: MemoryBank) -> None:
+    oracle.run(REVENUES)
+    result = oracle.run("Is Oracle's hardware margin improving?")
+    assert result.follow_up is None and result.insight_doc.task_goal == "Is Oracle's hardware margin improving?"
+    assert result.answer.startswith("Yes. In constant currency, our hardware business’ total margin increased"), \
+        result.answer
+
+
+def test_two_negations_cancel_and_the_answer_says_which_question_it_answers(oracle: MemoryBank) -> None:
+    """It got "No." (the opening "Isn't" dropped, the "not" left asked whether the margin is not improving) on the
+    whole filing, and "not found" here ("isn't" was a word to find)."""
+    answer = oracle.run("Isn't Oracle's hardware margin not improving?").answer
+    assert answer.startswith("Yes (answering “Is Oracle's hardware margin improving?”). In constant currency, our "
+                             "hardware business’ total margin increased"), answer
+    single = oracle.run("Is Oracle's hardware margin not improving?").answer
+    assert single.startswith("No. In constant currency"), single
+
+
+@pytest.mark.parametrize(("question", "plain"), [
+    ("Isn't the policy engine not the one that decides?", "Is the policy engine the one that decides?"),
+    ("Can't the PEP not deny a request?", "Can the PEP deny a request?"),
+    ("Didn’t revenue not grow?", "Did revenue grow?"),
+    ("Is the policy engine not the one that decides?", None),  # one negation: asked as it is
+    ("Isn't the policy engine the one that decides?", None),  # the opening one alone asks for agreement
+    ("Is the margin not improving, or not?", None),  # "or not" offers the other answer
+])
+def test_a_question_with_two_negations_is_read_without_them(question: str, plain: str | None) -> None:
+    assert positive_reading(question) == plain
+
+
+def test_the_verdict_on_two_negations_is_the_verdict_on_none() -> None:
+    sentence = "The policy engine decides on every request."
+    assert verdict("Isn't the policy engine not the one that decides?", sentence) == \
+        "Yes (answering “Is the policy engine the one that decides?”)"
+    assert verdict("Is the policy engine not the one that decides?", sentence) == "No"

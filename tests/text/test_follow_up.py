@@ -1,0 +1,77 @@
+"""A follow-up read against the task's previous question: a pronoun is what that question asked about, a count
+or a year left alone asks it again; a question naming its own subject, or a first question, is read as asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bank.text.follow_up import MAX_CHARS, MAX_WORDS, PREVIOUS_CHARS, SUBJECT_WORDS, read_follow_up, subject_of
+
+REVENUE = "What was Oracle's cloud services revenue in fiscal 2024?"
+
+
+@pytest.mark.parametrize(("previous", "subject"), [
+    (REVENUE, "Oracle's cloud services revenue"),
+    ("What are the basic tenets of zero trust?", "the basic tenets of zero trust"),
+    ("What does the policy engine do?", "the policy engine"),
+    ("How did Oracle's revenue change in 2024?", "Oracle's revenue"),
+    ("Is Oracle's cloud services revenue improving, and why?", "Oracle's cloud services revenue"),
+    ("How many full-time employees did Oracle have as of May 31, 2023?", "full-time employees"),
+    ("Where is Apple headquartered?", "Apple"),
+    ("Why?", ""),
+])
+def test_the_subject_of_a_question_is_what_it_asks_about(previous: str, subject: str) -> None:
+    assert subject_of(previous) == subject
+
+
+@pytest.mark.parametrize(("question", "read"), [
+    ("Is it improving, and why?", "Is Oracle's cloud services revenue improving, and why?"),
+    ("Why did it change?", "Why did Oracle's cloud services revenue change?"),
+    ("What does it do?", "What does Oracle's cloud services revenue do?"),
+    ("And in 2023?", "What was Oracle's cloud services revenue in fiscal 2023?"),
+])
+def test_a_pronoun_or_a_year_alone_is_read_against_the_previous_question(question: str, read: str) -> None:
+    follow_up = read_follow_up(question, REVENUE)
+    assert follow_up is not None and follow_up.question == read and follow_up.asked == question
+
+
+def test_the_reading_is_said_so_a_wrong_guess_is_seen() -> None:
+    pointed = read_follow_up("Is it improving, and why?", REVENUE)
+    assert pointed is not None and pointed.note() == "Reading “it” as “Oracle's cloud services revenue”."
+    dated = read_follow_up("And in 2023?", REVENUE)
+    assert dated is not None and dated.note() == \
+        "Reading “And in 2023?” as “What was Oracle's cloud services revenue in fiscal 2023?”."
+
+
+def test_how_many_counts_the_items_the_previous_question_asked_for() -> None:
+    follow_up = read_follow_up("How many are there?", "What are the basic tenets of zero trust?")
+    assert follow_up is not None and follow_up.question == "How many basic tenets of zero trust are there?"
+    assert read_follow_up("How many are there?", REVENUE) is None  # one revenue: nothing to count
+
+
+def test_a_year_asked_of_an_undated_question_dates_its_first_clause() -> None:
+    follow_up = read_follow_up("And in 2022?", "Is Oracle's hardware revenue falling, and why?")
+    assert follow_up is not None and follow_up.question == "Is Oracle's hardware revenue falling in 2022, and why?"
+    assert read_follow_up("And in 2022?", "How did revenue change from 2021 to 2023?") is None  # which year?
+
+
+@pytest.mark.parametrize("question", [
+    "What is the policy engine?", "Is Oracle's hardware margin improving?", "What is it called when a team wins?",
+    "When was it built by the Normans?"])
+def test_a_question_naming_its_own_subject_is_read_as_asked(question: str) -> None:
+    assert read_follow_up(question, REVENUE) is None
+
+
+def test_a_first_question_is_read_as_asked() -> None:
+    assert read_follow_up("Is it improving, and why?", "") is None
+    assert read_follow_up("Is it improving, and why?", "  ") is None
+
+
+def test_a_huge_previous_question_or_follow_up_is_bounded() -> None:
+    previous = "What was " + "Oracle's very " * 50_000 + "revenue in 2024?"
+    follow_up = read_follow_up("Is it improving?", previous)
+    assert follow_up is not None and len(follow_up.subject.split()) <= SUBJECT_WORDS
+    assert len(follow_up.question) < PREVIOUS_CHARS
+    assert read_follow_up("Is it " + "really " * 100_000 + "improving?", REVENUE) is None
+    assert read_follow_up(" ".join(["it"] * (MAX_WORDS + 1)), REVENUE) is None
+    assert read_follow_up("And in 2023" + "?" * MAX_CHARS, REVENUE) is None  # three words, all marks after
