@@ -46,6 +46,21 @@ _ALIAS = re.compile(r"\b(?:also\s+(?:called|known\s+as|referred\s+to\s+as|named)
                     r"synonym)\b", re.IGNORECASE)
 
 
+# "Does multifactor authentication remove the risk …?" answered by "… reduce the risk …": an absolute asked (the
+# risk gone, an outcome guaranteed), a lesser one said, is a no however closely the other words agree
+_ABSOLUTE = frozenset(stem(w) for w in ("remove", "eliminate", "eradicate", "prevent", "stop", "guarantee",
+                                        "ensure", "completely", "entirely", "fully", "totally", "always"))
+_LESSER = frozenset(stem(w) for w in ("reduce", "mitigate", "lessen", "limit", "lower", "decrease", "minimize",
+                                      "minimise", "curb", "partially", "partly"))
+
+
+def _lesser(question_tokens: list[str], sentence_tokens: list[str]) -> bool:
+    """The question asks an absolute the sentence does not say, and the sentence says a lesser degree."""
+    asked = {stem(t) for t in question_tokens} & _ABSOLUTE
+    said = {stem(t) for t in sentence_tokens}
+    return bool(asked) and not asked & said and bool(said & _LESSER)
+
+
 def _identity(question: str, sentence: str) -> str | None:
     """The verdict on an identity question, where the sentence states one (see the module's docstring)."""
     if not _SAME_ASKED.search(question):
@@ -158,6 +173,8 @@ def verdict(question: str, sentence: str) -> str:
     q = _asked_tokens(question)
     asked = _content(q)
     said = _tokens(sentence)
+    if not _negators(q) and _lesser(q, said):
+        return "No"
     said_no = _negated_near(said, asked)
     asked_no = bool(_negators(q)) and _negated_near(q, asked)
     asked_way, said_way = _direction(q), _direction(said)

@@ -22,6 +22,7 @@ from memory_bank.memory.query_graph import Node, Source
 from memory_bank.retrieval.embedding import HashingEmbedder
 from memory_bank.text.asks import asked_part, asks_for_items, item_noun
 from memory_bank.text.tokens import stems
+from tests.support.pdf_pages import bank_of_pages
 
 
 @pytest.fixture(scope="module")
@@ -410,3 +411,17 @@ def test_names_the_documents_never_say_together_are_named_in_the_not_found(tmp_p
                             "The closest they come (northwind_research.txt"), apart
     together = bank.run("How many sales offices did Northwind open in Brazil before India?").answer
     assert "never in one passage" not in together, together
+
+
+def test_an_absolute_asked_of_a_sentence_saying_a_lesser_degree_is_a_no(tmp_path: Path) -> None:
+    """"Does MFA remove the risk …?" of NIST's "… best practices reduce the risk of an attacker gaining broad access
+    via stolen credentials … This includes the use of multifactor authentication": every other word agrees, the
+    degree does not; a reader told "Yes" would be misled. Said as asked, it stays a yes."""
+    bank = bank_of_pages("NIST.SP.800-207.pdf", [37], tmp_path)
+    remove = bank.run("Does multifactor authentication remove the risk of an attacker using stolen credentials?")
+    reduce = bank.run("Does multifactor authentication reduce the risk of an attacker using stolen credentials?")
+    bank.clear()
+    assert remove.answer.startswith("No. ") and "reduce the risk" in remove.answer, remove.answer
+    assert reduce.answer.startswith("Yes. "), reduce.answer
+    assert verdict("Does the gateway always block the request?", "The gateway may limit such requests.") == "No"
+    assert verdict("Does the gateway always block the request?", "The gateway always blocks it.") == "Yes"
