@@ -78,9 +78,10 @@ class OfflineExecutor:
         self.view = view
         self.tables = tables  # the rows a figure or a comparison is read from (shared with the memory block)
         self.config = config or ExecutorConfig()
-        self.answerer = Answerer(embedder, answer_config)
+        self.answerer = Answerer(embedder, answer_config, lambda: self.view.acronyms())
         # each part of a multi-part question gets a shorter answer, so the list stays readable
-        self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS))
+        self.part_answerer = Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS),
+                                      lambda: self.view.acronyms())
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
         self.lists = ListAnswerer(view)
         self.details = ItemDetails(view, embedder)
