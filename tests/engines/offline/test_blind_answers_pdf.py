@@ -94,3 +94,35 @@ def test_a_question_in_long_forms_is_answered_by_the_sentence_saying_their_acron
     ones that say it of "the PE and PA"."""
     answer = nist.run("Can the policy engine and the policy administrator be combined into a single service?").answer
     assert answer.startswith("Yes.") and "single service" in answer, answer
+
+
+def test_a_count_is_not_answered_by_a_sentence_naming_the_counted_thing_beside_other_numbers() -> None:
+    """"How many data centers did Oracle operate?" was answered by a lease sentence naming data centers, whose
+    numbers count years and dollars: the filing never counts its data centers."""
+    from memory_bank.engines.offline.constraints import unsaid_measure
+
+    question = "How many data centers did Oracle operate as of May 31, 2023?"
+    lease = ("As of May 31, 2023, we have $9.1 billion of additional operating lease commitments, primarily for data "
+             "centers, that are expected to commence in fiscal 2024 generally for terms of three to fifteen years.")
+    assert "count" in unsaid_measure(question, lease, lease)
+    counted = "As of May 31, 2023, we operated 32 data centers in our public cloud regions."
+    assert "count" not in unsaid_measure(question, counted, counted)
+    staff = "As of May 31, 2023, we employed approximately 164,000 full-time employees, of which 62,000 in the U.S."
+    assert "count" not in unsaid_measure("How many full-time employees did Oracle have?", staff, staff)
+    # a sentence not naming what is counted is left to the other checks ("7,000 inhabitants" for "how many people")
+    assert "count" not in unsaid_measure("How many people live in the town?", "It has 7,000 inhabitants.", "")
+
+
+@pytest.fixture(scope="module")
+def migration(tmp_path_factory: pytest.TempPathFactory, embedder: object) -> MemoryBank:
+    # PDF pages 46-50: "7.3 Steps to Introducing ZTA …" and its sub-sections, 7.3.5 listing "some factors to consider"
+    return _bank(tmp_path_factory.mktemp("migration"), "NIST.SP.800-207.pdf", [45, 46, 47, 48, 49], embedder)
+
+
+def test_a_list_question_takes_the_list_of_its_kind_not_the_best_titled_section(migration: MemoryBank) -> None:
+    """"What factors should an enterprise weigh when choosing among candidate ZTA solutions?": the section
+    scored best for it ("7.3 Steps to Introducing ZTA …") lists steps, not factors, and the answer was two loose
+    sentences; the factors are 7.3.5's list."""
+    question = "What factors should an enterprise weigh when choosing among candidate ZTA solutions?"
+    answer = migration.run(question).answer
+    assert "installed on the client asset" in answer and "log interactions" in answer, answer
