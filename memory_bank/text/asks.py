@@ -27,6 +27,9 @@ _ITEM_NOUNS = (
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
 _QUANTITY = re.compile(r"\W*how\s+(?:much|many)\b", re.IGNORECASE)  # an amount; a count of items is _HOW_MANY
+# "How does Oracle recognize revenues from its hardware products?": a manner asked; the plural is what it acts on
+_MANNER = re.compile(r"\W*how\s+(?:do|does|did|is|are|was|were|should|can|could|would|will|might|must)\b",
+                     re.IGNORECASE)
 _LIST_VERB = re.compile(r"\b(?:list|enumerate|name all|outline|summari[sz]e the)\b", re.IGNORECASE)
 _ITEMS = re.compile(rf"\b(?:what|which)\b(?:\s+\S+){{0,5}}?\s+(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
 _NOUN_FIRST = re.compile(rf"\b(?:the|its|their|\w+['’]s)\s+(?:\S+\s+){{0,3}}(?P<noun>{_ITEM_NOUNS})\b.*\?",
@@ -86,7 +89,7 @@ def asks_for_items(question: str) -> bool:
     if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q)
             or _MADE_OF.match(q)):
         return True
-    if _QUANTITY.match(q):
+    if _QUANTITY.match(q) or _MANNER.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
     return any(_plural(_head(q, m.start("noun"))) and not _modifier(q, m.start("noun"))
                for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))

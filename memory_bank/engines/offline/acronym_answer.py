@@ -41,7 +41,9 @@ class AcronymAnswerer:
         if acronym is None:
             return None
         defined = self.view.acronyms()
-        key = next((k for k in (acronym, acronym.upper(), acronym.rstrip("s")) if k in defined), None)
+        # "CODM" of a filing that defines "chief operating decision makers (CODMs)" in the plural, and back
+        forms = (acronym, acronym.upper(), acronym.rstrip("s"), f"{acronym}s")
+        key = next((k for k in forms if k in defined), None)
         if key is None:
             return None
         long_form = defined[key]

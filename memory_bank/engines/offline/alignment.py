@@ -15,7 +15,7 @@ the share of the question's content words the sentence contains.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -125,3 +125,34 @@ def titled_by(question: str, sentence: str, section: tuple[str, ...]) -> frozens
         return frozenset()
     title = {w.lower() for w in _NAME_WORD.findall(section[-1])}
     return frozenset(w.lower() for w in _NAME_WORD.findall(question) if w.lower() in title)
+
+
+MAX_SPELLED = 500  # acronyms looked for in one question (a document defines tens; an import may define anything)
+_ACRONYM_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&]{0,11}")
+
+
+def spelled_forms(question: str, acronyms: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """The acronyms whose long form the question writes out, each with the question words that long form is made
+    of (lower case, and their stems for the word-count fallback): "Can the policy engine and the policy
+    administrator be combined …?" writes out "PE" and "PA", the forms the document's sentences then use."""
+    asked = " ".join(question.lower().split())
+    out: dict[str, frozenset[str]] = {}
+    for acronym, long_form in list(acronyms.items())[:MAX_SPELLED]:
+        words = long_form.lower().split()
+        if len(words) < 2 or len(acronym) < 2:
+            continue
+        phrase = r"[\s-]+".join(re.escape(w) for w in words)
+        if re.search(rf"(?<![\w-]){phrase}(?![\w-])", asked):
+            content = [w for w in words if w not in STOPWORDS]
+            out[acronym] = frozenset([*content, *stems(" ".join(content))])
+    return out
+
+
+def spelled_by(forms: Mapping[str, frozenset[str]], sentence: str) -> frozenset[str]:
+    """The question's words a sentence meets by the acronym of their long form ("PE" for "policy engine"): a
+    document defines an acronym once and then says only it."""
+    if not forms:
+        return frozenset()
+    said = set(_ACRONYM_TOKEN.findall(sentence))
+    return frozenset(w for acronym, words in forms.items() if acronym in said or f"{acronym}s" in said
+                     for w in words)

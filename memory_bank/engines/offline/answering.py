@@ -12,7 +12,7 @@ when no body sentence answers: it names topics, body text explains them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
@@ -58,9 +58,10 @@ class Answer:
 
 
 class Answerer:
-    def __init__(self, embedder: Embedder, config: AnswerConfig | None = None) -> None:
+    def __init__(self, embedder: Embedder, config: AnswerConfig | None = None,
+                 acronyms: Callable[[], Mapping[str, str]] | None = None) -> None:
         self.config = config or AnswerConfig()
-        self.ranker = SentenceRanker(embedder, self.config.ranking)
+        self.ranker = SentenceRanker(embedder, self.config.ranking, acronyms)
 
     def answer(self, question: str, evidence: list[Evidence], said: frozenset[str] = frozenset()) -> Answer:
         return self.answer_ranked(question, self.rank(question, evidence), said)

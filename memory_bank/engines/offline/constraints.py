@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ...text.counts import counted_word, says_count
+from ...text.counts import MARK, count_marks, counted_marks, counted_word, says_count
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import hyphenated, stem
@@ -269,6 +269,15 @@ _DATED = re.compile(r"(?<![\d.])(?:1[0-9]{3}|20[0-9]{2})s?(?!\d|,\d)|\bcentury\b
                     re.IGNORECASE)
 
 
+def _names_uncounted(question: str, sentence: str) -> bool:
+    """Does the sentence name what a "how many" question counts without counting it: "How many data centers did
+    Oracle operate?" against "$9.1 billion of … lease commitments, primarily for data centers, … for terms of three
+    to fifteen years" (its numbers count other things)."""
+    marks = counted_marks(question)
+    said = {stem(w) for w in re.findall(r"[a-z]+", sentence.lower())}
+    return bool(marks) and all(m.removeprefix(MARK) in said for m in marks) and not set(marks) & count_marks(sentence)
+
+
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
     read against a sentence with no percentage), a price or a cost read against a sentence with no number, a
@@ -289,7 +298,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         out += [w for w in owned_words(question) if stem(w) not in everyday and not _said(w, near)]
     # "How many iPhones did Apple sell?" against "iPhone net sales increased during 2022"; a share of those
     # counted answers it ("How many Kenyans live below the poverty level?": "Half of Kenyans …", "42% of …")
-    if _COUNT_Q.search(question) and not says_count(sentence) and not _SHARE_OF.search(sentence):
+    if _COUNT_Q.search(question) and not _SHARE_OF.search(sentence) and (not says_count(sentence)
+                                                                          or _names_uncounted(question, sentence)):
         out.append("count")
     counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted

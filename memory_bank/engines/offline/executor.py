@@ -70,7 +70,7 @@ class OfflineExecutor:
         self.view = view
         self.tables = tables  # the rows a figure or a comparison is read from (shared with the memory block)
         self.config = config or ExecutorConfig()
-        self.answerer = Answerer(embedder, answer_config)
+        self.answerer = Answerer(embedder, answer_config, lambda: self.view.acronyms())
         self.reader = EvidenceReader(view, self.config.response_chars)
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
         self.lists = ListAnswerer(view)
@@ -79,7 +79,8 @@ class OfflineExecutor:
         self.not_found = NotFoundAnswers(view, self.answerer)
         # each part of a multi-part question gets a shorter answer, so the list stays readable
         self.parts = PartsAnswerer(PartReaders(
-            Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS)), self.lists,
+            Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS),
+                     lambda: self.view.acronyms()), self.lists,
             ItemDetails(view, embedder), self.acronyms, tables, view, self.reader.run, self.not_found.absent,
             self._summary_of))
 

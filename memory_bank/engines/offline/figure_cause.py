@@ -63,7 +63,10 @@ def subject_row(question: str, tables: TableIndex, view: MemoryView) -> NamedRow
     rows = [r for r in answering_rows(question, tables, view) or tables.label_rows(question)
             if (share or not _SHARE.search(r.row.name)) and not _beyond(unsaid, r, view)]
     asked = bare_stems(question)
-    return max(rows, key=lambda r: (r.agree, len(r.row.label & asked)), default=None)
+    # a row the question names by its whole label before one named by its own word under a heading ("Revenues:
+    # Hardware", not "Total Revenues by Business: Hardware", whose section discusses the total)
+    return max(rows, key=lambda r: (not r.row.own or r.row.label - _QUALIFIERS <= asked, r.agree,
+                                    len(r.row.label & asked)), default=None)
 
 
 def _beyond(unsaid: list[str], row: NamedRow, view: MemoryView) -> bool:

@@ -24,6 +24,7 @@ authorisation (text/capacity.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import astuple, dataclass, fields
 
 import numpy as np
@@ -35,7 +36,7 @@ from ...text.coverage import coverage
 from ...text.furniture import Role, in_capitals, in_furniture_section, name_run
 from ...text.periods import misdated_period, periods
 from ...text.tokens import stem, stems
-from .alignment import Aligner, named_by, recall, titled_by
+from .alignment import Aligner, named_by, recall, spelled_by, spelled_forms, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
 from .evidence import Evidence, distinct
 from .found import Signals
@@ -146,10 +147,13 @@ class Ranked:
 
 
 class SentenceRanker:
-    def __init__(self, embedder: Embedder, model: SentenceModel | None = None) -> None:
+    def __init__(self, embedder: Embedder, model: SentenceModel | None = None,
+                 acronyms: Callable[[], Mapping[str, str]] | None = None) -> None:
+        """`acronyms`: the ones the documents define (the view's), read at each question (documents are added)."""
         self.embedder = embedder
         self.model = model or SentenceModel()
         self.aligner = Aligner(embedder)
+        self.acronyms = acronyms
 
     def run(self, question: str, evidence: list[Evidence]) -> Ranked | None:
         """The distinct sentences of the evidence scored for the question, best first (None without any)."""
@@ -157,10 +161,14 @@ class SentenceRanker:
         if not pool:
             return None
         # token vectors first: their pass also gives the sentence vectors, which the cosine then finds cached
-        given = [named_by(question, ev.text, ev.source) | titled_by(question, ev.text, ev.section) for ev in pool]
+        # a word is met by the document's own name for it: "Oracle" by "we", a sub-section's title by "this model",
+        # "policy engine" by its acronym "PE"
+        spelled = spelled_forms(question, self.acronyms()) if self.acronyms is not None else {}
+        given = [named_by(question, ev.text, ev.source) | titled_by(question, ev.text, ev.section)
+                 | spelled_by(spelled, ev.text) for ev in pool]
         words, matches = self.aligner.aligned(question, [ev.text for ev in pool], given)
         cosine = [float(c) for c in self._cosine(question, pool)]
-        features = _features(question, pool, cosine, matches, words)
+        features = _features(question, pool, cosine, matches, words, spelled)
         scores = [float(s) for s in features @ self.model.weights()]
         # "the fourth quarter of 2021" says the words of "the fourth quarter of 2022" and is about another quarter
         # "up to $405 billion" is what the board authorised, not what "How much did Apple spend ...?" asks
@@ -177,8 +185,10 @@ class SentenceRanker:
 
 
 def _features(question: str, pool: list[Evidence], cosine: list[float], matches: list[np.ndarray],
-              words: list[str]) -> np.ndarray:
-    sentence_stems = [sentence_terms(ev.text) for ev in pool]
+              words: list[str], spelled: Mapping[str, frozenset[str]]) -> np.ndarray:
+    # a sentence saying "ZTA" says "zero trust architecture": the idf counts it, so a long form the document's
+    # sentences all say by its acronym weighs as little as any word they all say
+    sentence_stems = [sentence_terms(ev.text) | spelled_by(spelled, ev.text) for ev in pool]
     idf = Idf([list(st) for st in sentence_stems])
     weights = {t: idf(t) for t in question_terms(question)}
     # the alignment weighs each question word by its idf, softened (square root): a word the evidence says throughout

@@ -87,8 +87,12 @@ def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[N
     first: dict[tuple[int, frozenset[str]], int] = {}  # a label's first place among rows as agreed on as it
     for r in ranked:
         first.setdefault((r.agree, r.row.label), order[id(r)])
-    return sorted(ranked, key=lambda r: (-r.agree, -len(r.row.label & asked), first[(r.agree, r.row.label)],
-                                         not _statement(r.entry), order[id(r)]))
+    # a row named by more of the question's words comes first, however many tables repeat a broader one: "total
+    # revenues in the Americas" is the row "Total Revenues by Geography: Americas", not the total row; on a tie,
+    # the one whose own label says more ("cloud services revenues": "Cloud services", not "…by Business: Services")
+    return sorted(ranked, key=lambda r: (-len((r.row.label | r.row.group) & asked), -len((r.row.own or r.row.label)
+                                                                                         & asked), -r.agree,
+                                         first[(r.agree, r.row.label)], not _statement(r.entry), order[id(r)]))
 
 
 def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tuple[str, list[str]] | None:

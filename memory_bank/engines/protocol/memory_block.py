@@ -44,6 +44,7 @@ NO_MEMORY = "(no related memory yet)"
 HINT = "To read a memory's full source text, call deep_retrieval with its node id."
 MIN_BUDGET = 16  # tokens: the tags and a "nothing found" line
 COVER_FLOOR = 0.02  # a sentence without a question word still beats nothing, the top node's first
+SECTIONS_TRIED = 3  # best-scored sections a list question may take its list from, best first
 
 
 @dataclass(frozen=True)
@@ -237,13 +238,17 @@ class MemoryBlockBuilder:
         noun = set(stems(item_noun(question) or ""))
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
                   + _kind_match(noun, title, ls) for title, ls in zip(titles, lines)]
-        best = max(range(len(sections)), key=lambda i: (scores[i], -i))
-        outline = next((o for e in self.view.entries_for(sections[best].id)
-                        if (o := Outline.from_metadata(e.metadata)) is not None), None)
-        # a list of something else is no answer; one headed by the asked quarter is that quarter's
-        named = (outline is None or outline.names_kind(frozenset(noun))
-                 or any(names_period(period, lst.lead_in) for lst in outline.lists))
-        return sections[best] if scores[best] > 0 and named else None
+        # a list of something else is no answer, one headed by the asked quarter is that quarter's: the best of the
+        # few best-scored sections that lists the asked kind ("factors": "7.3.5 Identifying Candidate Solutions",
+        # whose list "These are some factors to consider:" opens, not "7.3 Steps to Introducing ZTA" above it)
+        best = sorted((i for i in range(len(sections)) if scores[i] > 0), key=lambda i: (-scores[i], i))
+        for i in best[:SECTIONS_TRIED]:
+            outline = next((o for e in self.view.entries_for(sections[i].id)
+                            if (o := Outline.from_metadata(e.metadata)) is not None), None)
+            if (outline is None or outline.names_kind(frozenset(noun))
+                    or any(names_period(period, lst.lead_in) for lst in outline.lists)):
+                return sections[i]
+        return None
 
     def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:
         """The sentences of the node's raw entries, oldest first, each with the file and pages it was read

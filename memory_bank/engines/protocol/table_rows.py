@@ -35,6 +35,10 @@ class TableRowRef:
     cells: tuple[tuple[str, str], ...] = ()  # (column header, value) for each value the row has
     unit: str = ""  # "millions", "Dollars in millions" ...; "" when the table states none
     group: frozenset[str] = frozenset()  # the stems of the row of no values heading it ("Net sales by category:")
+    # a one-word label whose heading came written into it ("Total Revenues by Geography: Americas"): the stems of
+    # its own word, and of what the heading measures ("revenues"; not what it is broken down "by")
+    own: frozenset[str] = frozenset()
+    measure: frozenset[str] = frozenset()
 
     def row_unit(self) -> str:
         """The unit of this row's figures: a table's "millions, except number of shares which are reflected in
@@ -82,8 +86,21 @@ def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
         label = frozenset(stems(name))
         grouped = bool(cells and group and len(label) < MIN_LABEL_STEMS)  # "iPhone" under "Net sales by category:"
         out[row[0]] = TableRowRef(label, heads, f"{group} {name}" if grouped else name, cells, unit,
-                                  frozenset(stems(group)) if grouped else frozenset())
+                                  frozenset(stems(group)) if grouped else frozenset(),
+                                  *(_own(name) if cells else (frozenset(), frozenset())))
     return out
+
+
+def _own(name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(own, measure): the stems of a row's one-word label whose heading came written into it, and of what the
+    heading measures ("Total Revenues by Geography: Americas" -> {"america"}, {"revenu"}); both empty for any
+    other row, or a heading that measures nothing but a total."""
+    heading, colon, own = name.rpartition(": ")
+    label = frozenset(stems(own))
+    measure = frozenset(stems(re.split(r"\s+by\s+", heading, maxsplit=1)[0])) - _QUALIFIERS
+    if not (colon and measure and 0 < len(label) < MIN_LABEL_STEMS):
+        return frozenset(), frozenset()
+    return label, measure
 
 
 def _cells(value: Any) -> tuple[tuple[str, str], ...]:
@@ -103,6 +120,8 @@ def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
         return False
     if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"
         return bool(row.label) and row.label <= asked and bool((row.group - _QUALIFIERS) & asked)
+    if row.own and row.own <= asked and row.measure <= asked:
+        return True  # so is one whose heading came written in: "revenues in the Americas", not "by geography"
     core = row.label - _QUALIFIERS
     return row.label <= asked or (len(core) >= MIN_LABEL_STEMS and core <= asked)
 

@@ -80,3 +80,15 @@ def test_a_part_asking_what_caused_or_how_changed_the_one_before_stays_with_it()
         "What is a PEP?", "what does a PEP enforce and what caused the change?"]
     assert question_parts("What does PA stand for and what does it do?") == ["What does PA stand for?",
                                                                              "what does PA do?"]
+
+
+def test_a_part_asking_only_what_the_one_before_named_stays_with_it() -> None:
+    """"How many types … does the handbook define, and what are they?" was answered in two parts, the second "what
+    are they? Not found in the documents." beside the sentence naming both types."""
+    question = ("How many types of security capabilities does the TIC 3.0 Security Capability Handbook define, and "
+                "what are they?")
+    assert question_parts(question) == [question]
+    assert question_parts("What are the tenets of zero trust, and who wrote them?") == [
+        "What are the tenets of zero trust?", "who wrote them?"]  # a question of its own about them
+    assert question_parts("What does 'PEP' stand for and what is it responsible for?") == [
+        "What does 'PEP' stand for?", "what is PEP responsible for?"]
