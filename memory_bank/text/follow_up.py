@@ -23,6 +23,7 @@ PREVIOUS_CHARS = 300  # of the previous question, the part its subject is read f
 SUBJECT_WORDS = 10  # the subject read off it, at most
 
 _POINTERS = ("it", "they", "them", "this", "that", "these", "those", "he", "she", "him", "her")
+POSSESSIVES = ("its", "their")  # "What was its margin?": whose margin is the previous question's subject
 # the words a follow-up asks with, beyond function words and the verbs of change (stemmed)
 _FOLLOW_WORDS = frozenset(bare_stems(
     "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
@@ -56,8 +57,8 @@ class FollowUp:
     subject: str = ""
 
     def note(self) -> str:
-        """The reading, said before the answer."""
-        if self.pointer:
+        """The reading, said before the answer: a possessive's in the whole question ("the margin of …")."""
+        if self.pointer and self.pointer.lower() not in POSSESSIVES:
             return f"Reading “{self.pointer}” as “{self.subject}”."
         return f"Reading “{self.asked}” as “{self.question}”."
 
@@ -66,12 +67,14 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
     """`question` read against the task's `previous` question, or None when it names what it asks about (or
     there is no previous question, or nothing to read it as)."""
     words = question[:MAX_CHARS + 1].split(maxsplit=MAX_WORDS)
-    if (len(question) > MAX_CHARS or not previous.strip() or not words or len(words) > MAX_WORDS
-            or not _leans_on_previous(question)):
+    if len(question) > MAX_CHARS or not previous.strip() or not words or len(words) > MAX_WORDS:
         return None
     asked = " ".join(words)
     previous = " ".join(previous[:PREVIOUS_CHARS].split())
     subject = subject_of(previous)
+    if not _leans_on_previous(question):
+        owned = _owned_by(words, subject)
+        return FollowUp(asked, owned[1], owned[0], subject) if owned else None
     pointer = next((i for i, w in enumerate(words) if _bare(w).lower() in _POINTERS), None)
     if pointer is not None and subject:
         word = _bare(words[pointer])
@@ -88,6 +91,33 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
         dated = _redated(previous, years[0])
         return FollowUp(asked, dated) if dated else None
     return None
+
+
+def _owned_by(words: list[str], subject: str) -> tuple[str, str] | None:
+    """A question about something of the previous subject's ("What was its margin?", "Why did their sales
+    fall?"): its own subject opens with "its"/"their" and it names nothing else (no name after its first word);
+    read as (the pronoun, "What was the margin of Oracle's hardware business?")."""
+    own = subject_of(" ".join(words)).split()
+    if not subject or len(own) < 2 or own[0].lower() not in POSSESSIVES or any(
+            _bare(w)[:1].isupper() for w in words[1:]):
+        return None
+    at = next((i for i in range(len(words) - len(own) + 1)
+               if [_bare(w) for w in words[i:i + len(own)]] == own), None)
+    if at is None:
+        return None
+    end = at + len(own) - 1
+    tail = words[end][len(words[end].rstrip(_EDGES)):]  # "margin?": the mark goes after the owner
+    owned = f"the {' '.join(own[1:])} of {_owner(subject)}{tail}"
+    return own[0], " ".join([*words[:at], owned, *words[end + 1:]])
+
+
+def _owner(subject: str) -> str:
+    """Who owns what a possessive names: a thing of a named one ("the margin of Oracle's hardware business", a
+    reading of "its margin") leaves its owner, "Oracle's hardware business", for the next "its"; a subject
+    naming no one ("the tenets of zero trust") is its own owner."""
+    first, of, rest = subject.partition(" of ")
+    named = any(w[:1].isupper() or w.endswith(("'s", "’s")) for w in rest.split())
+    return rest if of and first.lower().startswith("the ") and len(first.split()) <= 4 and named else subject
 
 
 def _leans_on_previous(question: str) -> bool:

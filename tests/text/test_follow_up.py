@@ -75,3 +75,29 @@ def test_a_huge_previous_question_or_follow_up_is_bounded() -> None:
     assert read_follow_up("Is it " + "really " * 100_000 + "improving?", REVENUE) is None
     assert read_follow_up(" ".join(["it"] * (MAX_WORDS + 1)), REVENUE) is None
     assert read_follow_up("And in 2023" + "?" * MAX_CHARS, REVENUE) is None  # three words, all marks after
+
+
+HARDWARE = "What is Oracle's hardware business?"
+
+
+@pytest.mark.parametrize(("question", "read"), [
+    ("What was its margin?", "What was the margin of Oracle's hardware business?"),
+    ("What are their main risks?", "What are the main risks of Oracle's hardware business?"),
+    ("Why did its revenue fall in 2023?", "Why did the revenue of Oracle's hardware business fall in 2023?"),
+])
+def test_a_possessive_pronoun_is_read_as_the_previous_subject_owning_it(question: str, read: str) -> None:
+    follow_up = read_follow_up(question, HARDWARE)
+    assert follow_up is not None and follow_up.question == read and follow_up.pointer == question.split()[2]
+    assert follow_up.note() == f"Reading “{question}” as “{read}”."
+
+
+def test_a_possessive_after_a_possessive_reading_keeps_its_owner() -> None:
+    follow_up = read_follow_up("Is its margin improving?", "What was the margin of Oracle's hardware business?")
+    assert follow_up is not None and follow_up.question == "Is the margin of Oracle's hardware business improving?"
+
+
+@pytest.mark.parametrize("question", [
+    "How many shares of its common stock did Apple repurchase?", "What is its role in Apple's business?",
+    "Does the company report its segments?"])
+def test_a_possessive_whose_owner_the_question_names_is_read_as_asked(question: str) -> None:
+    assert read_follow_up(question, HARDWARE) is None

@@ -46,6 +46,18 @@ def test_a_year_alone_asks_the_previous_question_of_that_year(oracle: MemoryBank
                       "Cloud services, 2022: $10,809 (Dollars in millions)."), answer
 
 
+def test_a_possessive_pronoun_is_read_as_the_previous_subject_owning_it(oracle: MemoryBank) -> None:
+    """Alone, "What was its margin?" names only "margin"; read as the hardware business' margin it is answered."""
+    assert "hardware business’ revenues are generated" in oracle.run("What is Oracle's hardware business?").answer
+    result = oracle.run("What was its margin?")
+    assert result.answer.startswith("Reading “What was its margin?” as “What was the margin of Oracle's hardware "
+                                    "business?”.\nIn constant currency, our hardware business’ total margin "
+                                    "increased"), result.answer
+    again = oracle.run("Is its margin improving?").answer  # "its" is still the business, not its margin
+    assert again.startswith("Reading “Is its margin improving?” as “Is the margin of Oracle's hardware business "
+                            "improving?”.\nYes."), again
+
+
 def test_a_follow_up_naming_its_own_subject_is_answered_as_asked(oracle: MemoryBank) -> None:
     oracle.run(REVENUES)
     result = oracle.run("Is Oracle's hardware margin improving?")
