@@ -21,6 +21,7 @@ MAX_WORDS = 12  # a follow-up leaning on the previous question is short: a longe
 MAX_CHARS = 120  # ... in characters too ("Is it ???…" of 100,000 marks has three words)
 PREVIOUS_CHARS = 300  # of the previous question, the part its subject is read from (a user may paste anything)
 SUBJECT_WORDS = 10  # the subject read off it, at most
+NEW_SUBJECT_WORDS = 5  # "What about Apple?": the new subject, at most
 
 _POINTERS = ("it", "they", "them", "this", "that", "these", "those", "he", "she", "him", "her")
 POSSESSIVES = ("its", "their")  # "What was its margin?": whose margin is the previous question's subject
@@ -74,7 +75,10 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
     subject = subject_of(previous)
     if not _leans_on_previous(question):
         owned = _owned_by(words, subject)
-        return FollowUp(asked, owned[1], owned[0], subject) if owned else None
+        if owned:
+            return FollowUp(asked, owned[1], owned[0], subject)
+        other = _asked_of(previous, subject, _new_subject(words))
+        return FollowUp(asked, other) if other else None
     pointer = next((i for i, w in enumerate(words) if _bare(w).lower() in _POINTERS), None)
     if pointer is not None and subject:
         word = _bare(words[pointer])
@@ -109,6 +113,40 @@ def _owned_by(words: list[str], subject: str) -> tuple[str, str] | None:
     tail = words[end][len(words[end].rstrip(_EDGES)):]  # "margin?": the mark goes after the owner
     owned = f"the {' '.join(own[1:])} of {_owner(subject)}{tail}"
     return own[0], " ".join([*words[:at], owned, *words[end + 1:]])
+
+
+def _new_subject(words: list[str]) -> str:
+    """What "What about Apple?", "And Oracle?", "How about the PEP?" ask the previous question of: the few words
+    after the opening, naming something (no question word, verb, pronoun or preposition of their own); ""."""
+    lower = [_bare(w).lower() for w in words]
+    at = 1 if lower[:1] == ["and"] else 0
+    if lower[at: at + 2] in (["what", "about"], ["how", "about"]):
+        at += 2
+    rest = [_bare(w) for w in words[at:]]
+    if not at or not 0 < len(rest) <= NEW_SUBJECT_WORDS or not rest[-1] or rest[0].lower() in _TIME_PREPOSITIONS:
+        return ""
+    if any(w.lower() in _WH | _AUX | set(_POINTERS) | set(POSSESSIVES) or _YEAR.match(w) for w in rest):
+        return ""
+    return " ".join(rest) if any(w.lower() not in STOPWORDS for w in rest) else ""
+
+
+def _asked_of(previous: str, subject: str, new: str) -> str:
+    """The previous question asked of `new`: a name takes the place of the subject's owner ("Oracle's total
+    revenue" -> "Apple's total revenue"), a thing that of what the owner has ("Oracle's net income"); a subject
+    without an owner ("the PA") is replaced whole; "" when there is nothing to replace."""
+    if not new or not subject or subject not in previous or new.lower() == subject.lower():
+        return ""
+    words = subject.split()
+    owner = next((i for i, w in enumerate(words) if w.endswith(("'s", "’s"))), None)
+    named = all(w[:1].isupper() for w in new.split() if w.lower() not in STOPWORDS)
+    if owner is None:
+        said = new
+    elif named:
+        mark = words[owner][-2:]
+        said = " ".join([new + mark, *words[owner + 1:]])
+    else:
+        said = " ".join([*words[:owner + 1], _undetermined(new)])
+    return previous.replace(subject, said, 1)
 
 
 def _owner(subject: str) -> str:

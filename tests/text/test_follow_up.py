@@ -101,3 +101,33 @@ def test_a_possessive_after_a_possessive_reading_keeps_its_owner() -> None:
     "Does the company report its segments?"])
 def test_a_possessive_whose_owner_the_question_names_is_read_as_asked(question: str) -> None:
     assert read_follow_up(question, HARDWARE) is None
+
+
+TOTAL = "What was Oracle's total revenue in fiscal 2023?"
+
+
+@pytest.mark.parametrize(("question", "previous", "read"), [
+    ("What about Apple?", TOTAL, "What was Apple's total revenue in fiscal 2023?"),
+    ("And Oracle?", "What were Apple’s total net sales in 2022?", "What were Oracle’s total net sales in 2022?"),
+    ("And net income?", TOTAL, "What was Oracle's net income in fiscal 2023?"),
+    ("And the operating margin?", TOTAL, "What was Oracle's operating margin in fiscal 2023?"),
+    ("How about the PEP?", "What does the PA do?", "What does the PEP do?"),
+    ("And Microsoft?", "Where is Apple headquartered?", "Where is Microsoft headquartered?"),
+    ("What about 2022?", TOTAL, "What was Oracle's total revenue in fiscal 2022?"),
+])
+def test_what_about_asks_the_previous_question_of_a_new_subject(question: str, previous: str, read: str) -> None:
+    follow_up = read_follow_up(question, previous)
+    assert follow_up is not None and follow_up.question == read
+    assert follow_up.note() == f"Reading “{question}” as “{read}”."
+
+
+@pytest.mark.parametrize("question", [
+    "And why?", "And in Europe?", "And what is Apple's revenue?", "Apple?", "What about the many kinds of "
+    "plants and animals of Europe?"])
+def test_what_about_without_a_short_new_subject_is_not_read_so(question: str) -> None:
+    assert read_follow_up(question, TOTAL) is None
+
+
+def test_what_about_after_a_question_naming_nothing_is_read_as_asked() -> None:
+    assert read_follow_up("What about Apple?", "Why?") is None
+    assert read_follow_up("What about Apple?", "") is None
