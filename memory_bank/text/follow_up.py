@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .asks import ORDINALS
 from .tokens import STOPWORDS, bare_stems
 from .trends import CHANGE_WORDS
 
@@ -29,7 +30,7 @@ POSSESSIVES = ("its", "their")  # "What was its margin?": whose margin is the pr
 _FOLLOW_WORDS = frozenset(bare_stems(
     "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
     "explain compare compared else again exactly now then still really also fiscal year years going expected "
-    "expect continue continued about"))
+    "expect continue continued about tell describe detail details elaborate further"))
 _WH = frozenset({"what", "which", "who", "whom", "whose", "how", "why", "when", "where"})
 _AUX = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
                   "would", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "doesn't",
@@ -73,6 +74,9 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
     asked = " ".join(words)
     previous = " ".join(previous[:PREVIOUS_CHARS].split())
     subject = subject_of(previous)
+    pointed = _pointed_item(words, subject)
+    if pointed:
+        return FollowUp(asked, pointed)
     if not _leans_on_previous(question):
         owned = _owned_by(words, subject)
         if owned:
@@ -113,6 +117,45 @@ def _owned_by(words: list[str], subject: str) -> tuple[str, str] | None:
     tail = words[end][len(words[end].rstrip(_EDGES)):]  # "margin?": the mark goes after the owner
     owned = f"the {' '.join(own[1:])} of {_owner(subject)}{tail}"
     return own[0], " ".join([*words[:at], owned, *words[end + 1:]])
+
+
+def _pointed_item(words: list[str], subject: str) -> str:
+    """One item of the list the previous question asked for, by its place ("What does the third one say?", "Tell
+    me more about the second" after "What are the tenets of zero trust?"): that question's item named in full
+    ("the third tenet of zero trust"), so the list answer finds it; "" when the question names anything more."""
+    lower = [_bare(w).lower() for w in words]
+    at = next((i for i in range(1, len(lower)) if lower[i - 1] == "the" and lower[i] in ORDINALS), None)
+    said = subject.split()
+    if len(said) > 2 and said[0].lower() == "the" and said[1].lower() in ORDINALS:
+        kind = " ".join(said[2:])  # the previous question pointed into the list too: the same kind of item
+    elif _plural(subject):
+        kind = _singular(_undetermined(subject))
+    else:
+        return ""
+    if at is None:
+        return ""
+    end = at + 1 + (lower[at + 1: at + 2] in (["one"], ["item"], ["point"])) + 2 * (lower[at + 1: at + 3] == [
+        "of", "them"])
+    rest = [*words[:at - 1], *words[end:]]
+    if not rest or not _leans_on_previous(" ".join(rest)):
+        return ""
+    tail = words[end - 1][len(words[end - 1].rstrip(_EDGES)):]
+    item = f"the {lower[at]} {kind}{tail}"
+    return " ".join([*words[:at - 1], item, *words[end:]])
+
+
+def _singular(subject: str) -> str:
+    """"basic tenets of zero trust" -> "basic tenet of zero trust": its head, the word `_plural` reads."""
+    words = subject.split()
+    at = next((i for i, after in enumerate([*words[1:], ""]) if after in {"", "of", "in", "for", "on"}), 0)
+    head = words[at]
+    if head.endswith("ies"):
+        head = head[:-3] + "y"
+    elif head.endswith(("sses", "xes", "ches", "shes")):
+        head = head[:-2]
+    else:
+        head = head[:-1]
+    return " ".join([*words[:at], head, *words[at + 1:]])
 
 
 def _new_subject(words: list[str]) -> str:

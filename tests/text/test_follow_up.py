@@ -131,3 +131,27 @@ def test_what_about_without_a_short_new_subject_is_not_read_so(question: str) ->
 def test_what_about_after_a_question_naming_nothing_is_read_as_asked() -> None:
     assert read_follow_up("What about Apple?", "Why?") is None
     assert read_follow_up("What about Apple?", "") is None
+
+
+TENETS = "What are the basic tenets of zero trust?"
+
+
+@pytest.mark.parametrize(("question", "previous", "read"), [
+    ("What does the third one say?", TENETS, "What does the third basic tenet of zero trust say?"),
+    ("Tell me more about the second", TENETS, "Tell me more about the second basic tenet of zero trust"),
+    ("Explain the first.", "What are the main policies of the company?", "Explain the first main policy of the "
+     "company."),
+    ("And the fifth of them?", "What does the third tenet of zero trust say?", "And the fifth tenet of zero trust?"),
+])
+def test_an_ordinal_points_into_the_list_the_previous_question_asked_for(question: str, previous: str,
+                                                                           read: str) -> None:
+    follow_up = read_follow_up(question, previous)
+    assert follow_up is not None and follow_up.question == read
+
+
+@pytest.mark.parametrize(("question", "previous"), [
+    ("What does the third one say?", REVENUE),  # one revenue: no list to point into
+    ("What happened in the first quarter?", TENETS),  # names the quarter
+    ("What does the first tenet of zero trust say?", TENETS)])
+def test_an_ordinal_naming_more_or_after_no_list_is_read_as_asked(question: str, previous: str) -> None:
+    assert read_follow_up(question, previous) is None

@@ -91,6 +91,19 @@ def test_what_about_another_company_asks_its_filing_the_same_question(tmp_path: 
     assert oracle.startswith("Reading “And Oracle?” as “What were Oracle's total net sales in 2022?”."), oracle
 
 
+def test_an_ordinal_points_into_the_list_the_previous_answer_gave(tmp_path: Path) -> None:
+    """NIST SP 800-207's pages on the tenets: "the third one" alone names nothing; read as the third tenet of
+    zero trust the list answer finds it, and the next ordinal points into the same list."""
+    nist = bank_of_pages("NIST.SP.800-207.pdf", [14, 15, 16], tmp_path)
+    assert nist.run("What are the tenets of zero trust?").answer.startswith("The documents give 7 tenets")
+    third = nist.run("What does the third one say?").answer
+    assert third == ("Reading “What does the third one say?” as “What does the third tenet of zero trust say?”.\n"
+                     "Item 3: Access to individual enterprise resources is granted on a per-session basis."), third
+    second = nist.run("Tell me more about the second").answer
+    assert second == ("Reading “Tell me more about the second” as “Tell me more about the second tenet of zero "
+                      "trust”.\nItem 2: All communication is secured regardless of network location."), second
+
+
 def test_a_follow_up_naming_its_own_subject_is_answered_as_asked(oracle: MemoryBank) -> None:
     oracle.run(REVENUES)
     result = oracle.run("Is Oracle's hardware margin improving?")
