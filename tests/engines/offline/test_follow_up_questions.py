@@ -10,7 +10,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from memory_bank import MemoryBank
+from memory_bank import Category, LongTermMemory, MemoryBank, Source
 from memory_bank.engines.offline.verdict import positive_reading, verdict
 from tests.support.pdf_pages import PDF_DIR, bank_of_pages
 
@@ -102,6 +102,21 @@ def test_an_ordinal_points_into_the_list_the_previous_answer_gave(tmp_path: Path
     second = nist.run("Tell me more about the second").answer
     assert second == ("Reading “Tell me more about the second” as “Tell me more about the second tenet of zero "
                       "trust”.\nItem 2: All communication is secured regardless of network location."), second
+
+
+def test_long_term_memory_is_searched_and_told_the_question_as_read(tmp_path: Path) -> None:
+    """The user's long-term memory is searched with "Is Oracle's cloud services revenues improving, and why?", not
+    with "Is it improving, and why?" (which names nothing its notes say), and records the answer under it."""
+    ltm = LongTermMemory(tmp_path / "long_term", "alice")
+    note = ltm.add("Oracle reports its cloud services revenues in millions of dollars", Category.WORK,
+                   source=Source.USER_INPUT)
+    bank = bank_of_pages("ORACLE_2023_10K.pdf", PAGES, tmp_path, long_term=ltm)
+    bank.run(REVENUES)
+    result = bank.run("Is it improving, and why?")
+    assert result.answer.startswith("Reading “it” as “Oracle's cloud services revenues”.\nYes."), result.answer
+    assert result.long_term is not None and note.memory_id in result.long_term.injection.memory_ids
+    assert ltm.answers()[-1].question == "Is Oracle's cloud services revenues improving, and why?"
+    assert result.question == "Is it improving, and why?"  # the result still says what was typed
 
 
 def test_a_follow_up_naming_its_own_subject_is_answered_as_asked(oracle: MemoryBank) -> None:
