@@ -113,9 +113,12 @@ def _owned_by(words: list[str], subject: str) -> tuple[str, str] | None:
                if [_bare(w) for w in words[i:i + len(own)]] == own), None)
     if at is None:
         return None
+    owner = _owner(subject)
+    if not _agrees(own[0].lower(), owner):
+        return None
     end = at + len(own) - 1
     tail = words[end][len(words[end].rstrip(_EDGES)):]  # "margin?": the mark goes after the owner
-    owned = f"the {' '.join(own[1:])} of {_owner(subject)}{tail}"
+    owned = f"the {' '.join(own[1:])} of {owner}{tail}"
     return own[0], " ".join([*words[:at], owned, *words[end + 1:]])
 
 
@@ -190,6 +193,14 @@ def _asked_of(previous: str, subject: str, new: str) -> str:
     else:
         said = " ".join([*words[:owner + 1], _undetermined(new)])
     return previous.replace(subject, said, 1)
+
+
+def _agrees(possessive: str, owner: str) -> bool:
+    """Does the pronoun agree with the owner it would stand for: "its" one thing, "their" several or a named
+    one (a company is "their" too)? "their first plan" does not stand for "material"."""
+    if possessive == "its":
+        return not _plural(owner)
+    return _plural(owner) or any(w[:1].isupper() for w in owner.split())
 
 
 def _owner(subject: str) -> str:

@@ -155,3 +155,10 @@ def test_an_ordinal_points_into_the_list_the_previous_question_asked_for(questio
     ("What does the first tenet of zero trust say?", TENETS)])
 def test_an_ordinal_naming_more_or_after_no_list_is_read_as_asked(question: str, previous: str) -> None:
     assert read_follow_up(question, previous) is None
+
+
+@pytest.mark.parametrize(("question", "previous"), [
+    ("What was their first plan?", "Of what material were the pellets made?"),  # one material, no name
+    ("What is its first requirement?", TENETS)])  # several tenets
+def test_a_possessive_not_agreeing_with_the_previous_subject_is_read_as_asked(question: str, previous: str) -> None:
+    assert read_follow_up(question, previous) is None
