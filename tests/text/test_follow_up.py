@@ -162,3 +162,13 @@ def test_an_ordinal_naming_more_or_after_no_list_is_read_as_asked(question: str,
     ("What is its first requirement?", TENETS)])  # several tenets
 def test_a_possessive_not_agreeing_with_the_previous_subject_is_read_as_asked(question: str, previous: str) -> None:
     assert read_follow_up(question, previous) is None
+
+
+def test_the_new_readings_are_bounded_on_a_huge_previous_question() -> None:
+    previous = "What is " + "Oracle's very " * 50_000 + "hardware business?"
+    for question in ("What was its margin?", "What about Apple?"):
+        follow_up = read_follow_up(question, previous)
+        assert follow_up is not None and len(follow_up.question) < PREVIOUS_CHARS + len(question), question
+    listed = read_follow_up("What does the third one say?", "What are the basic tenets " + "and more " * 50_000)
+    assert listed is not None and len(listed.question) < PREVIOUS_CHARS
+    assert read_follow_up("What about " + "Apple " * 100_000 + "?", previous) is None
