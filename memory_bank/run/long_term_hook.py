@@ -52,7 +52,7 @@ def cited_evidence(citations: list[Citation], view: MemoryView | None) -> list[s
 def task_digest(result: RunResult, events: list[Event], view: MemoryView | None = None) -> TaskDigest:
     """What the finished run did, typed, from its result, the events it published and the cited memory."""
     return TaskDigest(
-        question=result.question, answer=result.answer, answered=bool(result.citations),
+        question=result.read_question(), answer=result.answer, answered=bool(result.citations),
         termination=result.termination,
         tasks=[DigestTask(type=t.type.value, description=t.description, status=t.status.value, context=t.context)
                for t in result.insight_doc.completed_tasks],
@@ -87,7 +87,7 @@ class LongTermHook:
         distilled, refused = self._distil(result, events)
         self.ltm.cleanup()
         self._refresh_reflections(distilled, events)
-        answer_id = self.ltm.record_answer(result.question, result.answer, [*injection.memory_ids, *applied],
+        answer_id = self.ltm.record_answer(result.read_question(), result.answer, [*injection.memory_ids, *applied],
                                            task_id=self.task_id())
         if distilled:
             self.events.publish(LongTermLearned(memory_ids=tuple(distilled)))
@@ -119,7 +119,7 @@ class LongTermHook:
             record = self.ltm.add(lesson.content, lesson.category, subcategory=lesson.subcategory,
                                   tags=lesson.tags, confidence=lesson.confidence, source=Source.TASK_RESULT,
                                   provenance=provenance, source_task=self.task_id(),
-                                  title=f"Lesson from the task: {result.question[:120]}")
+                                  title=f"Lesson from the task: {result.read_question()[:120]}")
             ids.append(record.memory_id)
         return ids, refused
 

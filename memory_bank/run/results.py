@@ -33,6 +33,10 @@ class RunResult(BaseModel):
     follow_up: FollowUp | None = Field(default=None, description="how a question leaning on the task's previous "
                                        "one was read (its answer says so first); None when it was read as asked")
 
+    def read_question(self) -> str:
+        """The question as it was read (a follow-up against the previous one), what the run answered."""
+        return self.follow_up.question if self.follow_up is not None else self.question
+
     @field_validator("errors", mode="before")
     @classmethod
     def _typed_errors(cls, value: object) -> object:

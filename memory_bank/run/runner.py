@@ -38,7 +38,7 @@ from ..memory.pending_images import PendingImages, TempImage
 from ..memory.query_graph import Node
 from ..memory.store import Memory
 from ..settings import Settings
-from ..text.follow_up import read_follow_up
+from ..text.follow_up import FollowUp, read_follow_up
 from .adapter import Adapter
 from .grounding import ground
 from .planning_guard import RULE, Decision, guard_next, rule_decision
@@ -73,8 +73,7 @@ class TaskRunner:
     def run(self, question: str, cancel: CancelToken, new_nodes: list[str] | None = None,
             long_term_block: str = "") -> RunResult:
         start = time.perf_counter()
-        with self.memory.read():  # the task's previous question, as it was read
-            follow_up = read_follow_up(question, self.memory.insight_doc.task_goal)
+        follow_up = self.follow_up(question)
         goal = follow_up.question if follow_up else question
         state = _RunState(question=goal, new_nodes=list(new_nodes or []), long_term_block=long_term_block)
         self.insight.begin(goal)
@@ -102,6 +101,12 @@ class TaskRunner:
                          insight_doc=self.insight.copy(), termination=termination,
                          rounds=state.rounds, seconds=time.perf_counter() - start, errors=state.errors,
                          new_node_ids=state.new_nodes, stop_reason=stop_reason, follow_up=follow_up)
+
+    def follow_up(self, question: str) -> FollowUp | None:
+        """How `question` leans on the task's previous question, as that was read: what a run asks, and what
+        the session's long-term memory is searched with before it."""
+        with self.memory.read():
+            return read_follow_up(question, self.memory.insight_doc.task_goal)
 
     def _rounds(self, state: _RunState, cancel: CancelToken) -> Termination:
         """How the loop ended. At the cap on rounds, a cross-validation still waiting is the memory's own

@@ -143,7 +143,8 @@ class RunSession:
     def _with_long_term(self, hook: LongTermHook, question: str, token: CancelToken,
                         new_ids: list[str]) -> RunResult:
         """The run with the user's long-term memory in its prompts, then distilled into it (seed 004 §6.3, §7)."""
-        injection = hook.before(question)
+        read = self.runner.follow_up(question)  # "Is it improving?" searched as what it asks
+        injection = hook.before(read.question if read is not None else question)
         seen: list[Event] = []
         unsubscribe = self.events.subscribe(seen.append)
         try:

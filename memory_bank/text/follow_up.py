@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .asks import ORDINALS
 from .tokens import STOPWORDS, bare_stems
 from .trends import CHANGE_WORDS
 
@@ -21,13 +22,15 @@ MAX_WORDS = 12  # a follow-up leaning on the previous question is short: a longe
 MAX_CHARS = 120  # ... in characters too ("Is it ???…" of 100,000 marks has three words)
 PREVIOUS_CHARS = 300  # of the previous question, the part its subject is read from (a user may paste anything)
 SUBJECT_WORDS = 10  # the subject read off it, at most
+NEW_SUBJECT_WORDS = 5  # "What about Apple?": the new subject, at most
 
 _POINTERS = ("it", "they", "them", "this", "that", "these", "those", "he", "she", "him", "her")
+POSSESSIVES = ("its", "their")  # "What was its margin?": whose margin is the previous question's subject
 # the words a follow-up asks with, beyond function words and the verbs of change (stemmed)
 _FOLLOW_WORDS = frozenset(bare_stems(
     "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
     "explain compare compared else again exactly now then still really also fiscal year years going expected "
-    "expect continue continued about"))
+    "expect continue continued about tell describe detail details elaborate further"))
 _WH = frozenset({"what", "which", "who", "whom", "whose", "how", "why", "when", "where"})
 _AUX = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
                   "would", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "doesn't",
@@ -56,8 +59,8 @@ class FollowUp:
     subject: str = ""
 
     def note(self) -> str:
-        """The reading, said before the answer."""
-        if self.pointer:
+        """The reading, said before the answer: a possessive's in the whole question ("the margin of …")."""
+        if self.pointer and self.pointer.lower() not in POSSESSIVES:
             return f"Reading “{self.pointer}” as “{self.subject}”."
         return f"Reading “{self.asked}” as “{self.question}”."
 
@@ -66,12 +69,20 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
     """`question` read against the task's `previous` question, or None when it names what it asks about (or
     there is no previous question, or nothing to read it as)."""
     words = question[:MAX_CHARS + 1].split(maxsplit=MAX_WORDS)
-    if (len(question) > MAX_CHARS or not previous.strip() or not words or len(words) > MAX_WORDS
-            or not _leans_on_previous(question)):
+    if len(question) > MAX_CHARS or not previous.strip() or not words or len(words) > MAX_WORDS:
         return None
     asked = " ".join(words)
     previous = " ".join(previous[:PREVIOUS_CHARS].split())
     subject = subject_of(previous)
+    pointed = _pointed_item(words, subject)
+    if pointed:
+        return FollowUp(asked, pointed)
+    if not _leans_on_previous(question):
+        owned = _owned_by(words, subject)
+        if owned:
+            return FollowUp(asked, owned[1], owned[0], subject)
+        other = _asked_of(previous, subject, _new_subject(words))
+        return FollowUp(asked, other) if other else None
     pointer = next((i for i, w in enumerate(words) if _bare(w).lower() in _POINTERS), None)
     if pointer is not None and subject:
         word = _bare(words[pointer])
@@ -88,6 +99,117 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
         dated = _redated(previous, years[0])
         return FollowUp(asked, dated) if dated else None
     return None
+
+
+def _owned_by(words: list[str], subject: str) -> tuple[str, str] | None:
+    """A question about something of the previous subject's ("What was its margin?", "Why did their sales
+    fall?"): its own subject opens with "its"/"their" and it names nothing else (no name after its first word);
+    read as (the pronoun, "What was the margin of Oracle's hardware business?")."""
+    own = subject_of(" ".join(words)).split()
+    if not subject or len(own) < 2 or own[0].lower() not in POSSESSIVES or any(
+            _bare(w)[:1].isupper() for w in words[1:]):
+        return None
+    at = next((i for i in range(len(words) - len(own) + 1)
+               if [_bare(w) for w in words[i:i + len(own)]] == own), None)
+    if at is None:
+        return None
+    owner = _owner(subject)
+    if not _agrees(own[0].lower(), owner):
+        return None
+    end = at + len(own) - 1
+    tail = words[end][len(words[end].rstrip(_EDGES)):]  # "margin?": the mark goes after the owner
+    owned = f"the {' '.join(own[1:])} of {owner}{tail}"
+    return own[0], " ".join([*words[:at], owned, *words[end + 1:]])
+
+
+def _pointed_item(words: list[str], subject: str) -> str:
+    """One item of the list the previous question asked for, by its place ("What does the third one say?", "Tell
+    me more about the second" after "What are the tenets of zero trust?"): that question's item named in full
+    ("the third tenet of zero trust"), so the list answer finds it; "" when the question names anything more."""
+    lower = [_bare(w).lower() for w in words]
+    at = next((i for i in range(1, len(lower)) if lower[i - 1] == "the" and lower[i] in ORDINALS), None)
+    said = subject.split()
+    if len(said) > 2 and said[0].lower() == "the" and said[1].lower() in ORDINALS:
+        kind = " ".join(said[2:])  # the previous question pointed into the list too: the same kind of item
+    elif _plural(subject):
+        kind = _singular(_undetermined(subject))
+    else:
+        return ""
+    if at is None:
+        return ""
+    end = at + 1 + (lower[at + 1: at + 2] in (["one"], ["item"], ["point"])) + 2 * (lower[at + 1: at + 3] == [
+        "of", "them"])
+    rest = [*words[:at - 1], *words[end:]]
+    if not rest or not _leans_on_previous(" ".join(rest)):
+        return ""
+    tail = words[end - 1][len(words[end - 1].rstrip(_EDGES)):]
+    item = f"the {lower[at]} {kind}{tail}"
+    return " ".join([*words[:at - 1], item, *words[end:]])
+
+
+def _singular(subject: str) -> str:
+    """"basic tenets of zero trust" -> "basic tenet of zero trust": its head, the word `_plural` reads."""
+    words = subject.split()
+    at = next((i for i, after in enumerate([*words[1:], ""]) if after in {"", "of", "in", "for", "on"}), 0)
+    head = words[at]
+    if head.endswith("ies"):
+        head = head[:-3] + "y"
+    elif head.endswith(("sses", "xes", "ches", "shes")):
+        head = head[:-2]
+    else:
+        head = head[:-1]
+    return " ".join([*words[:at], head, *words[at + 1:]])
+
+
+def _new_subject(words: list[str]) -> str:
+    """What "What about Apple?", "And Oracle?", "How about the PEP?" ask the previous question of: the few words
+    after the opening, naming something (no question word, verb, pronoun or preposition of their own); ""."""
+    lower = [_bare(w).lower() for w in words]
+    at = 1 if lower[:1] == ["and"] else 0
+    if lower[at: at + 2] in (["what", "about"], ["how", "about"]):
+        at += 2
+    rest = [_bare(w) for w in words[at:]]
+    if not at or not 0 < len(rest) <= NEW_SUBJECT_WORDS or not rest[-1] or rest[0].lower() in _TIME_PREPOSITIONS:
+        return ""
+    if any(w.lower() in _WH | _AUX | set(_POINTERS) | set(POSSESSIVES) or _YEAR.match(w) for w in rest):
+        return ""
+    return " ".join(rest) if any(w.lower() not in STOPWORDS for w in rest) else ""
+
+
+def _asked_of(previous: str, subject: str, new: str) -> str:
+    """The previous question asked of `new`: a name takes the place of the subject's owner ("Oracle's total
+    revenue" -> "Apple's total revenue"), a thing that of what the owner has ("Oracle's net income"); a subject
+    without an owner ("the PA") is replaced whole; "" when there is nothing to replace."""
+    if not new or not subject or subject not in previous or new.lower() == subject.lower():
+        return ""
+    words = subject.split()
+    owner = next((i for i, w in enumerate(words) if w.endswith(("'s", "’s"))), None)
+    named = all(w[:1].isupper() for w in new.split() if w.lower() not in STOPWORDS)
+    if owner is None:
+        said = new
+    elif named:
+        mark = words[owner][-2:]
+        said = " ".join([new + mark, *words[owner + 1:]])
+    else:
+        said = " ".join([*words[:owner + 1], _undetermined(new)])
+    return previous.replace(subject, said, 1)
+
+
+def _agrees(possessive: str, owner: str) -> bool:
+    """Does the pronoun agree with the owner it would stand for: "its" one thing, "their" several or a named
+    one (a company is "their" too)? "their first plan" does not stand for "material"."""
+    if possessive == "its":
+        return not _plural(owner)
+    return _plural(owner) or any(w[:1].isupper() for w in owner.split())
+
+
+def _owner(subject: str) -> str:
+    """Who owns what a possessive names: a thing of a named one ("the margin of Oracle's hardware business", a
+    reading of "its margin") leaves its owner, "Oracle's hardware business", for the next "its"; a subject
+    naming no one ("the tenets of zero trust") is its own owner."""
+    first, of, rest = subject.partition(" of ")
+    named = any(w[:1].isupper() or w.endswith(("'s", "’s")) for w in rest.split())
+    return rest if of and first.lower().startswith("the ") and len(first.split()) <= 4 and named else subject
 
 
 def _leans_on_previous(question: str) -> bool:

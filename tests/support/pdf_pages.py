@@ -7,21 +7,22 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from memory_bank import MemoryBank, Settings
+from memory_bank import LongTermMemory, MemoryBank, Settings
 from memory_bank.retrieval.embedding import HashingEmbedder
 
 PDF_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdf"
 
 
-def bank_of_pages(name: str, pages: list[int], folder: Path) -> MemoryBank:
+def bank_of_pages(name: str, pages: list[int], folder: Path, long_term: LongTermMemory | None = None) -> MemoryBank:
     """An offline bank that ingested `pages` (from 0) of the shared PDF `name`, saved under its own name in
-    `folder`; the test is skipped when the shared data is missing."""
+    `folder`, with the user's `long_term` memory if given; the test is skipped when the shared data is missing."""
     pdf = PDF_DIR / name
     if not pdf.is_file():
         pytest.skip(f"shared data missing: {pdf}")
     part = pdfium.PdfDocument.new()
     part.import_pages(pdfium.PdfDocument(str(pdf)), pages)
     part.save(str(folder / name))
-    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=folder / "w")
+    bank = MemoryBank(Settings(engine="offline", data_dir=folder / "data"), embedder=HashingEmbedder(),
+                      workdir=folder / "w", long_term=long_term)
     bank.ingest_file(folder / name)
     return bank

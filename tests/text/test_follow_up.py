@@ -75,3 +75,100 @@ def test_a_huge_previous_question_or_follow_up_is_bounded() -> None:
     assert read_follow_up("Is it " + "really " * 100_000 + "improving?", REVENUE) is None
     assert read_follow_up(" ".join(["it"] * (MAX_WORDS + 1)), REVENUE) is None
     assert read_follow_up("And in 2023" + "?" * MAX_CHARS, REVENUE) is None  # three words, all marks after
+
+
+HARDWARE = "What is Oracle's hardware business?"
+
+
+@pytest.mark.parametrize(("question", "read"), [
+    ("What was its margin?", "What was the margin of Oracle's hardware business?"),
+    ("What are their main risks?", "What are the main risks of Oracle's hardware business?"),
+    ("Why did its revenue fall in 2023?", "Why did the revenue of Oracle's hardware business fall in 2023?"),
+])
+def test_a_possessive_pronoun_is_read_as_the_previous_subject_owning_it(question: str, read: str) -> None:
+    follow_up = read_follow_up(question, HARDWARE)
+    assert follow_up is not None and follow_up.question == read and follow_up.pointer == question.split()[2]
+    assert follow_up.note() == f"Reading “{question}” as “{read}”."
+
+
+def test_a_possessive_after_a_possessive_reading_keeps_its_owner() -> None:
+    follow_up = read_follow_up("Is its margin improving?", "What was the margin of Oracle's hardware business?")
+    assert follow_up is not None and follow_up.question == "Is the margin of Oracle's hardware business improving?"
+
+
+@pytest.mark.parametrize("question", [
+    "How many shares of its common stock did Apple repurchase?", "What is its role in Apple's business?",
+    "Does the company report its segments?"])
+def test_a_possessive_whose_owner_the_question_names_is_read_as_asked(question: str) -> None:
+    assert read_follow_up(question, HARDWARE) is None
+
+
+TOTAL = "What was Oracle's total revenue in fiscal 2023?"
+
+
+@pytest.mark.parametrize(("question", "previous", "read"), [
+    ("What about Apple?", TOTAL, "What was Apple's total revenue in fiscal 2023?"),
+    ("And Oracle?", "What were Apple’s total net sales in 2022?", "What were Oracle’s total net sales in 2022?"),
+    ("And net income?", TOTAL, "What was Oracle's net income in fiscal 2023?"),
+    ("And the operating margin?", TOTAL, "What was Oracle's operating margin in fiscal 2023?"),
+    ("How about the PEP?", "What does the PA do?", "What does the PEP do?"),
+    ("And Microsoft?", "Where is Apple headquartered?", "Where is Microsoft headquartered?"),
+    ("What about 2022?", TOTAL, "What was Oracle's total revenue in fiscal 2022?"),
+])
+def test_what_about_asks_the_previous_question_of_a_new_subject(question: str, previous: str, read: str) -> None:
+    follow_up = read_follow_up(question, previous)
+    assert follow_up is not None and follow_up.question == read
+    assert follow_up.note() == f"Reading “{question}” as “{read}”."
+
+
+@pytest.mark.parametrize("question", [
+    "And why?", "And in Europe?", "And what is Apple's revenue?", "Apple?", "What about the many kinds of "
+    "plants and animals of Europe?"])
+def test_what_about_without_a_short_new_subject_is_not_read_so(question: str) -> None:
+    assert read_follow_up(question, TOTAL) is None
+
+
+def test_what_about_after_a_question_naming_nothing_is_read_as_asked() -> None:
+    assert read_follow_up("What about Apple?", "Why?") is None
+    assert read_follow_up("What about Apple?", "") is None
+
+
+TENETS = "What are the basic tenets of zero trust?"
+
+
+@pytest.mark.parametrize(("question", "previous", "read"), [
+    ("What does the third one say?", TENETS, "What does the third basic tenet of zero trust say?"),
+    ("Tell me more about the second", TENETS, "Tell me more about the second basic tenet of zero trust"),
+    ("Explain the first.", "What are the main policies of the company?", "Explain the first main policy of the "
+     "company."),
+    ("And the fifth of them?", "What does the third tenet of zero trust say?", "And the fifth tenet of zero trust?"),
+])
+def test_an_ordinal_points_into_the_list_the_previous_question_asked_for(question: str, previous: str,
+                                                                           read: str) -> None:
+    follow_up = read_follow_up(question, previous)
+    assert follow_up is not None and follow_up.question == read
+
+
+@pytest.mark.parametrize(("question", "previous"), [
+    ("What does the third one say?", REVENUE),  # one revenue: no list to point into
+    ("What happened in the first quarter?", TENETS),  # names the quarter
+    ("What does the first tenet of zero trust say?", TENETS)])
+def test_an_ordinal_naming_more_or_after_no_list_is_read_as_asked(question: str, previous: str) -> None:
+    assert read_follow_up(question, previous) is None
+
+
+@pytest.mark.parametrize(("question", "previous"), [
+    ("What was their first plan?", "Of what material were the pellets made?"),  # one material, no name
+    ("What is its first requirement?", TENETS)])  # several tenets
+def test_a_possessive_not_agreeing_with_the_previous_subject_is_read_as_asked(question: str, previous: str) -> None:
+    assert read_follow_up(question, previous) is None
+
+
+def test_the_new_readings_are_bounded_on_a_huge_previous_question() -> None:
+    previous = "What is " + "Oracle's very " * 50_000 + "hardware business?"
+    for question in ("What was its margin?", "What about Apple?"):
+        follow_up = read_follow_up(question, previous)
+        assert follow_up is not None and len(follow_up.question) < PREVIOUS_CHARS + len(question), question
+    listed = read_follow_up("What does the third one say?", "What are the basic tenets " + "and more " * 50_000)
+    assert listed is not None and len(listed.question) < PREVIOUS_CHARS
+    assert read_follow_up("What about " + "Apple " * 100_000 + "?", previous) is None
