@@ -19,6 +19,7 @@ import pypdfium2.raw as pdfium_c
 from ..errors import InputError
 from .document import Block, Document, Page
 from .pdf_fonts import sample_font
+from .pdf_footnote_marks import drop_footnote_marks
 from .pdf_headings import HeadingCounts, Piece, page_blocks
 from .pdf_layout import (
     Box,
@@ -103,6 +104,7 @@ def _read_page(document: pdfium.PdfDocument, index: int, name: str) -> PageLines
         textpage = page.get_textpage()
         try:
             chars = _page_chars(textpage)
+            chars = drop_footnote_marks(chars, lambda start, end: char_boxes(textpage, chars, start, end))
             lines = split_lines(chars, word_boxes(textpage, chars), lambda indices: sample_font(textpage, indices))
         finally:
             textpage.close()
