@@ -95,15 +95,14 @@ class NotFoundAnswers:
 
 def _names(question: str) -> list[str]:
     """The question's specific terms, a name of several words kept whole ("Corruption Perception Index",
-    "Doctor of Law"): each is looked for as written."""
+    "Doctor of Law", "R&D"): each is looked for as written. A lone common word capitalised in a quoted title
+    ("Start Here"), or a letter left of a name the question writes with a symbol ("V&A"), is no name."""
     names: list[str] = []
     for term in specific_terms(question):
-        if term.lower() in STOPWORDS:  # a common word capitalised in a quoted title ("Start Here")
-            continue
-        joined = next((f"{names[-1]}{glue}{term}" for glue in (" ", " of ") if names
+        joined = next((f"{names[-1]}{glue}{term}" for glue in (" ", " of ", "&") if names
                        and f"{names[-1]}{glue}{term}" in question), None)
         names[-1:] = [joined] if joined else [*names[-1:], term]
-    return names
+    return [name for name in names if name.lower() not in STOPWORDS and len(name) > 1]
 
 
 def _named(terms: list[str], last: str = ", ") -> str:

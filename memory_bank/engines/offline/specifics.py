@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 MAX_TERMS = 16  # a question names a few specific things; a pasted wall of names is not searched term by term
-_TOKEN = re.compile(r"[A-Za-z0-9$][\w.\-/$%'’&]*")  # "R&D", "AT&T" are one name
+_TOKEN = re.compile(r"[A-Za-z0-9$][\w.\-/$%'’]*")
 _TRAILING = ".,;:?!)\"'’"
 _ORDINARY_CAPS = frozenset({"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does",
                             "do", "did", "is", "are", "was", "were", "can", "could", "should", "would", "will",
