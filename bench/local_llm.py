@@ -6,6 +6,7 @@
     python bench/local_llm.py squad -n 30      # (3) SQuAD dev questions: local model vs offline extractive answer
     python bench/local_llm.py onecall          # (4) NIST sample + dev questions: one-call answer vs offline
     python bench/local_llm.py onecall --cache /tmp/nist.json --ids nist-02 nist-19   # reuse the ingested bank
+    python bench/local_llm.py onecall --set bench/data/doc_qa_blind.json --ids nist-b03 nist-b10   # blind questions
     python bench/local_llm.py all
 
 (1) counts every call the agents made, the tokens, the wall time, and how the JSON agents' replies fared: valid
@@ -335,11 +336,13 @@ def _scored(run: dict[str, Any], q: dict[str, Any], fractions: dict[str, float])
     return {**run, "not_found": is_not_found(answer), "key_terms": share, "carries": ok}
 
 
-def bench_onecall(server: LocalModelServer, embedder: Any, ids: list[str], cache: Path | None) -> dict[str, Any]:
+def bench_onecall(server: LocalModelServer, embedder: Any, ids: list[str], cache: Path | None,
+                  question_set: Path | None = None) -> dict[str, Any]:
+    from doc_qa_set import DEV_SET
     from doc_qa_set import load as load_dev_set
     from longdoc import load_or_build
 
-    about, dev = load_dev_set()
+    about, dev = load_dev_set(question_set or DEV_SET)
     questions = [{"id": "sample", "question": SAMPLE_QUESTION, "answerable": True}]
     questions += [q for q in dev if q["id"] in ids]
     offline = load_or_build(Settings(), embedder, cache, lambda bank: bank.ingest_file(NIST))
@@ -370,6 +373,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--ids", nargs="*", default=list(ONECALL_IDS), help="onecall: dev-set question ids")
     parser.add_argument("--cache", type=Path, help="onecall: the ingested NIST bank's export (written when absent)")
+    parser.add_argument("--set", type=Path, help="onecall: the question file --ids are read from (default: the dev "
+                        "set; bench/data/doc_qa_blind.json for the blind one)")
     parser.add_argument("--replies", type=Path,
                         help="notes, nist-all: append each reply's text here (one JSON line a call)")
     parser.add_argument("--max-minutes", type=float, default=20.0,
@@ -393,7 +398,7 @@ def main() -> None:
             elif name == "nist-all":
                 out = bench_nist_all(server, embedder, args.max_minutes, args.replies)
             elif name == "onecall":
-                out = bench_onecall(server, embedder, args.ids, args.cache)
+                out = bench_onecall(server, embedder, args.ids, args.cache, args.set)
             else:
                 out = bench_squad(server, embedder, args.questions, args.seed)
             out["load_before"], out["load_after"], out["server_ready_seconds"] = before, load(), ready
