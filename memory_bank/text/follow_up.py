@@ -91,9 +91,10 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
         return FollowUp(asked, " ".join(read), word, subject)
     lower = [_bare(w).lower() for w in words]
     at = lower.index("how") + 2 if "how" in lower else 0
-    if at and lower[at - 1: at] == ["many"] and _plural(subject):
+    counted = _counted(subject)
+    if at and lower[at - 1: at] == ["many"] and counted:
         # "How many are there?": "How many tenets of zero trust are there?"
-        return FollowUp(asked, " ".join([*words[:at], _undetermined(subject), *words[at:]]))
+        return FollowUp(asked, " ".join([*words[:at], counted, *words[at:]]))
     years = [w for w in lower if _YEAR.match(w)]
     if len(set(years)) == 1 and pointer is None:  # "And in 2023?": the previous question, of 2023
         dated = _redated(previous, years[0])
@@ -147,10 +148,24 @@ def _pointed_item(words: list[str], subject: str) -> str:
     return " ".join([*words[:at - 1], item, *words[end:]])
 
 
+def _counted(subject: str) -> str:
+    """What "How many are there?" counts of the previous subject: its plural ("tenets of zero trust"), or the
+    kind of item a pointed one is ("the third tenet of zero trust" -> "tenets of zero trust"); "" for one thing."""
+    said = subject.split()
+    if len(said) > 2 and said[0].lower() == "the" and said[1].lower() in ORDINALS:
+        kind = said[2:]
+        at = _head(kind)
+        head = kind[at]
+        plural = head[:-1] + "ies" if head.endswith("y") and head[-2:-1] not in "aeiou" else \
+            head + "es" if head.endswith(("s", "x", "ch", "sh")) else head + "s"
+        return " ".join([*kind[:at], plural, *kind[at + 1:]])
+    return _undetermined(subject) if _plural(subject) else ""
+
+
 def _singular(subject: str) -> str:
     """"basic tenets of zero trust" -> "basic tenet of zero trust": its head, the word `_plural` reads."""
     words = subject.split()
-    at = next((i for i, after in enumerate([*words[1:], ""]) if after in {"", "of", "in", "for", "on"}), 0)
+    at = _head(words)
     head = words[at]
     if head.endswith("ies"):
         head = head[:-3] + "y"
@@ -159,6 +174,11 @@ def _singular(subject: str) -> str:
     else:
         head = head[:-1]
     return " ".join([*words[:at], head, *words[at + 1:]])
+
+
+def _head(words: list[str]) -> int:
+    """The place of a noun phrase's head: the word before its first "of"/"in"/"for"/"on", or its last word."""
+    return next((i for i, after in enumerate([*words[1:], ""]) if after in {"", "of", "in", "for", "on"}), 0)
 
 
 def _new_subject(words: list[str]) -> str:

@@ -172,3 +172,14 @@ def test_the_new_readings_are_bounded_on_a_huge_previous_question() -> None:
     listed = read_follow_up("What does the third one say?", "What are the basic tenets " + "and more " * 50_000)
     assert listed is not None and len(listed.question) < PREVIOUS_CHARS
     assert read_follow_up("What about " + "Apple " * 100_000 + "?", previous) is None
+
+
+@pytest.mark.parametrize(("previous", "read"), [
+    ("What does the third tenet of zero trust say?", "How many tenets of zero trust are there?"),
+    ("What does the second policy say?", "How many policies are there?"),
+    ("What does the first access box do?", "How many access boxes are there?"),
+])
+def test_how_many_after_a_pointed_item_counts_its_kind(previous: str, read: str) -> None:
+    """"How many are there?" after "What does the third tenet … say?" counts the tenets, not the one tenet."""
+    follow = read_follow_up("How many are there?", previous)
+    assert follow is not None and follow.question == read
