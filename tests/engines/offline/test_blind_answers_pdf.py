@@ -4,38 +4,21 @@ the plural, and a question in the long forms of acronyms that the document's sen
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pypdfium2 as pdfium
 import pytest
 
-from memory_bank import MemoryBank, Settings
+from memory_bank import MemoryBank
 from memory_bank.engines.offline.alignment import spelled_by, spelled_forms
 from memory_bank.engines.protocol.table_rows import names_row, table_rows
-from memory_bank.retrieval.embedding import HashingEmbedder
+from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.tokens import stems
-
-PDF = Path(__file__).resolve().parents[4] / "shared" / "data" / "pdf"
-
-
-def _bank(folder: Path, name: str, pages: list[int], embedder: object) -> MemoryBank:
-    """A bank of the given pages (from 0) of a shared PDF, ingested as an upload is."""
-    source = PDF / name
-    if not source.is_file():
-        pytest.skip(f"shared data missing: {source}")
-    cut = pdfium.PdfDocument.new()
-    cut.import_pages(pdfium.PdfDocument(str(source)), pages)
-    cut.save(str(folder / name))
-    bank = MemoryBank(Settings(engine="offline"), embedder=embedder, workdir=folder / "w")
-    bank.ingest_file(folder / name)
-    return bank
+from tests.support.pdf_pages import bank_of_pages
 
 
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
     # PDF pages 45 (revenues by geography, each row headed "Total Revenues by Geography:"), 102 (the segment
     # note naming the CODMs) and 105 (the disaggregation of revenues, whose total row four tables repeat)
-    return _bank(tmp_path_factory.mktemp("oracle"), "ORACLE_2023_10K.pdf", [44, 101, 104], HashingEmbedder())
+    return bank_of_pages("ORACLE_2023_10K.pdf", [44, 101, 104], tmp_path_factory.mktemp("oracle"))
 
 
 def test_a_figure_narrowed_to_a_region_is_that_regions_row_not_the_total(oracle: MemoryBank) -> None:
@@ -81,11 +64,12 @@ def test_a_long_form_the_question_writes_is_met_by_its_acronym() -> None:
 
 
 @pytest.fixture(scope="module")
-def nist(tmp_path_factory: pytest.TempPathFactory, embedder: object) -> MemoryBank:
+def nist(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
     # PDF pages 18-19 (the core components: "Some implementations may treat the PE and PA as a single service"),
     # 22-23 ("the PE and PA components are combined in a single service"; "The policy administrator and policy
     # engine could be an enterprise local asset or a cloud-hosted service") and 54 (the acronyms)
-    return _bank(tmp_path_factory.mktemp("nist"), "NIST.SP.800-207.pdf", [17, 18, 21, 22, 53], embedder)
+    return bank_of_pages("NIST.SP.800-207.pdf", [17, 18, 21, 22, 53], tmp_path_factory.mktemp("nist"),
+                         embedder=embedder)
 
 
 def test_a_question_in_long_forms_is_answered_by_the_sentence_saying_their_acronyms(nist: MemoryBank) -> None:
@@ -114,9 +98,10 @@ def test_a_count_is_not_answered_by_a_sentence_naming_the_counted_thing_beside_o
 
 
 @pytest.fixture(scope="module")
-def migration(tmp_path_factory: pytest.TempPathFactory, embedder: object) -> MemoryBank:
+def migration(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
     # PDF pages 46-50: "7.3 Steps to Introducing ZTA …" and its sub-sections, 7.3.5 listing "some factors to consider"
-    return _bank(tmp_path_factory.mktemp("migration"), "NIST.SP.800-207.pdf", [45, 46, 47, 48, 49], embedder)
+    return bank_of_pages("NIST.SP.800-207.pdf", [45, 46, 47, 48, 49], tmp_path_factory.mktemp("migration"),
+                         embedder=embedder)
 
 
 def test_a_list_question_takes_the_list_of_its_kind_not_the_best_titled_section(migration: MemoryBank) -> None:
