@@ -93,17 +93,16 @@ class MemoryReader:
         return {t: said or misspelt(t, vocabulary) for t, said in found.items()}
 
     def passages_saying(self, groups: list[tuple[str, ...]]) -> Mentions:
-        """How many raw passages (interaction entries) say each group (a term and its other forms, an acronym
-        by its long form too), how many say every group, and how many there are: whether a question's names
-        are ever said together ("R&D" and "India" of a filing that gives R&D only in total)."""
+        """Which raw passages (interaction entries) say which group (a term and its other forms, an acronym by its
+        long form too): whether a question's names are ever said together ("R&D" and "India" of a filing that
+        gives R&D only in total)."""
         with self._memory.read():
             entries = list(self._memory.tree.entries.values())
             spelled = self._long_forms([t for group in groups for t in group])
             patterns = [[_term_pattern(f) for f in dict.fromkeys((*g, *(spelled[t] for t in g if t in spelled)))
                          if f.strip()] for g in groups]
-            said = [[any(p.search(e.text) for p in group) for group in patterns] for e in entries]
-        return Mentions(each=tuple(sum(row[i] for row in said) for i in range(len(groups))),
-                        together=sum(all(row) for row in said), passages=len(entries))
+            said = tuple(tuple(any(p.search(e.text) for p in group) for group in patterns) for e in entries)
+        return Mentions(said)
 
     def long_forms(self, terms: list[str]) -> dict[str, str]:
         """For each acronym among the terms that the documents seldom say (in `SELDOM` passages at most) and write

@@ -7,6 +7,7 @@ through tool text, and the tools read it for the ReAct agent, so both need this 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -20,12 +21,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Mentions:
-    """How often the task's documents say some terms: per term, the passages that say it (`each`), those that
-    say them all (`together`), out of `passages`."""
+    """Which of the task's raw passages say which terms (`said`: per passage, per term), from which follow how
+    many passages say each term and how many say a set of them together."""
 
-    each: tuple[int, ...]
-    together: int
-    passages: int
+    said: tuple[tuple[bool, ...], ...]
+
+    @property
+    def passages(self) -> int:
+        return len(self.said)
+
+    def each(self, term: int) -> int:
+        return sum(row[term] for row in self.said)
+
+    def together(self, terms: Sequence[int]) -> int:
+        return sum(all(row[t] for t in terms) for row in self.said)
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,7 @@ class MemoryView(Protocol):
         ...
 
     def passages_saying(self, groups: list[tuple[str, ...]]) -> Mentions:
-        """How many raw passages say each group of term forms, how many say them all, out of how many."""
+        """Which raw passages say which group of term forms (a term and its other forms)."""
         ...
 
     def acronyms(self) -> dict[str, str]:

@@ -51,14 +51,14 @@ class NotFoundAnswers:
         terms = [t for t in _names(question) if t.lower() not in named]
         if not 2 <= len(terms) <= NAMED_ABSENT:  # many names are rarely all in one passage: that says little
             return []
-        groups = [(t, *other_forms(t)) for t in terms]
-        counts = self.view.passages_saying(groups)
-        if not all(counts.each):  # a name the documents never say is `absent`'s to report, or read as a typo
+        mentions = self.view.passages_saying([(t, *other_forms(t)) for t in terms])
+        counts = [mentions.each(i) for i in range(len(terms))]
+        if not all(counts):  # a name the documents never say is `absent`'s to report, or read as a typo
             return []
-        kept = [g for g, n in zip(groups, counts.each, strict=True) if n <= max(1.0, SUBJECT_SHARE * counts.passages)]
-        if len(kept) < 2 or self.view.passages_saying(kept).together:
+        kept = [i for i, n in enumerate(counts) if n <= max(1.0, SUBJECT_SHARE * mentions.passages)]
+        if len(kept) < 2 or mentions.together(kept):
             return []
-        return [g[0] for g in kept]
+        return [terms[i] for i in kept]
 
     def _with_closest(self, text: str, summary: str, question: str, evidence: list[Evidence],
                       calls: list[ToolCallRecord]) -> ExecutionResult:
