@@ -31,6 +31,9 @@ _FOLLOW_WORDS = frozenset(bare_stems(
     "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
     "explain compare compared else again exactly now then still really also fiscal year years going expected "
     "expect continue continued about tell describe detail details elaborate further"))
+# a request rather than a question: what it asks about follows its opening words
+_REQUEST = re.compile(r"(?:please\s+)?(?:tell\s+me\s+(?:more\s+|something\s+)?about|explain|describe|elaborate\s+on|"
+                      r"say\s+more\s+about|summari[sz]e)\s")
 _WH = frozenset({"what", "which", "who", "whom", "whose", "how", "why", "when", "where"})
 _AUX = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
                   "would", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "doesn't",
@@ -141,7 +144,7 @@ def _pointed_item(words: list[str], subject: str) -> str:
     end = at + 1 + (lower[at + 1: at + 2] in (["one"], ["item"], ["point"])) + 2 * (lower[at + 1: at + 3] == [
         "of", "them"])
     rest = [*words[:at - 1], *words[end:]]
-    if not rest or not _leans_on_previous(" ".join(rest)):
+    if not rest or not (_leans_on_previous(" ".join(rest)) or (end > at + 1 and _one_verb(rest))):
         return ""
     tail = words[end - 1][len(words[end - 1].rstrip(_EDGES)):]
     item = f"the {lower[at]} {kind}{tail}"
@@ -232,6 +235,13 @@ def _owner(subject: str) -> str:
     return rest if of and first.lower().startswith("the ") and len(first.split()) <= 4 and named else subject
 
 
+def _one_verb(rest: list[str]) -> bool:
+    """An item pointed at as "the third one" or "the last of them" stands for itself, so the question may ask one
+    thing of it in its own verb ("What does the last one require?"); a second word, or a name, asks more."""
+    named = [w for w in rest[1:] if w[:1].isupper()]
+    return not named and len([w for w in bare_stems(" ".join(rest)) if w not in _FOLLOW_WORDS]) <= 1
+
+
 def _leans_on_previous(question: str) -> bool:
     """Every word it has beyond function words asks how, why, whether it changed, or of which year: it names
     nothing (pronouns are function words)."""
@@ -245,13 +255,15 @@ def subject_of(question: str) -> str:
     main verb."""
     words = [_bare(w) for w in question.split()[:3 * SUBJECT_WORDS]]
     lower = [w.lower() for w in words]
-    start = 0
-    while start < len(lower) and lower[start] in _WH | {"many", "much", "kind", "kinds", "of"}:
+    request = _REQUEST.match(" ".join(lower))
+    start = len(request.group(0).split()) if request else 0  # "Tell me more about X": X follows its opening
+    while not request and start < len(lower) and lower[start] in _WH | {"many", "much", "kind", "kinds", "of"}:
         start += 1
-    aux = lower[start] if start < len(lower) and lower[start] in _AUX else ""
+    aux = lower[start] if not request and start < len(lower) and lower[start] in _AUX else ""
     if aux:
         start += 1
-    elif start and (later := next((i for i in range(start, len(lower)) if lower[i] in _AUX), None)) is not None:
+    elif start and not request and (
+            later := next((i for i in range(start, len(lower)) if lower[i] in _AUX), None)) is not None:
         return _clean(words[start:later])  # "How many employees did Oracle have …?": "employees"
     end = start
     while end < len(words) and not _ends_subject(lower, end, start):

@@ -19,6 +19,10 @@ REVENUE = "What was Oracle's cloud services revenue in fiscal 2024?"
     ("How many full-time employees did Oracle have as of May 31, 2023?", "full-time employees"),
     ("Where is Apple headquartered?", "Apple"),
     ("Why?", ""),
+    # a request names its subject straight after its opening words
+    ("Tell me more about the second tenet of zero trust", "the second tenet of zero trust"),
+    ("Describe Oracle's cloud revenue in fiscal 2023.", "Oracle's cloud revenue"),
+    ("Explain the policy engine.", "the policy engine"),
 ])
 def test_the_subject_of_a_question_is_what_it_asks_about(previous: str, subject: str) -> None:
     assert subject_of(previous) == subject
@@ -142,6 +146,9 @@ TENETS = "What are the basic tenets of zero trust?"
     ("Explain the first.", "What are the main policies of the company?", "Explain the first main policy of the "
      "company."),
     ("And the fifth of them?", "What does the third tenet of zero trust say?", "And the fifth tenet of zero trust?"),
+    # "the last one" stands for the item itself: the question may ask one thing of it in its own verb
+    ("What does the last one require?", TENETS, "What does the last basic tenet of zero trust require?"),
+    ("What does the first of them involve?", TENETS, "What does the first basic tenet of zero trust involve?"),
 ])
 def test_an_ordinal_points_into_the_list_the_previous_question_asked_for(question: str, previous: str,
                                                                            read: str) -> None:
@@ -152,7 +159,10 @@ def test_an_ordinal_points_into_the_list_the_previous_question_asked_for(questio
 @pytest.mark.parametrize(("question", "previous"), [
     ("What does the third one say?", REVENUE),  # one revenue: no list to point into
     ("What happened in the first quarter?", TENETS),  # names the quarter
-    ("What does the first tenet of zero trust say?", TENETS)])
+    ("What does the first tenet of zero trust say?", TENETS),
+    ("What does the second one require of agencies?", TENETS),  # asks more than one thing of it
+    ("Which city did the last one Genghis Khan conquered border?", TENETS),  # names someone
+    ("What does the third one require from Oracle?", TENETS)])
 def test_an_ordinal_naming_more_or_after_no_list_is_read_as_asked(question: str, previous: str) -> None:
     assert read_follow_up(question, previous) is None
 

@@ -185,13 +185,13 @@ def _pointed_at(item: OutlineItem, text: str) -> bool:
 
 
 def pointed_item(listing: Listing, position: int) -> str | None:
-    """'Item 1: All data sources and computing services are considered resources.' (or 'The last: …') for the
+    """'Item 1: All data sources and computing services are considered resources.' (or 'Item 7 (the last): …') for the
     item a follow-up points at; None when the list has no such item."""
     index = position - 1 if position > 0 else len(listing.items) + position
     if not 0 <= index < len(listing.items) or (position < 0 and listing.count > len(listing.items)):
         return None
     item = listing.items[index]
-    name = "The last" if position < 0 else f"Item {index + 1}"
+    name = f"Item {index + 1}" + (" (the last)" if position < 0 else "")
     return f"{name}: {item.label} {item.text}".strip() if not listing.numbered else f"{name}: {item.text}"
 
 

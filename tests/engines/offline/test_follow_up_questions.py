@@ -102,6 +102,9 @@ def test_an_ordinal_points_into_the_list_the_previous_answer_gave(tmp_path: Path
     second = nist.run("Tell me more about the second").answer
     assert second == ("Reading “Tell me more about the second” as “Tell me more about the second tenet of zero "
                       "trust”.\nItem 2: All communication is secured regardless of network location."), second
+    last = nist.run("What does the last one require?").answer
+    assert last.startswith("Reading “What does the last one require?” as “What does the last tenet of zero trust "
+                           "require?”.\nItem 7 (the last): The enterprise collects as much information"), last
 
 
 def test_long_term_memory_is_searched_and_told_the_question_as_read(tmp_path: Path) -> None:
