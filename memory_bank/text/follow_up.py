@@ -30,7 +30,7 @@ POSSESSIVES = ("its", "their")  # "What was its margin?": whose margin is the pr
 _FOLLOW_WORDS = frozenset(bare_stems(
     "why how many much mean means work works happen happened stand say says said cause caused drive drove driven "
     "explain compare compared else again exactly now then still really also fiscal year years going expected "
-    "expect continue continued about tell describe detail details elaborate further"))
+    "expect continue continued about tell describe detail details elaborate further differ relate interact"))
 # a request rather than a question: what it asks about follows its opening words
 _REQUEST = re.compile(r"(?:please\s+)?(?:tell\s+me\s+(?:more\s+|something\s+)?about|explain|describe|elaborate\s+on|"
                       r"say\s+more\s+about|summari[sz]e)\s")
@@ -48,6 +48,8 @@ _TIME_WORDS = frozenset({"fiscal", "year", "years", "quarter", "quarters", "half
 _CLAUSE_WORDS = frozenset({"that", "which", "who", "whose", "where", "when", "according", "compared", "relative",
                            "versus", "vs", "than", "and", "or", "if", "because"})
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_COPULAS = frozenset({"is", "are", "was", "were"})
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})  # a noun phrase opens with one
 _EDGES = "\"'“”‘’()[]{}.,;:!?"
 
 
@@ -89,6 +91,8 @@ def read_follow_up(question: str, previous: str) -> FollowUp | None:
     pointer = next((i for i, w in enumerate(words) if _bare(w).lower() in _POINTERS), None)
     if pointer is not None and subject:
         word = _bare(words[pointer])
+        if word.lower() in ("it", "this", "that") and " and " in subject:
+            return None  # one thing pointed at, two things named: which one is not said
         said = subject[0].upper() + subject[1:] if pointer == 0 else subject
         read = [*words[:pointer], words[pointer].replace(word, said, 1), *words[pointer + 1:]]
         return FollowUp(asked, " ".join(read), word, subject)
@@ -208,7 +212,13 @@ def _asked_of(previous: str, subject: str, new: str) -> str:
     words = subject.split()
     owner = next((i for i, w in enumerate(words) if w.endswith(("'s", "’s"))), None)
     named = all(w[:1].isupper() for w in new.split() if w.lower() not in STOPWORDS)
-    if owner is None:
+    names = [i for i, w in enumerate(words) if i and w[:1].isupper() and words[i - 1].lower() not in _DETERMINERS]
+    if owner is None and named and len(names) == 1 and new.split()[0].lower() not in _DETERMINERS:
+        # "the risks Apple faces": the name is what changes
+        said = " ".join([*words[:names[0]], new, *words[names[0] + 1:]])
+    elif owner is None and " and " in f" {subject} ":
+        return ""  # two things joined: one new thing takes neither's place
+    elif owner is None:
         said = new
     elif named:
         mark = words[owner][-2:]
@@ -266,13 +276,27 @@ def subject_of(question: str) -> str:
             later := next((i for i in range(start, len(lower)) if lower[i] in _AUX), None)) is not None:
         return _clean(words[start:later])  # "How many employees did Oracle have …?": "employees"
     end = start
-    while end < len(words) and not _ends_subject(lower, end, start):
+    raw = question.split()[:3 * SUBJECT_WORDS]
+    while end < len(words) and not (_ends_subject(lower, end, start) and not _joins(raw, lower, end, aux)):
         end += 1
     run = words[start:end]
     verb_said = end < len(lower) and lower[end] in _AUX  # "What does the policy engine do": "do" ends the run
     if aux in _VERB_AFTER and not verb_said and len(run) > 1 and run[-1].islower():
         run = run[:-1]  # "How did Oracle's revenue change": its main verb
     return _clean(run)
+
+
+def _joins(raw: list[str], lower: list[str], i: int, aux: str) -> bool:
+    """Does the "and"/"or" at `i` join a second noun phrase to the subject ("Apple's net sales and operating
+    income", "the policy engine and the policy administrator") rather than open a clause ("…, and why?", "… and
+    how does it work?")? It does after no comma, before a determiner, or in a question of "is"/"are" before any
+    word that is not a question word or an auxiliary."""
+    if lower[i] not in ("and", "or") or i + 1 >= len(lower) or raw[i - 1].endswith((",", ";", ":")):
+        return False
+    following = lower[i + 1]
+    if following in _DETERMINERS:
+        return True
+    return aux in _COPULAS and following not in _WH | _AUX | _CLAUSE_WORDS | set(_POINTERS)
 
 
 def _ends_subject(lower: list[str], i: int, start: int) -> bool:

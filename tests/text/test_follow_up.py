@@ -23,6 +23,11 @@ REVENUE = "What was Oracle's cloud services revenue in fiscal 2024?"
     ("Tell me more about the second tenet of zero trust", "the second tenet of zero trust"),
     ("Describe Oracle's cloud revenue in fiscal 2023.", "Oracle's cloud revenue"),
     ("Explain the policy engine.", "the policy engine"),
+    # "and" joins a second noun phrase to the subject, or opens a clause
+    ("What were Apple's net sales and operating income in 2022?", "Apple's net sales and operating income"),
+    ("How do the policy engine and the policy administrator interact?", "the policy engine and the policy "
+     "administrator"),
+    ("What is the PE and what does it do?", "the PE"),
 ])
 def test_the_subject_of_a_question_is_what_it_asks_about(previous: str, subject: str) -> None:
     assert subject_of(previous) == subject
@@ -193,3 +198,19 @@ def test_how_many_after_a_pointed_item_counts_its_kind(previous: str, read: str)
     """"How many are there?" after "What does the third tenet … say?" counts the tenets, not the one tenet."""
     follow = read_follow_up("How many are there?", previous)
     assert follow is not None and follow.question == read
+
+
+@pytest.mark.parametrize(("question", "previous", "read"), [
+    ("What about Oracle?", "What were Apple's net sales and operating income in 2022?",
+     "What were Oracle's net sales and operating income in 2022?"),
+    ("What about Oracle?", "What are the risks and uncertainties Apple faces?",
+     "What are the risks and uncertainties Oracle faces?"),  # the name in the subject is what changes
+    ("How do they differ?", "What are the policy engine and the policy administrator?",
+     "How do the policy engine and the policy administrator differ?"),
+    ("What does it do?", "What are the policy engine and the policy administrator?", None),  # which one?
+    ("What about Oracle?", "How do the policy engine and the policy administrator interact?", None),
+    ("And the PEP?", "What does the PA do?", "What does the PEP do?"),
+])
+def test_a_subject_of_two_things_joined_by_and(question: str, previous: str, read: str | None) -> None:
+    follow_up = read_follow_up(question, previous)
+    assert (follow_up.question if follow_up else None) == read
