@@ -54,6 +54,8 @@ class Substitution:
     ours: str
     theirs: str
     before: str = ""  # the shared words just before the slot, to show where the texts disagree
+    their_before: str = ""  # the same stretch of the other text: where it differs, the values measure two things
+    after: str = ""  # the words just after the slot ("Notes" after "2042": the value is part of a name)
 
     def describe(self) -> str:
         where = f" after \"…{self.before}\"" if self.before else ""
@@ -111,8 +113,9 @@ def align(a: list[Token], b: list[Token], *, context: int = 3, max_slot: int = 6
             continue
         sub = None
         if i2 - i1 <= max_slot and j2 - j1 <= max_slot and i1 < i2 and j1 < j2:
-            before = " ".join(t.text for t in a[max(0, i1 - 5):i1])
-            sub = _substitution(a[i1:i2], b[j1:j2], before, plain_words=coverage >= copy_coverage)
+            sub = _substitution(a[i1:i2], b[j1:j2], _words(a[max(0, i1 - 5):i1]), plain_words=coverage >= copy_coverage)
+            if sub is not None:
+                sub = Substitution(sub.ours, sub.theirs, sub.before, _words(b[max(0, j1 - 5):j1]), _words(a[i2:i2 + 3]))
         if sub is not None:
             subs.append(sub)
         else:
@@ -250,6 +253,10 @@ def _substitution(ours: list[Token], theirs: list[Token], before: str, *, plain_
     if not content_a or not content_b or content_a <= content_b or content_b <= content_a:
         return None
     return Substitution(" ".join(t.text for t in ours), " ".join(t.text for t in theirs), before)
+
+
+def _words(tokens: list[Token]) -> str:
+    return " ".join(t.text for t in tokens)
 
 
 def _values_differ(ours: list[Token], theirs: list[Token]) -> bool:

@@ -29,6 +29,11 @@ _ROW = re.compile(r" \| ")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _DAY = re.compile(r"\d{1,2}")
 _MONTHS = frozenset(MONTHS)
+_NUMBER = re.compile(r"\d[\d,.]*")
+# words that name a part of a text or a law by its number: "Section 302", "Exhibit 31.01", "Rule 13a", "Item 7"
+_REFERENCE_WORDS = frozenset({"section", "sections", "rule", "rules", "exhibit", "exhibits", "item", "items", "note",
+                              "notes", "article", "part", "schedule", "form", "chapter", "appendix", "table",
+                              "figure", "clause", "paragraph", "regulation", "title", "volume", "series"})
 ROWS_SHARE = 0.5  # of a text's lines: table rows ("label | column: value | ..."), so the text is a table's rows
 
 
@@ -48,6 +53,26 @@ def _dates_only(value: str) -> bool:
         _YEAR.fullmatch(w) or _DAY.fullmatch(w) or w.lower() in _MONTHS for w in words)
 
 
+def _names_a_thing(sub: Substitution) -> bool:
+    """The changed value is part of a name, not a measure: a number after a reference word ("Section 906" /
+    "Section 302", "Exhibit 31.01") or before a capitalised noun ("the 2042 Notes" / "the 2027 Notes"). Two
+    clauses about two named things differ in what each says of its own thing."""
+    numbers = _NUMBER.fullmatch(sub.ours) and _NUMBER.fullmatch(sub.theirs)
+    if not numbers:
+        return False
+    before, after = sub.before.split(), sub.after.split()
+    return bool(before and before[-1].lower() in _REFERENCE_WORDS) or bool(
+        after and after[0][:1].isupper() and after[0].lower() not in _MONTHS and not _NUMBER.fullmatch(after[0]))
+
+
+def _measures_apart(sub: Substitution) -> bool:
+    """Two values whose texts name the measured thing apart just before them ("tax credit carryforwards of
+    approximately $1.4 billion" / "operating loss carryforwards of approximately $1.9 billion"): two facts.
+    Within one section of one document a fact restated with another value keeps its words before the value."""
+    ours, theirs = sub.before.lower().split(), sub.their_before.lower().split()
+    return bool(sub.their_before) and len(ours) == len(theirs) == 5 and ours != theirs
+
+
 def _holds_value(text: str) -> bool:
     """A number, a date or a name among the words (`Token.is_value`, as the conflict itself reads them)."""
     return any(token.is_value() for token in align_tokens(text))
@@ -63,6 +88,10 @@ def parallel(a: NodeInfo, b: NodeInfo, a_text: str, b_text: str, distinct: list[
         return "two rows of one table"
     if distinct and all(_dates_only(s.ours) and _dates_only(s.theirs) for s in distinct):
         return "one clause of one document for two dates or series"
+    if any(_names_a_thing(s) for s in distinct):
+        return "one clause of one document for two things it names: what else differs belongs to each"
+    if any(_measures_apart(s) for s in distinct):
+        return "two measures of one document: the words before the values name two things"
     if distinct and all(not (_holds_value(s.ours) and _holds_value(s.theirs)) for s in distinct):
         return "wording against a value in one document: a lead-in and its rows, not two facts"
     return None
