@@ -12,6 +12,7 @@ import re
 CHARS_PER_TOKEN = 4
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-']*[A-Za-z0-9]|[A-Za-z0-9]")
+_PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9&]{1,8}s")
 
 STOPWORDS = frozenset("""
 a an and are as at be been being but by can could did do does doing for from had has have having he her here
@@ -34,8 +35,15 @@ def hyphenated(text: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens without stopwords: the vocabulary of BM25 and keyword matching."""
-    return [w for w in map(str.lower, _WORD.findall(text)) if w not in STOPWORDS]
+    """Lower-cased word tokens without stopwords: the vocabulary of BM25 and keyword matching. An acronym's
+    plural is its singular ("NPEs", "PEPs", "CODMs"): too short for `stem`, and only its capitals tell it apart
+    from a word ending in "s"."""
+    return [w for w in map(singular_acronym, _WORD.findall(text)) if w not in STOPWORDS]
+
+
+def singular_acronym(word: str) -> str:
+    """"NPEs" -> "npe"; any other word lower-cased."""
+    return word[:-1].lower() if _PLURAL_ACRONYM.fullmatch(word) else word.lower()
 
 
 # the past forms of common verbs that no suffix stripping meets: "Does Apple pay a dividend?" is answered by

@@ -11,6 +11,7 @@ import re
 
 from ...retrieval.view import MemoryView
 from ...text.split import split_sentences
+from ..protocol.not_found import NOT_FOUND
 from .answering import Answer
 from .evidence import Evidence
 
@@ -18,12 +19,16 @@ _ASKED = re.compile(
     r"^\s*what\s+(?:does|do|did|is|was)\s+(?:the\s+(?:acronym|abbreviation|term)\s+)?[\"'“‘]?"
     r"(?P<acronym>[A-Z][A-Za-z0-9&]{0,9}[A-Z0-9]s?)[\"'”’]?\s+(?:stand\s+for|mean|short\s+for|an?\s+"
     r"(?:acronym|abbreviation)\s+(?:for|of))\b", re.IGNORECASE)
+# "What is an NPE?": an acronym alone asked what it is, which its long form and defining sentence answer
+_WHAT_IS = re.compile(r"^\s*(?i:what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?)[\"'“‘]?(?P<acronym>[A-Z][A-Za-z0-9&]{0,9}"
+                      r"[A-Z0-9]s?)[\"'”’]?\s*\??\s*$")
 SEARCHED = 5  # passages searched for the sentence that defines it
+MIN_SAYING_WORDS = 8  # a defining sentence shorter than this is a heading ("5.7 Use of Non-person Entities (NPE)")
 
 
 def asked_acronym(question: str) -> str | None:
     """The acronym a question asks the long form of, as written in it."""
-    match = _ASKED.match(question)
+    match = _ASKED.match(question) or _WHAT_IS.match(question)
     if match is None:
         return None
     acronym = match.group("acronym")
@@ -49,7 +54,23 @@ class AcronymAnswerer:
         long_form = defined[key]
         text = f"{key} stands for {long_form[:1].upper()}{long_form[1:]}."
         where = self._definition(key, long_form)
-        return None if where is None else Answer(text, [where], 1.0)
+        if where is None:
+            return None
+        if _WHAT_IS.match(question):  # what it is, as the sentence defining it says, or the ordinary answer's
+            return Answer(f"{text} {where.text}", [where], 1.0) if _says_what_it_is(where, key, long_form) else None
+        return Answer(text, [where], 1.0)
+
+    def named(self, question: str, answer: str) -> str:
+        """The answer to "What is an NPE?" opening with the long form ("NPE stands for Non-person Entities.")
+        when it does not say it: the sentences that use an acronym rarely spell it out. `answer` unchanged for
+        any other question, a "not found", or an acronym the documents do not define."""
+        match = _WHAT_IS.match(question)
+        defined = self.view.acronyms() if match else {}
+        acronym = match.group("acronym") if match else ""
+        key = next((k for k in (acronym, acronym.rstrip("s")) if k in defined), None)
+        if key is None or answer.startswith(NOT_FOUND) or defined[key].lower() in answer.lower():
+            return answer
+        return f"{key} stands for {defined[key][:1].upper()}{defined[key][1:]}. {answer}"
 
     def _definition(self, acronym: str, long_form: str) -> Evidence | None:
         """The sentence that defines it ("… policy administrator (PA) …"), with its place."""
@@ -61,3 +82,14 @@ class AcronymAnswerer:
                 return Evidence(sentence, node, passage.source, passage.pages, 1.0,
                                 printed=tuple(sorted(passage.printed_pages.items())), section=passage.section)
         return None
+
+
+def _says_what_it_is(where: Evidence, acronym: str, long_form: str) -> bool:
+    """Is the defining sentence a sentence of prose, not a heading ("5.7 Use of Non-person Entities (NPE) in ZTA
+    Administration", read glued to the sentence after it): its words past its section's title define the term."""
+    text = where.text.strip()
+    title = where.section[-1] if where.section else ""
+    if title and text.startswith(title):
+        text = text[len(title):].strip()
+    mark = re.compile(re.escape(long_form) + r"\s*\(" + re.escape(acronym) + r"s?\)", re.IGNORECASE)
+    return len(text.split()) >= MIN_SAYING_WORDS and text[-1:] in ".!" and mark.search(text) is not None

@@ -107,6 +107,10 @@ class Answerer:
         a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         order = _aspects_first(question, pool, order)
+        if announces_list(pool[order[0]].text) and not _fits(pool, order[0], _items(pool, order[0])[:1], limit):
+            # a lead-in whose list is not among the evidence, or has no room, says nothing: the best sentence that
+            # says something opens the answer
+            order = [*(i for i in order if not announces_list(pool[i].text)), order[0]]
         first = pool[order[0]]
         if asks_sequence(question):
             told = _in_order(pool, order, SEQUENCE_SHARE * limit)
@@ -150,6 +154,11 @@ class Answerer:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=_joined(parts), used=used, score=score)
+
+
+def _fits(pool: list[Evidence], index: int, more: list[int], limit: int) -> bool:
+    """Do `pool[index]` and the sentences `more` fit in `limit` words, `more` being at least one?"""
+    return bool(more) and sum(len(pool[i].text.split()) for i in [index, *more]) <= limit
 
 
 def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
@@ -220,8 +229,11 @@ def _missing_side(sides: Sides, pool: list[Evidence], order: list[int], used: li
         return []  # both sides told, or neither: the sentences chosen answer in other words
     first = told.pop()
     taken = {ev.text for ev in used} | said
+    # a lead-in ("An operative definition of zero trust and zero trust architecture is as follows:") names the
+    # side but says nothing of it: what it announces does
     other = [i for i in order if pool[i].text not in taken and len(pool[i].text.split()) <= limit
-             and not pool[i].row and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
+             and not pool[i].row and not announces_list(pool[i].text)
+             and 1 - first in sides.said(pool[i].text, _titled(pool[i]))]
     if not other:
         return []
     pick = min(other, key=lambda i: pool[i].node_id != used[0].node_id)  # stable: the best of the first passage

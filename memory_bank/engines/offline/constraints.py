@@ -21,7 +21,7 @@ import unicodedata
 from ...text.counts import MARK, count_marks, counted_marks, counted_word, says_count
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
-from ...text.tokens import hyphenated, stem
+from ...text.tokens import hyphenated, singular_acronym, stem
 from .specifics import specific_terms
 
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
@@ -95,7 +95,7 @@ def _plain(text: str) -> str:
 def _said(term: str, text: str) -> bool:
     """Does the text say the term: a whole word, any case, accents aside; a long word by its stem ("Canada" /
     "Canadian" do not meet, "Merkits"/"Merkit" do)."""
-    core = _plain(term)  # lower case already
+    core = _plain(singular_acronym(term))  # lower case already; "NPEs" is said by "NPE"
     stemmed = stem(core) if core.isalpha() and len(core) > 3 else core
     if core.startswith(stemmed):
         core = stemmed  # a prefix of the word ("Merkit" of "Merkits"); an irregular past's present is not

@@ -69,9 +69,12 @@ HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # a question asking for a
 # a verb that names all of them ("are" would read "are designed, made and sold" as items), then three items or
 # more, the last joined by "and". Possessive and atomic where a choice changes nothing (any first comma will do),
 # so a hostile sentence of thousands of commas or spaces is read in one pass, not retried at every comma
-_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of)\s++"
+_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of|"
+                         r"(?P<divided>(?:categori[sz]ed|classified|grouped|divided|sorted|split|broken down|"
+                         r"organi[sz]ed) into))\s++"
                          r"(?P<items>[^.;:](?>[^.;:,]*),[^.;:]+\band\s++[^.;:,]+)\.?$", re.IGNORECASE)
 MAX_ENUMERATED = 12
+_DIVISIONS = bare_stems("categories classes groups types kinds parts divisions areas")  # what a division yields
 
 
 def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
@@ -85,8 +88,11 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     asked = bare_stems(noun)
     for ev in evidence:
         listed = _ENUMERATED.search(ev.text)
-        if ev.row or listed is None or not asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:])):
+        if ev.row or listed is None:
             continue
+        named = asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:]))
+        if not (named or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
+            continue  # "These gaps can be categorized into A, B and C" names categories by its verb
         *pieces, last = listed.group("items").split(",")
         head, _, tail = last.rpartition(" and ")
         items = [p.strip() for p in (*pieces, head, tail) if p.strip() and p.strip() != "and"]

@@ -98,6 +98,8 @@ class OfflineExecutor:
         # marks, and a question with 50,000 spaces in it was tried at every split of them (hours, not seconds)
         question = " ".join(inp.task_goal.split()) or task.description
         result = self._answer(question, inp.selection)
+        if result.answer:  # "What is an NPE?": its long form first
+            result.answer = self.acronyms.named(question, result.answer)
         result.answer = hinted(result.answer, question, self.view.mentions)  # "not found": in another language?
         return result
 

@@ -40,6 +40,9 @@ _ASKING_VERBS = frozenset(bare_stems(
     "consider considered need needed make made exist exists"))
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
+# a sub-section that serves the text, not one of its items: references, notes, a glossary
+_APPARATUS = re.compile(r"^\s*(?:[A-Z]?[\d.]*\s+)?(?:references|bibliography|acknowledge?ments|glossary|index|"
+                        r"notes|endnotes|footnotes|sources)\s*$", re.IGNORECASE)
 
 
 def ordinal(question: str) -> int | None:
@@ -203,8 +206,9 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
     candidates: list[tuple[Listing, str]] = [
         (Listing(node, outline.title, [Item(i.marker, i.text) for i in lst.items], lst.count, True), lst.lead_in)
         for lst in outline.lists if lst.count >= MIN_ITEMS]
-    if len(outline.children) >= MIN_ITEMS:
-        children = [Item(c.title, c.opening) for c in outline.children]
+    kept = [c for c in outline.children if not _APPARATUS.match(c.title)]  # "B.5 References" is no gap
+    if len(kept) >= MIN_ITEMS:
+        children = [Item(c.title, c.opening) for c in kept]
         candidates.append((Listing(node, outline.title, children, len(children), False), ""))
     if not candidates:
         return None

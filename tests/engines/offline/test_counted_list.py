@@ -120,3 +120,16 @@ def test_how_many_is_counted_from_the_sentence_that_names_them_all() -> None:
     assert enumerated_count("How many components does the platform have?", [Evidence(
         "The platform components comprise the policy engine, the policy administrator, and the enforcement point.",
         "n5")]).text.startswith("There are 3 components")  # type: ignore[union-attr]
+
+
+def test_a_sentence_dividing_a_thing_into_named_parts_counts_them() -> None:
+    """NIST SP 800-207's "These gaps can be categorized into immediate deployment (…), systemic gaps that affect
+    maintenance or operations (…), and missing knowledge (…)." answers "Into how many categories …?": its verb
+    names the categories, and the question asks no other kind."""
+    divided = Evidence("These gaps can be categorized into immediate deployment (immediate or short term), systemic "
+                       "gaps that affect maintenance or operations (short or midterm), and missing knowledge (areas "
+                       "for future research).", "n1")
+    answer = enumerated_count("Into how many categories does the survey sort the gaps it found, and what are they?",
+                              [divided])
+    assert answer is not None and answer.text.startswith("There are 3 categories: These gaps"), answer
+    assert enumerated_count("How many vendors took part in the survey?", [divided]) is None  # not what it divides
