@@ -36,6 +36,7 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", r
 _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
 # one that goes on telling of the same subject ("He died in 1227 …"); "His friends thought …" tells of others
 _GOES_ON = re.compile(r"^\s*(?:he|she|it|they|this|these|those)\b(?!')", re.IGNORECASE)
+_FOLLOWS = re.compile(r"\b(?:as\s+follows|the\s+following)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
 
@@ -107,10 +108,10 @@ class Answerer:
         a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         order = _aspects_first(question, pool, order)
-        if announces_list(pool[order[0]].text) and not _fits(pool, order[0], _items(pool, order[0])[:1], limit):
+        if _bare_lead_in(pool[order[0]]) and not _fits(pool, order[0], _items(pool, order[0])[:1], limit):
             # a lead-in whose list is not among the evidence, or has no room, says nothing: the best sentence that
-            # says something opens the answer
-            order = [*(i for i in order if not announces_list(pool[i].text)), order[0]]
+            # says something opens the answer (one ending "… of Einstein's theory of relativity, saying:" does)
+            order = [*(i for i in order if not _bare_lead_in(pool[i])), order[0]]
         first = pool[order[0]]
         if asks_sequence(question):
             told = _in_order(pool, order, SEQUENCE_SHARE * limit)
@@ -154,6 +155,12 @@ class Answerer:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
         return Answer(text=_joined(parts), used=used, score=score)
+
+
+def _bare_lead_in(ev: Evidence) -> bool:
+    """A lead-in that says nothing without what follows it: a short one ("The risks include:") or one that
+    announces "as follows:" / "the following:"."""
+    return ev.lead_in or (announces_list(ev.text) and _FOLLOWS.search(ev.text) is not None)
 
 
 def _fits(pool: list[Evidence], index: int, more: list[int], limit: int) -> bool:
