@@ -18,7 +18,11 @@ import re
 from ...text.tokens import STOPWORDS, stem
 from ...text.trends import FALLING, RISING
 
-_YES_NO = re.compile(r"^\s*(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
+# "Under a ZTA, can visitors …?", "If a ZTA is built on one provider's formats, can …?": a setting or a condition
+# before the auxiliary (bounded, no comma inside: one pass over any text)
+_YES_NO = re.compile(r"^\s*(?:(?:under|in|for|as\s+of|during|after|before|if|when|once|since|given|with|without|"
+                     r"at|on|assuming|according\s+to)\b[^,?]{1,120},\s*)?"
+                     r"(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|had|may|might|must|"
                      r"shall|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|can't|won't|hasn't|haven't)\b",
                      re.IGNORECASE)
 # "Is the UMC pro-life or pro-choice?" asks which, not whether: an "or" whose second choice ends the question.

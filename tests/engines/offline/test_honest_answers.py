@@ -51,6 +51,12 @@ def test_a_yes_no_question_gets_its_verdict_first(tmp_path: Path) -> None:
     ("Is the budget 5 million or 9 million?", False),
     ("Is network location enough, or not?", True),
     ("Do the zero trust tenets apply to anonymous public or consumer-facing business processes?", True),
+    # a setting or a condition before the auxiliary still asks for a verdict
+    ("Under a ZTA, can visitors on an enterprise campus reach the enterprise's internal resources?", True),
+    ("If a ZTA is built on one provider's proprietary formats, can the enterprise easily move to another?", True),
+    ("In fiscal 2022, did Apple pay a dividend?", True),
+    ("In which year did Apple first pay a dividend?", False),
+    ("When Tesla died, who inherited his papers?", False),
 ])
 def test_a_choice_between_alternatives_is_no_yes_no_question(question: str, asks_verdict: bool) -> None:
     assert is_yes_no(question) is asks_verdict

@@ -43,7 +43,8 @@ _PIECES = ["consists of", "comprise", "is made up of", "are composed of", "and",
 
 
 def _found(match: re.Match[str] | None) -> tuple[int, dict[str, str | None]] | None:
-    return None if match is None else (match.start(), match.groupdict())
+    # the groups that took part: a group the rewrite added (the enumeration's verb of division) is unset alike
+    return None if match is None else (match.start(), {k: v for k, v in match.groupdict().items() if v is not None})
 
 
 def _edge(name: str, old: re.Match[str] | None) -> bool:

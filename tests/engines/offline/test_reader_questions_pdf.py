@@ -42,3 +42,13 @@ def test_an_acronym_in_the_plural_is_its_singular() -> None:
     assert unmet_terms("What risks come from letting NPEs administer a ZTA?",
                        "An attacker could induce or coerce an NPE to perform some task in a ZTA.", "") == []
     assert tokenize("IDs of US users") == ["id", "us", "users"]
+
+
+def test_a_yes_no_question_opening_with_its_setting_gets_a_verdict(tmp_path_factory: pytest.TempPathFactory,
+                                                                   embedder: CachedEmbedder) -> None:
+    """"Under a ZTA, can visitors on an enterprise campus …?" opens with its setting, not its auxiliary: it asks for
+    a verdict all the same (PDF page 35, the campus with visitors)."""
+    bank = bank_of_pages("NIST.SP.800-207.pdf", [33, 34], tmp_path_factory.mktemp("campus"), embedder=embedder)
+    answer = bank.run("Under a ZTA, can visitors on an enterprise campus use its network to reach the enterprise's "
+                      "internal resources?").answer
+    assert answer.startswith(("Yes. ", "No. ")), answer  # it was the sentence alone, no verdict
