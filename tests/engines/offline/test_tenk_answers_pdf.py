@@ -42,3 +42,25 @@ def test_a_cause_asked_after_a_long_form_is_a_question_of_its_own() -> None:
         "What does OI&E stand for in Apple's 10-K?", "why did OI&E decrease in 2022?"]
     # the cause of a figure asked before is still more of that question
     assert len(question_parts("What were Apple's net sales in 2022, and why did they increase?")) == 1
+
+
+@pytest.fixture(scope="module")
+def apple_segments(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 24-25: net sales by category, each category's change and why ("iPad net sales decreased …"), then
+    # by reportable segment, each segment's ("Japan net sales decreased … due to the weakness of the yen …")
+    return bank_of_pages("APPLE_2022_10K.pdf", [23, 24], tmp_path_factory.mktemp("apple_segments"),
+                         embedder=embedder)
+
+
+def test_which_member_of_a_kind_moved_the_asked_way_is_its_own_sentence(apple_segments: MemoryBank) -> None:
+    """"Which of Apple's reportable segments had lower net sales in 2022 than in 2021, and why?" was "not found":
+    the best sentence ("… generally consistent for each reportable segment") lacked the "lower", and the one
+    sentence of the template moving down among the segments ranked below those moving up. A category's sentence
+    of the same template ("iPad net sales decreased …") is no segment."""
+    answer = apple_segments.run("Which of Apple's reportable segments had lower net sales in 2022 than in 2021, "
+                                "and why?").answer
+    assert answer.startswith("Japan net sales decreased") and "yen" in answer, answer
+    assert "iPad" not in answer and "Americas" not in answer, answer
+    higher = apple_segments.run("Which of Apple's reportable segments had higher net sales in 2022 than in 2021?")
+    assert all(name in higher.answer for name in ("Americas", "Europe", "Greater China", "Rest of Asia Pacific"))
+    assert "Japan" not in higher.answer, higher.answer
