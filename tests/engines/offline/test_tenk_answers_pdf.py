@@ -64,3 +64,22 @@ def test_which_member_of_a_kind_moved_the_asked_way_is_its_own_sentence(apple_se
     higher = apple_segments.run("Which of Apple's reportable segments had higher net sales in 2022 than in 2021?")
     assert all(name in higher.answer for name in ("Americas", "Europe", "Greater China", "Rest of Asia Pacific"))
     assert "Japan" not in higher.answer, higher.answer
+
+
+@pytest.fixture(scope="module")
+def oracle_margins(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 46-48: the cloud and license business' table ("Total Margin", "Total Margin %") and its discussion
+    # ("… total margin increased …", "Total margin as a percentage of revenues for this business decreased …"),
+    # the hardware business' alike; p. 104: the segment note's "Cloud and license: Margin" row
+    return bank_of_pages("ORACLE_2023_10K.pdf", [45, 46, 47, 103], tmp_path_factory.mktemp("oracle_margins"),
+                         embedder=embedder)
+
+
+def test_a_share_asked_with_its_cause_is_the_share_row_and_the_shares_reason(oracle_margins: MemoryBank) -> None:
+    """"Did the total margin percentage of Oracle's cloud and license business improve in fiscal 2023, and why?"
+    got "Yes." and the segment note's margin amount, whose label says more of the question's words, with the
+    amount's reason; the share fell (67% -> 64%) for its own reason."""
+    answer = oracle_margins.run("Did the total margin percentage of Oracle's cloud and license business improve in "
+                                "fiscal 2023, and why?").answer
+    assert answer.startswith("No.") and "64%" in answer and "expenses growth" in answer, answer
+    assert "26,126" not in answer and "increases in total revenues" not in answer, answer
