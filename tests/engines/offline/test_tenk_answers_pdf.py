@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory_bank import MemoryBank
+from memory_bank.engines.offline.answering import window
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.acronyms import defined_acronyms
 from memory_bank.text.question_parts import question_parts
@@ -83,3 +84,27 @@ def test_a_share_asked_with_its_cause_is_the_share_row_and_the_shares_reason(ora
                                 "fiscal 2023, and why?").answer
     assert answer.startswith("No.") and "64%" in answer and "expenses growth" in answer, answer
     assert "26,126" not in answer and "increases in total revenues" not in answer, answer
+
+
+@pytest.fixture(scope="module")
+def oracle_codms(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 37: "… align to how our chief operating decision makers (CODMs), which include our Chief Executive
+    # Officer and Chief Technology Officer, view our operating results …" (one sentence of 70 words); p. 102: the
+    # segment note defining them
+    return bank_of_pages("ORACLE_2023_10K.pdf", [36, 101], tmp_path_factory.mktemp("oracle_codms"),
+                         embedder=embedder)
+
+
+def test_a_long_sentence_is_cut_around_the_words_it_matches_not_ending_on_them(oracle_codms: MemoryBank) -> None:
+    """"… and who are Oracle's CODMs?" was answered by the 35 words of a long sentence ending on "(CODMs),": the
+    window holding most of the question's words was the earliest, so what the sentence says of them was cut."""
+    answer = oracle_codms.run("What does CODM stand for in Oracle's 10-K, and who are Oracle's CODMs?").answer
+    assert "Chief operating decision makers" in answer, answer
+    assert "Chief Executive Officer" in answer and "Chief Technology Officer" in answer, answer
+    sentence = ("The descriptions set forth below as a part of this Item 7 Management’s Discussion and Analysis of "
+                "Financial Condition and Results of Operations and the information contained within Item 1 Business "
+                "and Note 14 of Notes to Consolidated Financial Statements included elsewhere in this Annual Report "
+                "provide additional information related to our businesses and operating segments and align to how "
+                "our chief operating decision makers (CODMs), which include our Chief Executive Officer and Chief "
+                "Technology Officer, view our operating results and allocate resources.")
+    assert "Chief Technology Officer" in window(sentence, "who are Oracle's CODMs?", 35)
