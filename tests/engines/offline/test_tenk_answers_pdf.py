@@ -108,3 +108,24 @@ def test_a_long_sentence_is_cut_around_the_words_it_matches_not_ending_on_them(o
                 "our chief operating decision makers (CODMs), which include our Chief Executive Officer and Chief "
                 "Technology Officer, view our operating results and allocate resources.")
     assert "Chief Technology Officer" in window(sentence, "who are Oracle's CODMs?", 35)
+
+
+@pytest.fixture(scope="module")
+def oracle_workforce(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 15: "As of May 31, 2023, we employed approximately 164,000 full-time employees …"; pp. 45, 104 and 105:
+    # tables of fiscal 2023, 2022 (and 2021), which date the filing's period
+    return bank_of_pages("ORACLE_2023_10K.pdf", [14, 44, 103, 104], tmp_path_factory.mktemp("oracle_workforce"),
+                         embedder=embedder)
+
+
+def test_a_year_after_the_documents_period_is_not_found_with_the_last_years_fact(oracle_workforce: MemoryBank) -> None:
+    """"How many employees did Oracle have at the end of fiscal 2024?" of a filing for fiscal 2023 was a bare "Not
+    found": no sentence said enough of the question to be shown as the closest. The closest thing is the same fact
+    for the last year reported, said as that year's."""
+    answer = oracle_workforce.run("How many employees did Oracle have at the end of fiscal 2024?").answer
+    assert answer.startswith("Not found in the documents. The documents report on the years up to 2023, not 2024."), \
+        answer
+    assert "The closest they come, for 2023" in answer and "164,000 full-time employees" in answer, answer
+    # the reported year itself is answered as before
+    assert oracle_workforce.run("How many full-time employees did Oracle have as of May 31, 2023?").answer.startswith(
+        "As of May 31, 2023, we employed approximately 164,000")
