@@ -185,13 +185,44 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     named."""
     rows = answering_rows(question, tables, view)
     if rows:
-        return Answer(figure_text(rows[0]), [row_evidence(rows[0], view.node(rows[0].node_id))], 1.0)
+        cited = row_evidence(rows[0], view.node(rows[0].node_id))
+        told = said_beyond_row(question, rows[0], cited.source, evidence)
+        if told is not None:  # "$10.0 billion of Commercial Paper outstanding" before the balance sheet's 9,982
+            return Answer(f"{told.text} {figure_text(rows[0])}", [told, cited], 1.0)
+        return Answer(figure_text(rows[0]), [cited], 1.0)
     missing = tables.missing_years(question)
     asked = [w.strip("?.,") for w in question.split() if w.strip("?.,").isdigit()]
     if missing is None or said_in_prose(missing[0], asked, evidence):
         return None
     label, years = missing
     return Answer(missing_text(NOT_FOUND, label, years), found=False)
+
+
+_NUMBER = re.compile(r"\d")
+
+
+def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Evidence]) -> Evidence | None:
+    """A sentence of the discussion giving the row's figure in the question's own terms, when the question says
+    more than the row and its table do: "How much commercial paper did Apple have outstanding as of September 24,
+    2022?" is answered "$10.0 billion of Commercial Paper outstanding" by the liquidity discussion, which the
+    balance sheet's "Commercial paper … 9,982" (a carrying value) does not say. The sentence says the row's label,
+    the asked year, a figure and every question word the table leaves unsaid (the filer's name aside)."""
+    table = bare_stems(" ".join((row.row.name, *(c for c, _ in row.row.cells), *row.entry.section)))
+    filed = bare_stems(re.sub(r"[\W\d_]+", " ", source))
+    years = {w for w in bare_stems(question) if w.isdigit() and len(w) == 4}
+    unsaid = {w for w in bare_stems(question) if w not in STOPWORDS and not w.isdigit()} - table - filed \
+        - _ASKING_WORDS
+    if not unsaid:
+        return None
+    label = {w for w in row.row.label if w.isalpha()}
+    for ev in evidence:
+        said = bare_stems(ev.text)
+        if not ev.row and _NUMBER.search(ev.text) and label | unsaid | years <= said:
+            return ev
+    return None
+
+
+_ASKING_WORDS = frozenset(bare_stems("how much many what which was were is are did does do have has had"))
 
 
 def compared_rows(question: str, tables: TableIndex) -> list[NamedRow]:

@@ -129,3 +129,22 @@ def test_a_year_after_the_documents_period_is_not_found_with_the_last_years_fact
     # the reported year itself is answered as before
     assert oracle_workforce.run("How many full-time employees did Oracle have as of May 31, 2023?").answer.startswith(
         "As of May 31, 2023, we employed approximately 164,000")
+
+
+@pytest.fixture(scope="module")
+def apple_paper(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 27: "As of September 24, 2022, the Company had $10.0 billion of Commercial Paper outstanding …";
+    # p. 34: the balance sheet, "Commercial paper 9,982 6,000"
+    return bank_of_pages("APPLE_2022_10K.pdf", [26, 33], tmp_path_factory.mktemp("apple_paper"), embedder=embedder)
+
+
+def test_a_figure_the_text_gives_in_the_questions_terms_is_said_before_the_row(apple_paper: MemoryBank) -> None:
+    """"How much commercial paper did Apple have outstanding as of September 24, 2022?" got the balance sheet's
+    carrying value alone (9,982); the liquidity discussion says the amount outstanding, the question's word."""
+    answer = apple_paper.run("How much commercial paper did Apple have outstanding as of September 24, 2022?").answer
+    assert answer.startswith("As of September 24, 2022, the Company had $10.0 billion of Commercial Paper "
+                             "outstanding"), answer
+    assert "9,982" in answer, answer
+    # a question the row says whole is the row alone
+    plain = apple_paper.run("What was Apple's commercial paper as of September 24, 2022?").answer
+    assert plain.startswith("Commercial paper") and "9,982" in plain, plain
