@@ -148,3 +148,23 @@ def test_a_figure_the_text_gives_in_the_questions_terms_is_said_before_the_row(a
     # a question the row says whole is the row alone
     plain = apple_paper.run("What was Apple's commercial paper as of September 24, 2022?").answer
     assert plain.startswith("Commercial paper") and "9,982" in plain, plain
+
+
+@pytest.fixture(scope="module")
+def apple_liquidity(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 27-28: "The Company's material cash requirements include the following contractual obligations."
+    # ends the liquidity section's own text; its sub-sections "Debt", "Leases", "Manufacturing Purchase
+    # Obligations", "Other Purchase Obligations" and "Deemed Repatriation Tax Payable" follow
+    return bank_of_pages("APPLE_2022_10K.pdf", [26, 27], tmp_path_factory.mktemp("apple_liquidity"),
+                         embedder=embedder)
+
+
+def test_sub_sections_announced_by_a_lead_in_are_the_list_it_names(apple_liquidity: MemoryBank) -> None:
+    """"What are Apple's material cash requirements from contractual obligations?" got the lead-in sentence
+    itself: the sub-sections' titles name no "requirements", and only a list's own lead-in was read as naming
+    its kind."""
+    answer = apple_liquidity.run("What are Apple's material cash requirements from contractual obligations?").answer
+    assert answer.startswith("The documents give 5 requirements"), answer
+    for title in ("Debt", "Leases", "Manufacturing Purchase Obligations", "Other Purchase Obligations",
+                  "Deemed Repatriation Tax Payable"):
+        assert f"- {title}:" in answer, answer
