@@ -198,7 +198,8 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     return Answer(missing_text(NOT_FOUND, label, years), found=False)
 
 
-_NUMBER = re.compile(r"\d")
+# a figure, not a year: "$10.0 billion", "164,000", "9%"
+_FIGURE = re.compile(r"[$€£]\s?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\s?(?:%|percent\b|billion\b|million\b)")
 
 
 def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Evidence]) -> Evidence | None:
@@ -211,13 +212,13 @@ def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Ev
     filed = bare_stems(re.sub(r"[\W\d_]+", " ", source))
     years = {w for w in bare_stems(question) if w.isdigit() and len(w) == 4}
     unsaid = {w for w in bare_stems(question) if w not in STOPWORDS and not w.isdigit()} - table - filed \
-        - _ASKING_WORDS
+        - _ASKING_WORDS - everyday_words(question)  # "revenues": a word a table need not say
     if not unsaid:
         return None
     label = {w for w in row.row.label if w.isalpha()}
     for ev in evidence:
         said = bare_stems(ev.text)
-        if not ev.row and _NUMBER.search(ev.text) and label | unsaid | years <= said:
+        if not ev.row and _FIGURE.search(ev.text) and label | unsaid | years <= said:
             return ev
     return None
 
