@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_DEFINED = re.compile(r"((?:[A-Za-z][\w’'\-]*[\s\-]+){1,8}?)\(([A-Z][A-Za-z]{1,9})s?\)")
+# the words before a parenthesis holding a short form, bare or quoted as a defined term is: "Risk Management
+# Framework (RMF)", "Other income/(expense), net (“OI&E”)"; a word may hold a slash and brackets ("income/(expense)")
+_DEFINED = re.compile(r"((?:[A-Za-z][\w’'\-/()]{0,40}+,?[\s\-]+){1,8}?)\([\"“]?([A-Z][A-Za-z&]{1,9})s?[\"”]?\)")
+_WORD = re.compile(r"[A-Za-z][\w’'\-]*")
 _SKIPPED = frozenset({"of", "and", "for", "the", "to", "in", "on", "a", "an", "&"})
 
 
@@ -30,16 +33,24 @@ def defined_acronyms(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for match in _DEFINED.finditer(text):
         acronym = match.group(2)
-        letters = acronym.upper() if acronym.isupper() else "".join(c for c in acronym if c.isupper())
-        words = match.group(1).split()
-        for start in range(len(words)):
-            tail = words[start:]
-            if tail[0].lower() in _SKIPPED:
-                continue
-            if _initials(tail) == letters and len(letters) >= 2:
-                found.setdefault(acronym, " ".join(tail))
-                break
+        letters = "".join(c for c in acronym if c.isupper())  # "OI&E" is spelled by three words
+        long_form = _spelling(match.group(1), letters) if len(letters) >= 2 else None
+        if long_form is not None:
+            found.setdefault(acronym, long_form)
     return found
+
+
+def _spelling(phrase: str, letters: str) -> str | None:
+    """The shortest end of `phrase` whose words' initials are `letters`, as printed; a qualifier after its last
+    comma may follow unspelled ("Other income/(expense), net" is "OI&E")."""
+    heads = [phrase] + ([phrase[:phrase.rindex(",")]] if "," in phrase else [])
+    for head in heads:
+        words = list(_WORD.finditer(head))
+        for start, word in enumerate(words):
+            tail = [w.group() for w in words[start:]]
+            if tail[0].lower() not in _SKIPPED and _initials(tail) == letters:
+                return " ".join(phrase[word.start():].split()).rstrip(",")
+    return None
 
 
 def shorten(question: str, acronyms: dict[str, str]) -> str:

@@ -44,8 +44,10 @@ _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+be
 # "it" in a later part is the first part's subject ("... and what does it do?"); "they" and "each" are left to
 # the list answer, which asks them of every item
 _IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+# "What does 'PA' stand for (in the filing)?" / "What is a policy engine?"
 _ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“‘]?[A-Z][A-Za-z0-9&]{0,9}[\"'”’]?)\s+"
-                        r"(?i:stand\s+for|mean)|(?i:(?:what|who)\s+(?:is|was))\s+(?P<thing>[^?,;]+?))\s*\?\s*$")
+                        r"(?i:stand\s+for|mean)(?:\s+(?i:in)\s+[^?,;]{1,60})?|"
+                        r"(?i:(?:what|who)\s+(?:is|was))\s+(?P<thing>[^?,;]+?))\s*\?\s*$")
 _NAME = re.compile(r"[A-Z]")  # a word with a capital in it names something ("iPad", "Oracle", "ZTA")
 _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
                              re.IGNORECASE)
@@ -78,11 +80,18 @@ def _with_causes(parts: list[str]) -> list[str]:
     what drove it?", "How many X …, and what are they?")."""
     out: list[str] = []
     for part in parts:
-        if out and (_CAUSE_OF_BEFORE.match(part) or _ONLY_POINTS_BACK.match(part)):
+        # what a term stands for has no cause: "What does OI&E stand for, and why did it decrease?" asks twice
+        if out and (_CAUSE_OF_BEFORE.match(part) and not _expands(out[-1]) or _ONLY_POINTS_BACK.match(part)):
             out[-1] = f"{out[-1].rstrip('?')} and {part}"
         else:
             out.append(part)
     return out
+
+
+def _expands(part: str) -> bool:
+    """Does the part ask what an acronym stands for ("What does OI&E stand for in Apple's 10-K")?"""
+    match = _ONE_THING.match(part if part.endswith("?") else f"{part}?")
+    return match is not None and bool(match.group("acronym"))
 
 
 def _subject(part: str) -> str | None:

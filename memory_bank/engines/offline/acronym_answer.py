@@ -74,7 +74,8 @@ class AcronymAnswerer:
 
     def _definition(self, acronym: str, long_form: str) -> Evidence | None:
         """The sentence that defines it ("… policy administrator (PA) …"), with its place."""
-        mark = re.compile(re.escape(long_form) + r"\s*\(" + re.escape(acronym) + r"s?\)", re.IGNORECASE)
+        spelled = r"\s+".join(re.escape(w) for w in long_form.split())
+        mark = re.compile(spelled + r"\s*\([\"“]?" + re.escape(acronym) + r"s?[\"”]?\)", re.IGNORECASE)
         for passage in self.view.search_passages(f"{long_form} ({acronym})", SEARCHED):
             sentence = next((s for s in split_sentences(passage.text) if mark.search(s)), None)
             if sentence is not None:

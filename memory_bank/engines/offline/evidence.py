@@ -65,8 +65,9 @@ def answerable(sentence: str) -> bool:
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,
-                   role: Role = Role.BODY, printed: Mapping[int, str] | None = None) -> list[Evidence]:
+                   role: Role = Role.BODY, printed: Mapping[int, str] | None = None,
+                   section: tuple[str, ...] = ()) -> list[Evidence]:
     """Every answerable sentence of a text, numbered in document order."""
     known = tuple(sorted((printed or {}).items()))
-    return [Evidence(s, node_id, source, pages, prior, role, known, i)
+    return [Evidence(s, node_id, source, pages, prior, role, known, i, section)
             for i, s in enumerate(s for s in sentences(text) if answerable(s))]

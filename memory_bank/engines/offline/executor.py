@@ -46,6 +46,7 @@ from .front_matter import FrontMatterAnswerer
 from .item_details import ItemDetails
 from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
+from .moved_choice import moved_choice
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .results import citations, done, failed, summary, where
@@ -116,6 +117,9 @@ class OfflineExecutor:
         if names_no_subject(question):  # "Is it improving, and why?" of nothing named
             said = f"{NOT_FOUND} The question does not say what it asks about: name the figure or the topic."
             return ExecutionResult(answer=said, tool_calls=calls, success=True, summary=said)
+        chosen = moved_choice(question, evidence)
+        if chosen is not None:  # "Which of the segments had lower net sales in 2022 than in 2021, and why?"
+            return done(chosen, calls)
         yes_no = is_yes_no(question)
         row = subject_row(question, self.tables, self.view) if asks_cause(question) else None
         if row is not None:  # "What were total revenues in 2023 and what drove the change?": the row, its reason

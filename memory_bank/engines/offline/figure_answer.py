@@ -185,13 +185,67 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     named."""
     rows = answering_rows(question, tables, view)
     if rows:
-        return Answer(figure_text(rows[0]), [row_evidence(rows[0], view.node(rows[0].node_id))], 1.0)
+        cited = row_evidence(rows[0], view.node(rows[0].node_id))
+        told = said_beyond_row(question, rows[0], cited.source, evidence)
+        if told is not None:  # "$10.0 billion of Commercial Paper outstanding" before the balance sheet's 9,982
+            return Answer(f"{told.text} {figure_text(rows[0])}", [told, cited], 1.0)
+        return Answer(figure_text(rows[0]), [cited], 1.0)
     missing = tables.missing_years(question)
     asked = [w.strip("?.,") for w in question.split() if w.strip("?.,").isdigit()]
     if missing is None or said_in_prose(missing[0], asked, evidence):
         return None
     label, years = missing
     return Answer(missing_text(NOT_FOUND, label, years), found=False)
+
+
+# an amount a sentence states: "$10.0 billion", "164,000", "$249 million"
+_STATED = re.compile(r"[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(billion|million|thousand)?\b", re.IGNORECASE)
+_SCALE = {"billion": 1e9, "billions": 1e9, "million": 1e6, "millions": 1e6, "thousand": 1e3, "thousands": 1e3}
+SAME_FIGURE = 0.01  # a figure rounded in prose ("$10.0 billion" of 9,982 millions) is within this share of the row's
+# words that narrow no figure ("in fiscal 2023", "for the year")
+_PLAIN_WORDS = frozenset(bare_stems("how much many what which was were is are did does do have has had fiscal year "
+                                    "years annual total net amount"))
+
+
+def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Evidence]) -> Evidence | None:
+    """A sentence of the discussion giving the row's figure in the question's own terms, when the question says
+    more than the row and its table do: "How much commercial paper did Apple have outstanding as of September 24,
+    2022?" is answered "$10.0 billion of Commercial Paper outstanding" by the liquidity discussion, which the
+    balance sheet's "Commercial paper … 9,982" (millions) does not say. The sentence says the row's label, the asked
+    year and every question word the table leaves unsaid (the filer's name and words narrowing no figure aside),
+    and states the row's figure, rounded as prose rounds it."""
+    table = bare_stems(" ".join((row.row.name, *(c for c, _ in row.row.cells), *row.entry.section)))
+    filed = bare_stems(re.sub(r"[\W\d_]+", " ", source))
+    years = {w for w in bare_stems(question) if w.isdigit() and len(w) == 4}
+    unsaid = {w for w in bare_stems(question) if w not in STOPWORDS and not w.isdigit()} - table - filed \
+        - _PLAIN_WORDS - everyday_words(question)  # "revenues": a word a table need not say
+    figure = _row_figure(row)
+    if not unsaid or figure is None:
+        return None
+    label = {w for w in row.row.label if w.isalpha()}
+    for ev in evidence:
+        if not ev.row and label | unsaid | years <= bare_stems(ev.text) and _states(ev.text, figure):
+            return ev
+    return None
+
+
+def _row_figure(row: NamedRow) -> float | None:
+    """The row's asked value in units ("9,982" of a table in millions: 9.982e9); None for no plain amount."""
+    found = _STATED.fullmatch(row.value.strip().strip("$€£()").strip())
+    if found is None or found.group(2):
+        return None
+    unit = row.row.row_unit().lower()
+    scale = next((v for k, v in _SCALE.items() if k in unit.split()), 1.0)
+    return float(found.group(1).replace(",", "")) * scale
+
+
+def _states(text: str, figure: float) -> bool:
+    """Does the text state the figure, as written or rounded ("$10.0 billion" for 9,982 millions)?"""
+    for found in _STATED.finditer(text):
+        amount = float(found.group(1).replace(",", "")) * _SCALE.get((found.group(2) or "").lower(), 1.0)
+        if figure and abs(amount - figure) <= SAME_FIGURE * abs(figure):
+            return True
+    return False
 
 
 def compared_rows(question: str, tables: TableIndex) -> list[NamedRow]:

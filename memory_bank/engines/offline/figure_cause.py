@@ -63,10 +63,18 @@ def subject_row(question: str, tables: TableIndex, view: MemoryView) -> NamedRow
     rows = [r for r in answering_rows(question, tables, view) or tables.label_rows(question)
             if (share or not _SHARE.search(r.row.name)) and not _beyond(unsaid, r, view)]
     asked = bare_stems(question)
-    # a row the question names by its whole label before one named by its own word under a heading ("Revenues:
-    # Hardware", not "Total Revenues by Business: Hardware", whose section discusses the total)
-    return max(rows, key=lambda r: (not r.row.own or r.row.label - _QUALIFIERS <= asked, r.agree,
-                                    len(r.row.label & asked)), default=None)
+    # a share asked for is a row of shares before the amount it is a share of ("total margin percentage of the
+    # cloud and license business": "Total Margin %", not the segment note's "Cloud and license: Margin", which
+    # says more of the question's words); a row the question names by its whole label before one named by its
+    # own word under a heading ("Revenues: Hardware", not "Total Revenues by Business: Hardware", whose section
+    # discusses the total)
+    return max(rows, key=lambda r: (share and _of_shares(r), not r.row.own or r.row.label - _QUALIFIERS <= asked,
+                                    r.agree, len(r.row.label & asked)), default=None)
+
+
+def _of_shares(row: NamedRow) -> bool:
+    """Is the row one of shares ("Total Margin %", "% of Total Revenues", a value of "64%")?"""
+    return bool(_SHARE.search(row.row.name)) or row.value.rstrip().endswith("%")
 
 
 def _beyond(unsaid: list[str], row: NamedRow, view: MemoryView) -> bool:
@@ -95,7 +103,8 @@ def discussed(row: NamedRow, tables: TableIndex, view: MemoryView) -> list[Evide
         for node in view.in_section(section):
             for entry in view.entries_for(node.id):
                 source = str(entry.metadata.get("source", ""))
-                out += split_evidence(entry.text, node.id, source, entry.pages, 0.0, node.role, entry.printed_pages)
+                out += split_evidence(entry.text, node.id, source, entry.pages, 0.0, node.role, entry.printed_pages,
+                                      tuple(entry.section))
     return out
 
 
@@ -129,12 +138,18 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
     core = {s for s in row.row.label if s.isalpha()} - _QUALIFIERS  # "Mac (1)": its footnote aside
     told = [ev for ev in distinct(evidence + discussed(row, tables, view))
             if not ev.row and _gives_cause(ev.text, core)]
+    if _of_shares(row):  # a share's reason says the share ("Total margin as a percentage of revenues … decreased
+        # … due to expenses growth"), not the amount's ("… total margin increased … due to increases in revenues")
+        told = [ev for ev in told if _SHARE.search(ev.text)] or told
     ranked = answerer.rank(question, told)
-    order = sorted(ranked.order, key=lambda i: not _says(row.row.name, ranked.pool[i].text)) if ranked else []
+    home = tuple(row.entry.section)  # the row's own section's reason before another's of the same template
+    order = sorted(ranked.order, key=lambda i: (not _says(row.row.name, ranked.pool[i].text),
+                                                ranked.pool[i].section != home)) if ranked else []
     reasons: list[Evidence] = []
     for ev in (ranked.pool[i] for i in order[:REASONS]) if ranked is not None else ():
-        if not reasons or sum(len(r.text.split()) for r in [*reasons, ev]) <= REASON_WORDS:
-            reasons.append(ev)  # a second reason while the answer stays short enough to read
+        if not reasons or (sum(len(r.text.split()) for r in [*reasons, ev]) <= REASON_WORDS
+                           and not (ev.section and reasons[0].section and ev.section != reasons[0].section)):
+            reasons.append(ev)  # a second reason while the answer stays short enough to read, told where the first is
     lines = [f"{row.shown()} ({where(cited)})"]
     lines += [ev.text for ev in reasons] or [f"What drove it: {NOT_FOUND}"]
     said = trend_verdict(question, trend_of(row.row)) if verdict is not None else None

@@ -91,14 +91,15 @@ class ListAnswerer:
 
     def listing(self, question: str, selection: Selection) -> Listing | None:
         """The list of the outline the block shows whole, when the question asks for one and it has ≥2 items."""
-        whole = next((c.node for c in selection.nodes if c.whole), None)
+        whole = next((c for c in selection.nodes if c.whole), None)
         if whole is None:
             return None
-        listing = self._outline_listing(question, whole)
+        listing = self._outline_listing(question, whole.node, whole.lead_in)
         inner = self._inner(question, listing) if listing is not None else None
         return inner or listing
 
-    def _outline_listing(self, question: str, node: Node) -> Listing | None:
+    def _outline_listing(self, question: str, node: Node, lead_in: str = "") -> Listing | None:
+        """`lead_in`: the sentence announcing the section's sub-sections as a list, when the block found one."""
         found = next(((o, e.text) for e in self.view.entries_for(node.id)
                       if (o := Outline.from_metadata(e.metadata)) is not None), None)
         if found is None:
@@ -107,7 +108,7 @@ class ListAnswerer:
         if outline.lists and node.section():  # the passages of the section, where a note's mark is pointed at
             text += " ".join(e.text for n in self.view.in_section(node.section()) for e in self.view.entries_for(n.id))
         return _best_listing(question, node, outline.model_copy(
-            update={"lists": [lst for lst in outline.lists if not footnotes(lst, text)]}))
+            update={"lists": [lst for lst in outline.lists if not footnotes(lst, text)]}), lead_in)
 
     def _inner(self, question: str, listing: Listing) -> Listing | None:
         """The list of the one sub-section whose title alone says what the question qualifies the items by:
@@ -198,7 +199,7 @@ def pointed_item(listing: Listing, position: int) -> str | None:
     return f"{name}: {item.label} {item.text}".strip() if not listing.numbered else f"{name}: {item.text}"
 
 
-def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None:
+def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = "") -> Listing | None:
     """The outline's list that matches the question best, or its sub-sections taken as the list: each
     candidate weighed by how many of its lines name the kind of item asked for, then by coverage. None when the
     best one is not of the kind asked for: neither the section's title, nor the list's lead-in, nor two of its
@@ -209,7 +210,7 @@ def _best_listing(question: str, node: Node, outline: Outline) -> Listing | None
     kept = [c for c in outline.children if not _APPARATUS.match(c.title)]  # "B.5 References" is no gap
     if len(kept) >= MIN_ITEMS:
         children = [Item(c.title, c.opening) for c in kept]
-        candidates.append((Listing(node, outline.title, children, len(children), False), ""))
+        candidates.append((Listing(node, outline.title, children, len(children), False), lead_in))
     if not candidates:
         return None
     texts = [[frozenset(stems(lead))] + [frozenset(stems(f"{i.label} {i.text}")) for i in listing.items]

@@ -12,6 +12,7 @@ from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
 from .constraints import other_forms
 from .evidence import Evidence
+from .later_period import at_year, later_years, reported_year
 from .results import citations, clip, where
 from .specifics import specific_terms
 
@@ -37,8 +38,13 @@ class NotFoundAnswers:
 
     def not_mentioned(self, question: str, absent: list[str], evidence: list[Evidence],
                       calls: list[ToolCallRecord]) -> ExecutionResult:
-        """"Not found", saying what the documents never mention, and the closest thing they do say, labelled."""
+        """"Not found", saying what the documents never mention, and the closest thing they do say, labelled: for
+        a year after their period, and nothing else unmentioned, the same fact for the last year they report."""
         named = _named(absent)
+        if all(term.isdigit() for term in absent):
+            earlier = self._reported_instead(question, evidence, calls, f"The documents never mention {named}.")
+            if earlier is not None:
+                return earlier
         return self._with_closest(f"{NOT_FOUND} They never mention {named}.", f"The documents never mention {named}",
                                   question, evidence, calls)
 
@@ -81,6 +87,9 @@ class NotFoundAnswers:
         relevance order of those that say as much)."""
         why = f" The closest passage (node {best.node_id}) does not match the question." if best else ""
         summary = f"No passage of the documents answers the question.{why}"
+        earlier = self._reported_instead(question, evidence, calls, summary)
+        if earlier is not None:
+            return earlier
         apart = self.never_together(question, {ev.source for ev in evidence})
         text = f"{NOT_FOUND} They mention {_named(apart, ' and ')}, but never in one passage." if apart else NOT_FOUND
         shares = [_said_share(question, ev.text) if not ev.lead_in else 0.0 for ev in evidence]
@@ -91,6 +100,26 @@ class NotFoundAnswers:
         return ExecutionResult(answer=f"{text}\nThe closest they come ({where(near)}): {near.text}",
                                tool_calls=calls, citations=citations(Answer(near.text, [near], 0.0)),
                                success=True, summary=summary)
+
+
+    def _reported_instead(self, question: str, evidence: list[Evidence], calls: list[ToolCallRecord],
+                          summary: str) -> ExecutionResult | None:
+        """For a question about a year after the documents' period, the same fact for the last year they report,
+        said as that year's (later_period.py); None for any other question, or when that year's is not found
+        either."""
+        reported = reported_year(self.view)
+        later = later_years(question, reported)
+        if reported is None or not later:
+            return None
+        answer = self.answerer.answer(at_year(question, later, reported), evidence)
+        if not answer.found:
+            return None
+        asked = " and ".join(later)
+        return ExecutionResult(
+            answer=f"{NOT_FOUND} The documents report on the years up to {reported}, not {asked}.\n"
+                   f"The closest they come, for {reported} ({where(answer.used[0])}): {answer.text}",
+            tool_calls=calls, citations=citations(answer), success=True,
+            summary=f"{summary} The documents' period ends in {reported}; that year's answer is shown.")
 
 
 def _names(question: str) -> list[str]:

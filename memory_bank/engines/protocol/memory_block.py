@@ -34,6 +34,7 @@ from ...text.periods import names_period, periods
 from ...text.reader_concepts import in_document_terms
 from ...text.split import split_sentences
 from ...text.tokens import chars_for_tokens, estimate_tokens, stems, tokens_for_chars
+from .children_lead import children_leads
 from .entry_lines import entry_sentences
 from .escaping import escape_tags
 from .figures import TableIndex
@@ -96,6 +97,7 @@ class Selected:
     sentences: list[Sentence]  # every scored sentence, best first (an outline shown whole: in its order)
     shown: list[Sentence] = field(default_factory=list)  # those the budget took, in document order once chosen
     whole: bool = False  # a section's outline a list question asked for: shown from the top, line by line
+    lead_in: str = ""  # of a whole outline: the sentence announcing its sub-sections as a list (children_lead.py)
 
 
 @dataclass
@@ -171,7 +173,8 @@ class MemoryBlockBuilder:
     def _candidates(self, question: str, passages: list[Passage]) -> list[Selected]:
         rejected = self.view.rejected_entries()
         claims = self.view.rejected_claims() if rejected else set()  # read every entry: only when it can matter
-        outline = self._section_asked(question, rejected, claims)
+        leads = children_leads(self.view, passages) if asks_for_items(question) else {}
+        outline = self._section_asked(question, rejected, claims, leads)
         ranked = [node for node, _ in self.view.ranked(question, self.config.nodes)]
         if outline is not None:
             ranked = [outline] + [n for n in ranked if n.id != outline.id]
@@ -196,7 +199,7 @@ class MemoryBlockBuilder:
             if outline is not None and node.id == outline.id:
                 best = max((s.cover for s in scored), default=0.0)
                 scored = [replace(s, cover=best) for s in scored[: self.config.outline_lines]]
-                candidates.append(Selected(node, rank, scored, whole=True))
+                candidates.append(Selected(node, rank, scored, whole=True, lead_in=leads.get(node.section(), "")))
                 continue
             scored.sort(key=lambda s: (-s.cover, s.position))
             candidates.append(Selected(node, rank, scored))
@@ -214,14 +217,16 @@ class MemoryBlockBuilder:
                 break
         return out
 
-    def _section_asked(self, question: str, rejected: set[str], claims: set[str]) -> Node | None:
+    def _section_asked(self, question: str, rejected: set[str], claims: set[str],
+                       leads: dict[tuple[str, ...], str]) -> Node | None:
         """For a question that asks for items, the section node whose outline answers it best: its own title
         and its best lines (items, sub-section titles) measured against the question's rarer words, so "the tenets"
         finds "2.1 Tenets of Zero Trust" rather than the chapter above it, and "deployment models" finds the
         section whose sub-sections each open with "In this deployment model". Every section node is weighed
         (a document has tens to a few thousand): the hybrid ranking of whole nodes buries an outline. A question
         dated by a quarter ("announced in the fourth quarter of 2022") is answered by a section that names that
-        quarter when one does ("Fourth Quarter 2022:" heading a list), not by one titled with its kind of item."""
+        quarter when one does ("Fourth Quarter 2022:" heading a list), not by one titled with its kind of item.
+        `leads`: sentences announcing sub-sections as a list (children_lead.py), read as a line and a title."""
         if not asks_for_items(question):
             return None
         sections = self.view.section_nodes()
@@ -232,12 +237,13 @@ class MemoryBlockBuilder:
         dated = [i for i, ss in enumerate(said) if any(names_period(period, s.text) for s in ss)]
         if dated:
             sections, said = [sections[i] for i in dated], [said[i] for i in dated]
-        lines = [[frozenset(stems(s.text)) for s in ss] for ss in said]
+        heads = [frozenset(stems(leads.get(node.section(), ""))) for node in sections]
+        lines = [[frozenset(stems(s.text)) for s in ss] + ([head] if head else []) for ss, head in zip(said, heads)]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
         noun = set(stems(item_noun(question) or ""))
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
-                  + _kind_match(noun, title, ls) for title, ls in zip(titles, lines)]
+                  + _kind_match(noun, title | head, ls) for title, head, ls in zip(titles, heads, lines)]
         # a list of something else is no answer, one headed by the asked quarter is that quarter's: the best of the
         # few best-scored sections that lists the asked kind ("factors": "7.3.5 Identifying Candidate Solutions",
         # whose list "These are some factors to consider:" opens, not "7.3 Steps to Introducing ZTA" above it)
@@ -245,7 +251,7 @@ class MemoryBlockBuilder:
         for i in best[:SECTIONS_TRIED]:
             outline = next((o for e in self.view.entries_for(sections[i].id)
                             if (o := Outline.from_metadata(e.metadata)) is not None), None)
-            if (outline is None or outline.names_kind(frozenset(noun))
+            if (outline is None or outline.names_kind(frozenset(noun)) or (noun and noun <= heads[i])
                     or any(names_period(period, lst.lead_in) for lst in outline.lists)):
                 return sections[i]
         return None
