@@ -51,6 +51,7 @@ from .parts_answer import PartReaders, PartsAnswerer
 from .reason_answer import with_reason
 from .results import citations, done, failed, summary, where
 from .signer import signer_first
+from .titled_section import in_order, titled_evidence
 from .verdict import is_yes_no, verdict
 
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -107,7 +108,8 @@ class OfflineExecutor:
         question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
         if len(selection.parts) > 1:
             return self.parts.run(question, selection.parts, calls)
-        evidence = self.evidence(selection, calls)
+        titled = titled_evidence(question, self.view)
+        evidence = self.evidence(selection, calls) + titled
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
             return ExecutionResult(answer=f"{expanded.text} ({where(expanded.used[0])})", tool_calls=calls,
@@ -144,6 +146,9 @@ class OfflineExecutor:
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
             return done(counted, calls)
+        told = in_order(titled, question) if items_asked else None
+        if told is not None:  # "What should administrators do when formulating policies …?": that sub-section
+            return done(told, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):

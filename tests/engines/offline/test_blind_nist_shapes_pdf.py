@@ -1,5 +1,6 @@
 """Answers the held-out NIST questions (bench/data/doc_qa_blind.json) showed wrong in their shape, on real pages of
-NIST SP 800-207: a yes/no question that also asks why gets the reason, not the verdict said twice."""
+NIST SP 800-207: a yes/no question that also asks why gets the reason, not the verdict said twice; a sub-section
+the question names by its title is read whole."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from memory_bank import MemoryBank
 from memory_bank.engines.offline.reason_answer import gives_reason
+from memory_bank.engines.offline.titled_section import title_words
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.support.pdf_pages import bank_of_pages
 
@@ -40,3 +42,23 @@ def test_a_reason_is_a_cause_or_a_purpose() -> None:
     assert gives_reason("A ZTA is designed to prevent data breaches.")
     assert not gives_reason("A properly implemented ZTA will improve the enterprise's cybersecurity posture.")
     assert not gives_reason("The aim is clear.")
+
+
+@pytest.fixture(scope="module")
+def migration(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 47-50: the steps of 7.3, "7.3.4 Formulating Policies for the ZTA Candidate" on p. 48 among them
+    return bank_of_pages("NIST.SP.800-207.pdf", [46, 47, 48, 49], tmp_path_factory.mktemp("migration"),
+                         embedder=embedder)
+
+
+def test_a_sub_section_named_by_its_title_is_read_whole(migration: MemoryBank) -> None:
+    """The question says every word of the title "Formulating Policies for the ZTA Candidate"; the block showed the
+    sub-section's sentences that repeat the question's words ("Administrators may need to adjust these criteria …")
+    and left out what it says to do first, which repeats none ("… identify all upstream resources …")."""
+    answer = migration.run("What should enterprise administrators do when formulating policies for a ZTA "
+                           "candidate workflow?").answer
+    assert "upstream resources" in answer and "downstream resources" in answer, answer
+
+
+def test_a_title_is_named_by_its_words_not_its_number() -> None:
+    assert title_words("7.3.4 Formulating Policies for the ZTA Candidate") == {"formulat", "polic", "zta", "candidat"}
