@@ -50,6 +50,7 @@ from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .reason_answer import with_reason
 from .results import citations, done, failed, summary, where
+from .sides import asked_difference
 from .signer import signer_first
 from .titled_section import in_order, titled_evidence
 from .verdict import is_yes_no, verdict
@@ -146,7 +147,7 @@ class OfflineExecutor:
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
             return done(counted, calls)
-        told = in_order(titled, question) if items_asked else None
+        told = in_order(titled, question) if items_asked and asked_difference(question) is None else None
         if told is not None:  # "What should administrators do when formulating policies …?": that sub-section
             return done(told, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows

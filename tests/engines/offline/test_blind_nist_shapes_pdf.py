@@ -1,6 +1,6 @@
 """Answers the held-out NIST questions (bench/data/doc_qa_blind.json) showed wrong in their shape, on real pages of
 NIST SP 800-207: a yes/no question that also asks why gets the reason, not the verdict said twice; a sub-section
-the question names by its title is read whole."""
+the question names by its title is read whole; "How does X differ from Y?" opens with what sets X apart."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from memory_bank import MemoryBank
 from memory_bank.engines.offline.reason_answer import gives_reason
+from memory_bank.engines.offline.sides import asked_difference, states_difference
 from memory_bank.engines.offline.titled_section import title_words
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.support.pdf_pages import bank_of_pages
@@ -58,6 +59,34 @@ def test_a_sub_section_named_by_its_title_is_read_whole(migration: MemoryBank) -
     answer = migration.run("What should enterprise administrators do when formulating policies for a ZTA "
                            "candidate workflow?").answer
     assert "upstream resources" in answer and "downstream resources" in answer, answer
+
+
+@pytest.fixture(scope="module")
+def deployments(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 22-25: "3.2.1 Device Agent/Gateway-Based Deployment", "3.2.2 Enclave-Based Deployment" (its
+    # downside on p. 24) and the start of "3.2.3 Resource Portal-Based Deployment"
+    return bank_of_pages("NIST.SP.800-207.pdf", [21, 22, 23, 24], tmp_path_factory.mktemp("deployments"),
+                         embedder=embedder)
+
+
+def test_how_a_model_differs_is_what_sets_it_apart(deployments: MemoryBank) -> None:
+    """"How does the enclave-based deployment model differ from the device agent/gateway model?" was answered by
+    what the two share ("a variation of the device agent/gateway model", "the same process as …"), not by where
+    the enclave's gateway sits or its downside."""
+    answer = deployments.run("How does the enclave-based deployment model differ from the device agent/gateway "
+                             "model?").answer
+    assert answer.startswith("In this model, the gateway components may not reside"), answer
+    assert "boundary of a resource enclave" in answer and "collection of resources" in answer, answer
+
+
+def test_a_difference_is_a_contrast_a_limit_or_a_downside_not_a_likeness() -> None:
+    assert states_difference("The downside is that the gateway protects a collection of resources.")
+    assert states_difference("The gateway components reside instead at the boundary of a resource enclave.")
+    assert not states_difference("Agents connect to enclave gateways, but these connections are created using the "
+                                 "same process as the basic device agent/gateway model.")
+    assert not states_difference("This deployment model is a variation of the device agent/gateway model above.")
+    assert asked_difference("How does the enclave-based deployment model differ from the device agent/gateway model?")
+    assert asked_difference("How does the enclave-based model compare with the portal model?") is None
 
 
 def test_a_title_is_named_by_its_words_not_its_number() -> None:
