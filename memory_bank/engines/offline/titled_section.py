@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.tokens import bare_stems
 from .answering import Answer
@@ -29,9 +30,15 @@ _DOING = re.compile(r"^\W*(?:how\s+(?:do|does|did|should|can|could|would|must|is
                     r"what\s+(?:should|must|do|does|did|can|could|would)\b.{0,80}?\bdo\b)", re.IGNORECASE)
 
 
-def title_words(title: str) -> set[str]:
-    """The title's word stems without its number ("7.3.4")."""
-    return {w for w in bare_stems(title) if not w.isdigit()}
+def title_words(title: str, own: frozenset[str] = frozenset()) -> set[str]:
+    """The title's word stems without its number ("7.3.4") nor the document's own name (`own`: "Oracle Services"
+    is a title of one word in Oracle's filing, which every question on Oracle's services says)."""
+    return {w for w in bare_stems(title) if not w.isdigit()} - own
+
+
+def _own_names(node: Node) -> frozenset[str]:
+    """The words of the node's files' names ("ORACLE_2023_10K.pdf": oracle, pdf)."""
+    return frozenset(w for source in node.sources for w in bare_stems(re.sub(r"[\W\d_]+", " ", source.name)))
 
 
 def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
@@ -41,7 +48,7 @@ def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     for node in view.section_nodes():
         path = node.section()
-        words = title_words(path[-1]) if path else set()
+        words = title_words(path[-1], _own_names(node)) if path else set()
         if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out:
             out.append(path)
     return out

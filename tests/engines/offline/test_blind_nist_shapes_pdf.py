@@ -89,5 +89,7 @@ def test_a_difference_is_a_contrast_a_limit_or_a_downside_not_a_likeness() -> No
     assert asked_difference("How does the enclave-based model compare with the portal model?") is None
 
 
-def test_a_title_is_named_by_its_words_not_its_number() -> None:
+def test_a_title_is_named_by_its_words_not_its_number_nor_the_documents_name() -> None:
     assert title_words("7.3.4 Formulating Policies for the ZTA Candidate") == {"formulat", "polic", "zta", "candidat"}
+    # "How does Oracle recognize revenues from its cloud services contracts?" names no section "Oracle Services"
+    assert title_words("Oracle Services", frozenset({"oracl", "pdf"})) == {"servic"}
