@@ -110,7 +110,7 @@ class OfflineExecutor:
         if len(selection.parts) > 1:
             return self.parts.run(question, selection.parts, calls)
         titled = titled_evidence(question, self.view)
-        evidence = self.evidence(selection, calls) + titled
+        evidence = self.evidence(selection, calls) + [ev for section in titled for ev in section]
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
             return ExecutionResult(answer=f"{expanded.text} ({where(expanded.used[0])})", tool_calls=calls,

@@ -54,9 +54,10 @@ def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
     return out
 
 
-def titled_evidence(question: str, view: MemoryView) -> list[Evidence]:
-    """Every sentence of the short sub-sections the question names by their titles, in document order."""
-    out: list[Evidence] = []
+def titled_evidence(question: str, view: MemoryView) -> list[list[Evidence]]:
+    """Every sentence of the short sub-sections the question names by their titles, one list per sub-section, in
+    document order."""
+    out: list[list[Evidence]] = []
     for path in named_sections(question, view):
         read: list[Evidence] = []
         for node in view.in_section(path):
@@ -64,8 +65,8 @@ def titled_evidence(question: str, view: MemoryView) -> list[Evidence]:
                 read += [replace(ev, section=entry.section) for ev in split_evidence(
                     entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
                     entry.printed_pages)]
-        if sum(len(ev.text.split()) for ev in read) <= MAX_WORDS:
-            out += read
+        if read and sum(len(ev.text.split()) for ev in read) <= MAX_WORDS:
+            out.append(read)
     return out
 
 
@@ -74,11 +75,14 @@ def asks_doing(question: str) -> bool:
     return _DOING.match(question) is not None
 
 
-def in_order(evidence: list[Evidence], question: str, limit: int = ANSWER_WORDS) -> Answer | None:
-    """The sub-section's sentences in its order while `limit` words allow (the first whatever its length); None
-    without any. Only for a question asking what is done or how (`asks_doing`)."""
-    if not evidence or not asks_doing(question):
+def in_order(sections: list[list[Evidence]], question: str, limit: int = ANSWER_WORDS) -> Answer | None:
+    """The sub-section's sentences in its order while `limit` words allow (the first whatever its length). Only
+    for a question asking what is done or how (`asks_doing`) of one sub-section: one naming two ("How do
+    restricted stock units granted under Apple's 2022 Employee Stock Plan vest …?" names "2022 Employee Stock
+    Plan" and "Restricted Stock Units") asks what a sentence of them says, which the ranking finds."""
+    if len(sections) != 1 or not asks_doing(question):
         return None
+    evidence = sections[0]
     used, size = [evidence[0]], len(evidence[0].text.split())
     for ev in evidence[1:]:
         size += len(ev.text.split())

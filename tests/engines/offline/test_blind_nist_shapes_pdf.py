@@ -93,3 +93,18 @@ def test_a_title_is_named_by_its_words_not_its_number_nor_the_documents_name() -
     assert title_words("7.3.4 Formulating Policies for the ZTA Candidate") == {"formulat", "polic", "zta", "candidat"}
     # "How does Oracle recognize revenues from its cloud services contracts?" names no section "Oracle Services"
     assert title_words("Oracle Services", frozenset({"oracl", "pdf"})) == {"servic"}
+
+
+@pytest.fixture(scope="module")
+def stock_plan(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # Apple's 10-K, PDF page 49: Note 9's "2022 Employee Stock Plan" and "Restricted Stock Units"
+    return bank_of_pages("APPLE_2022_10K.pdf", [48], tmp_path_factory.mktemp("stock_plan"), embedder=embedder)
+
+
+def test_a_question_naming_two_sections_is_answered_by_the_sentence_not_the_sections(stock_plan: MemoryBank) -> None:
+    """"How do restricted stock units granted under Apple's 2022 Employee Stock Plan vest and get settled?" names
+    the titles "2022 Employee Stock Plan" and "Restricted Stock Units": it asks what one sentence of them says, not
+    for both sub-sections read in order (which opened with the plan's approval)."""
+    answer = stock_plan.run("How do restricted stock units granted under Apple's 2022 Employee Stock Plan vest and "
+                            "get settled?").answer
+    assert answer.startswith("RSUs granted under the 2022 Plan generally vest over four years"), answer
