@@ -55,8 +55,8 @@ def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
 
 
 def titled_evidence(question: str, view: MemoryView) -> list[list[Evidence]]:
-    """Every sentence of the short sub-sections the question names by their titles, one list per sub-section, in
-    document order."""
+    """Every sentence of the sub-sections the question names by their titles, one list per sub-section named, in
+    document order (empty for one too long to read whole)."""
     out: list[list[Evidence]] = []
     for path in named_sections(question, view):
         read: list[Evidence] = []
@@ -65,8 +65,7 @@ def titled_evidence(question: str, view: MemoryView) -> list[list[Evidence]]:
                 read += [replace(ev, section=entry.section) for ev in split_evidence(
                     entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
                     entry.printed_pages)]
-        if read and sum(len(ev.text.split()) for ev in read) <= MAX_WORDS:
-            out.append(read)
+        out.append(read if sum(len(ev.text.split()) for ev in read) <= MAX_WORDS else [])
     return out
 
 
@@ -80,7 +79,7 @@ def in_order(sections: list[list[Evidence]], question: str, limit: int = ANSWER_
     for a question asking what is done or how (`asks_doing`) of one sub-section: one naming two ("How do
     restricted stock units granted under Apple's 2022 Employee Stock Plan vest …?" names "2022 Employee Stock
     Plan" and "Restricted Stock Units") asks what a sentence of them says, which the ranking finds."""
-    if len(sections) != 1 or not asks_doing(question):
+    if len(sections) != 1 or not sections[0] or not asks_doing(question):
         return None
     evidence = sections[0]
     used, size = [evidence[0]], len(evidence[0].text.split())

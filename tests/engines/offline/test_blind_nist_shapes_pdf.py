@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from memory_bank import MemoryBank
+from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.reason_answer import gives_reason
 from memory_bank.engines.offline.sides import asked_difference, states_difference
-from memory_bank.engines.offline.titled_section import title_words
+from memory_bank.engines.offline.titled_section import in_order, title_words
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.support.pdf_pages import bank_of_pages
 
@@ -108,3 +109,15 @@ def test_a_question_naming_two_sections_is_answered_by_the_sentence_not_the_sect
     answer = stock_plan.run("How do restricted stock units granted under Apple's 2022 Employee Stock Plan vest and "
                             "get settled?").answer
     assert answer.startswith("RSUs granted under the 2022 Plan generally vest over four years"), answer
+
+
+def test_a_section_is_read_in_order_only_when_it_is_the_one_named() -> None:
+    """On the whole 10-K, "Restricted Stock Units" (with its table) is too long to read whole; its being named must
+    still keep "2022 Employee Stock Plan" from being read in order as the answer (dev apple-06)."""
+    steps = [Evidence("Identify all upstream resources.", "n1", position=0),
+             Evidence("Then determine the set of criteria.", "n1", position=1)]
+    told = in_order([steps], "What should administrators do when formulating policies?")
+    assert told is not None and told.text == "Identify all upstream resources. Then determine the set of criteria."
+    # a second section named, even one too long to be read whole (its list left empty), leaves it to the ranking
+    assert in_order([steps, []], "How do restricted stock units vest under the plan?") is None
+    assert in_order([steps], "Which resources are upstream?") is None  # not what is done, nor how
