@@ -23,7 +23,7 @@ from .evidence import Evidence
 from .found import FoundModel
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
-from .sides import Sides, asked_aspects, compared_sides
+from .sides import Sides, asked_aspects, asked_difference, compared_sides, states_difference
 from .verdict import is_yes_no
 
 MIN_EXTRA_WORDS = 4  # a next-best sentence shorter than this is a name or a label, not a second sentence
@@ -31,6 +31,7 @@ WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
+DIFFERENCE_SHARE = 2  # what sets one side apart ("How does X differ from Y?") may take this many budgets
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 # a sentence opening with a word that points back to the sentence before it in its passage
 _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
@@ -108,6 +109,10 @@ class Answerer:
         a colon announces a list: the sentences that follow it in its source come next."""
         limit = self.config.max_words
         order = _aspects_first(question, pool, order)
+        apart = _differences(question, pool, order)
+        if apart:  # "How does X differ from Y?": what sets X apart, before what it shares with Y
+            order = apart + [i for i in order if i not in apart]
+            limit = DIFFERENCE_SHARE * limit
         if _bare_lead_in(pool[order[0]]) and not _fits(pool, order[0], _items(pool, order[0])[:1], limit):
             # a lead-in whose list is not among the evidence, or has no room, says nothing: the best sentence that
             # says something opens the answer (one ending "… of Einstein's theory of relativity, saying:" does)
@@ -212,6 +217,19 @@ def _aspects_first(question: str, pool: list[Evidence], order: list[int]) -> lis
         return order
     told = [i for i in order[:ASPECT_POOL] if not pool[i].row and aspects.said(pool[i].text)]
     return told + [i for i in order if i not in told]
+
+
+def _differences(question: str, pool: list[Evidence], order: list[int]) -> list[int]:
+    """For "How does X differ from Y?", the sentences on X that set it apart (a contrast, a limit, a downside:
+    `sides.states_difference`), in rank order: among the best `ASPECT_POOL` of the ranking, and any read in X's own
+    sub-section (a downside repeats few of the question's words). Empty for any other question."""
+    sides = asked_difference(question)
+    if sides is None:
+        return []
+    best = set(order[:ASPECT_POOL])
+    return [i for i in order if not pool[i].row and states_difference(pool[i].text)
+            and (i in best or 0 in sides.said("", _titled(pool[i])))
+            and 0 in sides.said(pool[i].text, _titled(pool[i]))]
 
 
 def _other_side(question: str, pool: list[Evidence], order: list[int], used: list[Evidence],

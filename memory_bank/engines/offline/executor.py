@@ -49,8 +49,11 @@ from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .moved_choice import moved_choice
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
+from .reason_answer import with_reason
 from .results import citations, done, failed, summary, where
+from .sides import asked_difference
 from .signer import signer_first
+from .titled_section import in_order, titled_evidence
 from .verdict import is_yes_no, verdict
 
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -109,7 +112,8 @@ class OfflineExecutor:
         question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
         if len(selection.parts) > 1:
             return self.parts.run(question, selection.parts, calls)
-        evidence = self.evidence(selection, calls)
+        titled = titled_evidence(question, self.view)
+        evidence = self.evidence(selection, calls) + [ev for section in titled for ev in section]
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
             return ExecutionResult(answer=f"{expanded.text} ({where(expanded.used[0])})", tool_calls=calls,
@@ -149,11 +153,15 @@ class OfflineExecutor:
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
             return done(counted, calls)
+        told = in_order(titled, question) if items_asked and asked_difference(question) is None else None
+        if told is not None:  # "What should administrators do when formulating policies …?": that sub-section
+            return done(told, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
             evidence = [ev for ev in evidence if not ev.row] or evidence
-        answer = self.answerer.answer(question, evidence)
+        ranked = self.answerer.rank(question, evidence)
+        answer = self.answerer.answer_ranked(question, ranked)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
@@ -162,6 +170,8 @@ class OfflineExecutor:
         if not answer.found:
             return self.not_found.closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
+        if yes_no and asks_cause(question):  # "Does a ZTA improve …, and why?": the claim, then its reason
+            answer = with_reason(answer, ranked)
         if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure
             named = [r for r in answering_rows(question, self.tables, self.view)[:1] if r.value not in answer.text]
             used = [*answer.used, *(row_evidence(r, self.view.node(r.node_id)) for r in named)]

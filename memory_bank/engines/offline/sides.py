@@ -37,6 +37,13 @@ _FOR = frozenset("benefit benefits advantage advantages gain gains strength stre
 _AGAINST_IT = frozenset("drawback drawbacks disadvantage disadvantages lose loses loss losses weakness weaknesses "
                         "downside downsides however limited limitation limitations cannot unable lack lacks "
                         "costly harder".split())
+# "How does X differ from Y?": what sets X apart is asked; a sentence sets it apart by a contrast, a limit or a
+# downside ("… may not reside on assets … but instead reside at the boundary of a resource enclave", "The downside
+# is …"), not by what it shares ("a variation of the device agent/gateway model", "the same process as …")
+_DIFFER_ASKED = re.compile(r"\b(?:differs?|different|differences?)\b", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\b(?:instead|rather than|unlike|whereas|in contrast|by contrast|however|downsides?|"
+                         r"drawbacks?|disadvantages?|cannot|unable)\b", re.IGNORECASE)
+_LIKENESS = re.compile(r"\b(?:same|similar(?:ly)?|likewise|variations?|hybrid|identical)\b", re.IGNORECASE)
 _PART = re.compile(r"[a-z0-9]+")
 SAID_SHARE = 0.5  # a sentence says a side when it says this share of the side's own words
 _ONE = re.compile(r"\bones?\s*$", re.IGNORECASE)  # a side named by the other's noun: "a score-based one"
@@ -85,6 +92,18 @@ def asked_aspects(question: str) -> Sides | None:
     "advantages and disadvantages"); None otherwise."""
     text = " ".join(question.split())
     return Sides((_FOR, _AGAINST_IT), ("", ""), 0.0) if _ASPECTS.search(text) else None
+
+
+def asked_difference(question: str) -> Sides | None:
+    """The two sides of a question asking how one differs from the other; None for any other question."""
+    if not _DIFFER_ASKED.search(question):
+        return None
+    return next((s for s in compared_sides(question) if s.own != (_FOR, _AGAINST_IT)), None)
+
+
+def states_difference(sentence: str) -> bool:
+    """Does the sentence set its subject apart (a contrast, a limit, a downside) without saying what it shares?"""
+    return _DIFFERENCE.search(sentence) is not None and _LIKENESS.search(sentence) is None
 
 
 def compared_sides(question: str) -> list[Sides]:

@@ -1,0 +1,91 @@
+"""A sub-section the question names by its title is read whole.
+
+"What should enterprise administrators do when formulating policies for a ZTA candidate workflow?" says every word
+of "7.3.4 Formulating Policies for the ZTA Candidate"; "How does the enclave-based deployment model differ from …?"
+every word of "3.2.2 Enclave-Based Deployment". The memory block picks a node's sentences by the question's words,
+and what such a sub-section says to do or how it differs rarely repeats them ("… identify all upstream resources
+…", "The downside is that the gateway protects a collection of resources …"): the block showed the sentences
+that restate the title and left the answer out. A short sub-section named whole is what the question asks about,
+so all of its sentences join the evidence (the ranking still picks among them). Asked what to do or how it is
+done, such a sub-section is the answer itself, read in its order (its steps come in order, and its first one
+rarely repeats the question's words), up to a list answer's budget.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ...memory.query_graph import Node
+from ...retrieval.view import MemoryView
+from ...text.tokens import bare_stems
+from .answering import Answer
+from .evidence import Evidence, split_evidence
+
+MIN_TITLE_WORDS = 2  # a one-word title ("Introduction", "Products") is named by too many questions
+MAX_WORDS = 400  # a sub-section read whole at most this long (about a page): a chapter is not one answer
+ANSWER_WORDS = 220  # a sub-section answering in its order, as long as a list answer (ListConfig.max_words)
+# "What should administrators do when …?", "How should an enterprise …?", "How is X done?": what is done, or how
+_DOING = re.compile(r"^\W*(?:how\s+(?:do|does|did|should|can|could|would|must|is|are|was|were)\b|"
+                    r"what\s+(?:should|must|do|does|did|can|could|would)\b.{0,80}?\bdo\b)", re.IGNORECASE)
+
+
+def title_words(title: str, own: frozenset[str] = frozenset()) -> set[str]:
+    """The title's word stems without its number ("7.3.4") nor the document's own name (`own`: "Oracle Services"
+    is a title of one word in Oracle's filing, which every question on Oracle's services says)."""
+    return {w for w in bare_stems(title) if not w.isdigit()} - own
+
+
+def _own_names(node: Node) -> frozenset[str]:
+    """The words of the node's files' names ("ORACLE_2023_10K.pdf": oracle, pdf)."""
+    return frozenset(w for source in node.sources for w in bare_stems(re.sub(r"[\W\d_]+", " ", source.name)))
+
+
+def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
+    """The paths of the sections whose title's words the question all says (at least two of them), in document
+    order. A chapter's title is named as well, and read only if it is short (`titled_evidence`)."""
+    asked = bare_stems(question)
+    out: list[tuple[str, ...]] = []
+    for node in view.section_nodes():
+        path = node.section()
+        words = title_words(path[-1], _own_names(node)) if path else set()
+        if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out:
+            out.append(path)
+    return out
+
+
+def titled_evidence(question: str, view: MemoryView) -> list[list[Evidence]]:
+    """Every sentence of the sub-sections the question names by their titles, one list per sub-section named, in
+    document order (empty for one too long to read whole)."""
+    out: list[list[Evidence]] = []
+    for path in named_sections(question, view):
+        read: list[Evidence] = []
+        for node in view.in_section(path):
+            for entry in view.entries_for(node.id):
+                read += [replace(ev, section=entry.section) for ev in split_evidence(
+                    entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
+                    entry.printed_pages)]
+        out.append(read if sum(len(ev.text.split()) for ev in read) <= MAX_WORDS else [])
+    return out
+
+
+def asks_doing(question: str) -> bool:
+    """Does the question ask what is done, or how ("What should X do when …?", "How should X …?")?"""
+    return _DOING.match(question) is not None
+
+
+def in_order(sections: list[list[Evidence]], question: str, limit: int = ANSWER_WORDS) -> Answer | None:
+    """The sub-section's sentences in its order while `limit` words allow (the first whatever its length). Only
+    for a question asking what is done or how (`asks_doing`) of one sub-section: one naming two ("How do
+    restricted stock units granted under Apple's 2022 Employee Stock Plan vest …?" names "2022 Employee Stock
+    Plan" and "Restricted Stock Units") asks what a sentence of them says, which the ranking finds."""
+    if len(sections) != 1 or not sections[0] or not asks_doing(question):
+        return None
+    evidence = sections[0]
+    used, size = [evidence[0]], len(evidence[0].text.split())
+    for ev in evidence[1:]:
+        size += len(ev.text.split())
+        if size > limit:
+            break
+        used.append(ev)
+    return Answer(" ".join(ev.text for ev in used), used, 1.0)
