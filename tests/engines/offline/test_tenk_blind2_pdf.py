@@ -37,3 +37,38 @@ def test_a_legend_opening_a_paragraph_is_a_sentence_of_its_own(split) -> None:  
     assert split("* Less than 1% Other revenues grew.") == ["* Less than 1%", "Other revenues grew."]
     # a bullet is no legend: "* Not all Products Are …" stays one sentence
     assert split("* Not all of our Products are sold here.") == ["* Not all of our Products are sold here."]
+
+
+@pytest.fixture(scope="module")
+def apple_margins(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 24-26: net sales by category (iPhone, Mac, iPad …), by segment, then the gross margin table whose
+    # "Gross margin percentage" is given for Products and Services only
+    return bank_of_pages("APPLE_2022_10K.pdf", [23, 24, 25], tmp_path_factory.mktemp("apple_margins"),
+                         embedder=embedder)
+
+
+def test_a_member_of_one_table_is_no_answer_for_the_measure_of_another(apple_margins: MemoryBank) -> None:
+    """"What was the gross margin percentage on Mac sales in fiscal 2022?" got the Mac row of net sales by
+    category (40,177): the question names "Mac" of that table and "Gross margin percentage", the label of rows of
+    another table that gives it for Products and Services only."""
+    answer = apple_margins.run("What was the gross margin percentage on Mac sales in fiscal 2022?").answer
+    assert "40,177" not in answer and answer.startswith("Not found"), answer
+    # a row whose table says the measure still answers
+    assert "36.3%" in apple_margins.run("What was the gross margin percentage on Products in fiscal 2022?").answer
+    assert "40,177" in apple_margins.run("What were Mac net sales in 2022?").answer
+
+
+@pytest.fixture(scope="module")
+def oracle_geography(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 45-48: total revenues by geography (EMEA 12,109 and its "% Revenues by Geography" 24%), then the
+    # cloud and license business's own table of the same two kinds of rows
+    return bank_of_pages("ORACLE_2023_10K.pdf", [0, 44, 45, 46, 47], tmp_path_factory.mktemp("oracle_geography"),
+                         embedder=embedder)
+
+
+def test_how_much_is_an_amount_not_its_share(oracle_geography: MemoryBank) -> None:
+    """"How much revenue did Oracle generate in the EMEA region in fiscal 2023?" got "% Revenues by Geography:
+    EMEA, 2023: 24%": the row of shares was named by as many of the question's words and repeated in more
+    tables than the amount's."""
+    answer = oracle_geography.run("How much revenue did Oracle generate in the EMEA region in fiscal 2023?").answer
+    assert "12,109" in answer and "24%" not in answer, answer
