@@ -8,6 +8,7 @@ import pytest
 from memory_bank import MemoryBank
 from memory_bank.engines.offline.nlp import sentences
 from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank.text.question_parts import question_parts
 from memory_bank.text.split import split_sentences
 from tests.support.pdf_pages import bank_of_pages
 
@@ -72,3 +73,29 @@ def test_how_much_is_an_amount_not_its_share(oracle_geography: MemoryBank) -> No
     tables than the amount's."""
     answer = oracle_geography.run("How much revenue did Oracle generate in the EMEA region in fiscal 2023?").answer
     assert "12,109" in answer and "24%" not in answer, answer
+
+
+@pytest.fixture(scope="module")
+def apple_deferred(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 34: the balance sheet's "Deferred revenue"; PDF page 40: "… the Company expects 64% of total
+    # deferred revenue to be realized in less than a year …"
+    return bank_of_pages("APPLE_2022_10K.pdf", [0, 33, 39], tmp_path_factory.mktemp("apple_deferred"),
+                         embedder=embedder)
+
+
+def test_it_in_a_later_part_is_the_amount_the_first_part_asked(apple_deferred: MemoryBank) -> None:
+    """"How much deferred revenue did Apple carry …, and what share of it does Apple expect to realize within a
+    year?" answered its second part "not found": asked alone, "what share of it …" says nothing of deferred
+    revenue."""
+    answer = apple_deferred.run("How much deferred revenue did Apple carry at the end of fiscal 2022, and what "
+                                "share of it does Apple expect to realize within a year?").answer
+    assert "64% of total deferred revenue" in answer, answer
+    assert "Not found" not in answer, answer
+
+
+def test_how_much_of_one_thing_is_what_it_names() -> None:
+    assert question_parts("How much deferred revenue did Apple carry in 2022, and what share of it is current?") == [
+        "How much deferred revenue did Apple carry in 2022?", "what share of deferred revenue is current?"]
+    # no thing named ("How much did …"), or a plural counted: "it" is left as it is
+    assert question_parts("How much did Oracle spend on R&D in 2023, and what did it buy?")[1] == "what did it buy?"
+    assert question_parts("How many employees did Apple have, and where is it based?")[1] == "where is it based?"
