@@ -48,6 +48,10 @@ _IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
 _ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“‘]?[A-Z][A-Za-z0-9&]{0,9}[\"'”’]?)\s+"
                         r"(?i:stand\s+for|mean)(?:\s+(?i:in)\s+[^?,;]{1,60})?|"
                         r"(?i:(?:what|who)\s+(?:is|was))\s+(?P<thing>[^?,;]+?))\s*\?\s*$")
+# "How much deferred revenue did Apple carry …?": an amount of one thing, which a later part calls "it" ("… and
+# what share of it …?"); not "How many …" (a later "it" is no plural's) nor "How much did Oracle spend …?"
+_HOW_MUCH = re.compile(r"^\s*+how\s++much\s++(?P<thing>(?:[\w'’&-]++\s++){0,5}?[\w'’&-]++)\s++(?:did|does|do|was|"
+                       r"were|is|are|has|have|had|will|would|can|could)\b", re.IGNORECASE)
 _NAME = re.compile(r"[A-Z]")  # a word with a capital in it names something ("iPad", "Oracle", "ZTA")
 _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
                              re.IGNORECASE)
@@ -96,7 +100,11 @@ def _expands(part: str) -> bool:
 
 def _subject(part: str) -> str | None:
     """The one thing a first part asks about, which a later part calls "it": "What does 'PA' stand for?" -> PA,
-    "What is a policy engine?" -> a policy engine. None when it is not plainly one thing."""
+    "What is a policy engine?" -> a policy engine, "How much deferred revenue did Apple carry?" -> deferred revenue.
+    None when it is not plainly one thing."""
+    much = _HOW_MUCH.match(part)
+    if much is not None:
+        return much.group("thing")
     match = _ONE_THING.match(part)
     if match is None:
         return None

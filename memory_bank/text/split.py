@@ -34,6 +34,10 @@ _FUNCTION_WORDS = "|".join(w.title() for w in sorted(STOPWORDS) if w.isalpha())
 _DOTTED = rf"(?!(?<=\b[A-Z]\.[A-Z]\.){_CLOSERS}\s+(?!(?:{_FUNCTION_WORDS})\b)[A-Z][a-z])"
 _NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + _INITIAL + _INITIALS + _DOTTED
 _SENTENCE_BREAK = re.compile(rf"(?<={_STOP}){_NOT_AFTER}{_CLOSERS}\s+(?=[\"'(\[]?[A-Z0-9])")
+# a table's footnote legend ("* Not meaningful", "* Not applicable", "* Less than 1%") that a PDF's text glues to the
+# paragraph after the table: it ends there, or its "Not" negates the paragraph's first sentence
+_LEGEND = re.compile(r"\s*+[*†‡]++[ \t]*+(?:not[ \t]++(?:meaningful|applicable|available)|n/?[am]|less[ \t]++than"
+                     r"[ \t]++[\d.]{1,6}+[ \t]?%?)([ \t\n]++)(?=[A-Z])", re.IGNORECASE)
 _CLAUSE_END = re.compile(rf"{_CLAUSE_STOP}{_CLOSERS}(?=\s)")
 # A blank line (it may hold spaces) ends a paragraph.
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
@@ -61,9 +65,11 @@ def stripped_span(text: str, start: int, end: int) -> Span | None:
 
 def sentence_breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """(start, end) of each gap between two sentences in `text[start:end]`: the closers and whitespace after a
-    stop. Callers that know better (abbreviations) may skip some."""
+    stop, or after a table’s footnote legend opening the text. Callers that know better (abbreviations) may
+    skip some."""
     end = len(text) if end is None else end
-    return [m.span() for m in _SENTENCE_BREAK.finditer(text, start, end)]
+    legend = _LEGEND.match(text, start, end)
+    return [*([legend.span(1)] if legend else []), *(m.span() for m in _SENTENCE_BREAK.finditer(text, start, end))]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -75,7 +81,9 @@ def split_sentences(text: str) -> list[str]:
             out.append(" ".join(block.split()))
             continue
         for paragraph in _PARAGRAPH_BREAK.split(block):
-            out.extend(p.strip() for p in _SENTENCE_BREAK.split(" ".join(paragraph.split())) if p.strip())
+            flat = " ".join(paragraph.split())
+            bounds = [0, *(offset for gap in sentence_breaks(flat) for offset in gap), len(flat)]
+            out.extend(p.strip() for p in (flat[a:b] for a, b in zip(bounds[::2], bounds[1::2])) if p.strip())
     return out
 
 

@@ -100,10 +100,37 @@ def unsaid_words(question: str, view: MemoryView) -> list[str]:
     return [w for w in words if not said.get(w)]
 
 
+_SHARE = re.compile(r"%|\b(?:percent(?:age)?|share|proportion|margin %)\b", re.IGNORECASE)
+
+
+def names_share(text: str) -> bool:
+    """Does the text name a share ("% of Total Revenues", "as a percentage of revenues", "64%")?"""
+    return _SHARE.search(text) is not None
+
+
+def asks_share(question: str) -> bool:
+    """Does the question ask for a share ("what percentage of total revenues …")? One asking how much does not."""
+    return names_share(question)
+
+
+def of_shares(row: NamedRow) -> bool:
+    """Is the row one of shares ("Total Margin %", "% of Total Revenues", a value of "64%")?"""
+    return names_share(row.row.name) or row.value.rstrip().endswith("%")
+
+
 def answering_rows(question: str, tables: TableIndex, view: MemoryView) -> list[NamedRow]:
-    """The rows naming the question's figure whose tables say every name the question narrows it by."""
+    """The rows naming the question's figure whose tables say every name the question narrows it by, and every
+    row label the question says in full: "the gross margin percentage on Mac sales" names the Mac row of net sales
+    by category, a table that never says "gross margin percentage" (a measure of other tables), so no row."""
+    measures = tables.named_measures(question)
     return [r for r in tables.named_rows(question)
-            if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)]
+            if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)
+            and all(m <= _table_stems(r) for m in measures)]
+
+
+def _table_stems(row: NamedRow) -> frozenset[str]:
+    """The stems a row's table says: its text (every row's label and header) and its section's titles."""
+    return frozenset(stems(" ".join((row.entry.text, *row.entry.section))))
 
 
 def figure_text(best: NamedRow) -> str:
@@ -184,6 +211,8 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     years its tables give when they stop short of the asked year and no sentence gives it; None when no row is
     named."""
     rows = answering_rows(question, tables, view)
+    if not asks_share(question):  # "How much revenue … in the EMEA region": 12,109, not the 24% of its share row
+        rows.sort(key=of_shares)
     if rows:
         cited = row_evidence(rows[0], view.node(rows[0].node_id))
         told = said_beyond_row(question, rows[0], cited.source, evidence)

@@ -22,7 +22,7 @@ from ..protocol.figures import NamedRow, TableIndex, trend_of
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
 from .evidence import Evidence, distinct, split_evidence
-from .figure_answer import answering_rows, row_evidence, unsaid_words
+from .figure_answer import answering_rows, asks_share, names_share, of_shares, row_evidence, unsaid_words
 from .verdict import trend_verdict
 
 _ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|explained|led to|leads to|is behind|"
@@ -38,7 +38,6 @@ _CHANGED = re.compile(r"\b(?:increase[sd]?|decrease[sd]?|grew|grow(?:s|n|th)?|de
 # "… lower operating margins … than our cloud and license business due to …" compares two things, not two years
 _LEVEL_THAN = re.compile(r"\bthan\b(?!\s+(?:in\s+|for\s+|during\s+)?(?:the\s+)?(?:fiscal\s+)?(?:\d{4}|prior|previous|"
                          r"last|a\s+year))", re.IGNORECASE)
-_SHARE = re.compile(r"%|\b(?:percent(?:age)?|share|proportion|margin %)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|which)\b", re.IGNORECASE)
 _QUALIFIERS = frozenset({"total", "net", "totals"})
 MAX_SECTIONS = 8  # sections read for a row's discussion (a line item repeated in every note is not read in all)
@@ -59,22 +58,17 @@ def subject_row(question: str, tables: TableIndex, view: MemoryView) -> NamedRow
     that calls itself "the Company"): "quantum computing revenue" is no "Total revenues" row, and the ordinary
     answer says what the documents do not."""
     unsaid = unsaid_words(question, view)
-    share = bool(_SHARE.search(question))
+    share = asks_share(question)
     rows = [r for r in answering_rows(question, tables, view) or tables.label_rows(question)
-            if (share or not _SHARE.search(r.row.name)) and not _beyond(unsaid, r, view)]
+            if (share or not names_share(r.row.name)) and not _beyond(unsaid, r, view)]
     asked = bare_stems(question)
     # a share asked for is a row of shares before the amount it is a share of ("total margin percentage of the
     # cloud and license business": "Total Margin %", not the segment note's "Cloud and license: Margin", which
     # says more of the question's words); a row the question names by its whole label before one named by its
     # own word under a heading ("Revenues: Hardware", not "Total Revenues by Business: Hardware", whose section
     # discusses the total)
-    return max(rows, key=lambda r: (share and _of_shares(r), not r.row.own or r.row.label - _QUALIFIERS <= asked,
+    return max(rows, key=lambda r: (share and of_shares(r), not r.row.own or r.row.label - _QUALIFIERS <= asked,
                                     r.agree, len(r.row.label & asked)), default=None)
-
-
-def _of_shares(row: NamedRow) -> bool:
-    """Is the row one of shares ("Total Margin %", "% of Total Revenues", a value of "64%")?"""
-    return bool(_SHARE.search(row.row.name)) or row.value.rstrip().endswith("%")
 
 
 def _beyond(unsaid: list[str], row: NamedRow, view: MemoryView) -> bool:
@@ -138,9 +132,9 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
     core = {s for s in row.row.label if s.isalpha()} - _QUALIFIERS  # "Mac (1)": its footnote aside
     told = [ev for ev in distinct(evidence + discussed(row, tables, view))
             if not ev.row and _gives_cause(ev.text, core)]
-    if _of_shares(row):  # a share's reason says the share ("Total margin as a percentage of revenues … decreased
+    if of_shares(row):  # a share's reason says the share ("Total margin as a percentage of revenues … decreased
         # … due to expenses growth"), not the amount's ("… total margin increased … due to increases in revenues")
-        told = [ev for ev in told if _SHARE.search(ev.text)] or told
+        told = [ev for ev in told if names_share(ev.text)] or told
     ranked = answerer.rank(question, told)
     home = tuple(row.entry.section)  # the row's own section's reason before another's of the same template
     order = sorted(ranked.order, key=lambda i: (not _says(row.row.name, ranked.pool[i].text),

@@ -25,7 +25,7 @@ from ...memory.interaction_tree import InteractionEntry
 from ...retrieval.view import MemoryView
 from ...text.statement_terms import label_terms
 from ...text.tokens import stems
-from .table_rows import TableRowRef, asked_years, names_label, names_row, table_rows
+from .table_rows import MIN_LABEL_STEMS, QUALIFIERS, TableRowRef, asked_years, names_label, names_row, table_rows
 
 _STATEMENT = re.compile(r"\bconsolidated\s+(?:statements?\s+of|balance\s+sheets?)\b", re.IGNORECASE)
 # what sets the things a comparison names apart ("A or B", "A compared with B", "which grew faster: A or B");
@@ -112,6 +112,16 @@ def missing_years(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> tup
             label = label or row.name
             given.update(y for c in columns for y in c.split() if y.isdigit() and len(y) == 4)
     return (label, sorted(given, reverse=True)) if label and given else None
+
+
+def named_measures(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> set[frozenset[str]]:
+    """The stems of every row label of two words or more (a "net" or "total" aside) that the question says in
+    full: what the question measures ("gross margin percentage"), whichever table's member it names ("Mac")."""
+    found: set[frozenset[str]] = set()
+    for entry, _ in tables:
+        found.update(core for row in rows_of(entry).values()
+                     if len(core := row.label - QUALIFIERS) >= MIN_LABEL_STEMS and core <= asked)
+    return found
 
 
 def _plain(value: str) -> str:
@@ -248,6 +258,10 @@ class TableIndex:
     def missing_years(self, question: str) -> tuple[str, list[str]] | None:
         """(row label, years given) when the question names a row and a year no table of that row has."""
         return missing_years(frozenset(self.terms(question)), self.view.table_entries(), self.rows_of)
+
+    def named_measures(self, question: str) -> set[frozenset[str]]:
+        """The row labels of two words or more that `question` says in full (`named_measures`)."""
+        return named_measures(frozenset(self.terms(question)), self.view.table_entries(), self.rows_of)
 
     def label_rows(self, question: str, prefer: Callable[[TableRowRef], bool] | None = None) -> list[NamedRow]:
         """One row per label the question names, for a comparison (`label_rows`)."""

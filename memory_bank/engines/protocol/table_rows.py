@@ -16,7 +16,7 @@ from typing import Any
 
 from ...text.tokens import stems
 
-_QUALIFIERS = frozenset({"net", "total"})  # stems a question may leave out of a row's label
+QUALIFIERS = frozenset({"net", "total"})  # stems a question may leave out of a row's label
 MIN_LABEL_STEMS = 2  # "Total" alone is named by too many questions
 MAX_ROWS = 5_000
 MAX_TEXT = 2_000
@@ -97,7 +97,7 @@ def _own(name: str) -> tuple[frozenset[str], frozenset[str]]:
     other row, or a heading that measures nothing but a total."""
     heading, colon, own = name.rpartition(": ")
     label = frozenset(stems(own))
-    measure = frozenset(stems(re.split(r"\s+by\s+", heading, maxsplit=1)[0])) - _QUALIFIERS
+    measure = frozenset(stems(re.split(r"\s+by\s+", heading, maxsplit=1)[0])) - QUALIFIERS
     if not (colon and measure and 0 < len(label) < MIN_LABEL_STEMS):
         return frozenset(), frozenset()
     return label, measure
@@ -119,10 +119,10 @@ def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
     if row is None:
         return False
     if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"
-        return bool(row.label) and row.label <= asked and bool((row.group - _QUALIFIERS) & asked)
+        return bool(row.label) and row.label <= asked and bool((row.group - QUALIFIERS) & asked)
     if row.own and row.own <= asked and row.measure <= asked:
         return True  # so is one whose heading came written in: "revenues in the Americas", not "by geography"
-    core = row.label - _QUALIFIERS
+    core = row.label - QUALIFIERS
     return row.label <= asked or (len(core) >= MIN_LABEL_STEMS and core <= asked)
 
 
