@@ -243,7 +243,9 @@ def _is(word: str, key: str) -> bool:
     return word == key or stem(word) == key or (len(key) >= 5 and word.startswith(key))
 
 
-_PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion)\b", re.IGNORECASE)
+# "What share of federal agencies …?" asks a share too ("What share price …" asks a price)
+_PERCENT_Q = re.compile(r"\bwhat (?:percentage|percent|proportion|fraction|portion|(?:share)(?!\s+(?:price|prices|"
+                        r"count|capital|repurchases?|buybacks?)\b))\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORECASE)
 
 

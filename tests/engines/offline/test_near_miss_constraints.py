@@ -217,3 +217,12 @@ def test_a_question_for_a_budget_needs_a_sentence_with_a_number() -> None:
     assert unsaid_measure(question, "It presents a general road map for organizations wishing to migrate.", "") == [
         "amount"]
     assert unsaid_measure(question, "Agencies should set aside 5 million dollars for it.", "") == []
+
+
+def test_a_share_asked_is_unmet_by_a_sentence_giving_none() -> None:
+    """"What share of federal agencies had deployed a zero trust architecture …?" (NIST gives no adoption figure)
+    was answered by the abstract; "What share price …" asks a price, not a share."""
+    assert unsaid_measure("What share of federal agencies had deployed a zero trust architecture?",
+                          "This publication discusses ZTA, its logical components and threats.", "") == ["percentage"]
+    assert unsaid_measure("What share of revenue came from cloud services?", "Cloud was 45% of revenue.", "") == []
+    assert "percentage" not in unsaid_measure("What share price did Oracle pay?", "Oracle paid $20 a share.", "")
