@@ -263,7 +263,8 @@ def subject_of(question: str) -> str:
     -> "Oracle's cloud services revenue"; "What does the policy engine do?" -> "the policy engine"; "" when it
     names nothing. The words after its opening (a question word, an auxiliary) up to a date, a clause or the
     main verb."""
-    words = [_bare(w) for w in question.split()[:3 * SUBJECT_WORDS]]
+    raw = question.split()[:3 * SUBJECT_WORDS]  # with their marks: a comma before "and" ends the subject
+    words = [_bare(w) for w in raw]
     lower = [w.lower() for w in words]
     request = _REQUEST.match(" ".join(lower))
     start = len(request.group(0).split()) if request else 0  # "Tell me more about X": X follows its opening
@@ -276,7 +277,6 @@ def subject_of(question: str) -> str:
             later := next((i for i in range(start, len(lower)) if lower[i] in _AUX), None)) is not None:
         return _clean(words[start:later])  # "How many employees did Oracle have …?": "employees"
     end = start
-    raw = question.split()[:3 * SUBJECT_WORDS]
     while end < len(words) and not (_ends_subject(lower, end, start) and not _joins(raw, lower, end, aux)):
         end += 1
     run = words[start:end]

@@ -43,7 +43,9 @@ def tokenize(text: str) -> list[str]:
 
 def singular_acronym(word: str) -> str:
     """"NPEs" -> "npe"; any other word lower-cased."""
-    return word[:-1].lower() if _PLURAL_ACRONYM.fullmatch(word) else word.lower()
+    # every word of every passage indexed comes here: the regex only for a capitalised word ending in "s"
+    plural = word[-1:] == "s" and word[:1].isupper() and _PLURAL_ACRONYM.fullmatch(word) is not None
+    return word[:-1].lower() if plural else word.lower()
 
 
 # the past forms of common verbs that no suffix stripping meets: "Does Apple pay a dividend?" is answered by

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
@@ -115,7 +115,7 @@ def align(a: list[Token], b: list[Token], *, context: int = 3, max_slot: int = 6
         if i2 - i1 <= max_slot and j2 - j1 <= max_slot and i1 < i2 and j1 < j2:
             sub = _substitution(a[i1:i2], b[j1:j2], _words(a[max(0, i1 - 5):i1]), plain_words=coverage >= copy_coverage)
             if sub is not None:
-                sub = Substitution(sub.ours, sub.theirs, sub.before, _words(b[max(0, j1 - 5):j1]), _words(a[i2:i2 + 3]))
+                sub = replace(sub, their_before=_words(b[max(0, j1 - 5):j1]), after=_words(a[i2:i2 + 3]))
         if sub is not None:
             subs.append(sub)
         else:
@@ -252,7 +252,7 @@ def _substitution(ours: list[Token], theirs: list[Token], before: str, *, plain_
     content_b = {t.key for t in theirs if t.key not in STOPWORDS}
     if not content_a or not content_b or content_a <= content_b or content_b <= content_a:
         return None
-    return Substitution(" ".join(t.text for t in ours), " ".join(t.text for t in theirs), before)
+    return Substitution(_words(ours), _words(theirs), before)
 
 
 def _words(tokens: list[Token]) -> str:
