@@ -82,8 +82,10 @@ _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimens
 
 
 def other_forms(term: str) -> tuple[str, ...]:
-    """The other ways prose writes a term ("Euros" as "€", "TV" as "television"); none for most terms."""
-    return _SAME.get(term.lower(), ())
+    """The other ways prose writes a term ("Euros" as "€", "TV" as "television", "NPEs" as "NPE"); none for most
+    terms."""
+    singular = singular_acronym(term)
+    return _SAME.get(term.lower(), ()) + ((singular,) if singular != term.lower() else ())
 
 
 def _plain(text: str) -> str:

@@ -4,11 +4,13 @@ real pages: a comparison whose best sentence for one side is a lead-in ("… is 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from memory_bank import MemoryBank
-from memory_bank.engines.offline.constraints import unmet_terms
-from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.constraints import other_forms, unmet_terms
+from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
 from memory_bank.text.tokens import stems, tokenize
 from tests.support.pdf_pages import bank_of_pages
 
@@ -42,6 +44,15 @@ def test_an_acronym_in_the_plural_is_its_singular() -> None:
     assert unmet_terms("What risks come from letting NPEs administer a ZTA?",
                        "An attacker could induce or coerce an NPE to perform some task in a ZTA.", "") == []
     assert tokenize("IDs of US users") == ["id", "us", "users"]
+    assert other_forms("NPEs") == ("npe",) and other_forms("Apple") == ()
+
+
+def test_an_acronym_asked_in_the_plural_is_not_reported_unmentioned(tmp_path: Path) -> None:
+    """Notes that say "PE" only: "What do the PEs decide?" was answered "They never mention “PEs”"."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_text("The policy engine (PE) decides whether a subject gets access to a resource.", "notes.txt")
+    answer = bank.run("What do the PEs decide?").answer
+    assert "never mention" not in answer, answer
 
 
 def test_a_yes_no_question_opening_with_its_setting_gets_a_verdict(tmp_path_factory: pytest.TempPathFactory,
