@@ -10,7 +10,7 @@ from ..protocol.memory_block import Selected, Selection, Sentence
 from .answering import announces_list
 from .evidence import Evidence, answerable
 from .results import clip
-from .themes import section_themes
+from .themes import cover_themes, section_themes
 
 LIST_ITEMS = 6  # sentences read after one that announces a list
 
@@ -30,6 +30,7 @@ class EvidenceReader:
                                                        for p in selection.passages) or "no passage found"))
         evidence: list[Evidence] = []
         themes = section_themes(selection.question, (c.node.section()[:1] for c in selection.nodes), self.view)
+        covers = cover_themes(selection.question, self.view)
         for chosen in selection.nodes:
             node = chosen.node
             calls.append(ToolCallRecord(name="deep_retrieval", arguments={"node_id": node.id},
@@ -37,7 +38,8 @@ class EvidenceReader:
                                                       .text(), self.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
             evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
-                                     s.section, s.row is not None, themes.get(s.section[:1], ()))
+                                     s.section, s.row is not None,
+                                     (*themes.get(s.section[:1], ()), *covers.get(s.source, ())))
                             for s in _with_lists(chosen) if answerable(s.text))
         return evidence
 

@@ -8,6 +8,10 @@ says "AC" in as many, and its sentences leave them unsaid as they leave the titl
 became one of only ten teams to have completed a regular season with only one loss" answers "How many NFL teams
 …?"). A name said in at least `THEME_SHARE` of the passages read under the sentence's top section, and in at least
 `THEME_PASSAGES` of them, is such a theme; a name a near miss swaps in is said in a paragraph or two.
+
+A whole document is about what its cover names: the country and agency it speaks for ("U.S. Department of
+Commerce" on a NIST publication's cover), and its body says "federal agencies" without repeating "U.S."; so "How
+long have U.S. federal agencies been …?" meets its sentence (`cover_themes`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...retrieval.view import MemoryView
+from ...text.furniture import Role
 from .constraints import named, said_term
 from .specifics import specific_terms
 
@@ -40,4 +45,23 @@ def section_themes(question: str, sections: Iterable[tuple[str, ...]], view: Mem
                        if sum(said_term(word, text) for text in texts) >= needed for t in group)
         if themes:
             out[path] = themes
+    return out
+
+
+def cover_themes(question: str, view: MemoryView) -> dict[str, tuple[str, ...]]:
+    """For each document (source name), the question's names its cover says: only cover pages, as a notice
+    ("Intellectual Property" read as furniture in a filing) may be body text about anything."""
+    terms = specific_terms(question)
+    covers: dict[str, list[str]] = {}
+    if not terms:
+        return {}
+    for node in view.front_matter():
+        if node.role is Role.COVER and node.sources:
+            covers.setdefault(node.sources[0].name, []).extend(e.text for e in view.entries_for(node.id))
+    out: dict[str, tuple[str, ...]] = {}
+    for source, texts in covers.items():
+        cover = " ".join(texts)
+        themes = tuple(t for group, word in named(question, terms) if said_term(word, cover) for t in group)
+        if themes:
+            out[source] = themes
     return out

@@ -92,9 +92,26 @@ def _content(tokens: list[str]) -> set[str]:
     return {stem(t) for t in tokens if t not in STOPWORDS and t not in _NEGATORS and len(t) > 2}
 
 
+# "it might not be desirable to use a single-vendor solution" answers "Should an enterprise get its ZTA from a
+# single vendor?": the negation bears on a judgement, and the judgement on the clause after it, so the asked words
+# sit further off than a plain negation's reach
+_JUDGEMENTS = frozenset(stem(w) for w in ("desirable", "advisable", "recommended", "wise", "necessary", "needed",
+                                          "required", "appropriate", "feasible", "possible", "practical",
+                                          "realistic", "sensible", "enough", "sufficient", "suitable", "good",
+                                          "best", "ideal", "optimal"))
+_JUDGED = 10  # the judged clause's reach after the judgement
+
+
+def _reach(stems_: list[str], at: int) -> int:
+    """How far after the negation at `at` its bearing reaches: past a judgement ("not be desirable to …") to the
+    clause it judges."""
+    following = [s for s in stems_[at + 1: at + 4] if s not in ("be", "been", "alway", "always", "a", "an")]
+    return _JUDGED if following[:1] and following[0] in _JUDGEMENTS else _AFTER
+
+
 def _negated_near(tokens: list[str], asked: set[str]) -> bool:
     stems_ = [stem(t) for t in tokens]
-    return any(asked & set(stems_[max(0, i - _BEFORE): i + _AFTER + 1]) for i in _negators(tokens))
+    return any(asked & set(stems_[max(0, i - _BEFORE): i + _reach(stems_, i) + 1]) for i in _negators(tokens))
 
 
 def _direction(tokens: list[str]) -> int:

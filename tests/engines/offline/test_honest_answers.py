@@ -140,6 +140,13 @@ def test_a_name_asked_in_the_singular_or_misspelt_is_mentioned(tmp_path: Path) -
     ("Is the engine the same as the administrator?", "The engine is not the same as the administrator.", "No"),
     ("Is the Form 10-K the same as the annual report?", "The Form 10-K, also known as the annual report, is filed "
      "each year.", "Yes"),
+    # a negated judgement bears on the clause it judges, however far the asked words sit in it
+    ("Should an enterprise get its whole zero trust architecture from a single vendor?", "Furthermore, it might "
+     "not be desirable to use a single-vendor solution to achieve zero trust and thereby risk vendor lock-in.", "No"),
+    ("Is it wise to keep every old firewall rule?", "It is not wise in most enterprises to keep every old rule.",
+     "No"),
+    ("Can the engine run in the cloud?", "The engine can run in the cloud; it is not necessary to keep it on the "
+     "premises.", "Yes"),
 ])
 def test_the_verdict_is_the_polarity_where_the_sentence_speaks_of_what_is_asked(question: str, sentence: str,
                                                                                  expected: str) -> None:

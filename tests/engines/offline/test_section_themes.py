@@ -13,7 +13,7 @@ from memory_bank import MemoryBank, Settings
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.executor import OfflineExecutor
 from memory_bank.engines.offline.ranking import Ranked, SentenceModel
-from memory_bank.engines.offline.themes import section_themes
+from memory_bank.engines.offline.themes import cover_themes, section_themes
 from memory_bank.engines.protocol.figures import TableIndex
 from memory_bank.engines.protocol.memory_block import MemoryBlockBuilder
 from memory_bank.retrieval.embedding import HashingEmbedder
@@ -98,3 +98,22 @@ def test_the_executor_s_evidence_carries_the_themes_of_its_section(tmp_path: Pat
     evidence = OfflineExecutor(bank.embedder, bank.view, TableIndex(bank.view)).evidence(selection)
     ten = [ev for ev in evidence if "only ten teams" in ev.text]
     assert ten and ten[0].themes == ("NFL",), [(ev.text, ev.themes) for ev in evidence]
+
+
+def test_a_name_the_cover_says_is_the_whole_document_s_theme(nist_pdf: Path, tmp_path: Path) -> None:
+    """NIST's cover says "U.S. Department of Commerce" and its body "federal agencies": a reader's "U.S. federal
+    agencies" is met; a name said in the body but not on the cover is no theme of the document."""
+    bank = MemoryBank(Settings(engine="offline"), embedder=HashingEmbedder(), workdir=tmp_path)
+    bank.ingest_file(nist_pdf)
+    view = bank.view
+    assert cover_themes("How long have U.S. federal agencies been urged to adopt zero trust?", view) == {
+        "NIST.SP.800-207.pdf": ("U.S",)}
+    assert cover_themes("How long have FICAM programs been urged to adopt zero trust?", view) == {}
+    question = "How long have U.S. federal agencies been encouraged to adopt security built on zero trust principles?"
+    selection = MemoryBlockBuilder(view).select(question, bank.settings.memory_budget_tokens)
+    evidence = OfflineExecutor(bank.embedder, view, TableIndex(view)).evidence(selection)
+    decade = [i for i, ev in enumerate(evidence) if "for more than a decade" in ev.text]
+    assert decade and "U.S" in evidence[decade[0]].themes, [(ev.text, ev.themes) for ev in evidence]
+    pool = evidence[decade[0]:decade[0] + 1]
+    ranked = Ranked(pool, np.zeros((1, len(SentenceModel.names()))), [0.0], [0], set(), question=question)
+    assert ranked.near_miss(0) == []
