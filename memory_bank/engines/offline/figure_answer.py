@@ -86,8 +86,10 @@ def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
 
 _ASKED_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 # the words that ask for a change and its cause, not what changed: a document need not say "improving" itself
+# "Is interest expense going up, and what is behind it?": the words of a change asked in everyday wording too
 _CHANGE_WORD = re.compile(rf"(?:{'|'.join(RISING + FALLING)})\w*|chang\w*|driv\w*|drove|caus\w*|why|reasons?|"
-                          r"fiscal|better|worse", re.IGNORECASE)
+                          r"fiscal|better|worse|go(?:es|ing|ne)?|went|up|down|behind|trend\w*|head(?:ed|ing)",
+                          re.IGNORECASE)
 
 
 def unsaid_words(question: str, view: MemoryView) -> list[str]:

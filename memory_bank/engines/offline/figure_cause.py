@@ -40,6 +40,9 @@ _LEVEL_THAN = re.compile(r"\bthan\b(?!\s+(?:in\s+|for\s+|during\s+)?(?:the\s+)?(
                          r"last|a\s+year))", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|which)\b", re.IGNORECASE)
 _QUALIFIERS = frozenset({"total", "net", "totals"})
+# "The increase in interest expense was partially offset by lower interest expense that resulted from …": what
+# held the change back, after what drove it ("… increased … primarily due to higher average borrowings")
+_OFFSET = re.compile(r"\boffsets?\b", re.IGNORECASE)
 MAX_SECTIONS = 8  # sections read for a row's discussion (a line item repeated in every note is not read in all)
 REASON_WORDS = 90  # a second reason is shown while the reasons stay this short
 REASONS = 2  # the reason sentences shown at most (a total's reason is often told part by part)
@@ -138,7 +141,8 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
     ranked = answerer.rank(question, told)
     home = tuple(row.entry.section)  # the row's own section's reason before another's of the same template
     order = sorted(ranked.order, key=lambda i: (not _says(row.row.name, ranked.pool[i].text),
-                                                ranked.pool[i].section != home)) if ranked else []
+                                                ranked.pool[i].section != home,
+                                                _OFFSET.search(ranked.pool[i].text) is not None)) if ranked else []
     reasons: list[Evidence] = []
     for ev in (ranked.pool[i] for i in order[:REASONS]) if ranked is not None else ():
         if not reasons or (sum(len(r.text.split()) for r in [*reasons, ev]) <= REASON_WORDS

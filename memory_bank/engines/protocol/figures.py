@@ -213,7 +213,8 @@ def _amount(value: str) -> float | None:
 
 def trend_of(row: TableRowRef) -> int | None:
     """+1 when the row's latest year is above the year before, -1 below, 0 level; None when the row gives no
-    two years to compare. The printed change column decides first ("Change: (5)%")."""
+    two years to compare. The printed change column decides first ("Change: (5)%"); two years both in
+    parentheses are compared as the amounts the label names (an expense that grew from (2,755) to (3,505) rose)."""
     change = change_of(row)
     if change is not None and (moved := _amount(change)) is not None:
         return (moved > 0) - (moved < 0)
@@ -222,6 +223,8 @@ def trend_of(row: TableRowRef) -> int | None:
     if len(by_year) < 2 or by_year[0][0] == by_year[1][0]:
         return None
     latest, before = by_year[0][1], by_year[1][1]
+    if latest < 0 and before < 0:  # "Interest expense (3,505) (2,755)": a statement shows what it deducts in
+        latest, before = -latest, -before  # parentheses, and the row's label names the amount deducted
     return (latest > before) - (latest < before)
 
 

@@ -1,13 +1,16 @@
 """A figure asked with what drove it, a figure narrowed by a name its table never says, a count no sentence
 gives, and a question in another language than the documents'."""
 
+from typing import cast
+
 from memory_bank.engines.offline.constraints import unsaid_measure
-from memory_bank.engines.offline.figure_cause import _gives_cause, _says, asks_cause
+from memory_bank.engines.offline.figure_cause import _OFFSET, _gives_cause, _says, asks_cause
 from memory_bank.engines.offline.language import HINT, hinted, other_language
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.verdict import trend_verdict
 from memory_bank.engines.protocol.figures import trend_of
 from memory_bank.engines.protocol.table_rows import TableRowRef
+from memory_bank.retrieval.view import MemoryView
 from memory_bank.text.counts import says_count
 from memory_bank.text.furniture import name_run
 from memory_bank.text.statement_terms import owned_words
@@ -141,3 +144,36 @@ def test_what_a_possessive_owns_ends_before_the_verb_asking_how_it_moved() -> No
     assert owned_words("Did Oracle's effective tax rate go down in fiscal 2023?") == ["effective", "tax", "rate"]
     assert owned_words("Was Apple's 2022 effective tax rate lower than the statutory rate?") == [
         "effective", "tax", "rate"]
+
+
+def test_an_expense_in_parentheses_rose_when_its_amount_grew() -> None:
+    """Oracle's statement prints interest expense as (3,505) in 2023 and (2,755) in 2022: "Is Oracle's interest
+    expense going up?" was answered "No." from -3,505 < -2,755."""
+    expense = TableRowRef(frozenset({"interest", "expens"}), frozenset(), "Interest expense",
+                          (("2023", "(3,505)"), ("2022", "(2,755)"), ("2021", "(2,496)")))
+    assert trend_of(expense) == 1
+    assert trend_verdict("Is Oracle's interest expense going up, and what is behind it?", trend_of(expense)) == "Yes"
+    swung = TableRowRef(frozenset({"other"}), frozenset(), "Other income (expense)",
+                        (("2023", "(462)"), ("2022", "282")))
+    assert trend_of(swung) == -1  # from income to expense: down, as the values say
+
+
+class _Said:
+    def mentions(self, terms: list[str]) -> dict[str, bool]:
+        return {t: t.lower() in {"oracle", "interest", "expense"} for t in terms}
+
+
+def test_everyday_words_of_a_change_are_not_the_subject_asked_about() -> None:
+    """"going up" named no row ("going" is never said in the filing), so the question lost its figure."""
+    from memory_bank.engines.offline.figure_answer import unsaid_words
+
+    view = cast(MemoryView, _Said())
+    assert unsaid_words("Is Oracle's interest expense going up, and what is behind it?", view) == []
+    assert unsaid_words("Is Oracle's quantum expense heading down?", view) == ["quantum"]
+
+
+def test_what_held_a_change_back_comes_after_what_drove_it() -> None:
+    offset = ("The increase in interest expense was partially offset by lower interest expense that resulted from "
+              "scheduled repayments made during fiscal 2022 and 2023.")
+    assert _gives_cause(offset, {"interest", "expens"}) and _OFFSET.search(offset)
+    assert not _OFFSET.search("Interest expense increased in fiscal 2023 primarily due to higher average borrowings.")
