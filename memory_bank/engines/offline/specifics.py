@@ -15,6 +15,7 @@ import re
 MAX_TERMS = 16  # a question names a few specific things; a pasted wall of names is not searched term by term
 _TOKEN = re.compile(r"[A-Za-z0-9$][\w.\-/$%'’]*")
 _TRAILING = ".,;:?!)\"'’"
+_PHRASAL = re.compile(r"[a-z]{2,12}-(?:up|down|in|out|off|on|over|back|through|away)s?")
 _ORDINARY_CAPS = frozenset({"i", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does",
                             "do", "did", "is", "are", "was", "were", "can", "could", "should", "would", "will",
                             "has", "have", "had", "may", "might", "must", "shall", "the", "a", "an", "in", "on",
@@ -33,6 +34,8 @@ def specific_terms(question: str) -> list[str]:
             continue
         if any(c.isdigit() for c in core):
             out.append(core.replace(",", ""))
+        elif _PHRASAL.fullmatch(core):
+            continue  # "look-ups", "roll-out": an everyday noun of a verb and its particle, paraphrased freely
         elif re.search(r"[A-Za-z]-[A-Za-z]", core) or sum(c.isupper() for c in core) >= 2:
             out.append(core)
         elif index > 0 and core[:1].isupper() and not _after_colon(question, match.start()):
