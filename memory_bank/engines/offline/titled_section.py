@@ -22,6 +22,7 @@ from ...text.tokens import bare_stems
 from .answering import Answer
 from .evidence import Evidence, split_evidence
 
+_NAME_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")  # "Employee Stock Purchase Plan"
 MIN_TITLE_WORDS = 2  # a one-word title ("Introduction", "Products") is named by too many questions
 MAX_WORDS = 400  # a sub-section read whole at most this long (about a page): a chapter is not one answer
 ANSWER_WORDS = 220  # a sub-section answering in its order, as long as a list answer (ListConfig.max_words)
@@ -43,13 +44,18 @@ def _own_names(node: Node) -> frozenset[str]:
 
 def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
     """The paths of the sections whose title's words the question all says (at least two of them), in document
-    order. A chapter's title is named as well, and read only if it is short (`titled_evidence`)."""
+    order. A chapter's title is named as well, and read only if it is short (`titled_evidence`). A title whose
+    words all sit in one name of the question that says more ("2022 Employee Stock Plan" of "How does the
+    Employee Stock Purchase Plan work?") names another thing: the question's name is a sibling of it."""
     asked = bare_stems(question)
+    names = [bare_stems(run) for run in _NAME_RUN.findall(question)]
     out: list[tuple[str, ...]] = []
     for node in view.section_nodes():
         path = node.section()
-        words = title_words(path[-1], _own_names(node)) if path else set()
-        if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out:
+        own = _own_names(node)
+        words = title_words(path[-1], own) if path else set()
+        if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out and not any(
+                words < {w for w in name if not w.isdigit()} - own for name in names):
             out.append(path)
     return out
 

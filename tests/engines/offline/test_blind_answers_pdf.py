@@ -111,3 +111,12 @@ def test_a_list_question_takes_the_list_of_its_kind_not_the_best_titled_section(
     question = "What factors should an enterprise weigh when choosing among candidate ZTA solutions?"
     answer = migration.run(question).answer
     assert "installed on the client asset" in answer and "log interactions" in answer, answer
+
+
+def test_a_section_titled_by_a_shorter_sibling_name_is_not_the_one_asked_about(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"How does Apple's Employee Stock Purchase Plan work …?" says every word of the title "2022 Employee Stock
+    Plan" (PDF pages 47-51), and got that plan read whole: the name asked says "Purchase", the title does not."""
+    apple = bank_of_pages("APPLE_2022_10K.pdf", [46, 47, 48, 49, 50], tmp_path_factory.mktemp("apple"))
+    answer = apple.run("How does Apple's Employee Stock Purchase Plan work for employees who join it?").answer
+    assert "payroll deductions" in answer and "2022 Plan" not in answer, answer
