@@ -42,7 +42,9 @@ _CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|dif
 _QUALIFIERS = frozenset({"total", "net", "totals"})
 # "The increase in interest expense was partially offset by lower interest expense that resulted from …": what
 # held the change back, after what drove it ("… increased … primarily due to higher average borrowings")
-_OFFSET = re.compile(r"\boffsets?\b", re.IGNORECASE)
+# (not "… increased due to X, partially offset by Y": that sentence gives the cause, and the offset after it)
+_OFFSET = re.compile(r"\b(?:was|were|is|are|been|be)\s+(?:\w+ly\s+|more\s+than\s+)?offset\b", re.IGNORECASE)
+_PERCENTAGE = re.compile(r"\bpercentages?\b", re.IGNORECASE)
 MAX_SECTIONS = 8  # sections read for a row's discussion (a line item repeated in every note is not read in all)
 REASON_WORDS = 90  # a second reason is shown while the reasons stay this short
 REASONS = 2  # the reason sentences shown at most (a total's reason is often told part by part)
@@ -140,9 +142,12 @@ def cause_answer(question: str, row: NamedRow, evidence: list[Evidence], answere
         told = [ev for ev in told if names_share(ev.text)] or told
     ranked = answerer.rank(question, told)
     home = tuple(row.entry.section)  # the row's own section's reason before another's of the same template
+    amount = not of_shares(row)  # an amount's reason before its percentage's ("gross margin percentage increased")
     order = sorted(ranked.order, key=lambda i: (not _says(row.row.name, ranked.pool[i].text),
                                                 ranked.pool[i].section != home,
-                                                _OFFSET.search(ranked.pool[i].text) is not None)) if ranked else []
+                                                _OFFSET.search(ranked.pool[i].text) is not None,
+                                                amount and _PERCENTAGE.search(ranked.pool[i].text) is not None)
+                   ) if ranked else []
     reasons: list[Evidence] = []
     for ev in (ranked.pool[i] for i in order[:REASONS]) if ranked is not None else ():
         if not reasons or (sum(len(r.text.split()) for r in [*reasons, ev]) <= REASON_WORDS

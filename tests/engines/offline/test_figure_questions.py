@@ -4,7 +4,7 @@ gives, and a question in another language than the documents'."""
 from typing import cast
 
 from memory_bank.engines.offline.constraints import unsaid_measure
-from memory_bank.engines.offline.figure_cause import _OFFSET, _gives_cause, _says, asks_cause
+from memory_bank.engines.offline.figure_cause import _OFFSET, _PERCENTAGE, _gives_cause, _says, asks_cause
 from memory_bank.engines.offline.language import HINT, hinted, other_language
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.verdict import trend_verdict
@@ -177,3 +177,6 @@ def test_what_held_a_change_back_comes_after_what_drove_it() -> None:
               "scheduled repayments made during fiscal 2022 and 2023.")
     assert _gives_cause(offset, {"interest", "expens"}) and _OFFSET.search(offset)
     assert not _OFFSET.search("Interest expense increased in fiscal 2023 primarily due to higher average borrowings.")
+    assert not _OFFSET.search("Services gross margin increased due primarily to higher Services net sales, partially "
+                              "offset by the weakness in foreign currencies.")  # the cause, then what offset it
+    assert _PERCENTAGE.search("Services gross margin percentage increased due primarily to improved leverage.")
