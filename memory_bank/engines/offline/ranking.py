@@ -38,6 +38,7 @@ from ...text.periods import misdated_period, periods
 from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, spelled_by, spelled_forms, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
+from .denied import denied
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
@@ -137,7 +138,7 @@ class Ranked:
                 + opposite_words(self.question, ev.text)
                 + unsaid_measure(self.question, ev.text, near) + other_member(self.question, ev.text, near)
                 + swapped_names(self.question, ev.text, near, topic)
-                + renumbered(self.question, ev.text))
+                + renumbered(self.question, ev.text) + denied(self.question, ev.text))
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs
