@@ -58,8 +58,9 @@ def denied(question: str, sentence: str) -> list[str]:
     for i, token in enumerate(said):
         if not _negation(token):
             continue
-        reach = set(stems_[max(0, i - _BEFORE): i + _AFTER + 1]) & asked
-        if len(reach) >= DENIED_WORDS:
-            out.append("not " + " ".join(sorted(reach)))
+        span = range(max(0, i - _BEFORE), min(len(said), i + _AFTER + 1))
+        reach = [said[j] for j in span if stems_[j] in asked]
+        if len({stem(t) for t in reach}) >= DENIED_WORDS:
+            out.append("not " + " ".join(reach))  # as the sentence says them: "not immediately decision"
             break
     return out

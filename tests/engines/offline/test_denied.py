@@ -1,0 +1,44 @@
+"""A sentence that denies what the question takes for granted is a near miss, whatever words it shares."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memory_bank.engines.offline.denied import denied
+from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.ranking import Ranked, SentenceModel
+
+KENNEDY = ("Despite Kennedy's rhetoric, he did not immediately come to a decision on the status of the Apollo "
+           "program once he became president.")
+ONLY = "Lepidodinium is the only dinophyte that has a chloroplast that's not from the rhodoplast lineage."
+
+
+def test_a_sentence_negating_the_asked_act_denies_it() -> None:
+    question = "What decision did Kennedy immediately make on the status of the Apollo program?"
+    assert denied(question, KENNEDY) == ["not immediately decision"]
+    # the same words said without a negation answer it
+    assert denied(question, "Kennedy immediately made a decision on the status of the Apollo program.") == []
+
+
+def test_a_negation_elsewhere_or_a_question_that_asks_it_is_no_denial() -> None:
+    # the negation bears on a side clause that says one of the asked words at most
+    assert denied("Which program did Kennedy fund in 1962?",
+                  "Kennedy funded the Apollo program in 1962, though he did not like its cost.") == []
+    # a yes/no question is answered "No." by the sentence; a question asking with a negation asks about it
+    assert denied("Did Kennedy immediately make a decision on the Apollo program?", KENNEDY) == []
+    assert denied("Why did Kennedy not immediately make a decision on the Apollo program?", KENNEDY) == []
+
+
+def test_another_than_the_only_one_is_presumed_in_vain() -> None:
+    question = "Besides Lepidodinium, which dinophyte has a chloroplast that is not from the rhodoplast lineage?"
+    assert denied(question, ONLY) == ["only"]
+    assert denied("Which dinophyte has a chloroplast that is not from the rhodoplast lineage?", ONLY) == []
+    assert denied("Besides Karenia, which dinophyte has a chloroplast that is not from the rhodoplast lineage?",
+                  ONLY) == []  # the only one the sentence names is not the one set aside
+
+
+def test_the_ranking_counts_a_denial_among_the_near_miss_constraints() -> None:
+    question = "What decision did Kennedy immediately make on the status of the Apollo program?"
+    pool = [Evidence(KENNEDY, "n0", section=("Apollo program",))]
+    ranked = Ranked(pool, np.zeros((1, len(SentenceModel.names()))), [0.0], [0], set(), question=question)
+    assert ranked.near_miss(0) == ["not immediately decision"]
