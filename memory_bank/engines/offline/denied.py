@@ -24,6 +24,11 @@ DENIED_WORDS = 2  # this many of the question's content words in its reach: the 
 # "Besides X, which …?", "Other than X, who …?": another one than X is presumed
 _BESIDES = re.compile(r"^\W*(?:besides|other\s+than|apart\s+from|aside\s+from|except(?:\s+for)?|in\s+addition\s+to)\s+"
                       r"(?P<named>[^,?]{1,80}),", re.IGNORECASE)
+# "with Luther's approval" said of a question asking "without Luther's approval" (or the other way round)
+_WITH = re.compile(r"\b(with|without)\s+([\w'’]+)", re.IGNORECASE)
+# "Outside the United States the church is divided into seven central conferences": a place or group set aside
+_SET_ASIDE = re.compile(r"\b(?i:outside(?:\s+of)?|except(?:\s+for)?|excluding|other\s+than)\s+(?i:the\s+)?"
+                        r"((?:[A-Z][\w'’-]*\s*){1,4})")
 _ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+among)\b", re.IGNORECASE)
 
 
@@ -49,6 +54,7 @@ def denied(question: str, sentence: str) -> list[str]:
     named = _content(_tokens(besides["named"])) if besides else set()
     if besides is not None and _ONLY.search(sentence) and named <= _content(_tokens(sentence)):
         out.append("only")
+    out += _turned_with(question, sentence) + _set_aside(question, sentence)
     asked_tokens = _tokens(question)
     if any(_negation(t) for t in asked_tokens):
         return out
@@ -63,4 +69,27 @@ def denied(question: str, sentence: str) -> list[str]:
         if len({stem(t) for t in reach}) >= DENIED_WORDS:
             out.append("not " + " ".join(reach))  # as the sentence says them: "not immediately decision"
             break
+    return out
+
+
+def _turned_with(question: str, sentence: str) -> list[str]:
+    """"with W" where the question asks "without W", or the other way round (W the same word after each)."""
+    def pairs(text: str) -> set[tuple[str, str]]:
+        return {(m[1].lower(), m[2].lower().replace("’", "'")) for m in _WITH.finditer(text)}
+
+    asked, said = pairs(question), pairs(sentence)
+    turned = {"with": "without", "without": "with"}
+    return [f"{turned[how]} {word}" for how, word in sorted(asked)
+            if (turned[how], word) in said and (how, word) not in said]
+
+
+def _set_aside(question: str, sentence: str) -> list[str]:
+    """A name of the question that the sentence sets aside ("outside the United States") while the question does
+    not: what the sentence says is of everything but it."""
+    asked = question.casefold()
+    out = []
+    for match in _SET_ASIDE.finditer(sentence):
+        name = match.group(1).strip()
+        if name and name.casefold() in asked and match.group(0).split()[0].casefold() not in asked:
+            out.append(f"{match.group(0).split()[0].lower()} {name}")
     return out

@@ -42,3 +42,20 @@ def test_the_ranking_counts_a_denial_among_the_near_miss_constraints() -> None:
     pool = [Evidence(KENNEDY, "n0", section=("Apollo program",))]
     ranked = Ranked(pool, np.zeros((1, len(SentenceModel.names()))), [0.0], [0], set(), question=question)
     assert ranked.near_miss(0) == ["not immediately decision"]
+
+
+def test_with_turned_without_is_a_denial() -> None:
+    sentence = ("The Instructions for the Visitors of Parish Pastors in Electoral Saxony (1528), drafted by "
+                "Melanchthon with Luther's approval, stressed the role of repentance.")
+    assert denied("Who drafted the Instructions for the Visitors of Parish Pastors without Luther's approval?",
+                  sentence) == ["with luther's"]
+    assert denied("Who drafted the Instructions for the Visitors of Parish Pastors with Luther's approval?",
+                  sentence) == []
+
+
+def test_a_name_the_sentence_sets_aside_is_not_what_it_speaks_of() -> None:
+    sentence = "Outside the United States the church is divided into seven central conferences: Africa, Congo."
+    assert denied("How many central conferences is the United States divided into?", sentence) == [
+        "outside United States"]
+    assert denied("How many central conferences are outside the United States?", sentence) == []
+    assert denied("How many central conferences does the church have in Africa?", sentence) == []

@@ -108,6 +108,12 @@ def test_every_form_of_an_opposite_a_compass_point_and_a_negating_prefix_say_it_
                           "In their only final win, in 1998, the team wore blue jerseys.") == ["lost"]
     assert opposite_words("Why do critics view the reform negatively?",
                           "Critics view the reform positively for its simplicity.") == ["negatively"]
+    assert opposite_words("What did Marconi fail to transmit from England in 1901?",
+                          "In 1901, Marconi successfully transmitted the letter S from England.") == ["fail"]
+    assert opposite_words("Where inside the chloroplast does the starch collect?",
+                          "The starch that they synthesize collects outside the chloroplast.") == ["inside"]
+    assert opposite_words("Which battle did he decisively win in 1187?",
+                          "He was decisively beaten in the Battle of Dalan Balzhut.") == ["win"]
     assert opposite_words("Who built the tower in the northeast corner of the square?",
                           "The tower in the northwest corner of the square was built by Smith.") == ["northeast"]
     assert opposite_words("What did a photosynthetic cell engulf?",
