@@ -47,7 +47,9 @@ _PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
 # ("the northeast corner" of "the northwest corner", "Eastern Xia" of "Western Xia")
 _FAMILIES = (
     ({"buy", "buys", "buying", "bought"}, {"sell", "sells", "selling", "sold"}),
-    ({"win", "wins", "winning", "won"}, {"lose", "loses", "losing", "lost"}),
+    ({"win", "wins", "winning", "won"}, {"lose", "loses", "losing", "lost", "beaten"}),
+    ({"inside"}, {"outside"}), ({"born", "birth"}, {"died", "death"}),
+    ({"add", "adds", "added", "adding"}, {"cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling"}),
     ({"positive", "positively"}, {"negative", "negatively"}),
     ({"internal", "internally"}, {"external", "externally"}),
     ({"larger", "bigger"}, {"smaller"}), ({"largest", "biggest"}, {"smallest"}),
