@@ -142,6 +142,8 @@ class OfflineExecutor:
         rows = compared_rows(question, self.tables) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
+        if listing is not None and not self.lists.meets(question, listing, evidence):
+            listing = None  # a list that says none of what the question qualifies its items by, while a place does
         counted = (counted_sentence(question, evidence, self._summary_of)
                    or enumerated_count(question, evidence)) if items_asked else None
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
