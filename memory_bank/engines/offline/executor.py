@@ -142,10 +142,13 @@ class OfflineExecutor:
         rows = compared_rows(question, self.tables) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        if listing is not None and not self.lists.meets(question, listing, evidence):
-            listing = None  # a list that says none of what the question qualifies its items by, while a place does
         counted = (counted_sentence(question, evidence, self._summary_of)
                    or enumerated_count(question, evidence)) if items_asked else None
+        if listing is not None and not self.lists.meets(question, listing, evidence):
+            listing = None  # a list that says none of what the question qualifies its items by, while a place does
+        if counted is not None and not self.lists.met_by(question, counted.text,
+                                                         self.view.node(counted.used[0].node_id), evidence):
+            counted = None  # a sentence naming such items: "the PEP … may be broken into two components: …"
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:

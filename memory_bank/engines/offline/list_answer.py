@@ -79,6 +79,7 @@ class Listing:
     count: int
     numbered: bool  # list items carry their own markers; sub-sections their titles
     heading: str = ""  # the lead-in of a list taken for the period it heads ("Fourth Quarter 2022:"), not its kind
+    lead: str = ""  # the sentence announcing the list ("… the following assumptions about network connectivity:")
 
     def said(self) -> str:
         """What the list says: its section's title, its heading and every item."""
@@ -139,9 +140,15 @@ class ListAnswerer:
         does (`qualifier.py`)? "In a hybrid zero trust and perimeter-based enterprise, which shared components
         …?" is not answered by the logical components of §3, which say none of "hybrid", "perimeter-based",
         "shared", while a sentence of §7.2 says most of them."""
-        weights = qualifier_weights(question, self.view, _ASKING_VERBS | _file_names(listing.node))
-        listed = " ".join([*listing.node.section(), listing.said()])
-        return not elsewhere(weights, listed, listing.node.section(), evidence)
+        listed = " ".join([*listing.node.section(), listing.lead, listing.said()])
+        return self.met_by(question, listed, listing.node, evidence)
+
+    def met_by(self, question: str, said: str, node: Node, evidence: list[Evidence]) -> bool:
+        """Does `said`, read in `node`'s section, meet the question's qualifier as well as the evidence read
+        elsewhere does? A sentence naming its items ("… broken into two different components: …") is held to it
+        like a list."""
+        weights = qualifier_weights(question, self.view, _ASKING_VERBS | _file_names(node))
+        return not elsewhere(weights, f"{' '.join(node.section())} {said}", node.section(), evidence)
 
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
@@ -237,6 +244,7 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     listing, lead = candidates[best]
+    listing = replace(listing, lead=lead)
     # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
     # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)

@@ -22,8 +22,11 @@ from .evidence import Evidence
 # how many, which one or where: "How many …", "the five …", "the eighth tenet", "… in section 3.1" say no quality
 _COUNTING = frozenset(bare_stems(" ".join([*ORDINALS, "many number count total section sections one two three four "
                                             "five six seven eight nine ten eleven twelve"])))
-UNMET = 0.25  # a list saying less than this share of the qualifier's weight does not meet it ...
-MET = 0.5  # ... when another place says at least this share of it
+# a qualifier of a word or two ("… does Apple sell?") is met by many sentences by chance; one of four words or more
+# describes a place ("a hybrid zero trust and perimeter-based enterprise")
+MIN_WORDS = 4
+MARGIN = 2.0  # another place says at least this many times the qualifier's weight the list says ...
+MET = 0.5  # ... and at least this share of it
 
 
 def qualifier_weights(question: str, view: MemoryView, ignored: Iterable[str] = ()) -> dict[str, float]:
@@ -45,11 +48,11 @@ def _said(view: MemoryView, node_id: str) -> frozenset[str]:
 def elsewhere(weights: dict[str, float], listed: str, section: tuple[str, ...], evidence: list[Evidence]) -> float:
     """How much better the best evidence sentence read outside the list's `section` (with the title of the
     sub-section it was read in) meets the qualifier than the list does (`listed`: its section's titles, its
-    lead-in, its items); a sentence of the list's own section is the list's. 0.0 when the list meets it as well,
-    else the other place's share."""
+    lead-in, its items): the other place's share when it says at least half of a qualifier of four words or
+    more and twice what the list says, else 0.0."""
     if not weights:
         return 0.0
     mine = coverage(weights, bare_stems(listed))
     best = max((coverage(weights, bare_stems(f"{' '.join(ev.section[-1:])} {ev.text}")) for ev in evidence
                 if not ev.row and ev.section[:len(section)] != section), default=0.0)
-    return best if best >= MET and mine < UNMET else 0.0
+    return best if len(weights) >= MIN_WORDS and best >= MET and best >= MARGIN * mine else 0.0
