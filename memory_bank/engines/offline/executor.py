@@ -43,6 +43,7 @@ from .figure_answer import (
 )
 from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
+from .inline_items import naming_first
 from .item_details import ItemDetails
 from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
@@ -167,6 +168,10 @@ class OfflineExecutor:
             evidence = [ev for ev in evidence if not ev.row] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
+        named = naming_first(ranked) if answer.found and items_asked and item_noun(question) and ranked else None
+        if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
+            # no list holds ("the common elements (e.g., ID management, …)") opens the answer
+            answer = self.answerer.compose(question, named.pool, named.order, answer.score)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:
