@@ -17,14 +17,20 @@ from .ranking import Ranked
 TOP = 3  # the best body sentences a sentence naming items may be taken from
 MIN_NAMED = 3  # items named one after the other
 MAX_ITEM_WORDS = 6  # an item is a name, not a clause
+MIN_ITEMS_NUMBERED = 2  # items numbered in the sentence ("(1) …, (2) …"): their numbers say they are items
 # what opens a run of items: "e.g.", "such as", "including", "namely", a colon; the run, bounded, up to a stop
-_OPENS = re.compile(r"(?:\be\.g\.,?|\bi\.e\.,?|\bsuch as|\bincluding|\bnamely|:)\s+([^.;:()]{1,300})", re.IGNORECASE)
-_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# (a full stop inside a name, "Amazon.com, Inc.,", ends nothing; items after a colon may be parted by semicolons)
+_OPENS = re.compile(r"(?:\be\.g\.,?|\bi\.e\.,?|\bsuch as|\bincluding|\bnamely|:)\s+((?:[^.:()]|\.(?!\s)){1,300})",
+                    re.IGNORECASE)
+_SPLIT = re.compile(r"[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_NUMBERED = re.compile(r"\((?:\d{1,2}|[a-h])\)\s")  # "(1) Universal Security Capabilities … (2) …"
 
 
 def names_items(sentence: str) -> bool:
     """Does the sentence name three items or more one after the other, after "e.g.", "such as", "including",
-    "namely" or a colon, each a short name?"""
+    "namely" or a colon, each a short name, or number two or more ("(1) …, (2) …")?"""
+    if len(_NUMBERED.findall(sentence)) >= MIN_ITEMS_NUMBERED:
+        return True
     for match in _OPENS.finditer(sentence):
         pieces = [p.split() for p in _SPLIT.split(match.group(1)) if p.strip()]
         if len(pieces) >= MIN_NAMED and all(len(p) <= MAX_ITEM_WORDS for p in pieces[:MIN_NAMED]):

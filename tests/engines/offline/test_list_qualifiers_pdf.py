@@ -38,6 +38,10 @@ def test_a_sentence_naming_the_items_opens_the_answer() -> None:
     assert names_items("The enterprise needs to make sure that the common elements (e.g., ID management, device "
                        "management, event logging) are flexible enough to operate in a ZTA.")
     assert names_items("Competitors include: Amazon, Microsoft, Google and IBM.")
+    assert names_items("… companies in the world, including Amazon.com, Inc., Microsoft Corporation, Intel Corporation "
+                       "and SAP SE.")  # a full stop inside a name
+    assert names_items("The handbook defines two types of security capabilities: (1) Universal Security Capabilities "
+                       "that are enterprise-level and (2) Policy Enforcement Point Capabilities.")
     assert not names_items("Most enterprise infrastructures will operate in a hybrid zero trust/perimeter-based mode "
                            "while continuing to invest in IT modernization initiatives, and improve processes.")
     assert not names_items("This includes the time of the request, the location, and the device used to make it, "
