@@ -31,7 +31,8 @@ MET = 0.5  # ... and at least this share of it
 
 def qualifier_weights(question: str, view: MemoryView, ignored: Iterable[str] = ()) -> dict[str, float]:
     """The question's words besides the kind of item and the `ignored` ones (the verbs a question asks by, the
-    document's own name), each weighed by its idf over the document's sections; words no section says are left
+    document's own name), each weighed by its idf over the document's section nodes (each one's outline: its title,
+    its opening, its lists, its sub-sections' titles); words no section says are left
     out: they tell no place apart."""
     noun = bare_stems(item_noun(question) or "")
     terms = {t for t in bare_stems(asked_part(question)) - noun - set(ignored) - _COUNTING if not t.isdigit()}
