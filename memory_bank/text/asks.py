@@ -51,6 +51,11 @@ _BEGIN_CHANGE = re.compile(r"^\W*how\s+(?:do|does|should|can|could|would|might|t
                            # "What should an enterprise do before deploying ZTA?": the steps that come first
                            r"|^\W*what\s+(?:should|must|would|does|do|can)\b.{0,60}?\bdo\s+(?:first|before|"
                            r"to\s+(?:begin|start|prepare|get\s+ready))\b", re.IGNORECASE)
+# "How should an agency decide which business process to move to ZTA first?" asks how one choice is made, not the
+# steps of the change it names: a verb of choosing before the change asks for the grounds of the choice
+_CHOOSING = re.compile(r"\b(?:decide|decides|deciding|choose|chooses|choosing|select|selects|selecting|determine|"
+                       r"determines|determining|pick|picks|picking|prioriti[sz]e|prioriti[sz]ing)\s+"
+                       r"(?:which|what|whether|where|when)\b", re.IGNORECASE)
 # "What is a PDP made of?", "What does the PDP consist of?": its components, though no components are named
 _MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up\s+)?of|composed\s+of|comprised\s+of|"
                       r"consists?\s+of|broken\s+(?:down\s+)?into|divided\s+into)", re.IGNORECASE)
@@ -86,13 +91,21 @@ def asks_for_items(question: str) -> bool:
     """'How many tenets', 'list ...', 'what/which ... components', 'the threats ...?': the kind of item named in
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
-    if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or _BEGIN_CHANGE.match(q)
+    if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or begins_change(q)
             or _MADE_OF.match(q)):
         return True
     if _QUANTITY.match(q) or _MANNER.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
     return any(_plural(_head(q, m.start("noun"))) and not _modifier(q, m.start("noun"))
                for pattern in (_ITEMS, _NOUN_FIRST) for m in pattern.finditer(q))
+
+
+def begins_change(question: str) -> bool:
+    """Does the question ask how a change is begun or made ("How should an enterprise begin migrating to ZTA?"),
+    which the steps of that change answer? Not when it asks how to choose what to change first ("How should an
+    agency decide which business process to move to ZTA first?"): the grounds of one choice are no steps."""
+    match = _BEGIN_CHANGE.match(question)
+    return match is not None and _CHOOSING.search(question, 0, match.end()) is None
 
 
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
@@ -147,7 +160,7 @@ def item_noun(question: str) -> str | None:
         return "components"
     pointed = _ORDINAL_ITEM.search(words)
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
-    if match is None and _BEGIN_CHANGE.match(words):
+    if match is None and begins_change(words):
         return "steps"
     return _head(words, match.start()) if match else None
 

@@ -43,6 +43,7 @@ from .figure_answer import (
 )
 from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
+from .inline_items import naming_first
 from .item_details import ItemDetails
 from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
@@ -144,6 +145,11 @@ class OfflineExecutor:
         listing = self.lists.listing(question, selection) if items_asked else None
         counted = (counted_sentence(question, evidence, self._summary_of)
                    or enumerated_count(question, evidence)) if items_asked else None
+        if listing is not None and not self.lists.meets(question, listing, evidence):
+            listing = None  # a list that says none of what the question qualifies its items by, while a place does
+        if counted is not None and not self.lists.met_by(question, counted.text,
+                                                         self.view.node(counted.used[0].node_id), evidence):
+            counted = None  # a sentence naming such items: "the PEP … may be broken into two components: …"
         if listing is not None and counted is not None and says_more_of(question, counted, listing.said()):
             listing = None  # "the PDP is broken down into two logical components: …", not the three core ones
         if listing is not None:
@@ -162,6 +168,10 @@ class OfflineExecutor:
             evidence = [ev for ev in evidence if not ev.row] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
+        named = naming_first(ranked) if answer.found and items_asked and item_noun(question) and ranked else None
+        if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
+            # no list holds ("the common elements (e.g., ID management, …)") opens the answer
+            answer = self.answerer.compose(question, named.pool, named.order, answer.score)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
         if rows:

@@ -23,6 +23,7 @@ from ...text.tokens import bare_stem, bare_stems, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
 from .evidence import Evidence
+from .qualifier import elsewhere, qualifier_weights
 from .specifics import asked_years
 
 MIN_ITEMS = 2
@@ -78,6 +79,7 @@ class Listing:
     count: int
     numbered: bool  # list items carry their own markers; sub-sections their titles
     heading: str = ""  # the lead-in of a list taken for the period it heads ("Fourth Quarter 2022:"), not its kind
+    lead: str = ""  # the sentence announcing the list ("… the following assumptions about network connectivity:")
 
     def said(self) -> str:
         """What the list says: its section's title, its heading and every item."""
@@ -96,6 +98,8 @@ class ListAnswerer:
             return None
         listing = self._outline_listing(question, whole.node, whole.lead_in)
         inner = self._inner(question, listing) if listing is not None else None
+        if inner is None and listing is not None and _within_a_category(question, listing):
+            return None
         return inner or listing
 
     def _outline_listing(self, question: str, node: Node, lead_in: str = "") -> Listing | None:
@@ -130,6 +134,21 @@ class ListAnswerer:
         path = (*listing.node.section(), listing.items[titled[0]].label)
         child = next((n for n in self.view.section_nodes() if n.section() == path), None)
         return self._outline_listing(question, child) if child is not None else None
+
+    def meets(self, question: str, listing: Listing, evidence: list[Evidence]) -> bool:
+        """Does the list meet what the question qualifies its items by, unless another place of the evidence
+        does (`qualifier.py`)? "In a hybrid zero trust and perimeter-based enterprise, which shared components
+        …?" is not answered by the logical components of §3, which say none of "hybrid", "perimeter-based",
+        "shared", while a sentence of §7.2 says most of them."""
+        listed = " ".join([*listing.node.section(), listing.lead, listing.said()])
+        return self.met_by(question, listed, listing.node, evidence)
+
+    def met_by(self, question: str, said: str, node: Node, evidence: list[Evidence]) -> bool:
+        """Does `said`, read in `node`'s section, meet the question's qualifier as well as the evidence read
+        elsewhere does? A sentence naming its items ("… broken into two different components: …") is held to it
+        like a list."""
+        weights = qualifier_weights(question, self.view, _ASKING_VERBS | _file_names(node))
+        return not elsewhere(weights, f"{' '.join(node.section())} {said}", node.section(), evidence)
 
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
@@ -225,6 +244,7 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
     listing, lead = candidates[best]
+    listing = replace(listing, lead=lead)
     # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
     # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
@@ -258,6 +278,20 @@ def _one_item_answers(weights: dict[str, float], noun: frozenset[str], head: fro
     head_says = coverage(subject, frozenset(map(bare_stem, head)))
     return bool(said) and said[0] >= SUBJECT_SAID and head_says < said[0] / 2 and \
         (len(said) == 1 or said[1] < said[0] / 2)
+
+
+def _within_a_category(question: str, listing: Listing) -> bool:
+    """Does the question ask for items inside one of the list's categories rather than for the categories?
+    The list is of sub-sections most of whose titles name the asked kind ("Business Risks", "Financial Risks":
+    kinds of risk), and the question qualifies the items by two words or more that no title says ("What risks does
+    Apple face related to its global operations?"): the risks it asks for are items under some category, which
+    the sentences say, not the categories' names."""
+    noun = bare_stems(item_noun(question) or "")
+    labels = [bare_stems(i.label) for i in listing.items]
+    if listing.numbered or not noun or 2 * sum(noun <= label for label in labels) <= len(labels):
+        return False
+    qualifier = _qualifier(question, listing.node) - bare_stems(listing.title)
+    return len(qualifier) >= MIN_ITEMS and not any(qualifier & label for label in labels)
 
 
 def _heads(listing: Listing, item: Item) -> bool:

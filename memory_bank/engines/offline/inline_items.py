@@ -1,0 +1,50 @@
+"""A list inside a sentence: "… the common elements (e.g., ID management, device management, event logging) are
+flexible enough to operate in a ZTA and perimeter-based hybrid security architecture."
+
+A question for items of a kind that no section's list answers ("In a hybrid zero trust and perimeter-based
+enterprise, which shared components have to work under both models?") is answered by the sentence naming such
+items one after the other, when one is among the best few of the ranking: the best-ranked sentence often says the
+question's words about the topic ("Most enterprise infrastructures will operate in a hybrid …") and names none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .ranking import Ranked
+
+TOP = 3  # the best body sentences a sentence naming items may be taken from
+MIN_NAMED = 3  # items named one after the other
+MAX_ITEM_WORDS = 6  # an item is a name, not a clause
+MIN_ITEMS_NUMBERED = 2  # items numbered in the sentence ("(1) …, (2) …"): their numbers say they are items
+# what opens a run of items: "e.g.", "such as", "including", "namely", a colon; the run, bounded, up to a stop
+# (a full stop inside a name, "Amazon.com, Inc.,", ends nothing; items after a colon may be parted by semicolons)
+_OPENS = re.compile(r"(?:\be\.g\.,?|\bi\.e\.,?|\bsuch as|\bincluding|\bnamely|:)\s+((?:[^.:()]|\.(?!\s)){1,300})",
+                    re.IGNORECASE)
+_SPLIT = re.compile(r"[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_NUMBERED = re.compile(r"\((?:\d{1,2}|[a-h])\)\s")  # "(1) Universal Security Capabilities … (2) …"
+
+
+def names_items(sentence: str) -> bool:
+    """Does the sentence name three items or more one after the other, after "e.g.", "such as", "including",
+    "namely" or a colon, each a short name, or number two or more ("(1) …, (2) …")?"""
+    if len(_NUMBERED.findall(sentence)) >= MIN_ITEMS_NUMBERED:
+        return True
+    for match in _OPENS.finditer(sentence):
+        pieces = [p.split() for p in _SPLIT.split(match.group(1)) if p.strip()]
+        if len(pieces) >= MIN_NAMED and all(len(p) <= MAX_ITEM_WORDS for p in pieces[:MIN_NAMED]):
+            return True
+    return False
+
+
+def naming_first(ranked: Ranked) -> Ranked | None:
+    """The ranking with the best of its first `TOP` body sentences that names items moved to the front, when the
+    best one names none; None when there is nothing to move."""
+    body = ranked.body()[:TOP]
+    if not body or names_items(ranked.pool[body[0]].text):
+        return None
+    named = next((i for i in body[1:] if names_items(ranked.pool[i].text)), None)
+    if named is None:
+        return None
+    return replace(ranked, order=[named, *(i for i in ranked.order if i != named)])
