@@ -57,6 +57,11 @@ _CHOOSING = re.compile(r"\b(?:decide|decides|deciding|choose|chooses|choosing|se
                        r"determines|determining|pick|picks|picking|prioriti[sz]e|prioriti[sz]ing)\s+"
                        r"(?:which|what|whether|where|when)\b", re.IGNORECASE)
 # "What is a PDP made of?", "What does the PDP consist of?": its components, though no components are named
+# "What does an enterprise's network have to provide before it can support a ZTA?": an obligation asked, whose
+# items a document lists as its "requirements" (the question names no kind of item)
+_OBLIGED = re.compile(r"^\W*what\s+(?:(?:does|do|would|should)\b.{1,80}?\b(?:have\s+to|has\s+to|needs?\s+to|"
+                      r"required\s+to)|must\b.{1,80}?)\s+(?:provide|have|meet|satisfy|offer|support|ensure|"
+                      r"be\s+able\s+to)\b", re.IGNORECASE)
 _MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up\s+)?of|composed\s+of|comprised\s+of|"
                       r"consists?\s+of|broken\s+(?:down\s+)?into|divided\s+into)", re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
@@ -92,7 +97,7 @@ def asks_for_items(question: str) -> bool:
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
     if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or begins_change(q)
-            or _MADE_OF.match(q)):
+            or _MADE_OF.match(q) or _OBLIGED.match(q)):
         return True
     if _QUANTITY.match(q) or _MANNER.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
@@ -162,6 +167,8 @@ def item_noun(question: str) -> str | None:
     match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
     if match is None and begins_change(words):
         return "steps"
+    if match is None and _OBLIGED.match(words):
+        return "requirements"
     return _head(words, match.start()) if match else None
 
 

@@ -100,3 +100,18 @@ def test_risks_of_one_kind_are_not_the_risk_categories(risk_factors: MemoryBank)
 def test_the_risk_categories_answer_what_risks_apple_faces(risk_factors: MemoryBank) -> None:
     answer = risk_factors.run("What risks does the Company face?").answer
     assert answer.startswith("The documents give") and "Business Risks" in answer, answer
+
+
+def test_what_something_has_to_provide_asks_for_its_requirements(tmp_path_factory: pytest.TempPathFactory,
+                                                                  embedder: CachedEmbedder) -> None:
+    """"What does an enterprise's network have to provide before it can support a ZTA?" names no kind of item; the
+    answer is §3.4.1 "Network Requirements to Support ZTA" (PDF pp. 30-31), which it got as one prose sentence."""
+    for question in ("What does an enterprise's network have to provide before it can support a zero trust "
+                     "architecture?", "What must the network be able to do to support a ZTA?"):
+        assert asks_for_items(question) and item_noun(question) == "requirements", question
+    assert item_noun("What does the PEP do?") is None and item_noun("What does Apple need to pay in taxes?") is None
+    bank = bank_of_pages("NIST.SP.800-207.pdf", [17, 18, 29, 30], tmp_path_factory.mktemp("network"),
+                         embedder=embedder)
+    answer = bank.run("What does an enterprise's network have to provide before it can support a zero trust "
+                      "architecture?").answer
+    assert "basic network connectivity" in answer and "observe all network traffic" in answer, answer
