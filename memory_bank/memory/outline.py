@@ -41,6 +41,16 @@ def kind_named(noun: frozenset[str], title: frozenset[str], lead: frozenset[str]
             or sum(noun <= line for line in lines) >= 2)
 
 
+_QUESTIONS = frozenset(stems("questions"))
+
+
+def questions_listed(noun: frozenset[str], lines: list[str]) -> int:
+    """How many of the lines are questions, when the kind asked for is questions ("What basic questions does the
+    CDM program want an agency to answer?" of "• What is connected? … • Who is using the network? …"): items
+    worded as questions are of that kind whatever words they use. 0 for any other kind."""
+    return sum("?" in line for line in lines) if noun == _QUESTIONS else 0
+
+
 class OutlineItem(BaseModel):
     marker: str = Field(max_length=16)  # "1.", "(a)", "•"
     text: str = Field(max_length=MAX_TEXT)  # the item's first sentence, whole
@@ -69,7 +79,7 @@ class Outline(BaseModel):
         groups = [(title, lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
         groups.append((plural_title(self.title), "", [f"{c.title} {c.opening}" for c in self.children]))
         return any(kind_named(noun, named, frozenset(stems(lead)), [frozenset(stems(line)) for line in lines])
-                   for named, lead, lines in groups)
+                   or questions_listed(noun, lines) >= 2 for named, lead, lines in groups)
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, Any]) -> Outline | None:

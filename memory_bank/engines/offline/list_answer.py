@@ -13,7 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
-from ...memory.outline import Outline, OutlineItem, OutlineList, kind_named, plural_title
+from ...memory.outline import Outline, OutlineItem, OutlineList, kind_named, plural_title, questions_listed
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -238,8 +238,12 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
     noun = frozenset(stems(item_noun(question) or ""))
     period = periods(asked_part(question))
 
+
+    def asked(listing: Listing) -> int:  # items worded as questions, when questions are asked for
+        return questions_listed(noun, [item.text for item in listing.items])
+
     def score(k: int) -> tuple[bool, int, float]:
-        named = sum(bool(noun) and noun <= line for line in texts[k])
+        named = sum(bool(noun) and noun <= line for line in texts[k]) + asked(candidates[k][0])
         return names_period(period, candidates[k][1]), min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
@@ -248,7 +252,7 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
     # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
     # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
-    if not kind_named(noun, title, texts[best][0], texts[best][1:]):
+    if not kind_named(noun, title, texts[best][0], texts[best][1:]) and asked(listing) < MIN_ITEMS:
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)

@@ -115,3 +115,15 @@ def test_what_something_has_to_provide_asks_for_its_requirements(tmp_path_factor
     answer = bank.run("What does an enterprise's network have to provide before it can support a zero trust "
                       "architecture?").answer
     assert "basic network connectivity" in answer and "observe all network traffic" in answer, answer
+
+
+def test_items_worded_as_questions_are_the_questions_asked_for(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """§6.6 (PDF pp. 43-44) lists what an agency must understand as four questions ("What is connected?", "Who is
+    using the network?", …) under a lead-in that says "components and actors": asked for "basic questions", the
+    answer was two prose sentences about the CDM program."""
+    bank = bank_of_pages("NIST.SP.800-207.pdf", [42, 43], tmp_path_factory.mktemp("cdm"))
+    answer = bank.run("What basic questions does the DHS CDM program want an agency to be able to answer about its "
+                      "own infrastructure?").answer
+    for asked in ("What is connected?", "Who is using the network?", "What is happening on the network?",
+                  "How is data protected?"):
+        assert asked in answer, answer
