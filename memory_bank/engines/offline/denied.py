@@ -19,6 +19,9 @@ from .verdict import is_yes_no
 _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # a plain negation of a verb ("did not", "never", "cannot"); "no" negates a noun ("no nucleomorph") and is left out
 _NOT = frozenset({"not", "never", "cannot"})
+_CASED = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+# "It was not until the late 1950s that ABC became …", "not only … but": no denial
+_NOT_DENYING = frozenset({"until", "till", "only", "just", "merely", "simply", "least"})
 _BEFORE, _AFTER = 1, 5  # the words a negation bears on
 DENIED_WORDS = 2  # this many of the question's content words in its reach: the asked predicate, not a side clause
 # "Besides X, which …?", "Other than X, who …?": another one than X is presumed
@@ -59,13 +62,16 @@ def denied(question: str, sentence: str) -> list[str]:
     if any(_negation(t) for t in asked_tokens):
         return out
     asked = _content(asked_tokens) - named
-    said = _tokens(sentence)
+    cased = _CASED.findall(sentence.replace("’", "'"))
+    said = [t.lower() for t in cased]
     stems_ = [stem(t) for t in said]
     for i, token in enumerate(said):
-        if not _negation(token):
+        if not _negation(token) or said[i + 1: i + 2] and said[i + 1] in _NOT_DENYING:
             continue
         span = range(max(0, i - _BEFORE), min(len(said), i + _AFTER + 1))
-        reach = [said[j] for j in span if stems_[j] in asked]
+        # a name is what the sentence is about, not what it denies ("has not been given a Nobel Prize" denies the
+        # giving, not "declining a Nobel Prize")
+        reach = [said[j] for j in span if stems_[j] in asked and not cased[j][:1].isupper()]
         if len({stem(t) for t in reach}) >= DENIED_WORDS:
             out.append("not " + " ".join(reach))  # as the sentence says them: "not immediately decision"
             break

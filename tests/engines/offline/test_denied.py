@@ -59,3 +59,14 @@ def test_a_name_the_sentence_sets_aside_is_not_what_it_speaks_of() -> None:
         "outside United States"]
     assert denied("How many central conferences are outside the United States?", sentence) == []
     assert denied("How many central conferences does the church have in Africa?", sentence) == []
+
+
+def test_a_negated_name_or_a_negation_that_denies_nothing_is_no_denial() -> None:
+    """"has not been given a Nobel Prize" denies the giving, not declining one; "It was not until the late 1950s
+    that …" says when, and denies nothing (both lost answerable SQuAD questions)."""
+    assert denied("According to the Nobel Foundation what has to happen before someone can decline a prize?",
+                  'The Nobel Foundation said, "Any rumor that a person has not been given a Nobel Prize because he '
+                  'made known his intention to refuse the reward is ridiculous".') == []
+    assert denied("What kind of programs can be credited for ABC's success in the late 1950s?",
+                  "It was not until the late 1950s that the ABC network became a serious contender to NBC and "
+                  "CBS.") == []
