@@ -132,11 +132,11 @@ class PartsAnswerer:
         return None
 
     def _says_own(self, part: str, first: str, ev: Evidence, ranked: Ranked | None) -> bool:
-        """Does the sentence (with its neighbours in its passage) say a word of the later part's own, one the first
-        part does not say (or its acronym)? A part that names the first part's subject ("what is Oracle's CTO's
-        salary?", its "his" read as the subject) meets that part's sentences by the subject's words alone: they
-        answer it only when they say what it asks of the subject ("establish" of "what is TIC meant to
-        establish?"). True when the part says nothing the first one does not."""
+        """Does the sentence (with its neighbours in its passage and its section's titles) say a word of the later
+        part's own, one the first part does not say (or its acronym)? A part that names the first part's subject
+        ("what is Oracle's CTO's salary?", its "his" read as the subject) meets that part's sentences by the
+        subject's words alone: they answer it only when they say what it asks of the subject ("establish" of "what
+        is TIC meant to establish?"). True when the part says nothing the first one does not."""
         acronyms = self.r.view.acronyms()
         # "What does SDP stand for?": its subject said again in a later part may be the long form
         before = bare_stems(" ".join([first, *(acronyms[w] for w in _ACRONYM.findall(first) if w in acronyms)]))
@@ -144,8 +144,8 @@ class PartsAnswerer:
         if not own or not bare_stems(part) & before or ranked is None:
             return True
         near = " ".join(e.text for e in ranked.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
-        said = bare_stems(near or ev.text) | spelled_by(spelled_forms(part, acronyms), near or ev.text)
-        return bool(own & said)
+        near = " ".join([near or ev.text, *ev.section])  # a word its section is titled by is its topic
+        return bool(own & (bare_stems(near) | spelled_by(spelled_forms(part, acronyms), near)))
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
