@@ -80,7 +80,7 @@ def question_parts(question: str, acronyms: Mapping[str, str] | None = None) -> 
         return [question]  # "... and when?" leans on the first clause: one question
     parts = [p if p.endswith("?") else f"{p}?" for p in parts]
     subject = _subject(parts[0]) or pointed_subject(parts[0])
-    subject = (acronyms or {}).get(subject, subject)
+    subject = f"{acronyms[subject]} ({subject})" if acronyms and subject in acronyms else subject
     return parts[:1] + [read_pointers(p, subject) for p in parts[1:]]
 
 

@@ -107,6 +107,10 @@ class PartsAnswerer:
                 answer = counts[-1]  # sentence naming the items says it of each (shown once)
             if not answer.found:  # "Who runs TIC, and what is it meant to establish?": one sentence says both
                 answer = self._answered_before(part, parts[0], ranking, answers) or answer
+            if k and not (answer.found and answer.used[0].section in _sections(answers)):
+                # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
+                # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
+                answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
             if answer.found and is_yes_no(part):
                 answer.text = f"{verdict(part, answer.used[0].text)}. {answer.text}"
             answers.append(answer)
@@ -131,6 +135,22 @@ class PartsAnswerer:
                     return shown
         return None
 
+    def _beside(self, part: str, first: str, ranked: Ranked | None, answers: list[Answer],
+                said: frozenset[str]) -> Answer | None:
+        """A later part that asks more of the earlier part's subject ("… and what made that possible?") is
+        answered where the earlier part's answer was read: the best sentence of its ranking in that answer's
+        section, not shown yet, that says a word of the part's own and meets its constraints; None when there is
+        none, or the part asks nothing of that subject."""
+        if ranked is None or not bare_stems(part) & bare_stems(first):
+            return None
+        sections = _sections(answers)
+        pool = ranked.pool
+        beside = [i for i in ranked.body() if pool[i].section in sections and pool[i].text not in said
+                  and not ranked.near_miss(i) and self._says_own(part, first, pool[i], None)]
+        if not beside:
+            return None
+        return self.r.answerer.compose(part, pool, beside, ranked.scores[beside[0]], said)
+
     def _says_own(self, part: str, first: str, ev: Evidence, ranked: Ranked | None) -> bool:
         """Does the sentence (with its neighbours in its passage and its section's titles) say a word of the later
         part's own, one the first part does not say (or its acronym)? A part that names the first part's subject
@@ -141,10 +161,14 @@ class PartsAnswerer:
         # "What does SDP stand for?": its subject said again in a later part may be the long form
         before = bare_stems(" ".join([first, *(acronyms[w] for w in _ACRONYM.findall(first) if w in acronyms)]))
         own = bare_stems(part) - before
-        if not own or not bare_stems(part) & before or ranked is None:
+        if not own or not bare_stems(part) & before:
             return True
-        near = " ".join(e.text for e in ranked.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
-        near = " ".join([near or ev.text, *ev.section])  # a word its section is titled by is its topic
+        if ranked is None:  # the sentence alone
+            near = ev.text
+        else:  # with its neighbours; a word its section is titled by is its topic
+            near = " ".join(e.text for e in ranked.pool if e.node_id == ev.node_id
+                            and abs(e.position - ev.position) <= 1)
+            near = " ".join([near or ev.text, *ev.section])
         return bool(own & (bare_stems(near) | spelled_by(spelled_forms(part, acronyms), near)))
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
@@ -162,6 +186,11 @@ class PartsAnswerer:
         return True
 
 
+def _sections(answers: list[Answer]) -> set[tuple[str, ...]]:
+    """The sections the found answers' sentences were read in."""
+    return {ev.section for a in answers if a.found for ev in a.used if ev.section}
+
+
 def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | None],
             calls: list[ToolCallRecord]) -> ExecutionResult:
     """The parts' answers as one: a list answer as it is, another part as a cited line, an unanswered part
@@ -169,14 +198,12 @@ def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | No
     if not any(a.found for a in answers):
         return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                summary="No passage of the documents answers any part of the question.")
-    shown: set[str] = set()
     lines: list[str] = []
     for part, a, listing in zip(parts, answers, listings):
-        if a.found and listing is None and a.used and all(ev.text in shown for ev in a.used):
+        if a.found and listing is None and a.text in "\n".join(lines):
             continue  # one passage answering two parts is shown once (a verdict said before it or not)
         if a.found and a.text:
             lines.append(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})")
-            shown |= {ev.text for ev in a.used}
         elif not a.found:
             lines.append(f"- {part} {NOT_FOUND}")
     lines = list(dict.fromkeys(lines))

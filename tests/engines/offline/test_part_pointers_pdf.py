@@ -53,6 +53,16 @@ def test_a_part_whose_pointer_is_read_is_answered_only_by_what_it_asks_of_the_su
     assert answer.splitlines()[-1].endswith(NOT_FOUND), answer
 
 
+def test_a_part_asking_more_of_the_earlier_subject_is_answered_beside_its_answer(nist: MemoryBank) -> None:
+    """"what made that possible?" alone met "Access rules are made as granular as possible …" (section 2) and was
+    "not found": what made the change possible is said in 1.1, beside the sentence the first part was answered
+    by ("As technology matures, it is becoming possible to continually analyze …")."""
+    answer = nist.run("Has the way federal agencies enforce security policies changed, and what made that "
+                      "possible?").answer
+    assert NOT_FOUND not in answer, answer
+    assert "As technology matures" in answer, answer
+
+
 def test_a_clause_the_question_asks_about_is_asked_in_its_words(nist: MemoryBank) -> None:
     """"… in what it assumes about trust and where it applies security capabilities?" was split into a second
     "question" "where it applies security capabilities?", and the comparison's sentence on TIC 1.0 and 2.0 was
@@ -84,7 +94,7 @@ def test_pointers_are_read_only_where_they_agree() -> None:
 def test_a_question_part_reads_its_pointer_and_keeps_an_asked_clause_in_the_questions_words() -> None:
     assert question_parts("What does SDP stand for, and what role does the PA play when a ZTA is built that way?",
                           {"SDP": "software defined perimeter"}) == [
-        "What does SDP stand for?", "what role does the PA play when a ZTA is built with software defined perimeter?"]
+        "What does SDP stand for?", "what role does the PA play when a ZTA is built with software defined perimeter (SDP)?"]
     assert question_parts("How does TIC 3.0 differ from TIC 1.0 and 2.0 in what it assumes about trust and where it "
                           "applies security capabilities?") == [
         "How does TIC 3.0 differ from TIC 1.0 and 2.0 in what it assumes about trust?",
