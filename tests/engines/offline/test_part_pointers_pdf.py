@@ -94,7 +94,8 @@ def test_pointers_are_read_only_where_they_agree() -> None:
 def test_a_question_part_reads_its_pointer_and_keeps_an_asked_clause_in_the_questions_words() -> None:
     assert question_parts("What does SDP stand for, and what role does the PA play when a ZTA is built that way?",
                           {"SDP": "software defined perimeter"}) == [
-        "What does SDP stand for?", "what role does the PA play when a ZTA is built with software defined perimeter (SDP)?"]
+        "What does SDP stand for?",
+        "what role does the PA play when a ZTA is built with software defined perimeter (SDP)?"]
     assert question_parts("How does TIC 3.0 differ from TIC 1.0 and 2.0 in what it assumes about trust and where it "
                           "applies security capabilities?") == [
         "How does TIC 3.0 differ from TIC 1.0 and 2.0 in what it assumes about trust?",
