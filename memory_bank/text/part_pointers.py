@@ -31,13 +31,16 @@ _WHO_DOES = re.compile(r"^\s*+who\s++(?!(?:is|are|was|were|do|does|did|has|have|
 _HOW_SO = re.compile(r"^\s*+how\s++(?!many\b|much\b)\w++\s++(?P<aux>is|are|was|were|do|does|did|has|have|had)\s++"
                      r"(?P<rest>.+)$", re.IGNORECASE)
 _NAME = re.compile(r"\b[A-Z]")
+_COUNTED = re.compile(r"^\s*+how\s++(?:many|much)\b", re.IGNORECASE)
 
 
 def pointed_subject(part: str) -> str:
     """What a later part's pointer stands for: the subject of `part` ("Who runs the Trusted Internet Connections
     initiative?" -> "the Trusted Internet Connections initiative", whose verb opens it; "When Apple sells an
     iPhone, what obligations does the sale include?" -> "obligations", the question after its opening clause);
-    "" when it names nothing."""
+    "" when it names nothing, or asks how many or how much (what "it" then stands for is not said)."""
+    if _COUNTED.match(part):  # "How much did Oracle spend …, and what did it buy?": "it" is no name of it
+        return ""
     clauses = _WH_CLAUSE.split(part)
     asked = clauses[-1] if len(clauses) > 1 else part
     does = _WHO_DOES.match(asked)
@@ -49,8 +52,9 @@ def pointed_subject(part: str) -> str:
     return subject_of(asked)
 
 
-def read_pointers(part: str, subject: str) -> str:
-    """`part` with its first pointer that agrees with `subject` read as it; unchanged when none does."""
+def read_pointers(part: str, subject: str, listed: bool = False) -> str:
+    """`part` with its first pointer that agrees with `subject` read as it; unchanged when none does. `listed`: the
+    part before asks for a list, whose answer asks "they"/"them" of each of its items (item_details.py)."""
     if not subject or subject.lower() in part.lower():  # the part names it already
         return part
     plural = is_plural(subject) or is_plural(" ".join(subject.split()[:2]))  # "privacy problems come with …"
@@ -59,7 +63,7 @@ def read_pointers(part: str, subject: str) -> str:
             said = f"with {subject}"
         elif match["that"] and not _ALONE.match(part, match.end()):
             continue
-        elif match["one"] and plural or match["many"] and not plural:
+        elif match["one"] and plural or match["many"] and (listed or not plural):
             continue
         elif match["person"] and not _NAME.search(subject):
             continue

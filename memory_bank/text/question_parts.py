@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .asks import asks_for_items
 from .part_pointers import pointed_subject, read_pointers
 
 MAX_PARTS = 4
@@ -67,6 +68,18 @@ def question_parts(question: str, acronyms: Mapping[str, str] | None = None) -> 
     the first part's subject is read as that subject (`part_pointers.py`); an acronym as the long form
     `acronyms` (the documents' own) gives it: their passages on it say the long form, not the letters ("What
     does SDP stand for, and what does the PA do when a ZTA is built that way?")."""
+    parts = asked_parts(question)
+    text = " ".join(question.split())
+    if len(parts) < 2 or _COMPARE.match(text) or _DIFFERENCE.search(text):  # two sides: no pointer
+        return parts
+    subject = _subject(parts[0]) or pointed_subject(parts[0])
+    subject = f"{acronyms[subject]} ({subject})" if acronyms and subject in acronyms else subject
+    listed = asks_for_items(parts[0])
+    return parts[:1] + [read_pointers(p, subject, listed) for p in parts[1:]]
+
+
+def asked_parts(question: str) -> list[str]:
+    """The questions a question asks as it asks them, each later part's pointers unread."""
     text = " ".join(question.split())
     compared = _COMPARE.match(text) or _DIFFERENCE.search(text)
     if compared:
@@ -78,10 +91,7 @@ def question_parts(question: str, acronyms: Mapping[str, str] | None = None) -> 
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
         return [question]  # "... and when?" leans on the first clause: one question
-    parts = [p if p.endswith("?") else f"{p}?" for p in parts]
-    subject = _subject(parts[0]) or pointed_subject(parts[0])
-    subject = f"{acronyms[subject]} ({subject})" if acronyms and subject in acronyms else subject
-    return parts[:1] + [read_pointers(p, subject) for p in parts[1:]]
+    return [p if p.endswith("?") else f"{p}?" for p in parts]
 
 
 def _framed(parts: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...retrieval.view import MemoryView
+from ...text.question_parts import asked_parts
 from ...text.tokens import bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
@@ -57,6 +58,7 @@ class PartsAnswerer:
         r = self.r
         answerer = r.answerer
         parts = [s.question for s in selections]
+        leans = _pointed(question, parts)
         selected = [(s, r.evidence(s, calls)) for s in selections]
         listings = [None if is_yes_no(part) else r.lists.listing(part, selection)
                     for part, (selection, _) in zip(parts, selected)]
@@ -107,7 +109,7 @@ class PartsAnswerer:
                 answer = counts[-1]  # sentence naming the items says it of each (shown once)
             if not answer.found:  # "Who runs TIC, and what is it meant to establish?": one sentence says both
                 answer = self._answered_before(part, parts[0], ranking, answers) or answer
-            if k and not (answer.found and answer.used[0].section in _sections(answers)):
+            if leans[k] and not (answer.found and answer.used[0].section in _sections(answers)):
                 # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
                 # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
                 answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
@@ -184,6 +186,15 @@ class PartsAnswerer:
         answers[j] = Answer(self.r.lists.compose(parts[j], listing, texts),
                             [section_evidence(listing), *(d for d in details if d)], 1.0)
         return True
+
+
+def _pointed(question: str, parts: list[str]) -> list[bool]:
+    """Which parts point back at the first part's subject, read as it (`question_parts`): those whose words are not
+    the question's own ("what made that possible?" asked as "what made the way … possible?")."""
+    asked = asked_parts(question)
+    if len(asked) != len(parts):
+        return [False] * len(parts)
+    return [" ".join(a.lower().split()) != " ".join(p.lower().split()) for a, p in zip(asked, parts)]
 
 
 def _sections(answers: list[Answer]) -> set[tuple[str, ...]]:
