@@ -99,7 +99,7 @@ class Adapter:
         """The evidence for `query` within the memory budget; a question that asks several things ("What are X,
         and how does Y decide?") also gets each part's own, in `parts` (the evidence for X is not Y's)."""
         selection = self.blocks.select(query, self.memory_budget)
-        parts = question_parts(query)
+        parts = question_parts(query, self.blocks.view.acronyms())
         if len(parts) > 1:
             selection.parts = [self.blocks.select(part, self.memory_budget) for part in parts]
         return selection

@@ -139,7 +139,7 @@ def _pointed_item(words: list[str], subject: str) -> str:
     said = subject.split()
     if len(said) > 2 and said[0].lower() == "the" and said[1].lower() in ORDINALS:
         kind = " ".join(said[2:])  # the previous question pointed into the list too: the same kind of item
-    elif _plural(subject):
+    elif is_plural(subject):
         kind = _singular(_undetermined(subject))
     else:
         return ""
@@ -166,7 +166,7 @@ def _counted(subject: str) -> str:
         plural = head[:-1] + "ies" if head.endswith("y") and head[-2:-1] not in "aeiou" else \
             head + "es" if head.endswith(("s", "x", "ch", "sh")) else head + "s"
         return " ".join([*kind[:at], plural, *kind[at + 1:]])
-    return _undetermined(subject) if _plural(subject) else ""
+    return _undetermined(subject) if is_plural(subject) else ""
 
 
 def _singular(subject: str) -> str:
@@ -232,8 +232,8 @@ def _agrees(possessive: str, owner: str) -> bool:
     """Does the pronoun agree with the owner it would stand for: "its" one thing, "their" several or a named
     one (a company is "their" too)? "their first plan" does not stand for "material"."""
     if possessive == "its":
-        return not _plural(owner)
-    return _plural(owner) or any(w[:1].isupper() for w in owner.split())
+        return not is_plural(owner)
+    return is_plural(owner) or any(w[:1].isupper() for w in owner.split())
 
 
 def _owner(subject: str) -> str:
@@ -319,7 +319,7 @@ def _clean(run: list[str]) -> str:
     return " ".join(run) if any(w.lower() not in STOPWORDS for w in run) else ""
 
 
-def _plural(subject: str) -> bool:
+def is_plural(subject: str) -> bool:
     """Does the subject name things that can be counted ("the tenets of zero trust"): its head, the last word
     before a preposition, is a plural?"""
     head = next((w for w, after in zip(subject.split(), [*subject.split()[1:], ""]) if after in {"", "of", "in",

@@ -9,6 +9,10 @@ Y?" stays one question, so factoid answers stay short.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+
+from .asks import asks_for_items
+from .part_pointers import pointed_subject, read_pointers
 
 MAX_PARTS = 4
 MIN_WORDS = 3  # a part shorter than this is no question of its own
@@ -41,9 +45,11 @@ _DIFFERENCE = re.compile(r"^\s*what(?:'s|\s+is|\s+are)\s+the\s+differences?\s+be
                          r"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
 # a part is a question of its own only when it opens like one ("Goldenson proposed a merger ... and what network"
 # is one question whose second clause leans on the first)
-# "it" in a later part is the first part's subject ("... and what does it do?"); "they" and "each" are left to
-# the list answer, which asks them of every item
-_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+# "… in what it assumes about trust and where it applies security capabilities?": a question word right before its
+# clause's subject ("where it applies", not "where does it apply") opens a clause the question asks about, not a
+# question of its own
+_EMBEDDED = re.compile(rf"^{_WH}\s++(?:it|they|he|she|we|you|i|this|these|those)\b", re.IGNORECASE)
+_ASKED_CLAUSE = re.compile(rf"\s(?={_WH}\s++(?:it|they|he|she|we|you|i|this|these|those)\b)", re.IGNORECASE)
 # "What does 'PA' stand for (in the filing)?" / "What is a policy engine?"
 _ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“‘]?[A-Z][A-Za-z0-9&]{0,9}[\"'”’]?)\s+"
                         r"(?i:stand\s+for|mean)(?:\s+(?i:in)\s+[^?,;]{1,60})?|"
@@ -57,8 +63,23 @@ _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|
                              re.IGNORECASE)
 
 
-def question_parts(question: str) -> list[str]:
-    """The questions a question asks, in order; a single question comes back alone."""
+def question_parts(question: str, acronyms: Mapping[str, str] | None = None) -> list[str]:
+    """The questions a question asks, in order; a single question comes back alone. A later part's pointer to
+    the first part's subject is read as that subject (`part_pointers.py`); an acronym as the long form
+    `acronyms` (the documents' own) gives it: their passages on it say the long form, not the letters ("What
+    does SDP stand for, and what does the PA do when a ZTA is built that way?")."""
+    parts = asked_parts(question)
+    text = " ".join(question.split())
+    if len(parts) < 2 or _COMPARE.match(text) or _DIFFERENCE.search(text):  # two sides: no pointer
+        return parts
+    subject = _subject(parts[0]) or pointed_subject(parts[0])
+    subject = f"{acronyms[subject]} ({subject})" if acronyms and subject in acronyms else subject
+    listed = asks_for_items(parts[0])
+    return parts[:1] + [read_pointers(p, subject, listed) for p in parts[1:]]
+
+
+def asked_parts(question: str) -> list[str]:
+    """The questions a question asks as it asks them, each later part's pointers unread."""
     text = " ".join(question.split())
     compared = _COMPARE.match(text) or _DIFFERENCE.search(text)
     if compared:
@@ -66,17 +87,28 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(text) if p.strip(" ,;")]
     if len(parts) >= 2 and _SERIES_END.search(text):
         parts = [q.strip(" ,;") for p in parts for q in _SERIES_BREAK.split(p) if q.strip(" ,;")]
-    parts = _with_causes(parts)
+    parts = _with_causes(_framed(parts))
     if (not 2 <= len(parts) <= MAX_PARTS or any(len(p.split()) < MIN_WORDS for p in parts)
             or not _OPENS_QUESTION.match(parts[0])):
         return [question]  # "... and when?" leans on the first clause: one question
-    parts = [p if p.endswith("?") else f"{p}?" for p in parts]
-    subject = _subject(parts[0])
-    if not subject:
-        return parts
-    said: str = subject  # the lambda below reads it after the check
-    return parts[:1] + [_IT.sub(lambda m: said + ("'s" if m.group(0).lower() == "its" else ""), p, count=1)
-                        for p in parts[1:]]
+    return [p if p.endswith("?") else f"{p}?" for p in parts]
+
+
+def _framed(parts: list[str]) -> list[str]:
+    """The parts with a clause the question asks about (`_EMBEDDED`) asked in the words the part before it asks
+    its own with ("How does X differ from Y in what it assumes, and where it applies …" -> "How does X differ
+    from Y in where it applies …"), or joined to that part when it asks no such clause."""
+    out: list[str] = []
+    for part in parts:
+        if not out or not _EMBEDDED.match(part):
+            out.append(part)
+            continue
+        frame = [m.end() for m in _ASKED_CLAUSE.finditer(out[-1])]
+        if frame:
+            out.append(f"{out[-1][:frame[-1]]}{part}")
+        else:
+            out[-1] = f"{out[-1]} and {part}"
+    return out
 
 
 def _with_causes(parts: list[str]) -> list[str]:

@@ -10,20 +10,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...retrieval.view import MemoryView
+from ...text.question_parts import asked_parts
+from ...text.tokens import bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selection
 from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
+from .alignment import spelled_by, spelled_forms
 from .answering import Answer, Answerer
 from .counted_list import counted_sentence
 from .evidence import Evidence
 from .figure_answer import answering_rows, asks_choice, asks_one_figure, figure_text, row_evidence
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
+from .ranking import Ranked
 from .results import done, where
 from .verdict import is_yes_no, verdict
 
+MERGE_POOL = 3  # the best sentences of a later part's ranking an earlier part's answer may answer it by
+_ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9&]{1,9}\b")
 _EACH = re.compile(r"\b(?:each|both|either)\b", re.IGNORECASE)  # a part asked of every item an earlier part named
 
 
@@ -52,6 +58,7 @@ class PartsAnswerer:
         r = self.r
         answerer = r.answerer
         parts = [s.question for s in selections]
+        leans = _pointed(question, parts)
         selected = [(s, r.evidence(s, calls)) for s in selections]
         listings = [None if is_yes_no(part) else r.lists.listing(part, selection)
                     for part, (selection, _) in zip(parts, selected)]
@@ -96,12 +103,75 @@ class PartsAnswerer:
             said = {text for j, text in enumerate(openings) if j != k and text}
             said |= {ev.text for a in answers if a.found for ev in a.used}
             answer = answerer.answer_ranked(part, ranking, frozenset(said))
+            if answer.found and k and not self._says_own(part, parts[0], answer.used[0], ranking):
+                answer = Answer(text="", used=answer.used, score=answer.score, found=False)
             if not answer.found and counts and _EACH.search(part):  # "… and what travels on each?": the
                 answer = counts[-1]  # sentence naming the items says it of each (shown once)
-            if answer.found and is_yes_no(part):
-                answer.text = f"{verdict(part, answer.used[0].text)}. {answer.text}"
+            if not answer.found:  # "Who runs TIC, and what is it meant to establish?": one sentence says both
+                answer = self._answered_before(part, parts[0], ranking, answers) or answer
+            if leans[k] and not (answer.found and answer.used[0].section in _sections(answers)):
+                # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
+                # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
+                answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
+            if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
+                answer = Answer(f"{verdict(part, answer.used[0].text)}. {answer.text}", answer.used, answer.score)
             answers.append(answer)
         return _merged(parts, answers, listings, calls)
+
+    def _answered_before(self, part: str, first: str, ranked: Ranked | None, answers: list[Answer]) -> Answer | None:
+        """The answer of an earlier part that shows a sentence this part's ranking puts first, or among its best
+        few meeting its constraints and judged to answer it: that sentence answers both (shown once), which the
+        part alone, its subject said in the earlier part, was not judged to ("… and what is it meant to establish?",
+        "… and what other position does he hold?"). None when no earlier part shows one."""
+        if ranked is None:
+            return None
+        found = self.r.answerer.config.found.found
+        best = ranked.body()[:MERGE_POOL]
+        for i in best:
+            if not self._says_own(part, first, ranked.pool[i], ranked):
+                continue
+            if i == best[0] or (not ranked.near_miss(i) and found(ranked.signals(i))):
+                shown = next((a for a in answers if a.found and ranked.pool[i].text in {ev.text for ev in a.used}),
+                             None)
+                if shown is not None:
+                    return shown
+        return None
+
+    def _beside(self, part: str, first: str, ranked: Ranked | None, answers: list[Answer],
+                said: frozenset[str]) -> Answer | None:
+        """A later part that asks more of the earlier part's subject ("… and what made that possible?") is
+        answered where the earlier part's answer was read: the best sentence of its ranking in that answer's
+        section, not shown yet, that says a word of the part's own and meets its constraints; None when there is
+        none, or the part asks nothing of that subject."""
+        if ranked is None or not bare_stems(part) & bare_stems(first):
+            return None
+        sections = _sections(answers)
+        pool = ranked.pool
+        beside = [i for i in ranked.body() if pool[i].section in sections and pool[i].text not in said
+                  and not ranked.near_miss(i) and self._says_own(part, first, pool[i], None)]
+        if not beside:
+            return None
+        return self.r.answerer.compose(part, pool, beside, ranked.scores[beside[0]], said)
+
+    def _says_own(self, part: str, first: str, ev: Evidence, ranked: Ranked | None) -> bool:
+        """Does the sentence (with its neighbours in its passage and its section's titles) say a word of the later
+        part's own, one the first part does not say (or its acronym)? A part that names the first part's subject
+        ("what is Oracle's CTO's salary?", its "his" read as the subject) meets that part's sentences by the
+        subject's words alone: they answer it only when they say what it asks of the subject ("establish" of "what
+        is TIC meant to establish?"). True when the part says nothing the first one does not."""
+        acronyms = self.r.view.acronyms()
+        # "What does SDP stand for?": its subject said again in a later part may be the long form
+        before = bare_stems(" ".join([first, *(acronyms[w] for w in _ACRONYM.findall(first) if w in acronyms)]))
+        own = bare_stems(part) - before
+        if not own or not bare_stems(part) & before:
+            return True
+        if ranked is None:  # the sentence alone
+            near = ev.text
+        else:  # with its neighbours; a word its section is titled by is its topic
+            near = " ".join(e.text for e in ranked.pool if e.node_id == ev.node_id
+                            and abs(e.position - ev.position) <= 1)
+            near = " ".join([near or ev.text, *ev.section])
+        return bool(own & (bare_stems(near) | spelled_by(spelled_forms(part, acronyms), near)))
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
@@ -118,6 +188,20 @@ class PartsAnswerer:
         return True
 
 
+def _pointed(question: str, parts: list[str]) -> list[bool]:
+    """Which parts point back at the first part's subject, read as it (`question_parts`): those whose words are not
+    the question's own ("what made that possible?" asked as "what made the way … possible?")."""
+    asked = asked_parts(question)
+    if len(asked) != len(parts):
+        return [False] * len(parts)
+    return [" ".join(a.lower().split()) != " ".join(p.lower().split()) for a, p in zip(asked, parts)]
+
+
+def _sections(answers: list[Answer]) -> set[tuple[str, ...]]:
+    """The sections the found answers' sentences were read in."""
+    return {ev.section for a in answers if a.found for ev in a.used if ev.section}
+
+
 def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | None],
             calls: list[ToolCallRecord]) -> ExecutionResult:
     """The parts' answers as one: a list answer as it is, another part as a cited line, an unanswered part
@@ -125,10 +209,15 @@ def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | No
     if not any(a.found for a in answers):
         return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                summary="No passage of the documents answers any part of the question.")
-    lines = [(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})") if a.found
-             else f"- {part} {NOT_FOUND}" for part, a, listing in zip(parts, answers, listings)
-             if not a.found or a.text]
-    lines = list(dict.fromkeys(lines))  # one passage answering two parts is shown once
+    lines: list[str] = []
+    for part, a, listing in zip(parts, answers, listings):
+        if a.found and listing is None and a.text in "\n".join(lines):
+            continue  # one passage answering two parts is shown once (a verdict said before it or not)
+        if a.found and a.text:
+            lines.append(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})")
+        elif not a.found:
+            lines.append(f"- {part} {NOT_FOUND}")
+    lines = list(dict.fromkeys(lines))
     found = [a for a in answers if a.found]
     merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)
     return done(merged, calls)

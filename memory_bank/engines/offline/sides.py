@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from ...text.tokens import tokenize
 
 _VERB = r"(?:does|do|did|is|are|was|were|will|would|can|could)"
+# "… differ from TIC 1.0 and 2.0 in what it assumes about trust?": what follows "in what" is the aspect asked, no side
 _HOW = re.compile(rf"^\s*how\s+{_VERB}\s+(?P<a>.+?)\s+(?:differ|compare|contrast)s?\s+(?:from|with|to|against)\s+"
-                  rf"(?P<b>.+?)[\s?.]*$", re.IGNORECASE)
+                  r"(?P<b>.+?)(?:\s+in\s+(?:what|how|where|which|when|terms\s+of)\b.*)?[\s?.]*$", re.IGNORECASE)
 _BETWEEN = re.compile(r"\b(?:differences?|distinction|contrast)\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)[\s?.]*$",
                       re.IGNORECASE)
 _AGAINST = re.compile(r"^\s*(?:(?:what|how|which|why|who)\s+(?:\w+\s+)?(?:does|do|did|is|are|was|were)\s+)?"
@@ -74,8 +75,8 @@ class Sides:
         """Is the term a word of the side the sentence does not describe ("Mac" for "iPad net sales decreased …"
         asked "How did iPad net sales compare with Mac net sales?")? A sentence on one side need not say it: the
         other side is answered by a sentence of its own."""
-        parts = set(_parts(term))
-        return bool(parts) and any(parts <= self.own[1 - k] for k in self.said(sentence, title))
+        parts = set(_parts(term))  # "TIC 3" of TIC 3.0 against TIC 1.0: a word both share ("TIC") names neither
+        return any(parts & self.own[1 - k] and not parts & self.own[k] for k in self.said(sentence, title))
 
     def _at(self, side: int, words: list[str]) -> int | None:
         """Where the words first say the side: enough of its own words, or its initials as a word."""
