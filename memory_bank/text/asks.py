@@ -169,7 +169,17 @@ def item_noun(question: str) -> str | None:
         return "steps"
     if match is None and _OBLIGED.match(words):
         return "requirements"
-    return _head(words, match.start()) if match else None
+    if match is None:
+        return None
+    head = _head(words, match.start())
+    of = _KIND_OF.match(words, match.end())  # "what kinds of devices": devices are what is asked for
+    if head in _VAGUE and of is not None:
+        return _head(words, of.start("noun"))
+    return head
+
+
+_VAGUE = frozenset({"kinds", "kind", "types", "type", "categories", "ways", "items", "examples", "forms"})
+_KIND_OF = re.compile(rf"\s+of\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
 
 
 def _head(words: str, start: int) -> str:

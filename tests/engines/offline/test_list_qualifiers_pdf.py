@@ -127,3 +127,13 @@ def test_items_worded_as_questions_are_the_questions_asked_for(tmp_path_factory:
     for asked in ("What is connected?", "Who is using the network?", "What is happening on the network?",
                   "How is data protected?"):
         assert asked in answer, answer
+
+
+def test_a_vague_kind_of_a_named_kind_asks_for_the_named_one() -> None:
+    """"what kinds of devices or software can it use …?" asks for devices: read as "kinds", any list matched, and
+    §7's kinds of migration were given for the devices that guard a micro-segment."""
+    assert item_noun("If an enterprise builds its ZTA around micro-segmentation, what kinds of devices or software "
+                     "can it use to guard each resource?") == "devices"
+    assert item_noun("What types of risks does Apple face?") == "risks"
+    assert item_noun("What kinds of deployment models are there?") == "models"
+    assert item_noun("What kinds of programming did ABC air?") == "kinds"  # no kind of item named after "of"
