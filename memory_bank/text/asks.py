@@ -173,9 +173,8 @@ def item_noun(question: str) -> str | None:
         return None
     head = _head(words, match.start())
     of = _KIND_OF.match(words, match.end())  # "what kinds of devices": devices are what is asked for
-    if head in _VAGUE and of is not None:
-        return _head(words, of.start("noun"))
-    return head
+    named = _head(words, of.start("noun")) if head in _VAGUE and of is not None else ""
+    return named if _plural(named) else head  # "categories of input" stay categories: "5 input" reads wrong
 
 
 _VAGUE = frozenset({"kinds", "kind", "types", "type", "categories", "ways", "items", "examples", "forms"})

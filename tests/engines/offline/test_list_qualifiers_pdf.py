@@ -137,3 +137,4 @@ def test_a_vague_kind_of_a_named_kind_asks_for_the_named_one() -> None:
     assert item_noun("What types of risks does Apple face?") == "risks"
     assert item_noun("What kinds of deployment models are there?") == "models"
     assert item_noun("What kinds of programming did ABC air?") == "kinds"  # no kind of item named after "of"
+    assert item_noun("What categories of input feed the trust algorithm?") == "categories"  # not "5 input"
