@@ -181,6 +181,17 @@ _VAGUE = frozenset({"kinds", "kind", "types", "type", "categories", "ways", "ite
 _KIND_OF = re.compile(rf"\s+of\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
 
 
+# the kind asked for as the question's head: "which shared components …", "what are the common elements …", not
+# "What runs from the riverside to higher parts of …" (a preposition before it: the head was passed)
+_HEAD_KIND = re.compile(rf"\b(?:what|which)\s+(?:(?!(?:from|to|in|into|of|at|on|by|for|with|about)\b)[\w'’-]+\s+)"
+                        rf"{{0,3}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)
+
+
+def kind_is_head(question: str) -> bool:
+    """Is the kind of item asked for the question's head noun, not a word of what it says about something else?"""
+    return _HEAD_KIND.search(asked_part(question)) is not None
+
+
 def _head(words: str, start: int) -> str:
     """The item noun at `start`, or the last of a run of them ("deployment models" -> "models")."""
     match = _NOUN.match(words, start)

@@ -17,7 +17,7 @@ from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shorten
-from ...text.asks import item_noun, ordinal_word
+from ...text.asks import item_noun, kind_is_head, ordinal_word
 from ...text.reader_concepts import in_document_terms
 from ...text.trends import names_no_subject
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
@@ -168,7 +168,8 @@ class OfflineExecutor:
             evidence = [ev for ev in evidence if not ev.row] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
-        named = naming_first(ranked) if answer.found and items_asked and item_noun(question) and ranked else None
+        named = naming_first(ranked) if (answer.found and items_asked and item_noun(question) and kind_is_head(question)
+                                         and ranked) else None
         if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
             # no list holds ("the common elements (e.g., ID management, …)") opens the answer
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)

@@ -138,3 +138,14 @@ def test_a_vague_kind_of_a_named_kind_asks_for_the_named_one() -> None:
     assert item_noun("What kinds of deployment models are there?") == "models"
     assert item_noun("What kinds of programming did ABC air?") == "kinds"  # no kind of item named after "of"
     assert item_noun("What categories of input feed the trust algorithm?") == "categories"  # not "5 input"
+
+
+def test_a_sentence_naming_items_opens_only_an_answer_whose_head_asks_for_items() -> None:
+    """"What runs from the riverside to higher parts of the city center?" names "parts" after its head has passed;
+    a sentence listing buildings opened its answer in place of "Stairs from the riverside …" (SQuAD seed 21)."""
+    from memory_bank.text.asks import kind_is_head
+
+    assert not kind_is_head("What runs from the riverside to higher parts of the city center?")
+    assert kind_is_head("In a hybrid zero trust and perimeter-based enterprise, which shared components have to "
+                        "work under both models?")
+    assert kind_is_head("What are the common elements of a hybrid ZTA?")
