@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 
 from ...text.tokens import STOPWORDS, stem
-from .verdict import is_yes_no
+from .verdict import is_yes_no, lower_words
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # a plain negation of a verb ("did not", "never", "cannot"); "no" negates a noun ("no nucleomorph") and is left out
 _NOT = frozenset({"not", "never", "cannot"})
 _CASED = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
@@ -35,10 +34,6 @@ _SET_ASIDE = re.compile(r"\b(?i:outside(?:\s+of)?|except(?:\s+for)?|excluding|ot
 _ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+among)\b", re.IGNORECASE)
 
 
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower().replace("’", "'"))
-
-
 def _negation(token: str) -> bool:
     return token in _NOT or token.endswith("n't")
 
@@ -54,11 +49,11 @@ def denied(question: str, sentence: str) -> list[str]:
         return []
     out: list[str] = []
     besides = _BESIDES.match(question)
-    named = _content(_tokens(besides["named"])) if besides else set()
-    if besides is not None and _ONLY.search(sentence) and named <= _content(_tokens(sentence)):
+    named = _content(lower_words(besides["named"])) if besides else set()
+    if besides is not None and _ONLY.search(sentence) and named <= _content(lower_words(sentence)):
         out.append("only")
     out += _turned_with(question, sentence) + _set_aside(question, sentence)
-    asked_tokens = _tokens(question)
+    asked_tokens = lower_words(question)
     if any(_negation(t) for t in asked_tokens):
         return out
     asked = _content(asked_tokens) - named
@@ -71,9 +66,9 @@ def denied(question: str, sentence: str) -> list[str]:
         span = range(max(0, i - _BEFORE), min(len(said), i + _AFTER + 1))
         # a name is what the sentence is about, not what it denies ("has not been given a Nobel Prize" denies the
         # giving, not "declining a Nobel Prize")
-        reach = [said[j] for j in span if stems_[j] in asked and not cased[j][:1].isupper()]
-        if len({stem(t) for t in reach}) >= DENIED_WORDS:
-            out.append("not " + " ".join(reach))  # as the sentence says them: "not immediately decision"
+        reach = [j for j in span if stems_[j] in asked and not cased[j][:1].isupper()]
+        if len({stems_[j] for j in reach}) >= DENIED_WORDS:
+            out.append("not " + " ".join(said[j] for j in reach))  # as said: "not immediately decision"
             break
     return out
 
@@ -95,7 +90,7 @@ def _set_aside(question: str, sentence: str) -> list[str]:
     asked = question.casefold()
     out = []
     for match in _SET_ASIDE.finditer(sentence):
-        name = match.group(1).strip()
-        if name and name.casefold() in asked and match.group(0).split()[0].casefold() not in asked:
-            out.append(f"{match.group(0).split()[0].lower()} {name}")
+        name, how = match.group(1).strip(), match.group(0).split()[0].lower()  # "outside", "except", …
+        if name and name.casefold() in asked and how not in asked:
+            out.append(f"{how} {name}")
     return out

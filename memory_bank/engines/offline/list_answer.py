@@ -238,7 +238,6 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
     noun = frozenset(stems(item_noun(question) or ""))
     period = periods(asked_part(question))
 
-
     def asked(listing: Listing) -> int:  # items worded as questions, when questions are asked for
         return questions_listed(noun, [item.text for item in listing.items])
 

@@ -58,10 +58,11 @@ def cover_themes(question: str, view: MemoryView) -> dict[str, tuple[str, ...]]:
     for node in view.front_matter():
         if node.role is Role.COVER and node.sources:
             covers.setdefault(node.sources[0].name, []).extend(e.text for e in view.entries_for(node.id))
+    groups = named(question, terms)
     out: dict[str, tuple[str, ...]] = {}
     for source, texts in covers.items():
         cover = " ".join(texts)
-        themes = tuple(t for group, word in named(question, terms) if said_term(word, cover) for t in group)
+        themes = tuple(t for group, word in groups if said_term(word, cover) for t in group)
         if themes:
             out[source] = themes
     return out

@@ -48,14 +48,14 @@ def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
     words all sit in one name of the question that says more ("2022 Employee Stock Plan" of "How does the
     Employee Stock Purchase Plan work?") names another thing: the question's name is a sibling of it."""
     asked = bare_stems(question)
-    names = [bare_stems(run) for run in _NAME_RUN.findall(question)]
+    names = [{w for w in bare_stems(run) if not w.isdigit()} for run in _NAME_RUN.findall(question)]
     out: list[tuple[str, ...]] = []
     for node in view.section_nodes():
         path = node.section()
         own = _own_names(node)
         words = title_words(path[-1], own) if path else set()
         if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out and not any(
-                words < {w for w in name if not w.isdigit()} - own for name in names):
+                words < name - own for name in names):
             out.append(path)
     return out
 

@@ -80,7 +80,8 @@ def is_yes_no(question: str) -> bool:
     return _YES_NO.match(question) is not None and _CHOICE_END.search(question) is None
 
 
-def _tokens(text: str) -> list[str]:
+def lower_words(text: str) -> list[str]:
+    """The text's words lower-cased, an apostrophe's ending kept on its word ("didn't", "Luther's")."""
     return _TOKEN.findall(text.lower().replace("’", "'"))
 
 
@@ -105,7 +106,7 @@ _JUDGED = 10  # the judged clause's reach after the judgement
 def _reach(stems_: list[str], at: int) -> int:
     """How far after the negation at `at` its bearing reaches: past a judgement ("not be desirable to …") to the
     clause it judges."""
-    following = [s for s in stems_[at + 1: at + 4] if s not in ("be", "been", "alway", "always", "a", "an")]
+    following = [s for s in stems_[at + 1: at + 4] if s not in ("be", "been", "alway", "a", "an")]  # stems
     return _JUDGED if following[:1] and following[0] in _JUDGEMENTS else _AFTER
 
 
@@ -123,7 +124,7 @@ def _direction(tokens: list[str]) -> int:
 
 def _asked_tokens(question: str) -> list[str]:
     """The question's words, a negated opening aside: "Isn't X Y?" asks the same as "Is X Y?"."""
-    q = _tokens(question)
+    q = lower_words(question)
     return q[1:] if q and (q[0].endswith("n't") or q[0] == "cannot") else q
 
 
@@ -193,7 +194,7 @@ def verdict(question: str, sentence: str) -> str:
         return identity
     q = _asked_tokens(question)
     asked = _content(q)
-    said = _tokens(sentence)
+    said = lower_words(sentence)
     if not _negators(q) and _lesser(q, said):
         return "No"
     said_no = _negated_near(said, asked)
