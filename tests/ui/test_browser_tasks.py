@@ -10,7 +10,9 @@ and a second browser does not see that task in its list (it opens only through i
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import time
 from collections import Counter
 from pathlib import Path
@@ -18,7 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 from memory_bank import MemoryBank, Settings, SqlTaskStore
 
-from .app_server import app_process, running_app
+from .app_server import app_process, running_app, throttled
 from .test_browser_e2e import _stats, _wait
 
 NOTES = [Path(__file__).resolve().parents[2] / "samples" / "northwind" / n
@@ -63,14 +65,24 @@ def test_reload_mid_run_crash_resume_and_reload_after(browser, artifacts, tmp_pa
     with app_process(artifacts / "tasks_before_crash.log", env) as (url, proc):
         page.goto(url)
         page.get_by_role("button", name="Run the sample").click(timeout=60_000)
+        # the sample run ends in seconds on a fast machine: unthrottled, CI once saw it finish between the page's
+        # last 'Running' and the kill, and the restarted server rightly showed 'Done'. Throttled, it is still going
+        # when the server is frozen, and the store says so before the kill
         page.wait_for_url(re.compile(r"/run\?task="), timeout=60_000)
         task_id = _task_id(page)
-        _wait(lambda: _nodes(page) >= 3, 240, "the first nodes")
-        page.reload()
-        assert _task_id(page) == task_id and "/run" in page.url
-        seen = _wait(lambda: _nodes(page), 60, "the graph after the reload")
-        _wait(lambda: _nodes(page) > seen, 240, "the graph to keep growing after the reload")
-        page.get_by_text("Running", exact=True).wait_for(timeout=10_000)
+        with throttled(proc):
+            _wait(lambda: _nodes(page) >= 3, 240, "the first nodes")
+            page.reload()
+            assert _task_id(page) == task_id and "/run" in page.url
+            seen = _wait(lambda: _nodes(page), 60, "the graph after the reload")
+            _wait(lambda: _nodes(page) > seen, 240, "the graph to keep growing after the reload")
+            page.get_by_text("Running", exact=True).wait_for(timeout=30_000)
+        os.kill(proc.pid, signal.SIGSTOP)  # frozen (the throttle has just let it go on), then killed
+        store = SqlTaskStore(tmp_path / "data")
+        try:
+            assert [r.status for r in store.runs(task_id)] == ["running"], "the run must still be going"
+        finally:
+            store.close()
         proc.kill()  # a crash: no shutdown, no flush
         proc.wait(timeout=30)
     with app_process(artifacts / "tasks_after_crash.log", env) as (url, _):
