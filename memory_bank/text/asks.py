@@ -203,13 +203,24 @@ def _head(words: str, start: int) -> str:
     return match.group(1).lower() if match else ""
 
 
-# "What happens from the moment a subject requests a resource until the connection ends?": a course of events, told
-# in the document's order, not its best sentences by score
+# "What happens from the moment a subject requests a resource until the connection ends?", "How would it go about
+# it?": a course of events or of steps, told in the document's order, not its best sentences by score
 _SEQUENCE = re.compile(r"\bwhat happens\b|\b(?:walk|take)\s+(?:me\s+|us\s+)?through\b|\bsequence of\b|"
                        r"\bstep[- ]by[- ]step\b|\bfrom the (?:moment|time)\b|\bin what order\b|"
-                       r"\bwhat (?:is|are) the (?:process|flow|workflow)\b", re.IGNORECASE)
+                       r"\bwhat (?:is|are) the (?:process|flow|workflow)\b|\bgo(?:es)?\s+about\b", re.IGNORECASE)
 
 
 def asks_sequence(question: str) -> bool:
     return _SEQUENCE.search(question) is not None
+
+
+# "How should an agency decide which business process to move first?", "What must an enterprise do before …?":
+# advice, which a document gives as a course of sentences ("… start with a low-risk business process … Once enough
+# experience is gained, more critical business processes can become candidates.")
+_ADVICE = re.compile(r"^(?:[^?,]{0,120},\s*)?how\s+(?:should|must|ought)\b|"
+                     r"^\W*what\s+(?:should|must)\b[^?]{0,80}?\bdo\b", re.IGNORECASE)
+
+
+def asks_advice(question: str) -> bool:
+    return _ADVICE.search(question) is not None
 

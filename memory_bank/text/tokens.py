@@ -66,7 +66,9 @@ _IRREGULAR = {
     "froze": "freeze", "frozen": "freeze", "hid": "hide", "hidden": "hide", "rode": "ride", "ridden": "ride",
     "wore": "wear", "worn": "wear", "tore": "tear", "torn": "tear", "swore": "swear", "sworn": "swear",
     "arose": "arise", "arisen": "arise", "awoke": "awake", "forgot": "forget", "forgotten": "forget",
-    "understood": "understand", "stood": "stand", "told": "tell",
+    "understood": "understand", "stood": "stand", "told": "tell", "oversaw": "oversee", "overseen": "oversee",
+    "saw": "see", "seen": "see", "led": "lead", "made": "make", "kept": "keep", "meant": "mean",
+    "dealt": "deal", "ran": "run", "lost": "lose", "met": "meet",
 }
 
 

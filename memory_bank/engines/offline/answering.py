@@ -35,6 +35,10 @@ DIFFERENCE_SHARE = 2  # what sets one side apart ("How does X differ from Y?") m
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 # a sentence opening with a word that points back to the sentence before it in its passage
 _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
+# one that offers another way or more of the same ("Alternatively (or additionally), the enterprise may …"): what it
+# is the alternative to is the sentence before, which the answer cannot leave out, so it is read past the budget
+_GOES_BESIDE = re.compile(r"^\s*(?:alternatively|likewise|similarly|otherwise|instead)\b",
+                          re.IGNORECASE)
 # one that goes on telling of the same subject ("He died in 1227 …"); "His friends thought …" tells of others
 _GOES_ON = re.compile(r"^\s*(?:he|she|it|they|this|these|those)\b(?!')", re.IGNORECASE)
 _FOLLOWS = re.compile(r"\b(?:as\s+follows|the\s+following)\b", re.IGNORECASE)
@@ -142,7 +146,8 @@ class Answerer:
             extra = len(pool[i].text.split())
             if i not in announced and _repeats(pool[i].text, parts):
                 continue  # a caption said again with a table's first words is no second sentence
-            if size + extra > limit:
+            beside = i == before and _GOES_BESIDE.match(first.text) is not None
+            if size + extra > (WHOLE_LIMIT * limit if beside else limit):
                 if i in announced:
                     break  # a list's items in order, or none past the room
                 continue
@@ -182,7 +187,7 @@ def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
     if ev.position < 0:
         return None, None
     at = {e.position: j for j, e in enumerate(pool) if e.node_id == ev.node_id}
-    before = at.get(ev.position - 1) if _POINTS_BACK.match(ev.text) else None
+    before = at.get(ev.position - 1) if _POINTS_BACK.match(ev.text) or _GOES_BESIDE.match(ev.text) else None
     after = at.get(ev.position + 1)
     return before, after if after is not None and _GOES_ON.match(pool[after].text) else None
 

@@ -264,6 +264,14 @@ _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
 _COUNT_Q = re.compile(r"\bhow many\b", re.IGNORECASE)
+# a measure asked for ("What minimum password length …?", "How far …?", "How accurately …?"): a number gives it; a
+# sentence that names the measure and gives none ("… may institute policies regarding password length …") does not
+_MEASURE_Q = re.compile(r"\bhow (?:far|fast|old|tall|high|deep|accurate(?:ly)?)\b|\bwhat (?:\w+\s+){0,2}?(?:length|"
+                        r"size|duration|distance|height|weight|speed|age)s?\b", re.IGNORECASE)
+# how long something lasts is given by a number or by a span's unit ("for decades", "several years")
+_DURATION_Q = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
+_SPAN = re.compile(r"\b(?:decades?|century|centuries|years?|months?|weeks?|days?|hours?|minutes?|seconds?|"
+                   r"indefinite(?:ly)?|permanent(?:ly)?|forever)\b", re.IGNORECASE)
 # a share of those counted ("42% of UK teachers", "half of Kenyans"); not a calendar's "fourth quarter of 2021"
 _SHARE_OF = re.compile(r"%|\bper ?cent\b|\b(?:half|(?:a|one|two|three)[- ](?:third|quarter)s?)\s+of\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
@@ -287,7 +295,8 @@ def _names_uncounted(question: str, sentence: str) -> bool:
 
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
-    read against a sentence with no percentage), a price or a cost read against a sentence with no number, a
+    read against a sentence with no percentage), a price, a cost or a measure (a length, "how far") read against a
+    sentence with no number, a duration against one with no number nor span of time, a
     year asked of a passage that gives none (the sentence and its neighbours), a count read against a sentence
     with no number counting anything (a year counts nothing), whose amount a "how much" asks ("Apple's
     advertising business") when the passage never names it, or the thing counted ("How many zebras ...?"
@@ -300,6 +309,10 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         out.append("percentage")
     if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("amount")
+    if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):
+        out.append("measure")
+    if _DURATION_Q.search(question) and not (_ANY_NUMBER.search(sentence) or _SPAN.search(sentence)):
+        out.append("duration")
     if _HOW_MUCH.search(question):  # "How much revenue did Apple's advertising business generate?": whose amount
         everyday = everyday_words(question)
         out += [w for w in owned_words(question) if stem(w) not in everyday and not _said(w, near)]

@@ -17,7 +17,7 @@ from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shorten
-from ...text.asks import item_noun, kind_is_head, ordinal_word
+from ...text.asks import asks_advice, asks_sequence, item_noun, kind_is_head, ordinal_word
 from ...text.reader_concepts import in_document_terms
 from ...text.trends import names_no_subject
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
@@ -25,7 +25,8 @@ from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selection
 from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
-from .answering import Answer, AnswerConfig, Answerer
+from .answering import SEQUENCE_SHARE, Answer, AnswerConfig, Answerer
+from .compared_sections import compared_sections
 from .counted_list import HOW_MANY, counted_sentence, enumerated_count, says_more_of
 from .crossval import CrossValidator
 from .evidence import Evidence
@@ -50,11 +51,12 @@ from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .moved_choice import moved_choice
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
+from .read_on import read_on
 from .reason_answer import with_reason
 from .results import citations, done, failed, summary, where
 from .sides import asked_difference
 from .signer import signer_first
-from .titled_section import in_order, titled_evidence
+from .titled_section import DOING_WORDS, in_order, titled_evidence, within
 from .verdict import is_yes_no, verdict
 
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -113,7 +115,8 @@ class OfflineExecutor:
         question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
         if len(selection.parts) > 1:
             return self.parts.run(question, selection.parts, calls)
-        titled = titled_evidence(question, self.view)
+        sections = titled_evidence(question, self.view)
+        titled = within(sections)
         evidence = self.evidence(selection, calls) + [ev for section in titled for ev in section]
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
@@ -159,9 +162,15 @@ class OfflineExecutor:
             return self._listed(question, listing, calls)
         if counted is not None:  # "We have three businesses: cloud and license; hardware; and services."
             return done(counted, calls)
-        told = in_order(titled, question) if items_asked and asked_difference(question) is None else None
+        told = (in_order(within(sections, DOING_WORDS, body=True), question)
+                if items_asked and asked_difference(question) is None else None)
         if told is not None:  # "What should administrators do when formulating policies …?": that sub-section
             return done(told, calls)
+        compared = (None if yes_no or rows or asked_difference(question) is not None
+                    else compared_sections(question, titled, self.answerer))
+        if compared is not None:  # "How does a pure ZTA compare with a hybrid one?": each sub-section's opening
+            # ("How does X differ from Y?" asks what sets them apart: `Answerer.compose` puts it first)
+            return done(compared, calls)
         # "How does Oracle return capital?": prose, not an equity statement's row; a comparison shows its rows
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
@@ -181,6 +190,9 @@ class OfflineExecutor:
         if not answer.found:
             return self.not_found.closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
+        if (asks_sequence(question) or asks_advice(question)) and not yes_no:
+            # "… how would it go about it?", "How should an agency decide …?": what follows its first sentence there
+            answer = read_on(answer, self.view, int(SEQUENCE_SHARE * self.answerer.config.max_words))
         if yes_no and asks_cause(question):  # "Does a ZTA improve …, and why?": the claim, then its reason
             answer = with_reason(answer, ranked)
         if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure

@@ -113,6 +113,8 @@ class PartsAnswerer:
                 # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
                 # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
                 answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
+            if answer.found and answer.text and all(answer is not a for a in answers):  # "What is an NPE, …?":
+                answer.text = r.acronyms.named(part, answer.text)  # its long form first, as asked alone
             if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
                 answer = Answer(f"{verdict(part, answer.used[0].text)}. {answer.text}", answer.used, answer.score)
             answers.append(answer)

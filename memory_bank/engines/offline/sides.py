@@ -78,6 +78,15 @@ class Sides:
         parts = set(_parts(term))  # "TIC 3" of TIC 3.0 against TIC 1.0: a word both share ("TIC") names neither
         return any(parts & self.own[1 - k] and not parts & self.own[k] for k in self.said(sentence, title))
 
+    def titled(self, title: str) -> int | None:
+        """The side a sub-section's title is about: the one more of whose own words it says ("7.1 Pure Zero Trust
+        Architecture" of a pure ZTA against a hybrid one; "7.2 Hybrid ZTA and Perimeter-Based Architecture" says
+        one word of the first side and three of the second). A title says few of a side's words, and the side
+        that says more is the one it names; None when neither says more."""
+        parts = set(_parts(title))
+        said = [len(parts & self.own[k]) for k in (0, 1)]
+        return None if said[0] == said[1] else int(said[1] > said[0])
+
     def _at(self, side: int, words: list[str]) -> int | None:
         """Where the words first say the side: enough of its own words, or its initials as a word."""
         own, initials = self.own[side], self.initials[side]

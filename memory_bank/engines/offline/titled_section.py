@@ -14,6 +14,7 @@ rarely repeats the question's words), up to a list answer's budget.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ...memory.query_graph import Node
@@ -22,9 +23,11 @@ from ...text.tokens import bare_stems
 from .answering import Answer
 from .evidence import Evidence, split_evidence
 
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 _NAME_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")  # "Employee Stock Purchase Plan"
 MIN_TITLE_WORDS = 2  # a one-word title ("Introduction", "Products") is named by too many questions
 MAX_WORDS = 400  # a sub-section read whole at most this long (about a page): a chapter is not one answer
+DOING_WORDS = 700  # a sub-section asked what to do, read from its start, at most this long
 ANSWER_WORDS = 220  # a sub-section answering in its order, as long as a list answer (ListConfig.max_words)
 # "What should administrators do when …?", "How should an enterprise …?", "How is X done?": what is done, or how
 _DOING = re.compile(r"^\W*(?:how\s+(?:do|does|did|should|can|could|would|must|is|are|was|were)\b|"
@@ -37,6 +40,19 @@ def title_words(title: str, own: frozenset[str] = frozenset()) -> set[str]:
     return {w for w in bare_stems(title) if not w.isdigit()} - own
 
 
+def _roots(stems_: set[str]) -> set[str]:
+    """Stems with a short word's ending taken off too: the stemmer keeps four letters, so "owned" and "owns" stay
+    apart, and "Identify Assets Owned by the Enterprise" was not named by "… the assets it owns"."""
+    out = set()
+    for w in stems_:
+        for suffix in ("ed", "s"):
+            if w.endswith(suffix) and len(w) - len(suffix) == 3:
+                w = w[: -len(suffix)]
+                break
+        out.add(w)
+    return out
+
+
 def _own_names(node: Node) -> frozenset[str]:
     """The words of the node's files' names ("ORACLE_2023_10K.pdf": oracle, pdf)."""
     return frozenset(w for source in node.sources for w in bare_stems(re.sub(r"[\W\d_]+", " ", source.name)))
@@ -47,32 +63,53 @@ def named_sections(question: str, view: MemoryView) -> list[tuple[str, ...]]:
     order. A chapter's title is named as well, and read only if it is short (`titled_evidence`). A title whose
     words all sit in one name of the question that says more ("2022 Employee Stock Plan" of "How does the
     Employee Stock Purchase Plan work?") names another thing: the question's name is a sibling of it."""
-    asked = bare_stems(question)
-    names = [{w for w in bare_stems(run) if not w.isdigit()} for run in _NAME_RUN.findall(question)]
+    asked = _roots(bare_stems(question))
+    names = [_roots({w for w in bare_stems(run) if not w.isdigit()}) for run in _NAME_RUN.findall(question)]
+    acronyms = view.acronyms()
     out: list[tuple[str, ...]] = []
     for node in view.section_nodes():
         path = node.section()
+        if not path or path in out:
+            continue
         own = _own_names(node)
-        words = title_words(path[-1], own) if path else set()
-        if len(words) >= MIN_TITLE_WORDS and words <= asked and path not in out and not any(
-                words < name - own for name in names):
-            out.append(path)
+        for title in dict.fromkeys((path[-1], _spelled(path[-1], acronyms))):
+            words = _roots(title_words(title, own))
+            if len(words) >= MIN_TITLE_WORDS and words <= asked and not any(words < name - own for name in names):
+                out.append(path)
+                break
     return out
+
+
+def _spelled(title: str, acronyms: Mapping[str, str]) -> str:
+    """The title with the acronyms the documents define written out: "7.2 Hybrid ZTA and Perimeter-Based
+    Architecture" is named by "… a hybrid of zero trust architecture and perimeter-based security"."""
+    return _ACRONYM.sub(lambda m: acronyms.get(m.group(0), m.group(0)), title)
 
 
 def titled_evidence(question: str, view: MemoryView) -> list[list[Evidence]]:
     """Every sentence of the sub-sections the question names by their titles, one list per sub-section named, in
-    document order (empty for one too long to read whole)."""
-    out: list[list[Evidence]] = []
-    for path in named_sections(question, view):
-        read: list[Evidence] = []
-        for node in view.in_section(path):
-            for entry in view.entries_for(node.id):
-                read += [replace(ev, section=entry.section) for ev in split_evidence(
-                    entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
-                    entry.printed_pages)]
-        out.append(read if sum(len(ev.text.split()) for ev in read) <= MAX_WORDS else [])
-    return out
+    document order (`within` leaves out the long ones)."""
+    return [section_sentences(path, view) for path in named_sections(question, view)]
+
+
+def within(sections: list[list[Evidence]], limit: int = MAX_WORDS, body: bool = False) -> list[list[Evidence]]:
+    """The sections, one longer than `limit` words left empty, and with `body` one that opens with furniture: all
+    of a short one is evidence; a sub-section asked what to do is read from its start (`in_order`) and may run to
+    `DOING_WORDS` ("7.3.2 Identify Assets Owned by the Enterprise" is 426 words), while the part titled by the
+    document's own name ("Zero Trust Architecture": its cover, then its notices) starts with no step."""
+    return [read if read and sum(len(ev.text.split()) for ev in read) <= limit
+            and not (body and read[0].role.is_furniture) else [] for read in sections]
+
+
+def section_sentences(path: tuple[str, ...], view: MemoryView) -> list[Evidence]:
+    """Every sentence read in the section at `path` (and below it), in document order, each citing its entry."""
+    read: list[Evidence] = []
+    for node in view.in_section(path):
+        for entry in view.entries_for(node.id):
+            read += [replace(ev, section=entry.section) for ev in split_evidence(
+                entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
+                entry.printed_pages)]
+    return read
 
 
 def asks_doing(question: str) -> bool:
