@@ -6,7 +6,8 @@ and dividend equivalents of $14.8 billion") and never "return capital" in that s
 are "return on invested capital" and "Human Capital", which the search then finds first. Like the table labels of
 `statement_terms.py`, a reader's concept is widened by the words statements use for it; the question keeps its own
 words, and one that says no such concept is unchanged. Only concepts whose meaning is fixed by accounting usage are
-listed (returning capital to shareholders is paying dividends and repurchasing shares), never a document's phrase.
+listed (returning capital to shareholders is paying dividends and repurchasing shares), and the words a document
+may pick for what is for or against a thing ("drawback", "disadvantage", "downside"), never a document's phrase.
 """
 
 from __future__ import annotations
@@ -17,18 +18,33 @@ from collections.abc import Callable
 from .acronyms import in_document_words
 
 _HOLDERS = r"(?:share|stock)holders|investors|owners"
-# (what a reader writes, the words the documents use for it)
-_CONCEPTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), words) for p, words in (
-    (rf"\b(?:return(?:s|ed|ing)?|give[sn]?|gave|distribut(?:e[sd]?|ing))\s+(?:\w+\s+){{0,2}}?(?:capital|cash|money)"
-     rf"\s+(?:back\s+)?to\s+(?:\w+\s+){{0,2}}?(?:{_HOLDERS})\b|\bcapital returns?\b(?!\s+on\b)",
-     "paid dividends and repurchased stock"),
-))
+# (what a reader writes, the words the documents use for it, whether only when they never say the reader's word)
+_CONCEPTS: tuple[tuple[re.Pattern[str], str, bool], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), words, unsaid) for p, words, unsaid in (
+        (rf"\b(?:return(?:s|ed|ing)?|give[sn]?|gave|distribut(?:e[sd]?|ing))\s+(?:\w+\s+){{0,2}}?(?:capital|cash|"
+         rf"money)\s+(?:back\s+)?to\s+(?:\w+\s+){{0,2}}?(?:{_HOLDERS})\b|\bcapital returns?\b(?!\s+on\b)",
+         "paid dividends and repurchased stock", False),
+        # what is against a thing, and what is for it, go by several names a document picks one of ("What is
+        # device application sandboxing's drawback?" of "One of the disadvantages of this model is …"); a word the
+        # documents say themselves is left alone (adding its synonyms outweighed what the question asks it of)
+        (r"\b(?:drawbacks?|downsides?|disadvantages?|shortcomings?|weakness(?:es)?)\b", "disadvantages; downside",
+         True),
+        (r"\b(?:benefits?|advantages?|upsides?)\b", "advantages; benefit", True),
+    ))
 
 
-def in_filing_terms(question: str) -> str:
+def in_filing_terms(question: str, mentions: Callable[[list[str]], dict[str, bool]] | None = None) -> str:
     """The question with the documents' words for each reader's concept it uses added before its end: "How does
-    Apple return capital to its shareholders (paid dividends and repurchased stock)?"."""
-    added = [words for pattern, words in _CONCEPTS if pattern.search(question)]
+    Apple return capital to its shareholders (paid dividends and repurchased stock)?". `mentions` (the view's)
+    says which words the documents say; without it, a concept added only for a word they never say is not."""
+    added = []
+    for pattern, words, unsaid in _CONCEPTS:
+        match = pattern.search(question)
+        if match is None:
+            continue
+        if unsaid and (mentions is None or mentions([match.group(0)]).get(match.group(0), True)):
+            continue
+        added.append(words)
     if not added:
         return question
     body = question.rstrip()
@@ -36,7 +52,8 @@ def in_filing_terms(question: str) -> str:
     return f"{body[:len(body) - len(end)]} ({'; '.join(added)}){end}"
 
 
-def in_document_terms(question: str, long_forms: Callable[[list[str]], dict[str, str]]) -> str:
+def in_document_terms(question: str, long_forms: Callable[[list[str]], dict[str, str]],
+                      mentions: Callable[[list[str]], dict[str, bool]] | None = None) -> str:
     """The question as it is searched and answered: acronyms written as the documents write them
     (`acronyms.in_document_words`), reader's concepts widened by the documents' words (`in_filing_terms`)."""
-    return in_filing_terms(in_document_words(question, long_forms))
+    return in_filing_terms(in_document_words(question, long_forms), mentions)

@@ -112,7 +112,8 @@ class OfflineExecutor:
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
+        # "CEO", "return capital", "drawback": in the filing's words
+        question = in_document_terms(question, self.view.long_forms, self.view.mentions)
         if len(selection.parts) > 1:
             return self.parts.run(question, selection.parts, calls)
         sections = titled_evidence(question, self.view)

@@ -255,6 +255,11 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)
+    worded = sum("?" in item.text for item in listing.items)
+    if noun and 2 * worded >= len(listing.items) and not asked(listing) and not noun <= plural_title(lead):
+        # "Which federal programs does ZTA interact with?": the CDM program's questions are no programs, though its
+        # title and lead-in say "program"; questions a lead-in calls factors ("some factors to consider") are
+        return None
     if noun and any(frozenset(stems(item.label)) == noun for item in listing.items):
         return None  # "What does Apple's Services category include?": a list with "Services" among its items lists
         # its peers (iPhone, Mac, …), not what it includes

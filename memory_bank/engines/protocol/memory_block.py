@@ -126,7 +126,8 @@ class MemoryBlockBuilder:
         """The evidence for `question` that fits a block of `budget_tokens`, nodes in relevance order."""
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
-        question = in_document_terms(question, self.view.long_forms)  # "CEO", "return capital": in the filing's words
+        # "CEO", "return capital", "drawback": in the filing's words
+        question = in_document_terms(question, self.view.long_forms, self.view.mentions)
         k = self.config.passages + (self.config.item_passages if asks_for_items(question) else 0)
         passages = self.view.search_passages(question, k) if question.strip() else []
         candidates = self._candidates(question, passages) if question.strip() else []

@@ -11,9 +11,11 @@ from memory_bank import MemoryBank
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.titled_section import within
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.asks import asks_advice, asks_sequence
 from memory_bank.text.furniture import Role
+from memory_bank.text.reader_concepts import in_filing_terms
 from memory_bank.text.tokens import stem
 from tests.support.pdf_pages import bank_of_pages
 
@@ -127,3 +129,38 @@ def test_a_part_asking_what_an_acronym_is_gets_its_long_form(npe: MemoryBank) ->
     longer question it lost that, and its line (the risk sentence the second part also gets) never said it."""
     answer = npe.run("What is an NPE, and what risks come from letting NPEs help administer a ZTA?").answer
     assert "NPE stands for Non-person Entities." in answer and "induce or coerce an NPE" in answer, answer
+
+
+@pytest.fixture(scope="module")
+def sandboxing(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 22-26: "3.2 Deployed Variations …" to "3.2.4 Device Application Sandboxing" ("One of the
+    # disadvantages of this model is …")
+    return bank_of_pages("NIST.SP.800-207.pdf", [21, 22, 23, 24, 25], tmp_path_factory.mktemp("sandboxing"),
+                         embedder=embedder)
+
+
+def test_a_drawback_is_found_where_the_document_calls_it_a_disadvantage(sandboxing: MemoryBank) -> None:
+    answer = sandboxing.run("What is device application sandboxing, and what is its drawback?").answer
+    assert "One of the disadvantages of this model" in answer and NOT_FOUND not in answer, answer
+
+
+def test_a_readers_word_for_a_drawback_is_widened_only_when_the_documents_never_say_it() -> None:
+    never = lambda terms: dict.fromkeys(terms, False)  # noqa: E731
+    always = lambda terms: dict.fromkeys(terms, True)  # noqa: E731
+    assert in_filing_terms("What is its drawback?", never) == "What is its drawback (disadvantages; downside)?"
+    assert in_filing_terms("What is its drawback?", always) == "What is its drawback?"
+    assert in_filing_terms("What are its benefits?") == "What are its benefits?"
+
+
+@pytest.fixture(scope="module")
+def cdm(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 43-44: "6.6 ZTA and DHS Continuous Diagnostics and Mitigations (CDM) Program" and its four questions
+    return bank_of_pages("NIST.SP.800-207.pdf", [42, 43], tmp_path_factory.mktemp("cdm"), embedder=embedder)
+
+
+def test_a_list_of_questions_answers_only_a_question_for_questions(cdm: MemoryBank) -> None:
+    """The CDM section's own list was taken as "4 programs" (its title says "Program"); its items are questions."""
+    asked = cdm.run("What basic questions does the DHS CDM program want an agency to be able to answer?").answer
+    assert asked.startswith("The documents give 4 questions") and "Who is using the network?" in asked, asked
+    other = cdm.run("Which existing federal programs does ZTA interact with?").answer
+    assert "What is connected?" not in other, other
