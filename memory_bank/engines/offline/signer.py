@@ -33,13 +33,21 @@ def signer_first(question: str, answer: Answer, evidence: list[Evidence], view: 
     """The answer opened with the name of the signer of the report its first sentence speaks for as "we", when
     it asks "who" and does not say that name already; the answer unchanged otherwise. `evidence`: what the
     answer was drawn from, whose passages are searched too when the document has no sections."""
-    if not answer.found or not answer.used or expected_type(question) != WHO or not _WE.match(answer.used[0].text):
+    if not answer.found or not answer.used or expected_type(question) != WHO:
         return answer
-    signed = signature(answer.used[0], view, [ev.node_id for ev in evidence])
+    # "Who is Apple's auditor?": the sentence speaking as "we" ("We have served as Apple Inc.'s auditor since
+    # 2009.") may come after a longer one that only says the word ("… to the Registrant's auditors …"), which is
+    # left out: the answer opens with the signer and the sentence it signs
+    k = next((k for k, ev in enumerate(answer.used) if _WE.match(ev.text)), None)
+    if k is None:
+        return answer
+    signed = signature(answer.used[k], view, [ev.node_id for ev in evidence])
     if signed is None or signed.text.casefold() in answer.text.casefold():
         return answer
-    return Answer(f"{signed.text} (the signer of the report: “/s/ {signed.text}”). {answer.text}",
-                  [signed, *answer.used], answer.score)
+    used = answer.used[k:]  # what came before it named no one: it only said the word asked about
+    text = answer.text if k == 0 else " ".join(ev.text for ev in used)
+    return Answer(f"{signed.text} (the signer of the report: “/s/ {signed.text}”). {text}", [signed, *used],
+                  answer.score)
 
 
 def signature(ev: Evidence, view: MemoryView, near: Sequence[str] = ()) -> Evidence | None:

@@ -3,6 +3,8 @@ issue 22): a term a filing defines in quotes ("OI&E"), asked with what changed i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory_bank import MemoryBank
@@ -168,3 +170,14 @@ def test_sub_sections_announced_by_a_lead_in_are_the_list_it_names(apple_liquidi
     for title in ("Debt", "Leases", "Manufacturing Purchase Obligations", "Other Purchase Obligations",
                   "Deemed Repatriation Tax Payable"):
         assert f"- {title}:" in answer, answer
+
+
+def test_who_the_auditor_is_opens_with_the_signer_not_a_sentence_only_saying_auditors(
+        tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """"Who is Apple's auditor?" opened with an officer's certification ("… to the Registrant's auditors and the
+    audit committee …", cut) before "We have served as Apple Inc.'s auditor since 2009.", and named no one: the
+    sentence speaking as "we" is the auditor's, whose report "/s/ Ernst & Young LLP" signs."""
+    bank = bank_of_pages("APPLE_2022_10K.pdf", [53, 54, 77, 78], tmp_path, embedder=embedder)
+    answer = bank.run("Who is Apple's auditor?").answer
+    assert answer.startswith("Ernst & Young LLP"), answer
+    assert "Registrant’s auditors" not in answer, answer
