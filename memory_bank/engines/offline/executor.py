@@ -53,6 +53,7 @@ from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .read_on import read_on
 from .reason_answer import with_reason
+from .referent import titled_referent
 from .results import citations, done, failed, summary, where
 from .sides import asked_difference
 from .signer import signer_first
@@ -191,6 +192,7 @@ class OfflineExecutor:
         if not answer.found:
             return self.not_found.closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
+        answer = titled_referent(question, answer)  # "Which deployment model …?" of "… this model …": its title
         if (asks_sequence(question) or asks_advice(question)) and not yes_no:
             # "… how would it go about it?", "How should an agency decide …?": what follows its first sentence there
             answer = read_on(answer, self.view, int(SEQUENCE_SHARE * self.answerer.config.max_words))

@@ -25,6 +25,7 @@ from .evidence import Evidence, split_evidence
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 _NAME_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")  # "Employee Stock Purchase Plan"
+ROOT_LETTERS = 6  # a long word's beginning its derivations share ("recogni-ze", "recogni-tion")
 MIN_TITLE_WORDS = 2  # a one-word title ("Introduction", "Products") is named by too many questions
 MAX_WORDS = 400  # a sub-section read whole at most this long (about a page): a chapter is not one answer
 DOING_WORDS = 700  # a sub-section asked what to do, read from its start, at most this long
@@ -41,15 +42,18 @@ def title_words(title: str, own: frozenset[str] = frozenset()) -> set[str]:
 
 
 def _roots(stems_: set[str]) -> set[str]:
-    """Stems with a short word's ending taken off too: the stemmer keeps four letters, so "owned" and "owns" stay
-    apart, and "Identify Assets Owned by the Enterprise" was not named by "… the assets it owns"."""
+    """Stems with a short word's ending taken off, and a long one's cut to its first `ROOT_LETTERS`: the stemmer
+    keeps four letters, so "owned" and "owns" stay apart ("Identify Assets Owned by the Enterprise" was not named
+    by "… the assets it owns"), and it keeps a word's derivations apart ("Revenue Recognition" was not named by
+    "How does Apple recognize revenue …?"). A title is named only when all its words are, which bounds what a
+    shared beginning ("inform" of "information" and "informal") can wrongly match."""
     out = set()
     for w in stems_:
         for suffix in ("ed", "s"):
             if w.endswith(suffix) and len(w) - len(suffix) == 3:
                 w = w[: -len(suffix)]
                 break
-        out.add(w)
+        out.add(w[:ROOT_LETTERS] if len(w) > ROOT_LETTERS else w)
     return out
 
 

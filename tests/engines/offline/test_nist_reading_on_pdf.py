@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from memory_bank import MemoryBank
+from memory_bank.engines.offline.answering import Answer
 from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.referent import titled_referent
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.titled_section import within
 from memory_bank.engines.protocol.not_found import NOT_FOUND
@@ -164,3 +166,20 @@ def test_a_list_of_questions_answers_only_a_question_for_questions(cdm: MemoryBa
     assert asked.startswith("The documents give 4 questions") and "Who is using the network?" in asked, asked
     other = cdm.run("Which existing federal programs does ZTA interact with?").answer
     assert "What is connected?" not in other, other
+
+
+def test_which_model_is_named_by_the_sub_section_its_sentence_points_back_at(sandboxing: MemoryBank) -> None:
+    """"… the primary benefit of this model …" answers which model without naming it; its sub-section does."""
+    answer = sandboxing.run("Which deployment model does not need software installed on client devices?").answer
+    assert answer.startswith("Resource Portal-Based Deployment: "), answer
+
+
+def test_a_title_names_the_referent_only_of_the_kind_asked() -> None:
+    lead = Evidence("The primary benefit of this model is that no agent is needed.", "n1",
+                    section=("3.2", "3.2.3 Resource Portal-Based Deployment"))
+    answer = Answer(lead.text, [lead], 1.0)
+    assert titled_referent("Which deployment model needs no agent?", answer).text.startswith(
+        "Resource Portal-Based Deployment: The primary benefit")
+    assert titled_referent("Which benefit does it bring?", answer).text == lead.text  # no "this benefit"
+    other = Evidence(lead.text, "n1", section=("Appendix", "B.4.6 User Experience"))
+    assert titled_referent("Which model needs no agent?", Answer(lead.text, [other], 1.0)).text == lead.text
