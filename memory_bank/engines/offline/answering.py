@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ...retrieval.embedding import Embedder
 from ...structure.lists import item_marker
-from ...text.asks import asks_sequence
+from ...text.asks import asks_for_items, asks_sequence
 from ...text.tokens import stem, stems
 from .evidence import Evidence
 from .found import FoundModel
@@ -31,6 +31,7 @@ WHOLE_LIMIT = 2  # a best sentence up to twice the word budget is shown whole
 SEQUENCE_SHARE = 2.5  # a course of events ("what happens from ... until ...?") may take this many budgets
 SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may start from
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
+LIST_LEAD_TOP = 3  # the best sentences a lead-in with its items may be taken from, for a question asking for items
 DIFFERENCE_SHARE = 2  # what sets one side apart ("How does X differ from Y?") may take this many budgets
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 # a sentence opening with a word that points back to the sentence before it in its passage
@@ -121,6 +122,11 @@ class Answerer:
             # a lead-in whose list is not among the evidence, or has no room, says nothing: the best sentence that
             # says something opens the answer (one ending "… of Einstein's theory of relativity, saying:" does)
             order = [*(i for i in order if not _bare_lead_in(pool[i])), order[0]]
+        items_asked = asks_for_items(question) and not is_yes_no(question)
+        if items_asked:  # "What are the main risks …?": a lead-in among the best, with its items
+            lead = next((i for i in order[:LIST_LEAD_TOP] if announces_list(pool[i].text) and _items(pool, i)), None)
+            if lead is not None and lead != order[0]:
+                order = [lead, *(i for i in order if i != lead)]
         first = pool[order[0]]
         if asks_sequence(question):
             told = _in_order(pool, order, SEQUENCE_SHARE * limit)
@@ -147,7 +153,8 @@ class Answerer:
             if i not in announced and _repeats(pool[i].text, parts):
                 continue  # a caption said again with a table's first words is no second sentence
             beside = i == before and _GOES_BESIDE.match(first.text) is not None
-            if size + extra > (WHOLE_LIMIT * limit if beside else limit):
+            room = WHOLE_LIMIT * limit if beside or (i in announced and items_asked) else limit
+            if size + extra > room:
                 if i in announced:
                     break  # a list's items in order, or none past the room
                 continue

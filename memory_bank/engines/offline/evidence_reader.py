@@ -37,20 +37,36 @@ class EvidenceReader:
                                         response=clip(self.view.deep_retrieve(node.id, with_attachments=False)
                                                       .text(), self.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
-            evidence.extend(Evidence(s.text, node.id, s.source, s.pages, prior, node.role, s.printed, s.position,
-                                     s.section, s.row is not None,
-                                     (*themes.get(s.section[:1], ()), *covers.get(s.source, ())))
-                            for s in _with_lists(chosen) if answerable(s.text))
+            for owner, s in _with_lists(chosen, selection.nodes):
+                if answerable(s.text):
+                    evidence.append(Evidence(s.text, owner.node.id, s.source, s.pages, prior, owner.node.role,
+                                             s.printed, s.position, s.section, s.row is not None,
+                                             (*themes.get(s.section[:1], ()), *covers.get(s.source, ()))))
         return evidence
 
 
-def _with_lists(chosen: Selected) -> list[Sentence]:
-    """The node's shown sentences in document order; one that announces a list brings the items after it (the
-    block shows what covers the question, and list items rarely repeat the question's words)."""
-    out: list[Sentence] = []
+def _with_lists(chosen: Selected, nodes: list[Selected]) -> list[tuple[Selected, Sentence]]:
+    """The node's shown sentences in document order, each with the node it is read in; one that announces a list
+    brings the items after it (the block shows what covers the question, and list items rarely repeat the
+    question's words). A lead-in that ends its passage ("Risks we may face in connection with our acquisition
+    program include:", the chunk cut after it) is read, with its items, in a selected passage that holds it with
+    what follows it (chunks overlap)."""
+    out: list[tuple[Selected, Sentence]] = []
     for shown in chosen.shown:
-        out.append(shown)
-        if announces_list(shown.text):
-            items = [s for s in chosen.sentences if shown.position < s.position <= shown.position + LIST_ITEMS]
-            out.extend(sorted(items, key=lambda s: s.position))
+        if not announces_list(shown.text):
+            out.append((chosen, shown))
+            continue
+        owner, lead, items = chosen, shown, _items_after(chosen, shown)
+        for other in nodes if not items else []:
+            copy = next((s for s in other.sentences if s.text == shown.text), None) if other is not chosen else None
+            if copy is not None and (found := _items_after(other, copy)):
+                owner, lead, items = other, copy, found
+                break
+        out += [(owner, lead), *((owner, s) for s in items)]
     return out
+
+
+def _items_after(chosen: Selected, lead: Sentence) -> list[Sentence]:
+    """The sentences after `lead` in its node, in order, up to `LIST_ITEMS`."""
+    return sorted((s for s in chosen.sentences if lead.position < s.position <= lead.position + LIST_ITEMS),
+                  key=lambda s: s.position)

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 
 from memory_bank import MemoryBank
-from memory_bank.engines.offline.answering import Answer
+from memory_bank.engines.offline.answering import Answer, Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.referent import titled_referent
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.titled_section import within
 from memory_bank.engines.protocol.not_found import NOT_FOUND
-from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
 from memory_bank.text.asks import asks_advice, asks_sequence
 from memory_bank.text.furniture import Role
 from memory_bank.text.reader_concepts import in_filing_terms
@@ -183,3 +183,22 @@ def test_a_title_names_the_referent_only_of_the_kind_asked() -> None:
     assert titled_referent("Which benefit does it bring?", answer).text == lead.text  # no "this benefit"
     other = Evidence(lead.text, "n1", section=("Appendix", "B.4.6 User Experience"))
     assert titled_referent("Which model needs no agent?", Answer(lead.text, [other], 1.0)).text == lead.text
+
+
+def test_a_question_for_items_opens_with_a_lead_in_among_the_best_and_its_items() -> None:
+    """"What are the main risks Oracle identifies about its acquisitions?" opened with an item or with the lead-in
+    followed by the sentence after the list; a lead-in among the best three whose items follow it is the answer."""
+    pool = [Evidence("Acquisitions present many risks and we may not achieve our goals.", "a", position=0),
+            Evidence("Risks we may face in connection with our acquisition program include:", "b", position=4),
+            Evidence("• our ongoing business may be disrupted by integration activities;", "b", position=5),
+            Evidence("• we may have difficulties managing an acquired company's technologies;", "b", position=6),
+            Evidence("The occurrence of any of these risks could have a material adverse effect.", "c", position=0)]
+    answerer = Answerer(HashingEmbedder())
+    question = "What are the main risks Oracle identifies about its acquisitions?"
+    answer = answerer.compose(question, pool, [0, 4, 1, 2, 3], 1.0)
+    assert answer.text.startswith("Risks we may face in connection with our acquisition program include: our "
+                                  "ongoing business may be disrupted"), answer.text
+    assert "difficulties managing" in answer.text, answer.text
+    # asked no items, the best sentence still opens the answer
+    assert answerer.compose("Do acquisitions present risks?", pool, [0, 4, 1, 2, 3], 1.0).text.startswith(
+        "Acquisitions present many risks")
