@@ -9,6 +9,7 @@ Everything is bounded: a page where every line looks like a heading, a list of 1
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from ..loaders.document import Block, BlockKind, Document, Table
@@ -71,18 +72,28 @@ class StructureBuilder:
 
 
 def _paragraphs(doc: Document) -> list[_Para]:
-    """Every page's paragraphs in reading order; a paragraph that runs on over a page break is joined."""
+    """Every page's paragraphs in reading order; a paragraph that runs on over a page break is joined, across the
+    page's printed number when that was left at its foot ("… in connection with the 2022 Restructuring Plan in" /
+    "88" / "fiscal 2023 and 2022, respectively." was two paragraphs, the first cut mid-sentence)."""
     out: list[_Para] = []
     for page in doc.pages:
         blocks = page.blocks or tuple(Block(text) for text in split_paragraphs(page.text))
         for i, block in enumerate(blocks):
-            last = out[-1] if out else None
-            if (i == 0 and last is not None and last.kind == block.kind == "paragraph"
-                    and runs_on(last.text, block.text)):
-                out[-1] = replace(last, text=f"{last.text} {block.text}", page_end=page.number)
+            at = len(out) - 2 if len(out) > 1 and _folio(out[-1]) else len(out) - 1
+            last = out[at] if i == 0 and at >= 0 else None
+            if last is not None and last.kind == block.kind == "paragraph" and runs_on(last.text, block.text):
+                out[at] = replace(last, text=f"{last.text} {block.text}", page_end=page.number)
             else:
                 out.append(_Para(block.text, block.kind, block.level, block.table, page.number, page.number))
     return out
+
+
+_FOLIO = re.compile(r"(?:[A-Z]{1,2}-)?\d{1,4}")  # a printed page number: "88", "A-12"
+
+
+def _folio(para: _Para) -> bool:
+    """Is the paragraph a page's printed number alone (a footer the running-text filter kept)?"""
+    return para.kind == "paragraph" and _FOLIO.fullmatch(para.text.strip()) is not None
 
 
 @dataclass

@@ -61,7 +61,19 @@ def answerable(sentence: str) -> bool:
     filing's signature ("By: /s/ Timothy D. Cook Timothy D. Cook Chief Executive Officer") is short and ends
     without a stop like a heading, and it is what says who holds the title."""
     return (not is_leader_line(sentence) and (not is_heading(sentence) or "/s/" in sentence)
-            and not _ROW_NAMES.match(sentence) and not _ADDRESS.match(sentence))
+            and not _ROW_NAMES.match(sentence) and not _ADDRESS.match(sentence) and not cut_off(sentence))
+
+
+# words a sentence does not end on: it was cut, its end in a passage the reader does not see
+_RUNS_ON = frozenset("a an the of in on at to for from by with and or".split())
+
+
+def cut_off(sentence: str) -> bool:
+    """Does the sentence stop mid-way ("We recorded $493 million … in connection with the 2022 Restructuring Plan
+    in", its end past a page break in a passage of its own)? An answer ending so says less than it seems to,
+    or the wrong thing. A list's "…; and" is an item's end, not a cut."""
+    words = sentence.rsplit(None, 2)
+    return len(words) == 3 and words[2] in _RUNS_ON and words[1][-1:].isalnum()
 
 
 def split_evidence(text: str, node_id: str, source: str, pages: tuple[int, ...], prior: float,

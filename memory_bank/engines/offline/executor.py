@@ -145,7 +145,7 @@ class OfflineExecutor:
         if absent:
             return self.not_found.not_mentioned(question, absent, evidence, calls)
         # "Was the 2022 effective tax rate lower than the statutory rate?" is judged, and shown, by its two rows
-        rows = compared_rows(question, self.tables) if asks_comparison(question) else []
+        rows = compared_rows(question, self.tables, moved=not yes_no) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
         counted = (counted_sentence(question, evidence, self._summary_of)

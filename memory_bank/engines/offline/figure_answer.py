@@ -24,8 +24,12 @@ from ..protocol.table_rows import asked_years
 from .answering import Answer
 from .evidence import Evidence
 from .specifics import specific_terms
+from .word_rows import word_rows
 
 _ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
+# a question that says the unit it wants the figure in asks for one however it opens ("What inventories did Apple
+# report …, in millions of dollars?")
+_IN_UNITS = re.compile(r"\bin (?:thousands|millions|billions)\b", re.IGNORECASE)
 _NOT_ONE = re.compile(r"\b(?:change[sd]?|grow|grew|growth|increase[sd]?|decrease[sd]?|compare[sd]?|compared|"
                       r"faster|slower|why|reason|trend|versus|vs\.?|difference|share of|percentage of)\b",
                       re.IGNORECASE)
@@ -65,7 +69,7 @@ def asks_amount(question: str) -> bool:
 def asks_one_figure(question: str) -> bool:
     """'What were total revenues in fiscal 2023?' / 'How much did X spend on R&D in 2021?' but not 'How did
     the share of revenues change from 2022 to 2023?'."""
-    return bool(_ONE_FIGURE.search(question)) and not _NOT_ONE.search(question)
+    return bool(_ONE_FIGURE.search(question) or _IN_UNITS.search(question)) and not _NOT_ONE.search(question)
 
 
 def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
@@ -128,6 +132,16 @@ def answering_rows(question: str, tables: TableIndex, view: MemoryView) -> list[
     return [r for r in tables.named_rows(question)
             if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)
             and all(m <= _table_stems(r) for m in measures)]
+
+
+def figure_rows(question: str, tables: TableIndex, view: MemoryView) -> list[NamedRow]:
+    """The rows answering a question for one figure: those of a label it names (`answering_rows`), else the rows
+    of one word it says in tables that say what else it narrows the figure by (`word_rows`)."""
+    measures = tables.named_measures(question)
+    return answering_rows(question, tables, view) or [
+        r for r in word_rows(question, tables)
+        if not unsaid_names(question, r, row_evidence(r, view.node(r.node_id)).source)
+        and all(m <= _table_stems(r) for m in measures)]
 
 
 def _table_stems(row: NamedRow) -> frozenset[str]:
@@ -212,7 +226,7 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     """The table row the question names, with its year and unit; a not-found answer (`found` False) saying which
     years its tables give when they stop short of the asked year and no sentence gives it; None when no row is
     named."""
-    rows = answering_rows(question, tables, view)
+    rows = figure_rows(question, tables, view)
     if not asks_share(question):  # "How much revenue … in the EMEA region": 12,109, not the 24% of its share row
         rows.sort(key=of_shares)
     if rows:
@@ -279,8 +293,22 @@ def _states(text: str, figure: float) -> bool:
     return False
 
 
-def compared_rows(question: str, tables: TableIndex) -> list[NamedRow]:
-    """The table rows a comparison names: two labels or more, or one label asked in two years or more."""
+_MOVED = re.compile(r"\b(?:change[sd]?|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|rose|rise|fell|"
+                    r"declined?)\b", re.IGNORECASE)
+
+
+def compared_rows(question: str, tables: TableIndex, moved: bool = False) -> list[NamedRow]:
+    """The table rows a comparison names: two labels or more, one label asked in two years or more, or, with
+    `moved` (not for a yes/no question, whose verdict the row follows), one label asked how it moved ("How much
+    did total revenues grow in fiscal 2023?") whose row shows it (two years' values or a change)."""
     rows = tables.label_rows(question, prefer=(lambda row: change_of(row) is not None) if asks_growth(question)
                              else None)
+    if moved and len(rows) == 1 and _MOVED.search(question) and _shows_move(rows[0]):
+        return rows
     return rows if len(rows) > 1 or (rows and len(asked_years(frozenset(stems(question)))) > 1) else []
+
+
+def _shows_move(row: NamedRow) -> bool:
+    """Does the row give two years' values, or its change?"""
+    years = {y for column, _ in row.row.cells for y in re.findall(r"\b(?:19|20)\d\d\b", column)}
+    return len(years) > 1 or change_of(row.row) is not None

@@ -13,7 +13,7 @@ from ...retrieval.view import MemoryView
 from ...text.question_parts import asked_parts
 from ...text.tokens import bare_stems
 from ..models import ExecutionResult, ToolCallRecord
-from ..protocol.figures import TableIndex
+from ..protocol.figures import NamedRow, TableIndex
 from ..protocol.memory_block import Selection
 from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
@@ -21,7 +21,15 @@ from .alignment import spelled_by, spelled_forms
 from .answering import Answer, Answerer
 from .counted_list import counted_sentence
 from .evidence import Evidence
-from .figure_answer import answering_rows, asks_choice, asks_one_figure, figure_text, row_evidence
+from .figure_answer import (
+    asks_choice,
+    asks_comparison,
+    asks_one_figure,
+    compared_rows,
+    figure_rows,
+    figure_text,
+    row_evidence,
+)
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
 from .ranking import Ranked
@@ -87,10 +95,14 @@ class PartsAnswerer:
             # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
             # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
             one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
-            rows = answering_rows(part, r.tables, r.view) if one else []
+            rows = figure_rows(part, r.tables, r.view) if one else []
             if rows:
                 answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], r.view.node(rows[0].node_id))],
                                       1.0))
+                continue
+            moved = _moved_row(part, question, r.tables)
+            if moved is not None:  # "… and how much did they grow?": the row with its years, as asked alone
+                answers.append(Answer(moved.shown(), [row_evidence(moved, r.view.node(moved.node_id))], 1.0))
                 continue
             if self._detailed(part, listings[:k], parts, answers):  # "... and when is each a good fit?"
                 answers.append(Answer("", [], 1.0))
@@ -197,6 +209,15 @@ def _pointed(question: str, parts: list[str]) -> list[bool]:
     if len(asked) != len(parts):
         return [False] * len(parts)
     return [" ".join(a.lower().split()) != " ".join(p.lower().split()) for a, p in zip(asked, parts)]
+
+
+def _moved_row(part: str, question: str, tables: TableIndex) -> NamedRow | None:
+    """The one row a part asks how it moved ("how much did Oracle's total revenues grow?"), when it shows that
+    (`compared_rows`); None for a part comparing several things, whose sides the text says, or a yes/no part."""
+    if is_yes_no(part) or asks_choice(question) or not asks_comparison(part):
+        return None
+    rows = compared_rows(part, tables, moved=True)
+    return rows[0] if len(rows) == 1 else None
 
 
 def _sections(answers: list[Answer]) -> set[tuple[str, ...]]:

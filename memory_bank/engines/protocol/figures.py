@@ -80,9 +80,9 @@ def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[N
                 found.append(NamedRow(entry, node_ids[0], line, row, *cells[0], also=tuple(cells[1:])))
         if len(found) >= MAX_NAMED:
             break
-    votes = Counter((r.column, _plain(r.value)) for r in {(r.entry.entry_id, r.column, _plain(r.value)): r
+    votes = Counter((r.column, plain_value(r.value)) for r in {(r.entry.entry_id, r.column, plain_value(r.value)): r
                                                           for r in found}.values())
-    ranked = [replace(r, agree=votes[(r.column, _plain(r.value))]) for r in found]
+    ranked = [replace(r, agree=votes[(r.column, plain_value(r.value))]) for r in found]
     order = {id(r): i for i, r in enumerate(ranked)}
     first: dict[tuple[int, frozenset[str]], int] = {}  # a label's first place among rows as agreed on as it
     for r in ranked:
@@ -124,7 +124,7 @@ def named_measures(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> se
     return found
 
 
-def _plain(value: str) -> str:
+def plain_value(value: str) -> str:
     """A value as compared across tables: "$49,954" and "49,954" agree, and so do an expense and the same
     expense shown as a deduction, "(8,623)", in a reconciliation."""
     return "".join(ch for ch in value if ch not in "$€£ ()−-")
@@ -144,12 +144,12 @@ def label_rows(said: list[str], tables: Tables, rows_of: RowsOf, limit: int = 3,
     question's stems in order; `prefer`: rows it holds true of come before more agreed-on ones (a growth question
     wants the table with the change column); `question`: its words, whose compared parts each name one label."""
     asked = frozenset(said)
-    found: dict[str, list[NamedRow]] = {}
+    found: dict[frozenset[str], list[NamedRow]] = {}  # one label however printed: "Total revenues", "Totals: Revenues"
     for entry, node_ids in tables:
         for line, row in rows_of(entry).items():
             if names_label(asked, row) and row.cells:
                 column, value = (row.values_for(asked) or list(row.cells))[0]
-                found.setdefault(row.name.casefold(), []).append(
+                found.setdefault(row.label, []).append(
                     NamedRow(entry, node_ids[0], line, row, column, value))
         if sum(map(len, found.values())) >= MAX_NAMED:
             break
@@ -185,7 +185,7 @@ def _phrased(rows: list[NamedRow], question: str,
 
 
 def _signature(row: TableRowRef) -> tuple[tuple[str, str], ...]:
-    return tuple((c, _plain(v)) for c, v in row.cells)
+    return tuple((c, plain_value(v)) for c, v in row.cells)
 
 
 def change_of(row: TableRowRef) -> str | None:
