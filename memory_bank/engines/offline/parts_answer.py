@@ -22,11 +22,14 @@ from .answering import Answer, Answerer
 from .counted_list import counted_sentence
 from .evidence import Evidence
 from .figure_answer import answering_rows, asks_choice, asks_one_figure, figure_text, row_evidence
+from .follow_on import followed_on
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
+from .passage import around
 from .ranking import Ranked
 from .results import done, where
-from .verdict import is_yes_no, verdict
+from .verdict import is_yes_no
+from .verdict_passage import with_verdict
 
 MERGE_POOL = 3  # the best sentences of a later part's ranking an earlier part's answer may answer it by
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9&]{1,9}\b")
@@ -113,10 +116,16 @@ class PartsAnswerer:
                 # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
                 # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
                 answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
+            on = followed_on(part, parts[0], answers[0], self._following) if k and is_yes_no(parts[0]) else None
+            if on is not None:  # "Does Oracle own …, and where is it?": said with the verdict, or right after it
+                answer = on
             if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
-                answer = Answer(f"{verdict(part, answer.used[0].text)}. {answer.text}", answer.used, answer.score)
+                answer = with_verdict(part, answer, r.view)
             answers.append(answer)
         return _merged(parts, answers, listings, calls)
+
+    def _following(self, ev: Evidence, count: int) -> list[Evidence]:
+        return around(self.r.view, ev, count)[1]
 
     def _answered_before(self, part: str, first: str, ranked: Ranked | None, answers: list[Answer]) -> Answer | None:
         """The answer of an earlier part that shows a sentence this part's ranking puts first, or among its best
