@@ -202,10 +202,10 @@ def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
 def _joined(sentences: Iterable[str]) -> str:
     """The sentences as the answer's prose: a list item's bullet or number ("• Policy engine (PE): …", "5. The data
     plane …") marks its place in the document's list, not in the answer, where it read as a stray "- •"."""
-    return " ".join(_unmarked(s) for s in sentences)
+    return " ".join(unmarked(s) for s in sentences)
 
 
-def _unmarked(sentence: str) -> str:
+def unmarked(sentence: str) -> str:
     """The sentence without the marker that made it a list item ("• ", "5. ", "(a) "), as the list reader knows
     them (`structure.lists.item_marker`)."""
     marker = item_marker(sentence)
@@ -215,7 +215,7 @@ def _unmarked(sentence: str) -> str:
 def _repeats(text: str, parts: list[str]) -> bool:
     """Is the text said already, inside a sentence of the answer (a table's caption, once with the table's first
     words and once alone)? A text that says more than a part is not a repeat: it may hold what the part lacks."""
-    plain = " ".join(_unmarked(text).split()).lower()  # "5. The data plane …" says "The data plane …" again
+    plain = " ".join(unmarked(text).split()).lower()  # "5. The data plane …" says "The data plane …" again
     return any(plain in " ".join(p.split()).lower() for p in parts)
 
 

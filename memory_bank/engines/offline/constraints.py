@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from ...text.counts import MARK, count_marks, counted_marks, counted_word, says_count
 from ...text.spelling import misspelt, words
@@ -199,11 +200,16 @@ def opposite_words(question: str, sentence: str) -> list[str]:
                     and not any(_is(w, other) for w in asked)):  # "support ..., even if not oppose ..." asks both
                 out.append(word)
     said_set, asked_set = set(said), set(asked)
-    for one, other in _FORM_PAIRS:
-        if asked_set & one and said_set & other and not said_set & one and not asked_set & other:
-            out.append(min(asked_set & one))
+    out += turned_forms(asked_set, said_set, _FORM_PAIRS)
     out += [w for w in asked_set if w not in said_set and _negated(w, said_set)]
     return sorted(set(out))
+
+
+def turned_forms(asked: set[str], said: set[str], families: Iterable[tuple[set[str], set[str]]]) -> list[str]:
+    """The asked words (lower-cased) of a family whose other side the sentence says instead: a family's forms
+    ("bought", "buying"), not stems, since a stem joins "lost" to "lose" but not to "win"."""
+    return [min(asked & one) for one, other in families
+            if asked & one and said & other and not said & one and not asked & other]
 
 
 def _negated(word: str, said: set[str]) -> bool:

@@ -59,6 +59,7 @@ from .sides import asked_difference
 from .signer import signer_first
 from .titled_section import DOING_WORDS, in_order, titled_evidence, within
 from .verdict import is_yes_no, verdict
+from .verdict_passage import with_verdict
 
 PART_WORDS = 35  # words per part of a multi-part answer
 
@@ -200,9 +201,9 @@ class OfflineExecutor:
             answer = with_reason(answer, ranked)
         if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure
             named = [r for r in answering_rows(question, self.tables, self.view)[:1] if r.value not in answer.text]
+            answer = with_verdict(question, answer, self.view)
             used = [*answer.used, *(row_evidence(r, self.view.node(r.node_id)) for r in named)]
-            answer = Answer(" ".join([f"{verdict(question, answer.used[0].text)}. {answer.text}",
-                                      *(f"{r.statement()}." for r in named)]), used, answer.score)
+            answer = Answer(" ".join([answer.text, *(f"{r.statement()}." for r in named)]), used, answer.score)
         return done(answer, calls)
 
     def _summary_of(self, node_id: str) -> str:

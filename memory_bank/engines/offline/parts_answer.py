@@ -30,11 +30,14 @@ from .figure_answer import (
     figure_text,
     row_evidence,
 )
+from .follow_on import followed_on
 from .item_details import ItemDetails
 from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
+from .passage import around
 from .ranking import Ranked
 from .results import done, where
-from .verdict import is_yes_no, verdict
+from .verdict import is_yes_no
+from .verdict_passage import with_verdict
 
 MERGE_POOL = 3  # the best sentences of a later part's ranking an earlier part's answer may answer it by
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9&]{1,9}\b")
@@ -127,10 +130,16 @@ class PartsAnswerer:
                 answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
             if answer.found and answer.text and all(answer is not a for a in answers):  # "What is an NPE, …?":
                 answer.text = r.acronyms.named(part, answer.text)  # its long form first, as asked alone
+            on = followed_on(part, parts[0], answers[0], self._following) if k and is_yes_no(parts[0]) else None
+            if on is not None:  # "Does Oracle own …, and where is it?": said with the verdict, or right after it
+                answer = on
             if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
-                answer = Answer(f"{verdict(part, answer.used[0].text)}. {answer.text}", answer.used, answer.score)
+                answer = with_verdict(part, answer, r.view)
             answers.append(answer)
         return _merged(parts, answers, listings, calls)
+
+    def _following(self, ev: Evidence, count: int) -> list[Evidence]:
+        return around(self.r.view, ev, count)[1]
 
     def _answered_before(self, part: str, first: str, ranked: Ranked | None, answers: list[Answer]) -> Answer | None:
         """The answer of an earlier part that shows a sentence this part's ranking puts first, or among its best

@@ -17,6 +17,7 @@ import re
 
 from ...text.tokens import STOPWORDS, stem
 from ...text.trends import FALLING, RISING
+from .constraints import opposite_words, turned_forms
 
 # "Under a ZTA, can visitors …?", "If a ZTA is built on one provider's formats, can …?": a setting or a condition
 # before the auxiliary (bounded, no comma inside: one pass over any text)
@@ -101,18 +102,90 @@ _JUDGEMENTS = frozenset(stem(w) for w in ("desirable", "advisable", "recommended
                                           "realistic", "sensible", "enough", "sufficient", "suitable", "good",
                                           "best", "ideal", "optimal"))
 _JUDGED = 10  # the judged clause's reach after the judgement
+# "That does not mean that the enterprise is unable to analyze encrypted traffic": a negation of what a clause
+# would mean bears on the clause, and a negative inside it ("unable", "not") turns the two into a yes
+_META = frozenset(stem(w) for w in ("mean", "means", "imply", "implies", "follow", "follows", "suggest", "entail",
+                                    "necessarily", "indicate", "true", "case"))
+_NEGATIVE = frozenset({"unable", "impossible", "incapable", "unlikely", "unnecessary"})
 
 
 def _reach(stems_: list[str], at: int) -> int:
-    """How far after the negation at `at` its bearing reaches: past a judgement ("not be desirable to …") to the
-    clause it judges."""
-    following = [s for s in stems_[at + 1: at + 4] if s not in ("be", "been", "alway", "a", "an")]  # stems
-    return _JUDGED if following[:1] and following[0] in _JUDGEMENTS else _AFTER
+    """How far after the negation at `at` its bearing reaches: past a judgement ("not be desirable to …") or
+    what a clause would mean ("does not mean that …") to the clause it bears on."""
+    following = [s for s in stems_[at + 1: at + 4] if s not in ("be", "been", "alway", "a", "an", "the")]  # stems
+    return _JUDGED if following[:1] and (following[0] in _JUDGEMENTS or following[0] in _META) else _AFTER
+
+
+def _negations(tokens: list[str], asked: set[str]) -> list[bool]:
+    """The negations bearing on the asked words, each True where it stands and False where a negative in its
+    reach cancels it ("not … unable", "does not mean that … cannot"): a double negation says yes."""
+    stems_ = [stem(t) for t in tokens]
+    negators = _negators(tokens)
+    out: list[bool] = []
+    cancelled: set[int] = set()
+    for i in negators:
+        if i in cancelled:
+            continue
+        reach = _reach(stems_, i)
+        end = min(len(tokens), i + reach + 1)
+        if not asked & set(stems_[max(0, i - _BEFORE): end]):
+            continue
+        # a second negator cancels only past a judgement or a meaning ("not necessary … not"); a plain negation
+        # five words from another ("cannot connect … not approved") negates something else
+        second = next((j for j in range(i + 1, end)
+                       if tokens[j] in _NEGATIVE or (reach == _JUDGED and j in negators)), None)
+        if second is not None:
+            cancelled.add(second)
+        out.append(second is None)
+    return out
 
 
 def _negated_near(tokens: list[str], asked: set[str]) -> bool:
+    return any(_negations(tokens, asked))
+
+
+def _stems_near(tokens: list[str], at: int, before: int = _BEFORE) -> list[str]:
+    """The stems a negation at `at` bears on (from `before` words before it)."""
     stems_ = [stem(t) for t in tokens]
-    return any(asked & set(stems_[max(0, i - _BEFORE): i + _reach(stems_, i) + 1]) for i in _negators(tokens))
+    return stems_[max(0, at - before): at + _reach(stems_, at) + 1]
+
+
+# what a sentence holds that the question asks whether it owns, the one excluding the other (constraints.py's
+# families are near misses of any question; these only turn a verdict: "Does Oracle own its main plant?")
+_OWNED = {"own", "owns", "owned", "owning"}
+_LEASED = {"lease", "leases", "leased", "leasing", "rent", "rents", "rented", "renting"}
+_TURNED = ((_OWNED, _LEASED), (_LEASED, _OWNED))
+# "There is a misconception that ZTA is … incompatible with the existing view of cybersecurity": the claim after
+# it is what the sentence denies
+_REFUTING = re.compile(r"\b(?:misconceptions?|myths?|misperceptions?|misunderstandings?|mistaken(?:ly)?|"
+                       r"fallac(?:y|ies)|false\s+(?:beliefs?|impressions?|assumptions?)|wrongly\s+(?:believed?|"
+                       r"assumed?|thought))\b", re.IGNORECASE)
+CLAIM_WORDS = 2  # the question's words a refuted claim says: what the question asks, not a side remark
+# "resources rather than network segments": the words after it are what the sentence sets aside
+_INSTEAD_OF = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;:()]|\.(?!\d)")  # not a decimal point: "instead of 6.8%, for fiscal 2023"
+
+
+def _refuted(question: str, sentence: str, asked: set[str]) -> bool:
+    """Does the sentence call a claim of the question's words a misconception (the question not itself asking
+    whether it is one)?"""
+    match = _REFUTING.search(sentence)
+    if match is None or _REFUTING.search(question):
+        return False
+    claim = {stem(t) for t in lower_words(sentence[match.end():])}
+    return len(asked & claim) >= CLAIM_WORDS
+
+
+def _set_aside(question: str, sentence: str, asked: set[str]) -> bool:
+    """Does the sentence set aside ("X rather than Y", "Y instead of X") more of what is asked than it keeps? The
+    set-aside side runs to its clause's end; the kept side is read as long, back from the words: its parallel
+    phrase."""
+    match = _INSTEAD_OF.search(sentence)
+    if match is None or _INSTEAD_OF.search(question):
+        return False
+    aside = lower_words(_CLAUSE_END.split(sentence[match.end():], maxsplit=1)[0])
+    kept = lower_words(sentence[:match.start()])[-(len(aside) + 1):]
+    return len(asked & _content(aside)) > len(asked & _content(kept))
 
 
 def _direction(tokens: list[str]) -> int:
@@ -189,16 +262,53 @@ def verdict(question: str, sentence: str) -> str:
     plain = positive_reading(question)
     if plain is not None:
         return _answering(verdict(plain, sentence), plain)
+    return _read(question, sentence)[0]
+
+
+IMPLIED, SAID = 1, 2  # how plainly a sentence states a verdict: by a lesser degree, or outright
+
+
+def stated(question: str, sentence: str, words: int = 1) -> int:
+    """How plainly the sentence states the verdict, rather than only not contradicting it (0): outright (`SAID`) by
+    a negation bearing on `words` of the question's words or more (standing or cancelled) or on the absolute asked
+    ("does not eliminate it" of "fully remove"), a change or a word the other way round, a part or an alias, a
+    claim it calls a misconception or sets aside ("rather than"); by a lesser degree than the absolute asked
+    (`IMPLIED`: "mitigate" of "fully remove"). A sentence saying none is a "Yes" only because it says no "No"."""
+    plain = positive_reading(question)
+    return _read(plain if plain is not None else question, sentence, words)[1]
+
+
+def _read(question: str, sentence: str, words: int = 1) -> tuple[str, int]:
+    """The verdict and how plainly the sentence states it (`stated`)."""
     identity = _identity(question, sentence)
     if identity is not None:
-        return identity
+        return identity, SAID
     q = _asked_tokens(question)
     asked = _content(q)
     said = lower_words(sentence)
+    if not _negators(q) and (_refuted(question, sentence, asked) or _set_aside(question, sentence, asked)
+                             or _absolute_denied(q, said)):
+        return "No", SAID
     if not _negators(q) and _lesser(q, said):
-        return "No"
-    said_no = _negated_near(said, asked)
+        return "No", IMPLIED
+    negations = _negations(said, asked)
+    said_no = any(negations)
     asked_no = bool(_negators(q)) and _negated_near(q, asked)
     asked_way, said_way = _direction(q), _direction(said)
-    opposite = asked_way * said_way < 0  # asked about a rise, told of a fall (or the other way)
-    return "No" if (said_no != asked_no) != opposite else "Yes"
+    # asked about a rise, told of a fall (or the other way); "own" asked, "lease" said
+    opposite = asked_way * said_way < 0 or bool(opposite_words(question, sentence)
+                                                 or turned_forms(set(q), set(said), _TURNED))
+    said_of = max((len(asked & set(_stems_near(said, i))) for i in _negators(said)), default=0)
+    # a change the other way is said of what is asked in the answer's sentence; a neighbour's "reduce the exposure
+    # of resources" is of something else ("Does a ZTA improve security?")
+    turned = asked_way * said_way < 0 and words <= 1 or bool(opposite_words(question, sentence)
+                                                             or turned_forms(set(q), set(said), _TURNED))
+    plain = bool(negations) and said_of >= words or turned or asked_no
+    return ("No" if (said_no != asked_no) != opposite else "Yes"), SAID if plain else 0
+
+
+def _absolute_denied(question_tokens: list[str], sentence_tokens: list[str]) -> bool:
+    """The question asks an absolute ("fully remove") and the sentence negates one ("does not eliminate it")."""
+    if not {stem(t) for t in question_tokens} & _ABSOLUTE:
+        return False
+    return any(set(_stems_near(sentence_tokens, i, 0)) & _ABSOLUTE for i in _negators(sentence_tokens))
