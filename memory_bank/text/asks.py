@@ -164,7 +164,8 @@ def item_noun(question: str) -> str | None:
     if _MADE_OF.match(words):  # "What is a policy enforcement point made of?": its "policy" is no kind of item
         return "components"
     pointed = _ORDINAL_ITEM.search(words)
-    match = _NOUN.search(words, pointed.start("noun")) if pointed else _NOUN.search(words)
+    asking = _ASKING.search(words)  # "Under the DHS CDM program, how many basic questions …": not "program"
+    match = _NOUN.search(words, pointed.start("noun") if pointed else asking.start() if asking else 0)
     if match is None and begins_change(words):
         return "steps"
     if match is None and _OBLIGED.match(words):
@@ -177,6 +178,7 @@ def item_noun(question: str) -> str | None:
     return named if _plural(named) else head  # "categories of input" stay categories: "5 input" reads wrong
 
 
+_ASKING = re.compile(r"\b(?:how\s+many|what|which|list|name)\b", re.IGNORECASE)  # where the asking begins
 _VAGUE = frozenset({"kinds", "kind", "types", "type", "categories", "ways", "items", "examples", "forms"})
 _KIND_OF = re.compile(rf"\s+of\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_ITEM_NOUNS})\b", re.IGNORECASE)
 

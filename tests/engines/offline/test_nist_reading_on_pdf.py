@@ -15,7 +15,7 @@ from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.offline.titled_section import within
 from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder, HashingEmbedder
-from memory_bank.text.asks import asks_advice, asks_sequence
+from memory_bank.text.asks import asks_advice, asks_sequence, item_noun
 from memory_bank.text.furniture import Role
 from memory_bank.text.reader_concepts import in_filing_terms
 from memory_bank.text.tokens import stem
@@ -202,3 +202,12 @@ def test_a_question_for_items_opens_with_a_lead_in_among_the_best_and_its_items(
     # asked no items, the best sentence still opens the answer
     assert answerer.compose("Do acquisitions present risks?", pool, [0, 4, 1, 2, 3], 1.0).text.startswith(
         "Acquisitions present many risks")
+
+
+def test_the_kind_asked_for_is_read_where_the_asking_begins() -> None:
+    """"Under the DHS CDM program, how many basic questions …?" asked for "program" (the first noun of a kind), and
+    the CDM section's four questions were given as "4 program"."""
+    asked = "Under the DHS CDM program, how many basic questions does an agency need to answer?"
+    assert item_noun(asked) == "questions"
+    assert item_noun("In the enclave model, which components sit at the boundary?") == "components"
+    assert item_noun("What are the components of the program?") == "components"
