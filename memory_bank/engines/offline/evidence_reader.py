@@ -57,13 +57,22 @@ def _with_lists(chosen: Selected, nodes: list[Selected]) -> list[tuple[Selected,
             out.append((chosen, shown))
             continue
         owner, lead, items = chosen, shown, _items_after(chosen, shown)
-        for other in nodes if not items else []:
-            copy = next((s for s in other.sentences if s.text == shown.text), None) if other is not chosen else None
-            if copy is not None and (found := _items_after(other, copy)):
-                owner, lead, items = other, copy, found
-                break
+        if not items:
+            owner, lead, items = _held_elsewhere(shown, chosen, nodes) or (owner, lead, items)
         out += [(owner, lead), *((owner, s) for s in items)]
     return out
+
+
+def _held_elsewhere(shown: Sentence, chosen: Selected,
+                    nodes: list[Selected]) -> tuple[Selected, Sentence, list[Sentence]] | None:
+    """Another selected node holding the same lead-in with items after it: that node, its copy, the items."""
+    for other in nodes:
+        if other is chosen:
+            continue
+        copy = next((s for s in other.sentences if s.text == shown.text), None)
+        if copy is not None and (items := _items_after(other, copy)):
+            return other, copy, items
+    return None
 
 
 def _items_after(chosen: Selected, lead: Sentence) -> list[Sentence]:

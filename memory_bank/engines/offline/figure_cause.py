@@ -21,8 +21,9 @@ from ...text.tokens import bare_stems, stems
 from ..protocol.figures import NamedRow, TableIndex, trend_of
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answer, Answerer
-from .evidence import Evidence, distinct, split_evidence
+from .evidence import Evidence, distinct
 from .figure_answer import answering_rows, asks_share, names_share, of_shares, row_evidence, unsaid_words
+from .passage import node_sentences
 from .verdict import trend_verdict
 
 _ASKS_CAUSE = re.compile(r"\b(?:why|what (?:drove|drives|caused|causes|explains|explained|led to|leads to|is behind|"
@@ -99,11 +100,7 @@ def discussed(row: NamedRow, tables: TableIndex, view: MemoryView) -> list[Evide
                         for r in tables.rows_of(entry).values())}
     out: list[Evidence] = []
     for section in sorted(sections)[:MAX_SECTIONS]:
-        for node in view.in_section(section):
-            for entry in view.entries_for(node.id):
-                source = str(entry.metadata.get("source", ""))
-                out += split_evidence(entry.text, node.id, source, entry.pages, 0.0, node.role, entry.printed_pages,
-                                      tuple(entry.section))
+        out += [ev for node in view.in_section(section) for ev in node_sentences(view, node)]
     return out
 
 

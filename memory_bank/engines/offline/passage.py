@@ -8,10 +8,19 @@ section.
 
 from __future__ import annotations
 
+from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from .evidence import Evidence, split_evidence
 
 SECTION_NODES = 60  # the passage nodes of a section searched for a sentence read from the section's own node
+
+
+def node_sentences(view: MemoryView, node: Node) -> list[Evidence]:
+    """Every answerable sentence of the node's raw entries, in document order, each citing its entry (its file,
+    pages and section)."""
+    return [ev for entry in view.entries_for(node.id)
+            for ev in split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0,
+                                     node.role, entry.printed_pages, tuple(entry.section))]
 
 
 def around(view: MemoryView, ev: Evidence, count: int = 1) -> tuple[list[Evidence], list[Evidence]]:
@@ -21,9 +30,7 @@ def around(view: MemoryView, ev: Evidence, count: int = 1) -> tuple[list[Evidenc
     nodes = view.in_section(ev.section)[:SECTION_NODES] if ev.section else []
     at = next((i for i, n in enumerate(nodes) if n.id == ev.node_id), None)
     window = nodes[max(0, at - 1): at + 2] if at is not None else nodes
-    sentences = [s for node in window for entry in view.entries_for(node.id)
-                 for s in split_evidence(entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages,
-                                         0.0, node.role, entry.printed_pages, tuple(entry.section))]
+    sentences = [ev for node in window for ev in node_sentences(view, node)]
     said = ev.text.removesuffix("…").rstrip()  # a section node's opening is cut short: "… based …"
     here = next((i for i, s in enumerate(sentences) if s.text == ev.text or s.text.startswith(said)), None)
     if here is None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 
 from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.tokens import bare_stems
 from .answering import Answer
-from .evidence import Evidence, split_evidence
+from .evidence import Evidence
+from .passage import node_sentences
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
 _NAME_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")  # "Employee Stock Purchase Plan"
@@ -105,13 +105,7 @@ def within(sections: list[list[Evidence]], limit: int = MAX_WORDS, body: bool = 
 
 def section_sentences(path: tuple[str, ...], view: MemoryView) -> list[Evidence]:
     """Every sentence read in the section at `path` (and below it), in document order, each citing its entry."""
-    read: list[Evidence] = []
-    for node in view.in_section(path):
-        for entry in view.entries_for(node.id):
-            read += [replace(ev, section=entry.section) for ev in split_evidence(
-                entry.text, node.id, str(entry.metadata.get("source", "")), entry.pages, 0.0, node.role,
-                entry.printed_pages)]
-    return read
+    return [ev for node in view.in_section(path) for ev in node_sentences(view, node)]
 
 
 def asks_doing(question: str) -> bool:
