@@ -105,7 +105,9 @@ def outline_data(section: Section, structure: DocStructure) -> Outline:
         opening = structure.opening(child.id)
         children.append(OutlineChild(title=_bounded(child.title),
                                      opening=_bounded(first_sentence(opening.text, MAX_TEXT)) if opening else ""))
-    return Outline(title=_bounded(section.title), lists=lists, children=children)
+    opening = structure.opening(section.id)
+    return Outline(title=_bounded(section.title), lists=lists, children=children,
+                   opening=_bounded(first_sentence(opening.text, MAX_TEXT)) if opening else "")
 
 
 def _bounded(text: str) -> str:

@@ -69,6 +69,7 @@ class OutlineChild(BaseModel):
 
 class Outline(BaseModel):
     title: str = Field(max_length=MAX_TEXT)
+    opening: str = Field("", max_length=MAX_TEXT)  # the section's own first sentence, whole ("" in older exports)
     lists: list[OutlineList] = Field(default_factory=list, max_length=MAX_ENTRIES)
     children: list[OutlineChild] = Field(default_factory=list, max_length=MAX_ENTRIES)
 

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from ...retrieval.embedding import Embedder
 from ...structure.lists import item_marker
 from ...text.asks import asks_for_items, asks_sequence
-from ...text.tokens import stem, stems
+from ...text.tokens import stems
 from .evidence import Evidence
 from .found import FoundModel
+from .long_sentence import window
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 from .sides import Sides, asked_aspects, asked_difference, compared_sides, states_difference
@@ -305,31 +306,6 @@ def _titled(ev: Evidence) -> str:
 def announces_list(sentence: str) -> bool:
     """Does the sentence open a list its next sentences hold ("... the following tenets:")?"""
     return _ANNOUNCES.search(sentence) is not None
-
-
-def window(sentence: str, question: str, limit: int) -> str:
-    """The `limit`-word stretch of a long sentence holding most of the question's words; on ties the one they sit
-    most in the middle of (earliest then): what a sentence says of them is around them, not all before them ("…
-    align to how our chief operating decision makers (CODMs), which include our Chief Executive Officer and Chief
-    Technology Officer, view …" answers "Who are the CODMs?" after its one matched word)."""
-    words_ = sentence.split()
-    q_stems = set(stems(question))
-    hits = [1 if stem(w.strip(".,;:()\"'").lower()) in q_stems else 0 for w in words_]
-    counts, places = [0], [0]  # running sums of the hits and of their places: each window read in one step
-    for i, hit in enumerate(hits):
-        counts.append(counts[-1] + hit)
-        places.append(places[-1] + hit * i)
-    best_start, best = 0, (-1, 0.0)
-    for start in range(0, len(words_) - limit + 1):
-        end = start + limit
-        count, place = counts[end] - counts[start], places[end] - places[start]
-        off = abs(place / count - (start + (limit - 1) / 2)) if count else 0.0
-        if (count, -off) > best:
-            best_start, best = start, (count, -off)
-    cut = words_[best_start:best_start + limit]
-    prefix = "… " if best_start > 0 else ""
-    suffix = " …" if best_start + limit < len(words_) else ""
-    return prefix + " ".join(cut) + suffix
 
 
 def _in_order(pool: list[Evidence], order: list[int], limit: float) -> list[int]:

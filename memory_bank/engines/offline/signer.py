@@ -37,11 +37,12 @@ def signer_first(question: str, answer: Answer, evidence: list[Evidence], view: 
         return answer
     # "Who is Apple's auditor?": the sentence speaking as "we" ("We have served as Apple Inc.'s auditor since
     # 2009.") may come after a longer one that only says the word ("… to the Registrant's auditors …"), which is
-    # left out: the answer opens with the signer and the sentence it signs
-    k = next((k for k, ev in enumerate(answer.used) if _WE.match(ev.text)), None)
-    if k is None:
-        return answer
-    signed = signature(answer.used[k], view, [ev.node_id for ev in evidence])
+    # left out: the answer opens with the signer and the sentence it signs. Of several sentences speaking as "we",
+    # the first whose report's signature is found: an opinion read on pages apart from its signature signs nothing
+    # the search reaches
+    near = [ev.node_id for ev in evidence]
+    k, signed = next(((k, signed) for k, ev in enumerate(answer.used)
+                      if _WE.match(ev.text) and (signed := signature(ev, view, near)) is not None), (0, None))
     if signed is None or signed.text.casefold() in answer.text.casefold():
         return answer
     used = answer.used[k:]  # what came before it named no one: it only said the word asked about

@@ -4,11 +4,13 @@ outline and a table's rows a line at a time, a conversation's turns whole."""
 from __future__ import annotations
 
 from ...memory.interaction_tree import InteractionEntry
+from ...memory.outline import Outline
 from ...text.split import split_paragraphs, split_sentences
 from .table_rows import TableRowRef, table_rows
 
 LINE_STRUCTURES = frozenset({"section", "table"})
 TURN_WORDS = 80  # a longer conversation turn is shown sentence by sentence
+CUT = " …"  # how an outline's text line ends where ingestion cut it short (ingest/sections.py)
 
 
 def entry_sentences(entry: InteractionEntry, rows: dict[str, TableRowRef] | None = None) -> list[str]:
@@ -24,7 +26,30 @@ def entry_sentences(entry: InteractionEntry, rows: dict[str, TableRowRef] | None
     if structure not in LINE_STRUCTURES:
         return split_sentences(entry.text)
     lines = [" ".join(line.split()) for line in entry.text.split("\n") if line.strip()]
-    return lines[1:] if structure == "section" and len(lines) > 1 else lines
+    if structure != "section":
+        return lines
+    outline = Outline.from_metadata(entry.metadata)
+    lines = lines if outline is None else whole_lines(lines, outline)
+    return lines[1:] if len(lines) > 1 else lines
+
+
+def whole_lines(lines: list[str], outline: Outline) -> list[str]:
+    """The outline's lines with each one ingestion cut short ("… or (3) retaining key personnel …") read whole
+    from its typed outline: an answer that quotes a list item quotes all of it, never a fragment ending in "…".
+    A lead-in that is a paragraph stays cut: read whole, its sentences sit beside outline lines they do not
+    follow in the document ("This may influence …" read on from an unrelated line before it), and the prose
+    passage holds them in order anyway. Nor is a line the outline does not hold whole (a table's row labels)
+    changed."""
+    wholes = [outline.opening, *(w for lst in outline.lists
+                for w in (lst.lead_in, *(f"{i.marker} {i.text}" for i in lst.items))),
+              *(c.opening for c in outline.children)]
+    wholes = [" ".join(w.split()) for w in wholes if w]
+    out: list[str] = []
+    for line in lines:
+        whole = next((w for w in wholes if w.startswith(line.removesuffix(CUT)) and len(w) > len(line) - len(CUT)),
+                     None) if line.endswith(CUT) else None
+        out.append(line if whole is None or len(split_sentences(whole)) > 1 else whole)
+    return out
 
 
 def _mixed_lines(text: str, rows: dict[str, TableRowRef]) -> list[str]:

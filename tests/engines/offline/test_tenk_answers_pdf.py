@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank
-from memory_bank.engines.offline.answering import window
+from memory_bank.engines.offline.long_sentence import window
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.acronyms import defined_acronyms
 from memory_bank.text.question_parts import question_parts
