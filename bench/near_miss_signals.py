@@ -33,15 +33,18 @@ from memory_bank.engines.offline.constraints import (  # noqa: E402
     unmet_terms,
     unsaid_measure,
 )
+from memory_bank.engines.offline.dated_event import redated  # noqa: E402
 from memory_bank.engines.offline.nlp import sentences  # noqa: E402
-from memory_bank.engines.offline.slots import renumbered, swapped_names  # noqa: E402
+from memory_bank.engines.offline.slots import other_agent, renumbered, swapped_names  # noqa: E402
 
 Signal = Callable[[str, str, str, str], list[str]]  # (question, sentence, its neighbours, topic) -> what is unmet
 SIGNALS: dict[str, Signal] = {
     "unmet name/number/year": lambda q, s, near, topic: unmet_terms(q, near, topic),
     "word said the other way": lambda q, s, near, topic: opposite_words(q, s) + other_member(q, s, near),
     "share, year or count not given": lambda q, s, near, topic: unsaid_measure(q, s, near),
-    "name in another's slot": lambda q, s, near, topic: swapped_names(q, s, near, topic) + renumbered(q, s),
+    "name in another's slot": lambda q, s, near, topic: (swapped_names(q, s, near, topic) + renumbered(q, s)
+                                                        + other_agent(q, s)),
+    "year of another event": lambda q, s, near, topic: redated(q, s),
 }
 
 

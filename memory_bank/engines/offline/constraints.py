@@ -58,6 +58,7 @@ _FAMILIES = (
     ({"private", "privately"}, {"public", "publicly"}), ({"male", "males"}, {"female", "females"}),
     ({"stronger"}, {"weaker"}), ({"strongest"}, {"weakest"}), ({"richest", "wealthiest"}, {"poorest"}),
     ({"wettest"}, {"driest"}), ({"ancient"}, {"modern"}),
+    ({"temporary", "temporarily"}, {"permanent", "permanently"}),
     ({"allow", "allows", "allowed", "allowing", "permit", "permits", "permitted"},
      {"forbid", "forbids", "forbade", "forbidden", "prohibit", "prohibits", "prohibited", "ban", "bans", "banned"}),
     ({"include", "includes", "included", "including"}, {"exclude", "excludes", "excluded", "excluding"}),
@@ -237,7 +238,13 @@ _EXCLUSIVE = (frozenset({"breakfast", "lunch", "dinner", "supper"}),
               frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}),
               frozenset({"morning", "afternoon", "evening", "night"}),
               frozenset({"daily", "weekly", "monthly", "yearly", "annually"}),
-              frozenset({"men", "women"}), frozenset({"boys", "girls"}), frozenset({"king", "queen"}))
+              frozenset({"men", "women"}), frozenset({"boys", "girls"}), frozenset({"king", "queen"}),
+              # what a plant burns, what carries people: "By when does Kenya aim to build a coal power plant?" of
+              # "a nuclear power plant by 2017"; "Tesla's wireless controlled airship" of "a wireless controlled
+              # boat". Not a programme's genre: "a comedy" is said as "the … sitcom" beside "drama/reality"
+              frozenset({"coal", "nuclear", "solar", "wind", "hydroelectric", "geothermal", "diesel", "petroleum"}),
+              frozenset({"boat", "ship", "airship", "submarine", "car", "train", "aircraft", "airplane", "plane",
+                         "helicopter", "balloon", "bicycle", "truck", "bus", "rocket"}))
 
 
 def other_member(question: str, sentence: str, near: str) -> list[str]:

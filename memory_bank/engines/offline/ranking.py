@@ -38,12 +38,13 @@ from ...text.periods import misdated_period, periods
 from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, spelled_by, spelled_forms, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
+from .dated_event import redated
 from .denied import denied
 from .evidence import Evidence, distinct
 from .found import Signals
 from .nlp import Idf
 from .question_types import COUNT, asked_title, defined_term, definition, expected_type, has_type, holds_title
-from .slots import renumbered, swapped_names
+from .slots import other_agent, renumbered, swapped_names
 from .specifics import asked_years, misdated
 
 # a sentence counting the very noun a "how many" question asks about ("164,000 full-time employees") holds the
@@ -126,8 +127,9 @@ class Ranked:
         """What the question asks that sentence `i` does not say (constraints.py): a name, number or year of
         the question absent from it and its neighbours, a word it says the other way round or answers with another
         member of its closed set ("breakfast" / "dinner"), the share, year or thing counted that the question asks
-        for; or (slots.py) a name whose place the sentence gives another
-        name, or a numbered name of which it names a sibling. Empty when it meets every constraint checked."""
+        for; or (slots.py) a name whose place the sentence gives another name, a numbered name of which it names
+        a sibling, or an asked agent's act it says was done by other names; or (dated_event.py) the asked year said
+        of another of its events. Empty when it meets every constraint checked."""
         ev = self.pool[i]
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
@@ -138,7 +140,8 @@ class Ranked:
                 + opposite_words(self.question, ev.text)
                 + unsaid_measure(self.question, ev.text, near) + other_member(self.question, ev.text, near)
                 + swapped_names(self.question, ev.text, near, topic)
-                + renumbered(self.question, ev.text) + denied(self.question, ev.text))
+                + renumbered(self.question, ev.text) + denied(self.question, ev.text)
+                + redated(self.question, ev.text) + other_agent(self.question, ev.text))
 
     def signals(self, i: int) -> Signals:
         pairs = self.question_pairs

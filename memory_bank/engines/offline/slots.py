@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import unicodedata
 
 from ...text.tokens import STOPWORDS, hyphenated, stem
 
@@ -173,3 +174,48 @@ def renumbered(question: str, sentence: str) -> list[str]:
         if given and number not in given:
             out.append(match.group(0))
     return out
+
+
+# "did <name> <verb>": the name is the question's agent ("In what year did Andreas Schimper suggest …?")
+_ACTIVE_AGENT = re.compile(r"\b(?:did|does|do)\s+((?:the\s+)?(?:[A-Z][\w\-'’]*\s+){1,4})((?:[a-z]+\b\W*){0,2})")
+# "<verb> by <agent>": the agent phrase ends at a clause break or a clause's opening word ("suggested by the Russian
+# biologist Konstantin Mereschkowski in 1905 after Andreas Schimper observed …": Schimper is not the one suggesting)
+_BY_AGENT = re.compile(r"\b([a-z]+)\s+by\s+([^,;.:()]*)")
+_CLAUSE_OPENING = re.compile(r"\b(?:after|before|while|when|whereas|although|who|which|that|because)\b")
+_AGENT_WORDS = 10
+_VERB_PREFIX = 5  # "suggest" / "suggested", "headline" / "headlined"
+_ADVERBS = frozenset({"first", "also", "ever", "later", "once", "never", "then", "still", "originally", "initially",
+                      "eventually", "finally", "again", "even", "already"})
+
+
+def other_agent(question: str, sentence: str) -> list[str]:
+    """The question's agent ("did Andreas Schimper suggest") when the sentence says the asked act was done by
+    other names ("first suggested by the Russian biologist Konstantin Mereschkowski"): an entity swap in the
+    agent's place, which `swapped_names` does not see since the passive puts the agent after its verb. Met when
+    the agent phrase names the asked agent among others ("headlined by … Coldplay with … Beyoncé and Bruno Mars"),
+    accents aside."""
+    match = _ACTIVE_AGENT.search(question)
+    # the verb: the first word after the name that is not an adverb ("did Schimper first suggest")
+    verbs = [w for w in re.findall(r"[a-z]+", match.group(2))
+             if w not in STOPWORDS and w not in _ADVERBS and not w.endswith("ly")] if match else []
+    if not match or not verbs:
+        return []
+    agent = {_folded(w) for w in match.group(1).split() if w[:1].isupper()}
+    verb = stem(verbs[0])
+    if not agent or len(verb) < 3:
+        return []
+    for act in _BY_AGENT.finditer(sentence):
+        word = act.group(1)
+        if stem(word) != verb and not (len(verb) >= _VERB_PREFIX and word.startswith(verb[:_VERB_PREFIX])):
+            continue
+        phrase = _CLAUSE_OPENING.split(act.group(2))[0].split()[:_AGENT_WORDS]
+        names = {_folded(w) for w in phrase if w[:1].isupper()}
+        if names and not names & agent:
+            return [" ".join(w for w in match.group(1).split() if w[:1].isupper())]
+    return []
+
+
+def _folded(word: str) -> str:
+    """A name's word without its possessive, case or accents: "Beyonce" is "Beyoncé"."""
+    word = re.sub(r"['’]s$", "", word)
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)).lower()

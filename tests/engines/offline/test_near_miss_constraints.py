@@ -134,6 +134,24 @@ def test_a_word_of_a_closed_set_answered_by_another_member_is_unmet() -> None:
     assert other_member("At which restaurant did he eat breakfast?", dinner, "Breakfast was at home. " + dinner) == []
     assert other_member("What did his sister study?", "She studied law.", "She studied law.") == []
 
+def test_a_power_source_or_a_vehicle_answered_by_another_is_unmet() -> None:
+    plant = "To become energy sufficient, Kenya aims to build a nuclear power plant by 2017."
+    assert other_member("When will Kenya's first solar power plant be built?", plant, plant) == ["solar"]
+    assert other_member("When will Kenya's first nuclear power plant be built?", plant, plant) == []
+    boat = "He also built a wireless controlled boat, one of the first ever exhibited."
+    assert other_member("What did Tesla call the submarine he controlled by radio?", boat, boat) == ["submarine"]
+    sitcom = ("beginning with the 2012–13 season, the Tim Allen sitcom Last Man Standing) against CBS' "
+              "long-dominant drama/reality lineup on that night")
+    assert other_member("ABC debuted which comedy starring Tim Allen?", sitcom, sitcom) == []  # a genre is no set
+
+
+def test_temporary_said_as_permanent_is_the_other_way_round() -> None:
+    museum = ("The Victoria and Albert Museum, London, is the world's largest museum of decorative arts and design, "
+              "housing a permanent collection of over 4.5 million objects.")
+    assert opposite_words("How large is the V&A's temporary collection?", museum) == ["temporary"]
+    assert opposite_words("How large is the V&A's permanent collection?", museum) == []
+
+
 def test_the_share_or_the_thing_counted_that_the_sentence_does_not_give() -> None:
     wildebeest = ("Two million wildebeest migrate a distance of 2,900 kilometres from the Serengeti in neighbouring "
                   "Tanzania to the Masai Mara in Kenya.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_bank import MemoryBank, Settings
-from memory_bank.engines.offline.slots import renumbered, swapped_names
+from memory_bank.engines.offline.slots import other_agent, renumbered, swapped_names
 from memory_bank.engines.protocol.not_found import is_not_found
 from memory_bank.retrieval.embedding import HashingEmbedder
 
@@ -85,3 +85,22 @@ def test_a_name_in_another_script_is_a_name() -> None:
     repurchased = "During 2022, the Company repurchased 569 million shares of its common stock."
     assert swapped_names("How many shares did Apple repurchase during 2022?", repurchased, repurchased,
                          "APPLE_2022_10K.pdf Note 8") == []
+
+
+ORIGIN = ("This origin of chloroplasts was first suggested by the Russian biologist Konstantin Mereschkowski in 1905 "
+          "after Andreas Schimper observed in 1883 that chloroplasts closely resemble cyanobacteria.")
+HALFTIME = ("The Super Bowl 50 halftime show was headlined by the British rock group Coldplay with special guest "
+            "performers Beyoncé and Bruno Mars, who headlined the Super Bowl XLVII and Super Bowl XLVIII halftime "
+            "shows, respectively.")
+
+
+def test_an_act_the_sentence_says_was_done_by_another_agent_is_a_swap() -> None:
+    assert other_agent("When did Schimper first suggest the endosymbiotic origin of chloroplasts?", ORIGIN) == [
+        "Schimper"]
+    assert other_agent("Which halftime show did Katy Perry headline?", HALFTIME) == ["Katy Perry"]
+
+
+def test_the_asked_agent_among_the_agents_or_an_act_not_said_passively_is_met() -> None:
+    assert other_agent("When did Konstantin Mereschkowski suggest the origin of chloroplasts?", ORIGIN) == []
+    assert other_agent("At which Super Bowl did Beyonce headline the halftime show?", HALFTIME) == []  # accents aside
+    assert other_agent("What did Andreas Schimper observe in 1883?", ORIGIN) == []  # "observed" is his own act
