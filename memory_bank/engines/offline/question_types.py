@@ -20,7 +20,9 @@ _DATE_Q = re.compile(r"\b(when|what year|which year|what date|what day|what mont
                      r"which century|which decade|how long ago|since when)\b")
 _NUMBER_Q = re.compile(r"\b(how many|how much|how long|how far|how old|how large|how big|how high|how tall|"
                        r"how deep|how fast|what percentage|what percent|what number|what amount|what size)\b")
-_WHO_Q = re.compile(r"\b(who|whom|whose)\b")
+# "Which accounting firm audits Apple?" asks who as much as "Who audits Apple?": a person or a body, by name
+_WHO_Q = re.compile(r"\b(?:who|whom|whose)\b|\b(?:which|what)\s+(?:[a-z-]+\s+){0,2}?(?:firms?|auditors?|persons?|"
+                    r"people|organi[sz]ations?|agency|agencies)\b")
 _NAME_Q = re.compile(r"\b(where|which company|which team|what company|what team|what city|"
                      r"what country|which city|which country|what state|which state|what name)\b")
 _WORD = re.compile(r"\S+")

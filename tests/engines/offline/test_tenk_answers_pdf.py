@@ -181,3 +181,13 @@ def test_who_the_auditor_is_opens_with_the_signer_not_a_sentence_only_saying_aud
     answer = bank.run("Who is Apple's auditor?").answer
     assert answer.startswith("Ernst & Young LLP"), answer
     assert "Registrant’s auditors" not in answer, answer
+
+
+def test_which_firm_is_asked_as_who(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """"Which accounting firm audits Apple?" got "We are a public accounting firm registered with the PCAOB …":
+    asked by "which firm", the question was not taken as asking who, so a sentence only describing "we" was no
+    worse than one naming the firm."""
+    bank = bank_of_pages("APPLE_2022_10K.pdf", [52, 53, 54, 55], tmp_path, embedder=embedder)
+    answer = bank.run("Which accounting firm audits Apple?").answer
+    assert "Ernst & Young LLP" in answer, answer
+    assert not answer.startswith("We are a public accounting firm"), answer
