@@ -76,6 +76,11 @@ _FORM_PAIRS = _FAMILIES + tuple((b, a) for a, b in _FAMILIES)
 # "photosynthetic" said as "nonphotosynthetic", "certain" as "uncertain"; not "dis": "covered" / "discovered"
 _NEGATING = ("non", "un")  # a hyphen ("non-religious") is a kind named apart, not the word negated
 _NEGATED_LENGTH = 5  # a word this long at least: "unable" is not "able" turned, "union" not "ion"
+# "certain" before a noun or "of" says "some" ("the technical merits of certain of Apple's tax positions"), no
+# opposite of "uncertain": it says "sure" only after a copula or a degree word ("is certain", "reasonably certain")
+_CERTAIN_SAYS_SURE = re.compile(r"\b(?:is|are|was|were|be|been|being|not|very|quite|more|less|most|least|fully|"
+                                r"reasonably|virtually|almost|seems?|seemed|remains?|remained)\s+certain\b",
+                                re.IGNORECASE)
 # a term and the other ways prose writes it ("TV" said as "television"; "3D" as "three-dimensional")
 _SAME = {"tv": ("television",), "3d": ("three-dimensional", "3-d", "three dimensional"),
          "2d": ("two-dimensional", "2-d", "two dimensional"), "us": ("united states", "u.s.", "american"),
@@ -201,6 +206,8 @@ def opposite_words(question: str, sentence: str) -> list[str]:
                     and not any(_is(w, other) for w in asked)):  # "support ..., even if not oppose ..." asks both
                 out.append(word)
     said_set, asked_set = set(said), set(asked)
+    if "certain" in said_set and not _CERTAIN_SAYS_SURE.search(sentence):
+        said_set.discard("certain")  # "certain of our tax positions": some of them
     out += turned_forms(asked_set, said_set, _FORM_PAIRS)
     out += [w for w in asked_set if w not in said_set and _negated(w, said_set)]
     return sorted(set(out))

@@ -256,3 +256,13 @@ def test_a_share_asked_is_unmet_by_a_sentence_giving_none() -> None:
                           "This publication discusses ZTA, its logical components and threats.", "") == ["percentage"]
     assert unsaid_measure("What share of revenue came from cloud services?", "Cloud was 45% of revenue.", "") == []
     assert "percentage" not in unsaid_measure("What share price did Oracle pay?", "Oracle paid $20 a share.", "")
+
+
+def test_certain_before_a_noun_is_no_opposite_of_uncertain() -> None:
+    """"How did Apple's auditor go about testing the uncertain tax positions …?" was "not found": its best sentence
+    ("… assessing the technical merits of certain of Apple Inc.'s tax positions …") was taken to say "certain",
+    the opposite of the asked "uncertain". Before a noun or "of", "certain" says "some"."""
+    question = "How did the auditor test the uncertain tax positions?"
+    assert opposite_words(question, "We assessed the merits of certain of Apple Inc.'s tax positions.") == []
+    assert opposite_words(question, "For certain tax positions, we also received confirmation letters.") == []
+    assert opposite_words("Was the outcome uncertain?", "The outcome was certain by then.") == ["uncertain"]
