@@ -36,6 +36,15 @@ _COUNT = re.compile(rf"(?<![\w$€£.,])(?:(?!{_YEAR})\d[\d,]*(?:\.\d+)?(?![\d,]
 _NUMERIC = re.compile(rf"^(?:\d[\d.,]*|{_NUMBER_WORDS}|million|billion|thousand|hundred)$")
 REACH = 3  # a number counts the words at most this many tokens after it (stopwords left out)
 MARK = "#n:"
+# a quantity that says "a number of" without giving it ("several policies", "dozens of regions", "thousands of
+# users"): it answers "roughly how many" but not "how many", which asks for the number
+_VAGUE = re.compile(r"^(?:several|dozens|hundreds|thousands|millions|billions)$", re.IGNORECASE)
+# a question that asks for no exact number: "Roughly how many …?", "How many, approximately, …?"
+_VAGUE_Q = re.compile(r"\b(?:roughly|approximately|about|around|some|estimated|nearly|almost)\s+how many\b|"
+                      r"\bhow many\b[^?]*\b(?:roughly|approximately|more or less|or so)\b", re.IGNORECASE)
+_HEAD_WORDS = 3  # the counted phrase: at most this many words after "how many" ("public cloud regions")
+_PHRASE_END = re.compile(r"^(?:of|in|on|at|for|to|by|with|from|that|which|who|did|does|do|were|was|are|is|have|"
+                         r"has|had|will|would|can|could|should|might|must|exist|there)$")
 
 
 def counted_word(question: str) -> str | None:
@@ -50,17 +59,84 @@ def says_count(text: str) -> bool:
     return _COUNT.search(text) is not None
 
 
+def vague_question(question: str) -> bool:
+    """Does the question ask for no exact number ("Roughly how many …?"): a vague quantity may answer it."""
+    return _VAGUE_Q.search(question) is not None
+
+
+def counted_head(question: str) -> str | None:
+    """The noun a "how many" question counts, stemmed (`counted_phrase`), or None."""
+    phrase = counted_phrase(question)
+    return phrase[0] if phrase else None
+
+
+def counted_phrase(question: str) -> tuple[str, frozenset[str]] | None:
+    """What a "how many" question counts, stemmed: the noun (the last plural of the phrase after "how many", which
+    ends at a preposition or a verb: "agencies" of "How many federal agencies have …", "employees" of "How many
+    full-time equivalent employees did …"; else its first word, "staff") and the phrase's other words ("federal";
+    "employee", "record" of "how many employee record look-ups"). None for a name, a unit, "people" or "times"
+    (`NOT_COUNTED`), which a sentence says other ways, and for a phrase of names ("How many D&I Imperatives …")."""
+    match = re.search(r"\bhow many\s+(.*)", question, re.IGNORECASE)
+    if not match:
+        return None
+    phrase: list[str] = []
+    for word in re.findall(r"[\w'’&\-]+", match.group(1))[:_HEAD_WORDS]:
+        if _PHRASE_END.match(word.lower()):
+            break
+        phrase.append(word)
+    nouns = [w for w in phrase if w.lower() not in _MODIFIERS]
+    if not nouns or any(w.lower() in NOT_COUNTED for w in nouns):  # "square feet", "people"
+        return None
+    plural = [w for w in nouns if _plural(w)]
+    head = plural[-1] if plural else nouns[0]
+    if not head.islower():
+        return None
+    return stem(head), frozenset(stem(w) for w in nouns if w != head and w.islower())
+
+
+def counts_head(text: str, head: str, others: frozenset[str] = frozenset(), vague: bool = False) -> bool:
+    """Does a count of the text count the `head` noun: say it within `REACH` words after the number ("164,000
+    full-time employees"), or say another word of the counted phrase (`others`) and no plural the phrase does not
+    say ("exceed 100 records in a day" counts "employee record look-ups"; "Several existing federal policies"
+    counts policies, not "federal agencies")? A vague quantity ("several", "dozens") counts only when `vague` (the
+    question asks for no exact number)."""
+    said = {head, *others}
+    for match in _COUNT.finditer(text):
+        if not vague and _VAGUE.match(match.group(0).strip()):
+            continue
+        words = _counted_words(text, match)
+        stems_ = {stem(w) for w in words}
+        if head in stems_ or (others & stems_ and not any(_plural(w) and stem(w) not in said for w in words)):
+            return True
+    return False
+
+
+def _plural(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 def count_marks(text: str) -> frozenset[str]:
     """`#n:<stem>` for each word within `REACH` words (stopwords left out) after a count in `text`: a number
     that is not money, a share or a year ("$198 million", "81%" and "2023" count nothing), or a number word."""
     marks: set[str] = set()
     for match in _COUNT.finditer(text):
-        followers = tokenize(text[match.end(): match.end() + 80])
-        for follower in followers[:REACH]:
-            if _NUMERIC.match(follower):  # the next number counts what follows it
-                break
-            marks.add(MARK + stem(follower))
+        marks |= _followers(text, match)
     return frozenset(marks)
+
+
+def _followers(text: str, match: re.Match[str]) -> set[str]:
+    """The marks of the words one count of the text counts (`_counted_words`)."""
+    return {MARK + stem(w) for w in _counted_words(text, match)}
+
+
+def _counted_words(text: str, match: re.Match[str]) -> list[str]:
+    """The words one count of the text counts: up to `REACH` words after it, to the next number."""
+    words: list[str] = []
+    for follower in tokenize(text[match.end(): match.end() + 80])[:REACH]:
+        if _NUMERIC.match(follower):  # the next number counts what follows it
+            break
+        words.append(follower)
+    return words
 
 
 def sentence_terms(text: str) -> frozenset[str]:

@@ -39,3 +39,41 @@ def test_the_reranker_puts_the_counting_passage_before_one_that_says_many() -> N
     ranked = reranker.rerank("How many employees did the company have in 2023?",
                              [(node_id, 0.5) for node_id in sources])
     assert ranked[0][0] == "count"
+
+
+def test_the_counted_thing_is_the_noun_the_count_counts_and_a_vague_quantity_no_count() -> None:
+    """"How many federal agencies have already fully deployed a ZTA?" was answered by NIST SP 800-207's "Several
+    existing federal policies and guidance intersect with … a ZTA": "federal" was counted, and "several" taken for
+    a number. What is counted is the phrase's noun (agencies), and "several" gives no number unless the question
+    asks for none ("Roughly how many …")."""
+    from memory_bank.text.counts import counted_head, counts_head, vague_question
+    from memory_bank.text.tokens import stem
+
+    assert counted_head("How many federal agencies have already fully deployed a ZTA?") == "agenc"
+    assert counted_head("How many full-time equivalent employees did Apple have?") == "employe"
+    assert counted_head("Exactly how many public cloud regions did Oracle operate?") == "region"
+    assert counted_head("How many square feet is the facility?") is None  # a unit
+    assert counted_head("How many D&I Imperatives does Oracle act on?") is None  # a name
+    several = "Several existing federal policies and guidance intersect with the planning, deployment, and " \
+              "operation of a ZTA."
+    assert not counts_head(several, stem("agencies"))  # it counts policies
+    assert not counts_head(several, stem("policies"))  # and vaguely
+    assert counts_head(several, stem("policies"), vague=True)
+    assert counts_head(COUNTING, "employe") and not counts_head(MONEY, "employe")
+    assert vague_question("Roughly how many federal policies intersect with the planning of a ZTA?")
+    assert not vague_question("How many federal policies intersect with the planning of a ZTA?")
+
+
+def test_a_count_of_another_word_of_the_counted_phrase_counts_it_unless_it_names_another_thing() -> None:
+    """"How many employee record look-ups …" is counted by "exceed 100 records in a day" (NIST SP 800-207's HR
+    example), which names no other thing; "Three federal policies" names policies, not federal agencies."""
+    from memory_bank.text.counts import counted_phrase, counts_head
+
+    look_ups = counted_phrase("How many employee record look-ups in a day should raise an alert?")
+    assert look_ups is not None
+    assert counts_head("A contextual TA may send an alert if the access requests suddenly exceed 100 records in a "
+                       "day.", *look_ups)
+    agencies = counted_phrase("How many federal agencies run a ZTA?")
+    assert agencies is not None
+    assert not counts_head("Three federal policies intersect with a ZTA.", *agencies)
+    assert counts_head("Three federal agencies run a ZTA.", *agencies)

@@ -172,7 +172,19 @@ class Answerer:
         if not announced:
             used = _named_first(question, used)
             parts = [ev.text for ev in used]
-        return Answer(text=_joined(parts), used=used, score=score)
+        return _without_dangling(used, parts, score)
+
+
+def _without_dangling(used: list[Evidence], parts: list[str], score: float) -> Answer:
+    """The answer never ends on a lead-in whose items it does not show ("Operating expenses … were as follows
+    (dollars in millions):", "… on Oracle's five D&I Imperatives:"): a bare one is left out when another sentence
+    remains; one that says something itself ends as the statement it is, its colon a full stop."""
+    if len(parts) > 1 and announces_list(parts[-1]) and _bare_lead_in(used[-1]):
+        used, parts = used[:-1], parts[:-1]
+    text = _joined(parts)
+    if announces_list(parts[-1]):
+        text = _ANNOUNCES.sub("", text).rstrip() + "."
+    return Answer(text=text, used=used, score=score)
 
 
 def _bare_lead_in(ev: Evidence) -> bool:
@@ -324,10 +336,16 @@ def _in_order(pool: list[Evidence], order: list[int], limit: float) -> list[int]
 
 
 def _items(pool: list[Evidence], index: int) -> list[int]:
-    """The items of the list `pool[index]` announces: the sentences after it up to the next lead-in ("Third
-    Quarter 2022: • … • … Fourth Quarter 2022:" ends before the fourth quarter's lead-in)."""
+    """The items of the list `pool[index]` announces: the sentences right after it up to the next lead-in ("Third
+    Quarter 2022: • … • … Fourth Quarter 2022:" ends before the fourth quarter's lead-in). Only those next to it
+    in its passage: when what it introduces is not among the evidence ("Operating expenses … were as follows
+    (dollars in millions):" without its table's rows), the sentence after the table is no item of it, and the
+    lead-in has none to show."""
     following = _following(pool, index)
     end = next((k for k, j in enumerate(following) if announces_list(pool[j].text)), len(following))
+    if pool[index].position >= 0:
+        end = next((k for k, j in enumerate(following[:end]) if pool[j].position != pool[index].position + k + 1),
+                   end)
     return following[:end]
 
 

@@ -19,7 +19,16 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ...text.counts import MARK, count_marks, counted_marks, counted_word, says_count
+from ...text.counts import (
+    MARK,
+    count_marks,
+    counted_marks,
+    counted_phrase,
+    counted_word,
+    counts_head,
+    says_count,
+    vague_question,
+)
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import hyphenated, singular_acronym, stem
@@ -316,6 +325,15 @@ def _names_uncounted(question: str, sentence: str) -> bool:
     return bool(marks) and all(m.removeprefix(MARK) in said for m in marks) and not set(marks) & count_marks(sentence)
 
 
+def _counts_other(question: str, sentence: str) -> bool:
+    """Does no count of the sentence count the noun a "how many" question counts: "How many federal agencies have
+    fully deployed a ZTA?" against "Several existing federal policies … intersect with … a ZTA" (it counts
+    policies, and vaguely). A vague quantity ("several", "dozens of") counts only for a question that asks for no
+    exact number ("Roughly how many …?")."""
+    phrase = counted_phrase(question)
+    return phrase is not None and not counts_head(sentence, *phrase, vague=vague_question(question))
+
+
 def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     """What the question counts or measures that the sentence does not give: a share ("What percentage ...?"
     read against a sentence with no percentage), a price, a cost or a measure (a length, "how far") read against a
@@ -342,7 +360,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     # "How many iPhones did Apple sell?" against "iPhone net sales increased during 2022"; a share of those
     # counted answers it ("How many Kenyans live below the poverty level?": "Half of Kenyans …", "42% of …")
     if _COUNT_Q.search(question) and not _SHARE_OF.search(sentence) and (not says_count(sentence)
-                                                                          or _names_uncounted(question, sentence)):
+                                                                          or _names_uncounted(question, sentence)
+                                                                          or _counts_other(question, sentence)):
         out.append("count")
     counted = counted_word(question)
     if (counted and counted.islower() and "-" not in counted

@@ -46,6 +46,7 @@ from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
 from .inline_items import naming_first
 from .item_details import ItemDetails
+from .item_sentence import stated
 from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .moved_choice import moved_choice
@@ -82,7 +83,7 @@ class OfflineExecutor:
         self.answerer = Answerer(embedder, answer_config, lambda: self.view.acronyms())
         self.reader = EvidenceReader(view, self.config.response_chars)
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
-        self.lists = ListAnswerer(view)
+        self.lists = ListAnswerer(view, stating=lambda q, listing: stated(q, listing, view, embedder))
         self.acronyms = AcronymAnswerer(view)
         self.front_matter = FrontMatterAnswerer(view)
         self.not_found = NotFoundAnswers(view, self.answerer)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ...memory.outline import Outline, OutlineItem, OutlineList, kind_named, plural_title, questions_listed
@@ -87,9 +88,12 @@ class Listing:
 
 
 class ListAnswerer:
-    def __init__(self, view: MemoryView, config: ListConfig | None = None) -> None:
+    def __init__(self, view: MemoryView, config: ListConfig | None = None,
+                 stating: Callable[[str, Listing], Listing] | None = None) -> None:
+        """`stating`: per sub-section, the sentence stating it for the question (item_sentence.py), else its first."""
         self.view = view
         self.config = config or ListConfig()
+        self.stating = stating
 
     def listing(self, question: str, selection: Selection) -> Listing | None:
         """The list of the outline the block shows whole, when the question asks for one and it has ≥2 items."""
@@ -153,7 +157,10 @@ class ListAnswerer:
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
         """The answer's text: one line that answers, then the items, within the word and line budgets. `details`:
         per item, the sentence that answers a follow-up asked of every item (item_details.py), said after it."""
-        per_item: list[str | None] = details or [None] * len(listing.items)
+        if self.stating is not None:
+            listing = self.stating(question, listing)
+        per_item: list[str | None] = [d if d is None or d != i.text else None
+                                      for d, i in zip(details or [None] * len(listing.items), listing.items)]
         budget = self.config.detail_words if any(per_item) else self.config.max_words
         # a list taken for the period it heads is not said to be of the asked kind: it is what its heading lists
         noun = f"items under “{listing.heading.rstrip(': ')}”" if listing.heading else item_noun(question) or "items"

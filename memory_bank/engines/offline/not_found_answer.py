@@ -9,7 +9,7 @@ from ...retrieval.view import MemoryView
 from ...text.tokens import STOPWORDS, bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.not_found import NOT_FOUND
-from .answering import Answer, Answerer
+from .answering import Answer, Answerer, announces_list
 from .constraints import other_forms
 from .evidence import Evidence
 from .later_period import at_year, later_years, reported_year
@@ -71,7 +71,7 @@ class NotFoundAnswers:
         """The "not found" text and, labelled and cited, the evidence's best sentence: what the documents do say
         of the question's subject (the reader was told why it is not the answer)."""
         ranked = self.answerer.rank(question, evidence)
-        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not ranked.pool[i].lead_in),
+        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not _leads_in(ranked.pool[i])),
                        None) if ranked is not None else None
         if closest is None:
             return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=f"{summary}.")
@@ -92,7 +92,7 @@ class NotFoundAnswers:
             return earlier
         apart = self.never_together(question, {ev.source for ev in evidence})
         text = f"{NOT_FOUND} They mention {_named(apart, ' and ')}, but never in one passage." if apart else NOT_FOUND
-        shares = [_said_share(question, ev.text) if not ev.lead_in else 0.0 for ev in evidence]
+        shares = [_said_share(question, ev.text) if not _leads_in(ev) else 0.0 for ev in evidence]
         top = max(range(len(evidence)), key=lambda i: (shares[i], -i), default=None)
         if top is None or shares[top] < CLOSEST_SHARE:
             return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=summary)
@@ -120,6 +120,12 @@ class NotFoundAnswers:
                    f"The closest they come, for {reported} ({where(answer.used[0])}): {answer.text}",
             tool_calls=calls, citations=citations(answer), success=True,
             summary=f"{summary} The documents' period ends in {reported}; that year's answer is shown.")
+
+
+def _leads_in(ev: Evidence) -> bool:
+    """A lead-in ("… with adherence to the following zero trust basic tenets:") says nothing without its items: it
+    is not the closest thing the documents say, and shown alone it would end the answer on a colon."""
+    return ev.lead_in or announces_list(ev.text)
 
 
 def _names(question: str) -> list[str]:
