@@ -76,6 +76,11 @@ _NOT_A_TERM = frozenset({"of", "in", "for", "on", "to", "by", "with", "from", "t
                          "how", "who", "does", "did", "do", "name", "purpose", "role", "difference"})
 
 
+def asks_who(question: str) -> bool:
+    """Does the question, or a part of it, ask who ("Who audits Apple, and since when?" expects a date first)?"""
+    return _WHO_Q.search(question.lower()) is not None
+
+
 def expected_type(question: str) -> str:
     q = question.lower()
     if counted_marks(question):  # "How many warriors ... when his wife was captured?" asks for a count

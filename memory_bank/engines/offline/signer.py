@@ -17,7 +17,7 @@ from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from .answering import Answer
 from .evidence import Evidence
-from .question_types import WHO, expected_type
+from .question_types import asks_who
 
 _WE = re.compile(r"^\s*(?:we|our)\b", re.IGNORECASE)
 # "/s/ Ernst & Young LLP": a person's or a firm's name after the mark, to the end of its line, or to a firm's
@@ -31,9 +31,10 @@ UP_LEVELS = 2  # sections above the sentence's own searched for the signature (a
 
 def signer_first(question: str, answer: Answer, evidence: list[Evidence], view: MemoryView) -> Answer:
     """The answer opened with the name of the signer of the report its first sentence speaks for as "we", when
-    it asks "who" and does not say that name already; the answer unchanged otherwise. `evidence`: what the
-    answer was drawn from, whose passages are searched too when the document has no sections."""
-    if not answer.found or not answer.used or expected_type(question) != WHO:
+    it asks "who" (in any part: "Who audits Apple, and since when?") and does not say that name already; the
+    answer unchanged otherwise. `evidence`: what the answer was drawn from, whose passages are searched too when
+    the document has no sections."""
+    if not answer.found or not answer.used or not asks_who(question):
         return answer
     # "Who is Apple's auditor?": the sentence speaking as "we" ("We have served as Apple Inc.'s auditor since
     # 2009.") may come after a longer one that only says the word ("… to the Registrant's auditors …"), which is

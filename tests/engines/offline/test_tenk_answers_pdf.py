@@ -191,3 +191,12 @@ def test_which_firm_is_asked_as_who(tmp_path: Path, embedder: CachedEmbedder) ->
     answer = bank.run("Which accounting firm audits Apple?").answer
     assert "Ernst & Young LLP" in answer, answer
     assert not answer.startswith("We are a public accounting firm"), answer
+
+
+def test_who_asked_beside_when_still_names_the_signer(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """"Who audits Apple, and since when?" expects a date first ("since when"), and the signer was only looked
+    for when the question's expected answer was a name: "We have served as Apple Inc.'s auditor since 2009." named
+    no one."""
+    bank = bank_of_pages("APPLE_2022_10K.pdf", [53, 54, 77, 78], tmp_path, embedder=embedder)
+    answer = bank.run("Who audits Apple, and since when?").answer
+    assert answer.startswith("Ernst & Young LLP") and "since 2009" in answer, answer
