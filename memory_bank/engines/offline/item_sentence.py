@@ -56,7 +56,7 @@ class StatingConfig:
     of_item: float = 0.5
     kind: float = 0.3
     remedy: float = 0.3
-    points_back: float = 0.1
+    points_back: float = 0.3  # 0.1 let "Likewise, a compromised PA …" stand for 5.1 alone
     max_nodes: int = 12
 
 

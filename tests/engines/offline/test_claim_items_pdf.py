@@ -38,3 +38,5 @@ def test_each_threat_is_shown_by_the_sentence_stating_it(threats: MemoryBank) ->
     for sentence in items.values():  # whole sentences, none a remedy
         assert sentence[:1].isupper() and sentence.endswith((".", ")")), sentence
         assert "mitigate" not in sentence.lower(), sentence
+        # nor one leaning on a sentence not shown ("Likewise, a compromised PA could allow access …")
+        assert not sentence.startswith(("Likewise", "Like ", "This ", "These ", "It ")), sentence
