@@ -32,6 +32,7 @@ from ...text.counts import (
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import hyphenated, singular_acronym, stem
+from .share_of import share_of_other
 from .specifics import specific_terms
 
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})s?$")
@@ -346,8 +347,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     out = []
     if _YEAR_Q.search(question) and not _DATED.search(near):
         out.append("year")
-    if _PERCENT_Q.search(question) and not _PERCENT.search(sentence):
-        out.append("percentage")
+    if _PERCENT_Q.search(question) and (not _PERCENT.search(sentence) or share_of_other(question, sentence)):
+        out.append("percentage")  # none, or only shares of another whole ("… of the members of our Board")
     if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("amount")
     if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):

@@ -266,3 +266,15 @@ def test_certain_before_a_noun_is_no_opposite_of_uncertain() -> None:
     assert opposite_words(question, "We assessed the merits of certain of Apple Inc.'s tax positions.") == []
     assert opposite_words(question, "For certain tax positions, we also received confirmation letters.") == []
     assert opposite_words("Was the outcome uncertain?", "The outcome was certain by then.") == ["uncertain"]
+
+
+def test_a_share_of_another_whole_gives_no_share_of_the_asked_one() -> None:
+    """"What percentage of Oracle's total workforce are women?" (the filing gives none) was answered by "… forty
+    percent of the members of our Board of Directors are women …": a share of the Board, not of the workforce."""
+    board = ("Our Chief Executive Officer is a woman and forty percent of the members of our Board of Directors are "
+             "women and/or come from a diverse background.")
+    assert unsaid_measure("What percentage of Oracle's total workforce are women?", board, board) == ["percentage"]
+    assert unsaid_measure("What percentage of Oracle's board members are women?", board, board) == []
+    cloud = "Cloud services revenues represented 32% of our total revenues during fiscal 2023."
+    assert unsaid_measure("What percentage of total revenues came from cloud services?", cloud, cloud) == []
+    assert unsaid_measure("What percentage of revenue was cloud?", "Cloud grew 47%.", "") == []  # no whole named
