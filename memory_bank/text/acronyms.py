@@ -57,11 +57,32 @@ def shorten(question: str, acronyms: dict[str, str]) -> str:
     """The question with each long form a document defined replaced by its acronym ("… the overall RMF process
     …"), the form the documents' sentences use."""
     for acronym, long_form in sorted(acronyms.items(), key=lambda kv: -len(kv[1])):
-        words = [re.escape(w) for w in long_form.split()]
-        pattern = re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b(?:\s*\(" + re.escape(acronym) + r"\))?",
-                             re.IGNORECASE)
-        question = pattern.sub(acronym, question)
+        question = _long_form(acronym, long_form).sub(acronym, question)
     return question
+
+
+def shortened_for(question: str, acronyms: dict[str, str], sentences: list[str]) -> str | None:
+    """The question in short forms (`shorten`) when the sentences it is answered from say its long forms less
+    often than their acronyms: that is the documents' way of saying it, so asking again in it finds what the long
+    form missed. None when the question names no defined long form, or the sentences say the long form as often:
+    then the question was already in their words, and asking again would only take a lesser sentence for the one
+    the first asking judged and refused ("Why does the United Methodist Church support conscription?", of a
+    Church that opposes it)."""
+    named = [(a, f) for a, f in acronyms.items() if _long_form(a, f).search(question)]
+    if not named:
+        return None
+    said = " ".join(sentences)
+    for acronym, long_form in named:
+        if len(_long_form(acronym, long_form).findall(said)) >= len(re.findall(rf"\b{re.escape(acronym)}\b", said)):
+            return None
+    return shorten(question, acronyms)
+
+
+def _long_form(acronym: str, long_form: str) -> re.Pattern[str]:
+    """The long form as written in running text, its words a space or hyphen apart, the acronym after it in
+    brackets or not."""
+    words = [re.escape(w) for w in long_form.split()]
+    return re.compile(r"\b" + r"[\s\-]+".join(words) + r"\b(?:\s*\(" + re.escape(acronym) + r"\))?", re.IGNORECASE)
 
 
 _SMALL = r"(?:\s+(?:of|and|for|the|&))?"

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from memory_bank.text.acronyms import MAX_ACRONYMS, defined_acronyms, in_document_words, shorten, spelled_out
+from memory_bank.text.acronyms import (
+    MAX_ACRONYMS,
+    defined_acronyms,
+    in_document_words,
+    shorten,
+    shortened_for,
+    spelled_out,
+)
 
 TEXT = ("Agencies follow the NIST Risk Management Framework (RMF). The policy enforcement point (PEP) enables "
         "connections. Trusted Internet Connections (TIC) 3.0 is a federal initiative. The trust algorithm (TA) is "
@@ -53,3 +60,14 @@ def test_a_pasted_wall_of_capitals_asks_the_documents_about_a_few_acronyms_only(
     wall = " ".join(f"{chr(65 + i % 26)}{chr(65 + i // 26 % 26)}{chr(65 + i // 676 % 26)}X" for i in range(9000))
     in_document_words(wall + "?", lambda terms: asked.extend(terms) or {})
     assert len(asked) == MAX_ACRONYMS
+
+
+def test_a_question_is_asked_again_in_short_forms_only_where_the_sentences_say_those() -> None:
+    acronyms = defined_acronyms(TEXT)
+    question = "Does the overall Risk Management Framework process change?"
+    said_short = ["Agencies follow the NIST Risk Management Framework (RMF).", "The RMF process will not change.",
+                  "The RMF is reviewed yearly."]
+    assert shortened_for(question, acronyms, said_short) == "Does the overall RMF process change?"
+    said_long = ["The Risk Management Framework was revised.", "Agencies follow the Risk Management Framework (RMF)."]
+    assert shortened_for(question, acronyms, said_long) is None
+    assert shortened_for("What does the policy engine decide?", acronyms, said_short) is None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
-from ...text.acronyms import shorten
+from ...text.acronyms import shortened_for
 from ...text.asks import asks_advice, asks_sequence, item_noun, kind_is_head, ordinal_word
 from ...text.reader_concepts import in_document_terms
 from ...text.trends import names_no_subject
@@ -214,8 +214,8 @@ class OfflineExecutor:
     def _in_their_words(self, question: str, evidence: list[Evidence]) -> Answer | None:
         """A question in the long form of an acronym the documents define, asked again in the short form their
         sentences use ("Risk Management Framework" -> "RMF"); the answer when that finds one."""
-        short = shorten(question, self.view.acronyms())
-        if short == question:
+        short = shortened_for(question, self.view.acronyms(), [ev.text for ev in evidence])
+        if short is None:  # no long form, or one the evidence says as often as its acronym: asked in their words
             return None
         answer = self.answerer.answer(short, evidence)
         return answer if answer.found else None
