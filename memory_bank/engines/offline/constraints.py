@@ -293,6 +293,11 @@ _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORE
 _PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged|money|"
                       r"budget|budgets|fund|funds|funding|invest|invested|investment)\b|"
                       r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget|threshold)s?\b", re.IGNORECASE)
+# "What were Oracle's revenues in China in fiscal 2023?": a reported amount, its measure the head of what is asked
+# ("… revenue recognition policies" asks no amount)
+_AMOUNT_Q = re.compile(r"\bwhat\s+(?:was|were|is|are)\s+(?:[\w'’&.-]+\s+){0,3}?(?:revenues?|net\s+sales|sales|"
+                       r"net\s+income|income|earnings|expenses?|profits?|losses?)(?=\s+(?:in|for|during|from|at|of)\b|"
+                       r"\s*\?)", re.IGNORECASE)
 _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
@@ -349,7 +354,7 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         out.append("year")
     if _PERCENT_Q.search(question) and (not _PERCENT.search(sentence) or share_of_other(question, sentence)):
         out.append("percentage")  # none, or only shares of another whole ("… of the members of our Board")
-    if _PRICE_Q.search(question) and not _ANY_NUMBER.search(sentence):
+    if (_PRICE_Q.search(question) or _AMOUNT_Q.search(question)) and not _ANY_NUMBER.search(sentence):
         out.append("amount")
     if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("measure")

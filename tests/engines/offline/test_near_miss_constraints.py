@@ -278,3 +278,15 @@ def test_a_share_of_another_whole_gives_no_share_of_the_asked_one() -> None:
     cloud = "Cloud services revenues represented 32% of our total revenues during fiscal 2023."
     assert unsaid_measure("What percentage of total revenues came from cloud services?", cloud, cloud) == []
     assert unsaid_measure("What percentage of revenue was cloud?", "Cloud grew 47%.", "") == []  # no whole named
+
+
+def test_a_reported_amount_asked_needs_a_sentence_with_a_number() -> None:
+    """"What were Oracle's revenues in China in fiscal 2023?" (the filing gives none by country) was answered by
+    "… China's regulation on Management Methods for Controlling Pollution …", which names China and no amount."""
+    china = ("Environmental legislation, such as the EU Directive on Restriction of Hazardous Substances and China's "
+             "regulation on Management Methods for Controlling Pollution, may increase our costs.")
+    assert unsaid_measure("What were Oracle's revenues in China in fiscal 2023?", china, china) == ["amount"]
+    totals = "Total revenues were $50.0 billion in fiscal 2023."
+    assert unsaid_measure("What were Oracle's total revenues in fiscal 2023?", totals, totals) == []
+    policy = "We recognize revenues when control of the promised goods passes to customers."
+    assert unsaid_measure("What are Oracle's revenue recognition policies?", policy, policy) == []
