@@ -44,6 +44,7 @@ from .figure_answer import (
 )
 from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
+from .graphic import asks_about_graphic, presents_graphic
 from .inline_items import naming_first
 from .item_details import ItemDetails
 from .item_sentence import stated
@@ -179,6 +180,8 @@ class OfflineExecutor:
         # apart, so what the text says of it is its prose
         if rows or not asks_amount(question):
             evidence = [ev for ev in evidence if not ev.row] or evidence
+        if not asks_about_graphic(question):  # "The graph below compares …" answers what is graphed, nothing else
+            evidence = [ev for ev in evidence if not presents_graphic(ev.text)] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
         named = naming_first(ranked) if (answer.found and items_asked and item_noun(question) and kind_is_head(question)
