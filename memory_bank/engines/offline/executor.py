@@ -51,6 +51,7 @@ from .item_sentence import stated
 from .language import hinted
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
 from .moved_choice import moved_choice
+from .named_agents import agents_count
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .read_on import read_on
@@ -151,8 +152,8 @@ class OfflineExecutor:
         rows = compared_rows(question, self.tables, moved=not yes_no) if asks_comparison(question) else []
         items_asked = not (yes_no or rows or asks_choice(question))
         listing = self.lists.listing(question, selection) if items_asked else None
-        counted = (counted_sentence(question, evidence, self._summary_of)
-                   or enumerated_count(question, evidence)) if items_asked else None
+        counted = (counted_sentence(question, evidence, self._summary_of) or enumerated_count(question, evidence)
+                   or agents_count(question, evidence)) if items_asked else None
         if listing is not None and not self.lists.meets(question, listing, evidence):
             listing = None  # a list that says none of what the question qualifies its items by, while a place does
         if counted is not None and not self.lists.met_by(question, counted.text,

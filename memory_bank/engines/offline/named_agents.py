@@ -1,0 +1,62 @@
+"""How many bodies run something, answered by the sentence naming them: "How many bodies share the management of
+the Trusted Internet Connections initiative, and which are they?" of "TIC is a federal cybersecurity initiative
+jointly managed by OMB, DHS, and the General Services Administration (GSA), and is intended to …". The sentence
+gives no number and never says "bodies"; it names the agents of its verb, and a reader counts the names."""
+
+from __future__ import annotations
+
+import re
+
+from ...text.counts import counted_phrase, counted_word
+from ...text.tokens import STOPWORDS, bare_stems
+from .answering import Answer
+from .counted_list import HOW_MANY
+from .evidence import Evidence
+
+# kinds of agent a question counts without naming them the way a document does
+_AGENTS = bare_stems("bodies organizations organisations agencies entities parties institutions departments "
+                     "companies firms")
+# "jointly managed by A, B, and C": the agents of running something, a comma list, bounded and read in one pass
+_RUN_BY = re.compile(r"\b(?:jointly\s+|co-?)?(?:managed|run|led|operated|administered|overseen|governed|sponsored)"
+                     r"\s+by\s++(?P<names>[^.;:]{2,300})", re.IGNORECASE)
+_NAME = re.compile(r"^(?:the\s+)?[A-Z][\w&.’'-]*(?:\s+(?:of\s+|and\s+|for\s+)?[A-Z(][\w&.’'()-]*)*$")
+MAX_NAMES = 12
+# the question must ask who runs it ("… manage the TIC initiative?", "… share the management of …"): a sentence
+# naming who manages a thing says nothing of how many agencies deployed it
+_RUNS_Q = re.compile(r"\b(?:manag\w*|run|runs|ran|lead|leads|led|operat\w*|administ\w*|oversee\w*|oversaw|"
+                     r"govern\w*|sponsor\w*)\b", re.IGNORECASE)
+_RUN_WORDS = bare_stems("manage manages managed management run runs lead leads operate operates oversee govern "
+                        "sponsor jointly share shares")
+
+
+def agents_count(question: str, evidence: list[Evidence]) -> Answer | None:
+    """The count of the names a sentence gives as the agents running the question's subject, with the sentence;
+    None when the question counts no kind of agent or no sentence on its subject names two or more."""
+    phrase = counted_phrase(question)
+    if phrase is None or not HOW_MANY.search(question) or phrase[0] not in _AGENTS or not _RUNS_Q.search(question):
+        return None
+    noun = counted_word(question) or "of them"
+    # what is run, said before the agents ("TIC is a federal cybersecurity initiative …"): not the counted phrase's
+    # own words ("federal" of "How many federal agencies …")
+    subject = {s for s in bare_stems(question) if s not in STOPWORDS} - {phrase[0], *phrase[1]} - _RUN_WORDS
+    for ev in evidence:
+        run = _RUN_BY.search(ev.text)
+        if ev.row or run is None or not subject & bare_stems(ev.text[: run.start()]):
+            continue
+        names = _names(run.group("names"))
+        if 2 <= len(names) <= MAX_NAMES:
+            return Answer(f"There are {len(names)} {noun}: {', '.join(names[:-1])} and {names[-1]} "
+                          f"(“{ev.text}”)", [ev], 1.0)
+    return None
+
+
+def _names(text: str) -> list[str]:
+    """The names of a comma list "OMB, DHS, and the General Services Administration (GSA), and is intended …",
+    up to the first piece that is no name."""
+    pieces = [p.strip() for chunk in text.split(",") for p in re.split(r"\s+and\s+|^and\s+", chunk.strip())]
+    out = []
+    for piece in (p for p in pieces if p):
+        if not _NAME.match(piece):
+            break
+        out.append(piece.removeprefix("the "))
+    return out
