@@ -64,12 +64,6 @@ def vague_question(question: str) -> bool:
     return _VAGUE_Q.search(question) is not None
 
 
-def counted_head(question: str) -> str | None:
-    """The noun a "how many" question counts, stemmed (`counted_phrase`), or None."""
-    phrase = counted_phrase(question)
-    return phrase[0] if phrase else None
-
-
 def counted_phrase(question: str) -> tuple[str, frozenset[str]] | None:
     """What a "how many" question counts, stemmed: the noun (the last plural of the phrase after "how many", which
     ends at a preposition or a verb: "agencies" of "How many federal agencies have …", "employees" of "How many

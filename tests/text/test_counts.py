@@ -46,14 +46,14 @@ def test_the_counted_thing_is_the_noun_the_count_counts_and_a_vague_quantity_no_
     existing federal policies and guidance intersect with … a ZTA": "federal" was counted, and "several" taken for
     a number. What is counted is the phrase's noun (agencies), and "several" gives no number unless the question
     asks for none ("Roughly how many …")."""
-    from memory_bank.text.counts import counted_head, counts_head, vague_question
+    from memory_bank.text.counts import counted_phrase, counts_head, vague_question
     from memory_bank.text.tokens import stem
 
-    assert counted_head("How many federal agencies have already fully deployed a ZTA?") == "agenc"
-    assert counted_head("How many full-time equivalent employees did Apple have?") == "employe"
-    assert counted_head("Exactly how many public cloud regions did Oracle operate?") == "region"
-    assert counted_head("How many square feet is the facility?") is None  # a unit
-    assert counted_head("How many D&I Imperatives does Oracle act on?") is None  # a name
+    assert (counted_phrase("How many federal agencies have already fully deployed a ZTA?") or ("",))[0] == "agenc"
+    assert (counted_phrase("How many full-time equivalent employees did Apple have?") or ("",))[0] == "employe"
+    assert (counted_phrase("Exactly how many public cloud regions did Oracle operate?") or ("",))[0] == "region"
+    assert counted_phrase("How many square feet is the facility?") is None  # a unit
+    assert counted_phrase("How many D&I Imperatives does Oracle act on?") is None  # a name
     several = "Several existing federal policies and guidance intersect with the planning, deployment, and " \
               "operation of a ZTA."
     assert not counts_head(several, stem("agencies"))  # it counts policies
