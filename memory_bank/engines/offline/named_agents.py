@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ...text.counts import counted_phrase, counted_word
-from ...text.tokens import STOPWORDS, bare_stems
+from ...text.counts import counted_phrase
+from ...text.tokens import STOPWORDS, bare_stems, stem
 from .answering import Answer
 from .counted_list import HOW_MANY
 from .evidence import Evidence
@@ -35,7 +35,8 @@ def agents_count(question: str, evidence: list[Evidence]) -> Answer | None:
     phrase = counted_phrase(question)
     if phrase is None or not HOW_MANY.search(question) or phrase[0] not in _AGENTS or not _RUNS_Q.search(question):
         return None
-    noun = counted_word(question) or "of them"
+    # the question's own word for what it counts ("agencies" of "How many federal agencies …", not "federal")
+    noun = next((w for w in re.findall(r"[A-Za-z]+", question) if stem(w.lower()) == phrase[0]), "of them")
     # what is run, said before the agents ("TIC is a federal cybersecurity initiative …"): not the counted phrase's
     # own words ("federal" of "How many federal agencies …")
     subject = {s for s in bare_stems(question) if s not in STOPWORDS} - {phrase[0], *phrase[1]} - _RUN_WORDS

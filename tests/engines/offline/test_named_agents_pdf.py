@@ -30,6 +30,8 @@ def test_only_names_are_counted_and_only_of_the_asked_subject() -> None:
                   "Administration (GSA), and is intended to establish a network security baseline.", "n1", "nist.pdf")
     counted = agents_count("How many organizations manage the TIC initiative?", [ev])
     assert counted is not None and counted.text.startswith("There are 3 organizations"), counted
+    federal = agents_count("How many federal agencies manage the TIC initiative?", [ev])  # says what it counts
+    assert federal is not None and federal.text.startswith("There are 3 agencies: OMB, DHS"), federal
     assert agents_count("How many organizations manage the EINSTEIN program?", [ev]) is None  # another subject
     assert agents_count("How many employees manage the TIC initiative?", [ev]) is None  # no kind of agent
     # who runs it answers no other count of agencies ("How many federal agencies have fully deployed a ZTA?")
