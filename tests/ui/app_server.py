@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -63,12 +64,37 @@ _LAUNCH = ("import faulthandler, signal, sys; faulthandler.register(signal.SIGUS
 
 def dump_threads(proc: subprocess.Popen, log_path: Path, settle: float = 1.0) -> str:
     """The server's thread stacks (written by faulthandler into its log) and the log's tail, for a failure
-    message."""
+    message: the threads in the app's own code or running a page script first, the idle ones counted, since a CI
+    report shows only the head and tail of a long message (the one stack that mattered was cut from the middle)."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGUSR1)
         time.sleep(settle)
     text = log_path.read_text(errors="replace") if log_path.is_file() else ""
-    return text[-40_000:]
+    return busy_threads_first(text)[-40_000:]
+
+
+_THREAD_HEAD = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$", re.M)
+
+
+def busy_threads_first(log: str) -> str:
+    """`log` with its faulthandler dump reordered: stacks that pass through the repository's code or a Streamlit
+    script run first, then a count of the rest (threads waiting on a queue or a selector)."""
+    heads = list(_THREAD_HEAD.finditer(log))
+    if not heads:
+        return log
+    before = log[:heads[0].start()]
+    blocks = [log[h.start():(heads[i + 1].start() if i + 1 < len(heads) else len(log))].rstrip()
+              for i, h in enumerate(heads)]
+    root = str(ROOT)
+
+    def busy(block: str) -> bool:
+        files = re.findall(r'File "([^"]+)"', block)
+        return any(f.startswith(root) or "script_runner" in f or "exec_code" in f for f in files)
+
+    shown = [b for b in blocks if busy(b)]
+    idle = len(blocks) - len(shown)
+    return (f"{before.rstrip()}\n--- threads in the app's code or a page script ({len(shown)}) ---\n"
+            + "\n\n".join(shown) + f"\n--- and {idle} idle threads (queue, selector and timer waits) ---\n")
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_path: Path) -> None:

@@ -68,6 +68,11 @@ class Watch:
 
     def __init__(self, page, proc, log_path: Path, artifacts: Path) -> None:  # noqa: ANN001
         self.page, self.proc, self.log_path, self.artifacts = page, proc, log_path, artifacts
+        # what the page's own scripts reported: a frontend that crashed draws a blank page with no server error
+        self.console: list[str] = []
+        page.on("console", lambda m: self.console.append(f"console.{m.type}: {m.text}"[:500])
+                if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: self.console.append(f"page error: {e}"[:1000]))
 
     def until(self, predicate, timeout: float, what: str):  # noqa: ANN001, ANN202
         deadline = time.monotonic() + timeout
@@ -88,7 +93,9 @@ class Watch:
             text = self.page.locator("section.main, [data-testid='stMain']").first.inner_text(timeout=5_000)
         except Exception as exc:  # noqa: BLE001 - the diagnosis must not hide the failure it diagnoses
             text = f"(the page could not be read: {exc})"
-        raise AssertionError(f"{why}\n--- the page says ---\n{text[-4000:]}\n--- screenshot: {shot}\n"
+        raise AssertionError(f"{why}\n--- the page at {self.page.url} says ---\n{text[-4000:]}\n"
+                             f"--- the page's script errors ---\n" + "\n".join(self.console[-20:]) +
+                             f"\n--- screenshot: {shot}\n"
                              f"--- the server's log and thread stacks ---\n"
                              f"{dump_threads(self.proc, self.log_path)}")
 
