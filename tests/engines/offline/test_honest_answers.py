@@ -180,9 +180,9 @@ def test_an_item_of_a_list_held_only_in_part_is_not_called_missing(nist_bank: Me
     listing = Listing(node, "Requirements", [Item("1.", "The first requirement."), Item("2.", "The second one.")],
                       5, True)
     for position, word in ((-1, "last"), (4, "fourth")):
-        answer = executor._pointed(f"What does the {word} requirement say?", listing, position, []).answer
+        answer = executor.structured.pointed(f"What does the {word} requirement say?", listing, position, []).answer
         assert not is_not_found(answer) and "The first requirement." in answer and "3 more" in answer, answer
-    sixth = executor._pointed("What does the sixth requirement say?", listing, 6, []).answer
+    sixth = executor.structured.pointed("What does the sixth requirement say?", listing, 6, []).answer
     assert is_not_found(sixth) and "5 requirements" in sixth and "no sixth" in sixth, sixth
 
 
