@@ -69,10 +69,12 @@ class NotFoundAnswers:
     def _with_closest(self, text: str, summary: str, question: str, evidence: list[Evidence],
                       calls: list[ToolCallRecord]) -> ExecutionResult:
         """The "not found" text and, labelled and cited, the evidence's best sentence: what the documents do say
-        of the question's subject (the reader was told why it is not the answer)."""
+        of the question's subject (the reader was told why it is not the answer). Only a sentence that says some
+        word of the question: "What is 2022 revenue?" of a security standard has no closest thing, and a bullet
+        of its survey shown as one told the reader nothing."""
         ranked = self.answerer.rank(question, evidence)
-        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not _leads_in(ranked.pool[i])),
-                       None) if ranked is not None else None
+        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not _leads_in(ranked.pool[i])
+                        and _said_share(question, ranked.pool[i].text) > 0), None) if ranked is not None else None
         if closest is None:
             return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=f"{summary}.")
         answer = Answer(closest.text, [closest], 0.0)
@@ -124,8 +126,10 @@ class NotFoundAnswers:
 
 def _leads_in(ev: Evidence) -> bool:
     """A lead-in ("… with adherence to the following zero trust basic tenets:") says nothing without its items: it
-    is not the closest thing the documents say, and shown alone it would end the answer on a colon."""
-    return ev.lead_in or announces_list(ev.text)
+    is not the closest thing the documents say, and shown alone it would end the answer on a colon. Nor is a
+    question the documents ask ("How will business processes change in the face of ZTA?", one of a survey's open
+    questions): shown as the closest thing they say about revenue, it told the reader nothing."""
+    return ev.lead_in or announces_list(ev.text) or ev.text.rstrip(" )”’\"'").endswith("?")
 
 
 def _names(question: str) -> list[str]:

@@ -97,6 +97,17 @@ def test_a_question_about_something_never_mentioned_is_not_found_with_the_closes
     assert is_not_found(mesh) and "peer-to-peer" in mesh
 
 
+def test_the_closest_passage_says_something_of_the_question(nist_bank: MemoryBank) -> None:
+    """A standard on zero trust says nothing of revenue: no "closest" line at all, and never one of the open
+    questions its survey asks (a question is not something the documents say)."""
+    revenue = nist_bank.run("What is 2022 revenue?").answer
+    assert revenue == f"{NOT_FOUND} They never mention “2022”.", revenue
+    order = nist_bank.run("What did the 2021 executive order require of zero trust?").answer
+    closest = order.split("The closest they come")[1].lower()
+    assert any(word in closest for word in ("executive", "order", "requir", "zero trust")), order
+    assert not order.rstrip().endswith("?"), order
+
+
 def test_terms_the_documents_do_say_are_not_taken_for_absent(nist_bank: MemoryBank) -> None:
     assert nist_bank.view.mentions(["ZTA", "3.4.1", "agent/gateway", "consumer facing", "Zero-Trust"]) == dict.fromkeys(
         ["ZTA", "3.4.1", "agent/gateway", "consumer facing", "Zero-Trust"], True)
