@@ -32,11 +32,22 @@ def plural_title(title: str) -> frozenset[str]:
                                     if _PLURAL.search(w) or w.lower() in _PLURALS)))
 
 
+HEAD_WORDS = 6  # a line names its own kind in its first words ("Cloud and license segment: …")
+
+
+def head_stems(line: str) -> frozenset[str]:
+    """The stems of a line's first `HEAD_WORDS` words: where an item says what it is. "… the number of products
+    and competitors in our industry segments grows" mentions segments; it is not one."""
+    return frozenset(stems(" ".join(line.split()[:HEAD_WORDS])))
+
+
 def kind_named(noun: frozenset[str], title: frozenset[str], lead: frozenset[str],
                lines: list[frozenset[str]]) -> bool:
     """Whether a list is of the kind a question asks for (all as stems): the section's title names the kind, or
-    the list's lead-in, or two of its lines. A list of something else ("such claims as: ... acquire companies")
-    answers no "which companies"; a vague kind ("kinds", "types") or none is named by any list."""
+    the list's lead-in, or two of its lines at their head (`head_stems`). A list of something else ("such claims
+    as: ... acquire companies") answers no "which companies", nor a list of claims two of which end on "our
+    industry segments" "What are Oracle's business segments?"; a vague kind ("kinds", "types") or none is named
+    by any list."""
     return (not noun or bool(noun & VAGUE_KINDS) or noun <= title or noun <= lead
             or sum(noun <= line for line in lines) >= 2)
 
@@ -77,10 +88,12 @@ class Outline(BaseModel):
         """Whether the outline holds items of the kind a question asks for (`noun`: its stems) in one of its
         lists or in its sub-sections (`kind_named`)."""
         title = frozenset(stems(self.title))
-        groups = [(title, lst.lead_in, [i.text for i in lst.items]) for lst in self.lists if lst.count >= 2]
-        groups.append((plural_title(self.title), "", [f"{c.title} {c.opening}" for c in self.children]))
-        return any(kind_named(noun, named, frozenset(stems(lead)), [frozenset(stems(line)) for line in lines])
-                   or questions_listed(noun, lines) >= 2 for named, lead, lines in groups)
+        # a list's bullet is of the kind its first words say; a sub-section of the kind its title or opening says
+        groups = [(title, lst.lead_in, [i.text for i in lst.items], head_stems) for lst in self.lists if lst.count >= 2]
+        groups.append((plural_title(self.title), "", [f"{c.title} {c.opening}" for c in self.children],
+                       lambda line: frozenset(stems(line))))
+        return any(kind_named(noun, named, frozenset(stems(lead)), [read(line) for line in lines])
+                   or questions_listed(noun, lines) >= 2 for named, lead, lines, read in groups)
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, Any]) -> Outline | None:

@@ -214,8 +214,15 @@ def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
 
 def _joined(sentences: Iterable[str]) -> str:
     """The sentences as the answer's prose: a list item's bullet or number ("• Policy engine (PE): …", "5. The data
-    plane …") marks its place in the document's list, not in the answer, where it read as a stray "- •"."""
-    return " ".join(unmarked(s) for s in sentences)
+    plane …") marks its place in the document's list, not in the answer, where it read as a stray "- •". A
+    sentence the document ends without a stop (a signature block's lines, a heading) gets one before the next, or
+    the two read as one: "By: /s/ Timothy D. Cook Timothy D. Cook Chief Executive Officer Management, including …"."""
+    texts = [unmarked(s).strip() for s in sentences]
+    return " ".join(t if i == len(texts) - 1 or _GOES_INTO_NEXT.search(t) else f"{t}." for i, t in enumerate(texts))
+
+
+# ended already, or a list item running into the next ("… operating systems; and", "… ID management,")
+_GOES_INTO_NEXT = re.compile(r"(?:[.?!:;,…][\"'”’)\]]*|\b(?:and|or|nor|but|then))$", re.IGNORECASE)
 
 
 def unmarked(sentence: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ...text.tokens import stems
 from .ranking import Ranked
 
 TOP = 3  # the best body sentences a sentence naming items may be taken from
@@ -38,13 +39,24 @@ def names_items(sentence: str) -> bool:
     return False
 
 
-def naming_first(ranked: Ranked) -> Ranked | None:
+def naming_first(ranked: Ranked, kind: frozenset[str] = frozenset()) -> Ranked | None:
     """The ranking with the best of its first `TOP` body sentences that names items moved to the front, when the
-    best one names none; None when there is nothing to move."""
+    best one names none, or names items but never says the `kind` asked for (stems) while that one does; None when
+    there is nothing to move. "What are Oracle's business segments?": a sentence listing the vendors' products
+    ("including databases, middleware products, …") ranked above "We have three businesses: cloud and license;
+    hardware; and services; each of which comprises a single operating segment." """
     body = ranked.body()[:TOP]
-    if not body or names_items(ranked.pool[body[0]].text):
+
+    def says_kind(i: int) -> bool:
+        return bool(kind) and kind <= set(stems(ranked.pool[i].text))
+
+    if not body:
         return None
-    named = next((i for i in body[1:] if names_items(ranked.pool[i].text)), None)
+    first_names = names_items(ranked.pool[body[0]].text)
+    if first_names and (not kind or says_kind(body[0])):
+        return None
+    naming = [i for i in body[1:] if names_items(ranked.pool[i].text)]
+    named = next((i for i in naming if says_kind(i)), None if first_names else next(iter(naming), None))
     if named is None:
         return None
     return replace(ranked, order=[named, *(i for i in ranked.order if i != named)])

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ...memory.outline import Outline, OutlineItem, OutlineList, kind_named, plural_title, questions_listed
+from ...memory.outline import Outline, OutlineItem, OutlineList, head_stems, kind_named, plural_title, questions_listed
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -258,7 +258,9 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
     # a section's own list is of the kind its title names; its sub-sections only of a kind it names in the plural;
     # a list headed by the quarter asked about ("Fourth Quarter 2022:") is what that quarter brought, of any kind
     title = frozenset(stems(outline.title)) if listing.numbered else plural_title(outline.title)
-    if not kind_named(noun, title, texts[best][0], texts[best][1:]) and asked(listing) < MIN_ITEMS:
+    # a sub-section is of the kind its title or opening says; a bullet only of the kind its first words say
+    heads = [head_stems(i.text) for i in listing.items] if listing.numbered else texts[best][1:]
+    if not kind_named(noun, title, texts[best][0], heads) and asked(listing) < MIN_ITEMS:
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)

@@ -200,3 +200,33 @@ def test_who_asked_beside_when_still_names_the_signer(tmp_path: Path, embedder: 
     bank = bank_of_pages("APPLE_2022_10K.pdf", [53, 54, 77, 78], tmp_path, embedder=embedder)
     answer = bank.run("Who audits Apple, and since when?").answer
     assert answer.startswith("Ernst & Young LLP") and "since 2009" in answer, answer
+
+
+@pytest.fixture(scope="module")
+def oracle_segments(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 21, 25-27 and 37: the vendors' products ("including databases, middleware products, …"), a list of
+    # claims two of which end on "our industry segments", and "We have three businesses: cloud and license;
+    # hardware; and services; each of which comprises a single operating segment."
+    return bank_of_pages("ORACLE_2023_10K.pdf", [20, 24, 25, 26, 36], tmp_path_factory.mktemp("oracle_segments"),
+                         embedder=embedder)
+
+
+def test_segments_are_named_by_the_sentence_that_says_they_are_segments(oracle_segments: MemoryBank) -> None:
+    """"What are Oracle's business segments?" listed four intellectual-property claims (two lines of that list
+    say "industry segments", which made it a list of segments), and without that list it gave the vendors'
+    products: the sentence naming items that says the asked kind comes first."""
+    answer = oracle_segments.run("What are Oracle's business segments?").answer
+    assert "cloud and license" in answer and "hardware" in answer and "services" in answer, answer
+    assert "patents" not in answer and "middleware" not in answer, answer
+
+
+def test_a_sentence_without_a_stop_is_ended_before_the_next() -> None:
+    from memory_bank.engines.offline.answering import _joined
+
+    assert _joined(["By: /s/ Jane Roe Jane Roe Chief Executive Officer", "Management does not expect it."]) == (
+        "By: /s/ Jane Roe Jane Roe Chief Executive Officer. Management does not expect it.")
+    assert _joined(["It has three parts:", "• The first (see Section 2)", "Done"]) == (
+        "It has three parts: The first (see Section 2). Done")
+    # a list item running into the next keeps its conjunction or comma as it is
+    assert _joined(["iOS 16 and watchOS 9; and", "Apple Pay Later.", "ID management,", "logging"]) == (
+        "iOS 16 and watchOS 9; and Apple Pay Later. ID management, logging")
