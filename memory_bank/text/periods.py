@@ -48,3 +48,32 @@ def misdated_period(asked: frozenset[Period], text: str) -> bool:
     said = periods(text)
     others = {(p.unit, p.part) for p in said} & {(p.unit, p.part) for p in asked}
     return bool(others) and said.isdisjoint(asked)
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+# "May 2022", "May 31, 2022", "August 28, 2022": a month (capitalised: "may" is a verb) and its year
+_MONTH_YEAR = re.compile(rf"\b(?P<month>{'|'.join(_MONTHS)})\s+(?:\d{{1,2}},?\s+)?(?P<year>(?:19|20)\d\d)\b")
+_SECOND = _MONTH_YEAR.pattern.replace("?P<month>", "?P<month2>").replace("?P<year>", "?P<year2>")
+_SPAN = re.compile(rf"{_MONTH_YEAR.pattern}\s*(?:to|through|-|–)\s*{_SECOND}")  # "June 26, 2022 to July 30, 2022"
+
+
+def months(text: str) -> set[tuple[int, str]]:
+    """Every (month, year) the text names, a span's months between included ("June 26, 2022 to July 30, 2022")."""
+    found = {(_MONTHS.index(m.group("month")) + 1, m.group("year")) for m in _MONTH_YEAR.finditer(text)}
+    for m in _SPAN.finditer(text):
+        first, last = _MONTHS.index(m.group("month")) + 1, _MONTHS.index(m.group("month2")) + 1
+        if m.group("year") == m.group("year2"):
+            found |= {(month, m.group("year")) for month in range(first, last + 1)}
+    return found
+
+
+def misdated_month(question: str, text: str) -> bool:
+    """Does the text date itself by other months of the year the question asks a month of ("in May 2022" read
+    against the repurchases "August 28, 2022 to September 24, 2022")? A text naming no month of that year leaves
+    the date to its context."""
+    asked = {(m, y) for m, y in months(question)}
+    if not asked:
+        return False
+    said = months(text)
+    return all(any(y == year for _, y in said) and (m, year) not in said for m, year in asked)

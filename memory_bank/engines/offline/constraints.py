@@ -143,9 +143,10 @@ def _meeting_word(group: list[str]) -> str:
 
 
 def _abbreviated(name: str, text: str) -> bool:
-    """"Most Valuable Player" said as "MVP"."""
+    """"Most Valuable Player" said as "MVP", "United States" as "U.S." (initials with stops)."""
     parts = name.split()
-    return len(parts) > 1 and re.search(r"\b" + "".join(p[0] for p in parts).upper() + r"\b", text) is not None
+    initials = r"\.?\s?".join(re.escape(p[0].upper()) for p in parts)
+    return len(parts) > 1 and re.search(r"\b" + initials + r"\b", text) is not None
 
 
 def _initials(acronym: str, text: str) -> bool:

@@ -30,7 +30,7 @@ _BESIDES = re.compile(r"^\W*(?:besides|other\s+than|apart\s+from|aside\s+from|ex
 _WITH = re.compile(r"\b(with|without)\s+([\w'’]+)", re.IGNORECASE)
 # "Outside the United States the church is divided into seven central conferences": a place or group set aside
 _SET_ASIDE = re.compile(r"\b(?i:outside(?:\s+of)?|except(?:\s+for)?|excluding|other\s+than)\s+(?i:the\s+)?"
-                        r"((?:[A-Z][\w'’-]*\s*){1,4})")
+                        r"((?:[A-Z](?:[\w'’-]|\.(?=\w))*\.?\s*){1,4})")
 _ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+among)\b", re.IGNORECASE)
 
 
@@ -91,6 +91,8 @@ def _set_aside(question: str, sentence: str) -> list[str]:
     out = []
     for match in _SET_ASIDE.finditer(sentence):
         name, how = match.group(1).strip(), match.group(0).split()[0].lower()  # "outside", "except", …
-        if name and name.casefold() in asked and how not in asked:
+        # the name as a whole word of the question: "other than U.S. Dollars" set aside a "U" that every
+        # question with a "u" in it held ("How does Oracle put its results …?")
+        if name and re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", asked) and how not in asked:
             out.append(f"{how} {name}")
     return out

@@ -216,7 +216,8 @@ def rows_answer(question: str, answer: Answer, rows: list[NamedRow], view: Memor
     if answer.found and opening is not None:
         lines.insert(0, opening + answer.text)
         used = answer.used + used
-    elif answer.found:
+    elif answer.found and not any(" ".join(answer.text.split()).startswith(" ".join(r.shown().split()))
+                                  for r in rows):  # the text's best sentence is a row shown above: said once
         lines.append(answer.text)
         used += answer.used
     return Answer("\n".join(lines), used, 1.0)

@@ -35,11 +35,14 @@ _COUNT_WORDS = frozenset(bare_stems("many exist list total altogether all in num
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 QUALIFIER_WORDS = 3  # a question qualifying the items by this many words the list never says asks for one inside
 # the verbs a question asks for a list by ("Which models does NIST describe?"): they qualify no item (stemmed)
-_ASKING_VERBS = frozenset(bare_stems(
+_NO_QUALIFIERS = frozenset(bare_stems(
     "describe described identify identified discuss discussed present presented list listed give given mention "
     "mentioned name named face faces have has include included provide provided offer offered use used cover "
     "covered explain explained define defined propose proposed recommend recommended outline outlined see seen "
-    "consider considered need needed make made exist exists"))
+    "consider considered need needed make made exist exists ask asks asked"
+    # "How many …", and the document naming itself ("does the publication ask …", "the report lists …"): no
+    # qualifier of the items
+    " many much publication document report paper filing"))
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
 # a sub-section that serves the text, not one of its items: references, notes, a glossary
@@ -151,7 +154,7 @@ class ListAnswerer:
         """Does `said`, read in `node`'s section, meet the question's qualifier as well as the evidence read
         elsewhere does? A sentence naming its items ("… broken into two different components: …") is held to it
         like a list."""
-        weights = qualifier_weights(question, self.view, _ASKING_VERBS | _file_names(node))
+        weights = qualifier_weights(question, self.view, _NO_QUALIFIERS | _file_names(node))
         return not elsewhere(weights, f"{' '.join(node.section())} {said}", node.section(), evidence)
 
     def compose(self, question: str, listing: Listing, details: list[str | None] | None = None) -> str:
@@ -334,7 +337,7 @@ def _file_names(node: Node) -> set[str]:
 def _qualifier(question: str, node: Node) -> set[str]:
     """The question's words besides the kind of item, the verbs it asks by and the document's own name."""
     noun = bare_stems(item_noun(question) or "")
-    return bare_stems(asked_part(question)) - noun - _file_names(node) - _ASKING_VERBS
+    return bare_stems(asked_part(question)) - noun - _file_names(node) - _NO_QUALIFIERS
 
 
 def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: frozenset[str],
@@ -352,7 +355,7 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     names = {bare_stem(s) for word in asked.split()[1:] if word[:1].isupper() for s in stems(word)}
     if len(lines) >= MIN_ITEMS:  # a name every line says is whose list it is ("Northwind must …")
         own |= names & {bare_stem(s) for s in frozenset.intersection(*lines)}
-    subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _ASKING_VERBS
+    subject = bare_stems(asked) - {bare_stem(s) for s in noun} - own - _NO_QUALIFIERS
     said = {bare_stem(s) for s in head.union(*lines)}
     # a name is a qualifier on its own: "What risks does Oracle see from its acquisition of Cerner?" asks for the
     # risks a list of risk categories never ties to Cerner (a name among the subject's words: a question in title

@@ -34,7 +34,7 @@ from ...text.capacity import asks_amount_done, states_capacity
 from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
 from ...text.furniture import Role, in_capitals, in_furniture_section, name_run
-from ...text.periods import misdated_period, periods
+from ...text.periods import misdated_month, misdated_period, periods
 from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, spelled_by, spelled_forms, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
@@ -117,8 +117,12 @@ class Ranked:
         """Does the passage of sentence `i` (its node's sentences among the evidence) give other years than the
         question asks about, and the evidence of its part of the documents (its top section) too: a near miss,
         not an answer. The section's word is wanted because a passage leaves out the year its section is about
-        ("the regular season" of an article on the 2015 season)."""
+        ("the regular season" of an article on the 2015 season). A sentence dating itself by other months of the
+        asked month's year is misdated too ("in May 2022" of a repurchase row for "August 28, 2022 to September
+        24, 2022")."""
         ev = self.pool[i]
+        if misdated_month(self.question, ev.text):
+            return True
         passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id)
         section = " ".join(e.text for e in self.pool if e.section[:1] == ev.section[:1])
         return misdated(self.years, passage) and misdated(self.years, section)

@@ -132,13 +132,30 @@ def swapped_names(question: str, sentence: str, near: str, topic: str) -> list[s
         if _key(name) not in topic_keys:
             slots.setdefault(name, []).append(([_key(w) for w in beside], side))
     out: list[str] = []
+    # "United States" said as "U.S." is the asked name, not another one in its place
+    asked_keys = {_key(w) for w in asked} | _initials(asked)
     for name, beside in slots.items():
         for context, side in sorted(beside, key=lambda slot: slot[1] != "before"):
             if _said_in_slot(near_keys, context, name, side):
                 break
-            if _other_name_in_slot(said, keys, context, side, name, {_key(w) for w in asked}):
+            if _other_name_in_slot(said, keys, context, side, name, asked_keys):
                 out.append(name)
                 break
+    return out
+
+
+def _initials(tokens: list[str]) -> set[str]:
+    """The initials of each run of two or more capitalised words past the first ("United States" -> "US"), as a
+    text abbreviates them ("U.S.")."""
+    out: set[str] = set()
+    run: list[str] = []
+    for i, word in enumerate([*tokens, _BREAK]):
+        if i > 0 and word != _BREAK and word[:1].isupper() and word.isalpha():
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            out.add("".join(w[0] for w in run).upper())
+        run = []
     return out
 
 
@@ -155,6 +172,7 @@ def _other_name_in_slot(said: list[str], keys: list[str], context: list[str], si
             continue
         other = said[k]
         if (_name(other, k) and _content(other) and _key(other) not in asked
+                and other.replace(".", "").upper() not in asked
                 and other[:1].isdigit() == name[:1].isdigit() and not _same(other, name)
                 and not any(_key(w) == _key(name) for w in said[max(0, k - _APART):k + _APART + 1])):
             return True

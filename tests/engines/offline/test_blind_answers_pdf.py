@@ -120,3 +120,14 @@ def test_a_section_titled_by_a_shorter_sibling_name_is_not_the_one_asked_about(
     apple = bank_of_pages("APPLE_2022_10K.pdf", [46, 47, 48, 49, 50], tmp_path_factory.mktemp("apple"))
     answer = apple.run("How does Apple's Employee Stock Purchase Plan work for employees who join it?").answer
     assert "payroll deductions" in answer and "2022 Plan" not in answer, answer
+
+
+def test_a_count_asked_of_what_the_publication_asks_counts_its_list(tmp_path_factory: pytest.TempPathFactory,
+                                                                   embedder: CachedEmbedder) -> None:
+    """"How many assumptions about network connectivity does the publication ask an enterprise deploying ZTA to
+    plan around?" was "not found": "publication", "ask" and "many" were read as qualifiers of the assumptions
+    that the list never says, so the six numbered assumptions of §2.2 were not its list."""
+    bank = bank_of_pages("NIST.SP.800-207.pdf", [16, 17], tmp_path_factory.mktemp("assumptions"), embedder=embedder)
+    answer = bank.run("How many assumptions about network connectivity does the publication ask an enterprise "
+                      "deploying ZTA to plan around?").answer
+    assert answer.startswith("There are 6 assumptions"), answer

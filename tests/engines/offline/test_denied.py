@@ -70,3 +70,15 @@ def test_a_negated_name_or_a_negation_that_denies_nothing_is_no_denial() -> None
     assert denied("What kind of programs can be credited for ABC's success in the late 1950s?",
                   "It was not until the late 1950s that the ABC network became a serious contender to NBC and "
                   "CBS.") == []
+
+
+def test_a_set_aside_name_is_a_whole_word_of_the_question() -> None:
+    """"… currencies other than U.S. Dollars …" set aside a "U" that any question with a "u" in it seemed to name:
+    "How does Oracle put its results on a constant currency basis …?" was "not found"."""
+    said = ("To present this information, current and comparative prior period results for entities reporting in "
+            "currencies other than U.S. Dollars are converted into U.S. Dollars at constant exchange rates.")
+    assert denied("How does Oracle put its results on a constant currency basis when it compares fiscal years?",
+                  said) == []
+    assert denied("How many conferences does the church have in the United States?",
+                  "Outside the United States the church is divided into seven central conferences.") == [
+        "outside United States"]
