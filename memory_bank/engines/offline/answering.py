@@ -92,13 +92,15 @@ class Answerer:
             return self.compose(question, pool, body, ranked.scores[body[0]], said)
         # the lead lacks a name the question asks about, which the next sentence says, meeting every constraint and
         # rated higher by the found model: "Why did Japan's net sales fall in 2022 while most of Apple's other
-        # regions grew?" ranked the Rest of Asia Pacific's sentence above Japan's own. Only a name said (any other
-        # unmet constraint is a near miss's mark: a fallback on it refused 6 fewer near misses of 275); prose
+        # regions grew?" ranked the Rest of Asia Pacific's sentence above Japan's own. Only names (any other unmet
+        # constraint is a near miss's mark: "support" of a sentence saying the church "opposes conscription", and
+        # a fallback on those refused 6 fewer of the 275 near misses of bench/squad_near_miss.py); prose
         # only (a table's row is shown as a row); not a sentence another part of the reply shows (that part says it)
         model = self.config.found
         unmet = ranked.near_miss(body[0]) if len(body) > 1 else []
         if (unmet and not pool[body[1]].row and pool[body[1]].text not in said
-                and all(said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])
+                and all(t[:1].isupper() and said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])
+                and model.found(ranked.signals(body[0]))  # refused for the name alone
                 and model.logit(ranked.signals(body[1])) > model.logit(ranked.signals(body[0]))):
             return self.compose(question, pool, [body[1], *(i for i in body if i != body[1])],
                                 ranked.scores[body[1]], said)
