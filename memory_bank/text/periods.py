@@ -72,7 +72,7 @@ def misdated_month(question: str, text: str) -> bool:
     """Does the text date itself by other months of the year the question asks a month of ("in May 2022" read
     against the repurchases "August 28, 2022 to September 24, 2022")? A text naming no month of that year leaves
     the date to its context."""
-    asked = {(m, y) for m, y in months(question)}
+    asked = months(question)
     if not asked:
         return False
     said = months(text)

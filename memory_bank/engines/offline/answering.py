@@ -97,11 +97,12 @@ class Answerer:
         # a fallback on those refused 6 fewer of the 275 near misses of bench/squad_near_miss.py); prose
         # only (a table's row is shown as a row); not a sentence another part of the reply shows (that part says it)
         model = self.config.found
-        unmet = ranked.near_miss(body[0]) if len(body) > 1 else []
-        if (unmet and not pool[body[1]].row and pool[body[1]].text not in said
-                and all(t[:1].isupper() and said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])
+        # the cheap checks first: the constraints (`near_miss`) are the costly reading
+        if (len(body) > 1 and not pool[body[1]].row and pool[body[1]].text not in said
                 and model.found(ranked.signals(body[0]))  # refused for the name alone
-                and model.logit(ranked.signals(body[1])) > model.logit(ranked.signals(body[0]))):
+                and model.logit(ranked.signals(body[1])) > model.logit(ranked.signals(body[0]))
+                and (unmet := ranked.near_miss(body[0]))
+                and all(t[:1].isupper() and said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])):
             return self.compose(question, pool, [body[1], *(i for i in body if i != body[1])],
                                 ranked.scores[body[1]], said)
         best = order[0]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ...retrieval.view import MemoryView
 from ...text.asks import item_noun, kind_is_head
+from ...text.tokens import stems
 from ..protocol.figures import NamedRow, TableIndex
 from ..protocol.memory_block import Selection
 from .evidence import Evidence
@@ -22,13 +23,13 @@ from .verdict import is_yes_no
 @dataclass(frozen=True)
 class Asked:
     """`sections`: every sentence of the sub-sections the question names by title; `evidence`: the selection's
-    sentences and those of the named sub-sections short enough to read whole; `rows`: the table rows a
-    comparison names ("Was the 2022 effective tax rate lower than the statutory rate?" is judged, and shown, by
-    its two rows)."""
+    sentences and those of `titled`; `rows`: the table rows a comparison names ("Was the 2022 effective tax rate
+    lower than the statutory rate?" is judged, and shown, by its two rows)."""
 
     question: str
     selection: Selection
     sections: list[list[Evidence]]
+    titled: list[list[Evidence]]  # the named sub-sections short enough to read whole (`titled_section.within`)
     evidence: list[Evidence]
     yes_no: bool
     rows: list[NamedRow]
@@ -37,21 +38,22 @@ class Asked:
     def read(cls, question: str, selection: Selection, selected: list[Evidence], view: MemoryView,
              tables: TableIndex) -> Asked:
         sections = titled_evidence(question, view)
+        titled = within(sections)
         yes_no = is_yes_no(question)
         rows = compared_rows(question, tables, moved=not yes_no) if asks_comparison(question) else []
-        return cls(question, selection, sections, selected + [ev for section in within(sections) for ev in section],
+        return cls(question, selection, sections, titled, selected + [ev for section in titled for ev in section],
                    yes_no, rows)
-
-    @property
-    def titled(self) -> list[list[Evidence]]:
-        """The named sub-sections short enough to read whole (`titled_section.within`)."""
-        return within(self.sections)
 
     @property
     def items_asked(self) -> bool:
         """Whether the answer may be a list, a count or a sub-section's items: not a verdict, a comparison of
         rows, or a choice between named things."""
         return not (self.yes_no or self.rows or asks_choice(self.question))
+
+    @property
+    def kind(self) -> frozenset[str]:
+        """The stems of the kind of item asked for ("segments" of "What are Oracle's business segments?")."""
+        return frozenset(stems(item_noun(self.question) or ""))
 
     @property
     def names_kind(self) -> bool:

@@ -73,7 +73,8 @@ class NotFoundAnswers:
         word of the question: "What is 2022 revenue?" of a security standard has no closest thing, and a bullet
         of its survey shown as one told the reader nothing."""
         ranked = self.answerer.rank(question, evidence)
-        closest = next((ranked.pool[i] for i in (ranked.body() or ranked.order) if not _leads_in(ranked.pool[i])
+        order = (ranked.body() or ranked.order) if ranked is not None else []
+        closest = next((ranked.pool[i] for i in order if not _says_nothing_alone(ranked.pool[i])
                         and _said_share(question, ranked.pool[i].text) > 0), None) if ranked is not None else None
         if closest is None:
             return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=f"{summary}.")
@@ -94,7 +95,7 @@ class NotFoundAnswers:
             return earlier
         apart = self.never_together(question, {ev.source for ev in evidence})
         text = f"{NOT_FOUND} They mention {_named(apart, ' and ')}, but never in one passage." if apart else NOT_FOUND
-        shares = [_said_share(question, ev.text) if not _leads_in(ev) else 0.0 for ev in evidence]
+        shares = [_said_share(question, ev.text) if not _says_nothing_alone(ev) else 0.0 for ev in evidence]
         top = max(range(len(evidence)), key=lambda i: (shares[i], -i), default=None)
         if top is None or shares[top] < CLOSEST_SHARE:
             return ExecutionResult(answer=text, tool_calls=calls, success=True, summary=summary)
@@ -124,7 +125,7 @@ class NotFoundAnswers:
             summary=f"{summary} The documents' period ends in {reported}; that year's answer is shown.")
 
 
-def _leads_in(ev: Evidence) -> bool:
+def _says_nothing_alone(ev: Evidence) -> bool:
     """A lead-in ("… with adherence to the following zero trust basic tenets:") says nothing without its items: it
     is not the closest thing the documents say, and shown alone it would end the answer on a colon. Nor is a
     question the documents ask ("How will business processes change in the face of ZTA?", one of a survey's open

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shortened_for
-from ...text.asks import asks_advice, asks_sequence, item_noun
-from ...text.tokens import stems
+from ...text.asks import asks_advice, asks_sequence
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from .answering import SEQUENCE_SHARE, Answer, Answerer
@@ -48,8 +47,7 @@ class ProseAnswer:
             evidence = [ev for ev in evidence if not presents_graphic(ev.text)] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
-        named = (naming_first(ranked, frozenset(stems(item_noun(question) or "")))
-                 if answer.found and asked.names_kind and ranked else None)
+        named = naming_first(ranked, asked.kind) if answer.found and asked.names_kind and ranked else None
         if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
             # no list holds ("the common elements (e.g., ID management, …)") opens the answer
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)

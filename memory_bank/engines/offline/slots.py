@@ -133,7 +133,7 @@ def swapped_names(question: str, sentence: str, near: str, topic: str) -> list[s
             slots.setdefault(name, []).append(([_key(w) for w in beside], side))
     out: list[str] = []
     # "United States" said as "U.S." is the asked name, not another one in its place
-    asked_keys = {_key(w) for w in asked} | _initials(asked)
+    asked_keys = {_key(w) for w in asked} | _run_initials(asked)
     for name, beside in slots.items():
         for context, side in sorted(beside, key=lambda slot: slot[1] != "before"):
             if _said_in_slot(near_keys, context, name, side):
@@ -144,7 +144,7 @@ def swapped_names(question: str, sentence: str, near: str, topic: str) -> list[s
     return out
 
 
-def _initials(tokens: list[str]) -> set[str]:
+def _run_initials(tokens: list[str]) -> set[str]:
     """The initials of each run of two or more capitalised words past the first ("United States" -> "US"), as a
     text abbreviates them ("U.S.")."""
     out: set[str] = set()
