@@ -1,8 +1,8 @@
-"""The blind near-miss sets (`bench/data/squad_near_miss_blind2.json`, then `squad_near_miss_blind3.json`) stay what
-their "about" says: the shape of the first set, on paragraphs no earlier set uses (of the held set only titles and
-paragraph numbers are read), a tempting span really in its paragraph, and a note naming its SQuAD 2.0 kind of
-unanswerability in about the mix of real use. A wrong paragraph number or a mistyped span would make a question test
-something other than written."""
+"""The blind near-miss sets (`bench/data/squad_near_miss_blind2.json`, then `squad_near_miss_blind3.json` and
+`squad_near_miss_blind4.json`) stay what their "about" says: the shape of the first set, on paragraphs no earlier set
+uses (of the held set only titles and paragraph numbers are read), a tempting span really in its paragraph, and a
+note naming its SQuAD 2.0 kind of unanswerability in about the mix of real use. A wrong paragraph number or a
+mistyped span would make a question test something other than written."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 SQUAD = ROOT.parent / "shared" / "data" / "squad" / "squad_dev_visible.json"
 EARLIER = ("squad_near_miss.json", "squad_near_miss_more.json", "squad_near_miss_held.json")
-BLIND = ("squad_near_miss_blind2.json", "squad_near_miss_blind3.json")  # each must avoid the ones before it
+# each must avoid the ones before it
+BLIND = ("squad_near_miss_blind2.json", "squad_near_miss_blind3.json", "squad_near_miss_blind4.json")
 NEGATIVES = ("entity swap", "antonym", "negation", "mutual exclusion", "impossible condition", "attribute not given")
 
 
