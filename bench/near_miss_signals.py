@@ -34,6 +34,7 @@ from memory_bank.engines.offline.constraints import (  # noqa: E402
     unsaid_measure,
 )
 from memory_bank.engines.offline.dated_event import redated  # noqa: E402
+from memory_bank.engines.offline.denied import denied  # noqa: E402
 from memory_bank.engines.offline.nlp import sentences  # noqa: E402
 from memory_bank.engines.offline.slots import other_agent, renumbered, swapped_names  # noqa: E402
 
@@ -45,6 +46,7 @@ SIGNALS: dict[str, Signal] = {
     "name in another's slot": lambda q, s, near, topic: (swapped_names(q, s, near, topic) + renumbered(q, s)
                                                         + other_agent(q, s)),
     "year of another event": lambda q, s, near, topic: redated(q, s),
+    "what it denies": lambda q, s, near, topic: denied(q, s),
 }
 
 

@@ -316,6 +316,8 @@ def _clean(run: list[str]) -> str:
                    or (len(run) > 1 and run[-1].islower() and run[-1].endswith(("ed", "ing")))):
         run = run[:-1]
     run = [w for w in run if w][:SUBJECT_WORDS]
+    while run and run[-1].lower() in STOPWORDS:  # cut at the limit: "… commercial paper at the" names no "at the"
+        run = run[:-1]
     return " ".join(run) if any(w.lower() not in STOPWORDS for w in run) else ""
 
 

@@ -17,8 +17,11 @@ from .part_pointers import pointed_subject, read_pointers
 MAX_PARTS = 4
 MIN_WORDS = 3  # a part shorter than this is no question of its own
 _WH = r"(?:what|which|who|whom|whose|when|where|why|how)"
-_CLAUSE_BREAK = re.compile(rf"(?:,\s*(?:and|but)\s+|;\s*(?:and\s+)?|\s+and\s+(?=(?:also\s+)?{_WH}\b))(?={_WH}\b)",
-                           re.IGNORECASE)
+# "…, and since what year has it done so?": how long, a fact of its own (not "…, and at which firm was he
+# working?", which the sentence answering the first part answers too: split, it was answered apart and lost)
+_PREP = r"(?:since\s+)?"
+_CLAUSE_BREAK = re.compile(rf"(?:,\s*(?:and|but)\s+|;\s*(?:and\s+)?|\s+and\s+(?=(?:also\s+)?{_WH}\b))"
+                           rf"(?={_PREP}{_WH}\b)", re.IGNORECASE)
 # "What is X, what does Y do, and how does Z …?": a series of questions, its middle one set off by a comma alone
 # (only in a series, and only before a clause asking with its own verb: "What is the PEP, which the PA configures,
 # and …?" keeps its relative clause)
@@ -58,6 +61,11 @@ _ONE_THING = re.compile(r"^\s*(?:(?i:what\s+(?:does|do))\s+(?P<acronym>[\"'“�
 # what share of it …?"); not "How many …" (a later "it" is no plural's) nor "How much did Oracle spend …?"
 _HOW_MUCH = re.compile(r"^\s*+how\s++much\s++(?P<thing>(?:[\w'’&-]++\s++){0,5}?[\w'’&-]++)\s++(?:did|does|do|was|"
                        r"were|is|are|has|have|had|will|would|can|could)\b", re.IGNORECASE)
+# a later part asking again what the yes/no part before it asked ("…, and since when has it done so?")
+_DONE_SO = re.compile(r"^(?P<head>.{1,80}?)\s++(?:has|have|had|did|does|do|is|are|was|were)\s++(?:it|they|he|she|we|"
+                      r"the\s+company)\s++(?:done|do|did|been\s+doing)\s++so\s*+\??$", re.IGNORECASE)
+_YES_NO_ACT = re.compile(r"^\s*+(?:(?:what|which|who)\s++)?(?:(?:do|does|did|has|have|had|is|are|was|were)\b\s*+)?"
+                         r"(?P<act>[^?]{3,200})", re.IGNORECASE)
 _NAME = re.compile(r"[A-Z]")  # a word with a capital in it names something ("iPad", "Oracle", "ZTA")
 _OPENS_QUESTION = re.compile(rf"^(?:{_WH}|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b",
                              re.IGNORECASE)
@@ -75,7 +83,19 @@ def question_parts(question: str, acronyms: Mapping[str, str] | None = None) -> 
     subject = _subject(parts[0]) or pointed_subject(parts[0])
     subject = f"{acronyms[subject]} ({subject})" if acronyms and subject in acronyms else subject
     listed = asks_for_items(parts[0])
-    return parts[:1] + [read_pointers(p, subject, listed) for p in parts[1:]]
+    return parts[:1] + [_done_so(parts[0], p) or read_pointers(p, subject, listed) for p in parts[1:]]
+
+
+def _done_so(first: str, part: str) -> str | None:
+    """"Does Oracle pay a dividend, and since what year has it done so?": "done so" is the first part's act, asked
+    again ("since what year Oracle pay a dividend?"); the words are what the part's evidence is searched and read
+    by: the first part's words after its question word and auxiliary ("Which accounting firm audits Apple?" ->
+    "accounting firm audits Apple")."""
+    done = _DONE_SO.match(part)
+    act = _YES_NO_ACT.match(first)
+    if done is None or act is None:
+        return None
+    return f"{done['head']} {act['act'].rstrip(' ?')}?"
 
 
 def asked_parts(question: str) -> list[str]:

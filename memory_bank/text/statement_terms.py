@@ -26,7 +26,7 @@ _READER_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re
      "repurchases common stock"),
     (r"\b(?:operating cash flow|cash flows? from operations)\b", "cash generated provided operating activities"),
     (r"\b(?:pay|pays|paid|payments?)\b[^?.]{0,20}\bdividends?\b|\bdividends? (?:paid|payments?)\b",
-     "payments dividends dividend equivalents"),
+     "payments dividends dividend equivalents stockholders shareholders"),
 ))
 
 

@@ -31,7 +31,7 @@ from ...text.counts import (
 )
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
-from ...text.tokens import hyphenated, singular_acronym, stem
+from ...text.tokens import STOPWORDS, hyphenated, singular_acronym, stem
 from .share_of import share_of_other
 from .specifics import specific_terms
 
@@ -58,7 +58,10 @@ _PAIRS = _OPPOSITES + tuple((b, a) for a, b in _OPPOSITES)
 # ("the northeast corner" of "the northwest corner", "Eastern Xia" of "Western Xia")
 _FAMILIES = (
     ({"buy", "buys", "buying", "bought"}, {"sell", "sells", "selling", "sold"}),
-    ({"win", "wins", "winning", "won"}, {"lose", "loses", "losing", "lost", "beaten"}),
+    ({"win", "wins", "winning", "won", "beat", "beats"}, {"lose", "loses", "losing", "lost", "beaten"}),
+    ({"join", "joins", "joined", "joining"}, {"left", "leave", "leaves", "leaving", "separated", "quit", "quits"}),
+    ({"accept", "accepts", "accepted", "accepting"}, {"dismiss", "dismisses", "dismissed", "dismissing"}),
+    ({"peak", "peaks", "peaked"}, {"lowest", "trough"}),
     ({"inside"}, {"outside"}), ({"born", "birth"}, {"died", "death"}),
     ({"add", "adds", "added", "adding"}, {"cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling"}),
     ({"positive", "positively"}, {"negative", "negatively"}),
@@ -156,6 +159,16 @@ def _initials(acronym: str, text: str) -> bool:
                if len(run.split()) == len(letters))
 
 
+def _spelled(acronym: str, text: str) -> bool:
+    """"AI" spelled "Artificial intelligence": a run of content words, the first capitalised, whose initials spell
+    the acronym (a passage spells a term out in sentence case, its first word capitalised by the sentence)."""
+    letters = acronym.lower()
+    said = _WORD.findall(text)
+    return any(said[i][:1].isupper() and "".join(w[0] for w in said[i:i + len(letters)]).lower() == letters
+               and not any(w.lower() in STOPWORDS for w in said[i:i + len(letters)])
+               for i in range(len(said) - len(letters) + 1))
+
+
 def _names(question: str, terms: list[str]) -> list[list[str]]:
     """The terms grouped into names: consecutive capitalised words are one name ("Galileo Ferraris")."""
     groups: list[list[str]] = []
@@ -171,14 +184,15 @@ def _names(question: str, terms: list[str]) -> list[list[str]]:
     return groups
 
 
-def unmet_terms(question: str, near: str, topic: str, sentence: str = "") -> list[str]:
+def unmet_terms(question: str, near: str, topic: str, sentence: str = "", passage: str = "") -> list[str]:
     """The question's names, numbers and acronyms that the sentence and its neighbours (`near`) do not say,
     leaving out those of the `topic` (its section's title, an acronym of it too). A name of several words is met
     by its last one ("Lombardi" for "Vince Lombardi") or its acronym; an acronym by its spelled-out words; a
     year only fails against a sentence dating its facts by another year (a sentence with no year leaves the date
     to its context), or against the `sentence` itself dating its own facts by other years ("Why did Disney
     discontinue ABC1 in 2004?" read against "on September 8, 2007, Disney announced that it would discontinue
-    ABC1": the neighbour saying "launched in 2004" is another fact)."""
+    ABC1": the neighbour saying "launched in 2004" is another fact). An acronym is met by its words spelled anywhere
+    in the sentence's `passage` too: a passage (or its section) spells a term out once, then goes on about it."""
     terms = [t for t in specific_terms(question)
              if not _said(t, topic) and (not re.search(r"[a-z]-[a-z]", t) or not t.islower())]
     years_near = _ANY_YEAR.findall(near)
@@ -199,8 +213,8 @@ def unmet_terms(question: str, near: str, topic: str, sentence: str = "") -> lis
                 or misspelt(_plain(last), words(_plain(near)))
                 or any(_said(other, near) for other in other_forms(last))):
             continue
-        if acronym and _initials(last, topic):  # "ABC" in a section on the American Broadcasting Company
-            continue
+        if acronym and (_initials(last, topic) or _spelled(last, passage)):  # "ABC" in a section on the American
+            continue  # Broadcasting Company; "AI" in a passage opening "Artificial intelligence and other software …"
         out.append(" ".join(group))
     return out
 

@@ -31,7 +31,27 @@ _WITH = re.compile(r"\b(with|without)\s+([\w'’]+)", re.IGNORECASE)
 # "Outside the United States the church is divided into seven central conferences": a place or group set aside
 _SET_ASIDE = re.compile(r"\b(?i:outside(?:\s+of)?|except(?:\s+for)?|excluding|other\s+than)\s+(?i:the\s+)?"
                         r"((?:[A-Z](?:[\w'’-]|\.(?=\w))*\.?\s*){1,4})")
-_ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+among)\b", re.IGNORECASE)
+_ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+among|(?:is|was|are|were)\s+the\s+one"
+                   r"\s+(?:that|which|who))\b", re.IGNORECASE)
+# "Besides the Superdome, Sun Life Stadium and Levi's Stadium, which fourth site …?": every one set aside, up to the
+# question word
+_BESIDES_ALL = re.compile(r"^\W*(?:besides|other\s+than|apart\s+from|aside\s+from|except(?:\s+for)?|in\s+addition\s+to)"
+                          r"\s+(?P<named>.{1,160}?),\s*(?:which|what|who|whom|where|when|how)\b", re.IGNORECASE)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# a question asking with a negation of its own ("Which astronaut never flew …?") is met only by a sentence that says
+# some negation or privation: "not", "no", "without", "lost", "unused", "rejected", "except" …
+_ASKED_NOT = frozenset({"not", "never", "no", "none", "nobody", "nothing", "cannot"})
+# a negation after one of these (within _BEFORE_NOT words) is in a side clause, not the asked predicate
+_SUBORDINATE = frozenset({"so", "if", "unless", "because", "when", "whether", "order", "lest", "for", "after",
+                          "before", "due", "though", "although", "while", "despite", "without", "but"})
+# "not always", "not necessarily": a hedge on what is asked, no negation of it ("sometimes but not always counted")
+_HEDGED = frozenset({"always", "necessarily", "entirely", "exactly", "quite", "fully"})
+_BEFORE_NOT = 4
+_PRIVATIVE = re.compile(r"^(?:(?!under|until|union|unit|univers|uniqu|uniform|discover|district|distan|display|discus"
+                        r"|distribut|distinct|distingu|dish|disc|mission|missil|mister|uncle|unanim)(?:un|dis|non|mis)[a-z]{4,}|(?:lost|loss|lose|losing|exception|except|outside|less|fewer"
+                        r"|cancel|suspend|ceas|abandon|reject|oppos|against|absen|destroy|instead|informal|lack|refus"
+                        r"|fail|banned|ban|forb|prohib|avoid|denie|deny|exclud|without|only|rather|rarely|seldom"
+                        r"|hardly|unable|neither|nor|none|never|nothing|nobody|no|not|cannot)[a-z]*)$")
 
 
 def _negation(token: str) -> bool:
@@ -53,9 +73,12 @@ def denied(question: str, sentence: str) -> list[str]:
     if besides is not None and _ONLY.search(sentence) and named <= _content(lower_words(sentence)):
         out.append("only")
     out += _turned_with(question, sentence) + _set_aside(question, sentence)
+    out += _all_counted(question, sentence)
     asked_tokens = lower_words(question)
     if any(_negation(t) for t in asked_tokens):
-        return out
+        return out + _unnegated(asked_tokens, sentence)
+    if _ASKED_NOT & set(asked_tokens):  # "no", "none", "nothing": a noun negated, the verb still read below
+        out += _unnegated(asked_tokens, sentence)
     asked = _content(asked_tokens) - named
     cased = _CASED.findall(sentence.replace("’", "'"))
     said = [t.lower() for t in cased]
@@ -96,3 +119,33 @@ def _set_aside(question: str, sentence: str) -> list[str]:
         if name and re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", asked) and how not in asked:
             out.append(f"{how} {name}")
     return out
+
+
+def _all_counted(question: str, sentence: str) -> list[str]:
+    """"Besides A, B and C, which …?" of a sentence counting exactly those: "narrowed the bids to three sites: A,
+    B and C" leaves no other."""
+    besides = _BESIDES_ALL.match(question)
+    if besides is None:
+        return []
+    named = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", besides["named"]) if n.strip()]
+    said = lower_words(sentence)
+    content = _content(said)
+    if len(named) < 2 or not all(_content(lower_words(n)) <= content for n in named):
+        return []
+    counted = {_COUNTS.get(t, int(t) if t.isdigit() else 0) for t in said}
+    return [f"only {len(named)}"] if len(named) in counted else []
+
+
+def _unnegated(asked_tokens: list[str], sentence: str) -> list[str]:
+    """A question asking by a negation ("never", "no", "not") of a sentence saying none, nor any privation: the
+    sentence says the thing happened ("the first scientist astronaut to fly"), not that it did not."""
+    if " ".join(asked_tokens).count("not only"):
+        return []
+    asked = [i for i, t in enumerate(asked_tokens) if t in _ASKED_NOT or t.endswith("n't")]
+    if all(_SUBORDINATE & set(asked_tokens[max(0, i - _BEFORE_NOT):i]) or _HEDGED & set(asked_tokens[i + 1:i + 2])
+           for i in asked):
+        return []  # "… so that it is not trapped", "criticized for not jumping": a side clause's negation
+    said = lower_words(sentence)
+    if any(_negation(t) or _PRIVATIVE.match(t) for t in said):
+        return []
+    return ["not said: " + asked_tokens[asked[0]]]

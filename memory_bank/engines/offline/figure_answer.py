@@ -235,6 +235,9 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
         told = said_beyond_row(question, rows[0], cited.source, evidence)
         if told is not None:  # "$10.0 billion of Commercial Paper outstanding" before the balance sheet's 9,982
             return Answer(f"{told.text} {figure_text(rows[0])}", [told, cited], 1.0)
+        instead = said_instead_of_row(question, rows[0], cited.source, evidence)
+        if instead is not None:  # the commercial paper's interest rate, not its balance
+            return Answer(instead.text, [instead], 1.0)
         return Answer(figure_text(rows[0]), [cited], 1.0)
     missing = tables.missing_years(question)
     asked = [w.strip("?.,") for w in question.split() if w.strip("?.,").isdigit()]
@@ -244,13 +247,14 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     return Answer(missing_text(NOT_FOUND, label, years), found=False)
 
 
+_PERCENT = re.compile(r"\d(?:\.\d+)?\s?(?:%|percent\b)")  # a rate or a share, which no amount row gives
 # an amount a sentence states: "$10.0 billion", "164,000", "$249 million"
 _STATED = re.compile(r"[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(billion|million|thousand)?\b", re.IGNORECASE)
 _SCALE = {"billion": 1e9, "billions": 1e9, "million": 1e6, "millions": 1e6, "thousand": 1e3, "thousands": 1e3}
 SAME_FIGURE = 0.01  # a figure rounded in prose ("$10.0 billion" of 9,982 millions) is within this share of the row's
 # words that narrow no figure ("in fiscal 2023", "for the year")
 _PLAIN_WORDS = frozenset(bare_stems("how much many what which was were is are did does do have has had fiscal year "
-                                    "years annual total net amount"))
+                                    "years annual total net amount end close"))
 
 
 def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Evidence]) -> Evidence | None:
@@ -260,19 +264,40 @@ def said_beyond_row(question: str, row: NamedRow, source: str, evidence: list[Ev
     balance sheet's "Commercial paper … 9,982" (millions) does not say. The sentence says the row's label, the asked
     year and every question word the table leaves unsaid (the filer's name and words narrowing no figure aside),
     and states the row's figure, rounded as prose rounds it."""
+    unsaid, needed = _unsaid_by_row(question, row, source)
+    figure = _row_figure(row)
+    if not unsaid or figure is None:
+        return None
+    for ev in evidence:
+        if not ev.row and needed <= bare_stems(ev.text) and _states(ev.text, figure):
+            return ev
+    return None
+
+
+def said_instead_of_row(question: str, row: NamedRow, source: str, evidence: list[Evidence]) -> Evidence | None:
+    """A sentence giving another figure of the row's thing in the question's own terms, when the question asks a
+    measure the row is not: "What was the weighted-average interest rate on Apple's commercial paper at the end of
+    fiscal 2022?" names the balance sheet's "Commercial paper" row (9,982 millions), and is answered by "The
+    weighted-average interest rate of the Company's Commercial Paper was 2.31% and 0.06% as of September 24, 2022
+    …". The sentence says the row's label, the asked year and every question word the table leaves unsaid, and a
+    number: the asked measure is then the sentence's, not the row's."""
+    unsaid, needed = _unsaid_by_row(question, row, source)
+    if not unsaid:
+        return None
+    return next((ev for ev in evidence if not ev.row and needed <= bare_stems(ev.text)
+                 and _PERCENT.search(ev.text)), None)
+
+
+def _unsaid_by_row(question: str, row: NamedRow, source: str) -> tuple[set[str], set[str]]:
+    """The question's words the row and its table leave unsaid (the filer's name and words narrowing no figure
+    aside), and with them the row's label and the asked years: what a sentence must say to answer in its stead."""
     table = bare_stems(" ".join((row.row.name, *(c for c, _ in row.row.cells), *row.entry.section)))
     filed = bare_stems(re.sub(r"[\W\d_]+", " ", source))
     years = {w for w in bare_stems(question) if w.isdigit() and len(w) == 4}
     unsaid = {w for w in bare_stems(question) if w not in STOPWORDS and not w.isdigit()} - table - filed \
         - _PLAIN_WORDS - everyday_words(question)  # "revenues": a word a table need not say
-    figure = _row_figure(row)
-    if not unsaid or figure is None:
-        return None
     label = {w for w in row.row.label if w.isalpha()}
-    for ev in evidence:
-        if not ev.row and label | unsaid | years <= bare_stems(ev.text) and _states(ev.text, figure):
-            return ev
-    return None
+    return unsaid, label | unsaid | years
 
 
 def _row_figure(row: NamedRow) -> float | None:

@@ -61,3 +61,42 @@ def _names(text: str) -> list[str]:
             break
         out.append(piece.removeprefix("the "))
     return out
+
+
+# people a question counts: "How many Apple officers had … plans, and who were they?"
+_PEOPLE_Q = re.compile(r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,2}?(?P<noun>officers|directors|executives|people|persons|"
+                       r"individuals|members|authors|officials|contributors|reviewers|managers|employees|staff)\b",
+                       re.IGNORECASE)
+# a person's name: two to four capitalised words, initials among them ("Katherine L. Adams", "Deirdre O’Brien")
+_COUNT_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_PERSON = r"[A-Z][\w’'-]*\.?(?:\s+[A-Z][\w’'-]*\.?){1,3}"
+_PEOPLE_RUN = re.compile(rf"(?<![\w’'-])(?P<run>{_PERSON}(?:,\s+{_PERSON})*,?\s+and\s+{_PERSON})")
+
+
+def people_count(question: str, evidence: list[Evidence]) -> Answer | None:
+    """"How many Apple officers had Rule 10b5-1 trading plans …?" of "During the three months ended September 24,
+    2022, Katherine L. Adams, Timothy D. Cook, Luca Maestri, Deirdre O’Brien and Jeffrey Williams, each an officer
+    for purposes of Section 16 …, had equity trading plans in place …": no number, a run of names a reader counts.
+    The sentence must say the counted noun or most of what the question asks of them; None otherwise."""
+    asked = _PEOPLE_Q.search(question)
+    if asked is None:
+        return None
+    noun = asked["noun"].lower()
+    counted = re.compile(rf"\b(?:\d[\d,]*|{_COUNT_WORDS})\s+(?:[\w'’-]+\s+){{0,2}}?{noun}\b", re.IGNORECASE)
+    if any(counted.search(ev.text) for ev in evidence):
+        return None  # a sentence giving the number ("approximately 164,000 full-time employees") answers it
+    subject = {s for s in bare_stems(question) if s not in STOPWORDS} - bare_stems(f"how many {noun}")
+    for ev in evidence:
+        run = _PEOPLE_RUN.search(ev.text)
+        if ev.row or run is None:
+            continue
+        said = bare_stems(ev.text)
+        if stem(noun) not in said and len(subject & said) < max(2, len(subject) // 2):
+            continue
+        names = [n.strip() for part in re.split(r",\s+", run["run"]) for n in re.split(r"^and\s+|\s+and\s+", part)
+                 if n.strip()]
+        names = [n for n in names if n.lower() not in question.lower()]
+        if 2 <= len(names) <= MAX_NAMES:
+            return Answer(f"There are {len(names)} {noun}: {', '.join(names[:-1])} and {names[-1]} "
+                          f"(“{ev.text}”)", [ev], 1.0)
+    return None

@@ -26,8 +26,7 @@ from .figure_answer import (
     asks_comparison,
     asks_one_figure,
     compared_rows,
-    figure_rows,
-    figure_text,
+    one_figure,
     row_evidence,
 )
 from .follow_on import followed_on
@@ -41,6 +40,8 @@ from .verdict_passage import with_verdict
 
 MERGE_POOL = 3  # the best sentences of a later part's ranking an earlier part's answer may answer it by
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9&]{1,9}\b")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_RELATIVE_TIME = bare_stems("year years before earlier prior previous ago later after")  # "since" asks when it began
 _EACH = re.compile(r"\b(?:each|both|either)\b", re.IGNORECASE)  # a part asked of every item an earlier part named
 
 
@@ -98,10 +99,9 @@ class PartsAnswerer:
             # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
             # comparison ("Compare iPhone and iPad net sales: which grew, and why?") want what the text says of each
             one = asks_one_figure(part) and not is_yes_no(part) and not asks_choice(question)
-            rows = figure_rows(part, r.tables, r.view) if one else []
-            if rows:
-                answers.append(Answer(figure_text(rows[0]), [row_evidence(rows[0], r.view.node(rows[0].node_id))],
-                                      1.0))
+            figure = one_figure(part, selected[k][1], r.tables, r.view) if one else None
+            if figure is not None:  # as asked alone: the row, or the sentence giving it in the part's terms
+                answers.append(figure)
                 continue
             moved = _moved_row(part, question, r.tables)
             if moved is not None:  # "… and how much did they grow?": the row with its years, as asked alone
@@ -194,7 +194,9 @@ class PartsAnswerer:
             near = " ".join(e.text for e in ranked.pool if e.node_id == ev.node_id
                             and abs(e.position - ev.position) <= 1)
             near = " ".join([near or ev.text, *ev.section])
-        return bool(own & (bare_stems(near) | spelled_by(spelled_forms(part, acronyms), near)))
+        if len(set(_YEAR.findall(near))) >= 2:  # "… and what was it a year before?" of "2.31% and 0.06% as of
+            own -= _RELATIVE_TIME  # September 24, 2022 and September 25, 2021": its dates say the year before
+        return not own or bool(own & (bare_stems(near) | spelled_by(spelled_forms(part, acronyms), near)))
 
     def _detailed(self, part: str, earlier: list[Listing | None], parts: list[str], answers: list[Answer]) -> bool:
         """A part that asks something of every item of the list an earlier part gave: that list's answer is
@@ -248,7 +250,7 @@ def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | No
         if a.found and a.text:
             lines.append(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})")
         elif not a.found:
-            lines.append(f"- {part} {NOT_FOUND}")
+            lines.append(f"- {part[:1].upper()}{part[1:]} {NOT_FOUND}")
     lines = list(dict.fromkeys(lines))
     found = [a for a in answers if a.found]
     merged = Answer(text="\n".join(lines), used=[ev for a in found for ev in a.used], score=found[0].score)

@@ -123,7 +123,7 @@ class Ranked:
         ev = self.pool[i]
         if misdated_month(self.question, ev.text):
             return True
-        passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id)
+        passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id or e.section == ev.section)
         section = " ".join(e.text for e in self.pool if e.section[:1] == ev.section[:1])
         return misdated(self.years, passage) and misdated(self.years, section)
 
@@ -140,7 +140,8 @@ class Ranked:
         near = near or ev.text
         # a name its part of the documents says throughout need not be said near it (themes.py); a name put in
         # another's place is still a swap, however often the section says it ("the Carolina Panthers defeat")
-        return (unmet_terms(self.question, near, " ".join((topic, *ev.themes)), ev.text)
+        passage = " ".join(e.text for e in self.pool if e.node_id == ev.node_id or e.section == ev.section)
+        return (unmet_terms(self.question, near, " ".join((topic, *ev.themes)), ev.text, passage)
                 + opposite_words(self.question, ev.text)
                 + unsaid_measure(self.question, ev.text, near) + other_member(self.question, ev.text, near)
                 + swapped_names(self.question, ev.text, near, topic)

@@ -17,7 +17,9 @@ from ...text.tokens import tokenize
 
 _VERB = r"(?:does|do|did|is|are|was|were|will|would|can|could)"
 # "… differ from TIC 1.0 and 2.0 in what it assumes about trust?": what follows "in what" is the aspect asked, no side
-_HOW = re.compile(rf"^\s*how\s+{_VERB}\s+(?P<a>.+?)\s+(?:differ|compare|contrast)s?\s+(?:from|with|to|against)\s+"
+# "How does a score-based TA reach its decision differently from a criteria-based one?": the act is the first side's
+_HOW = re.compile(rf"^\s*how\s+{_VERB}\s+(?P<a>.+?)\s+(?:(?:differ|compare|contrast)s?|differently)\s+"
+                  r"(?:from|with|to|against|than)\s+"
                   r"(?P<b>.+?)(?:\s+in\s+(?:what|how|where|which|when|terms\s+of)\b.*)?[\s?.]*$", re.IGNORECASE)
 _BETWEEN = re.compile(r"\b(?:differences?|distinction|contrast)\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)[\s?.]*$",
                       re.IGNORECASE)
@@ -41,7 +43,7 @@ _AGAINST_IT = frozenset("drawback drawbacks disadvantage disadvantages lose lose
 # "How does X differ from Y?": what sets X apart is asked; a sentence sets it apart by a contrast, a limit or a
 # downside ("… may not reside on assets … but instead reside at the boundary of a resource enclave", "The downside
 # is …"), not by what it shares ("a variation of the device agent/gateway model", "the same process as …")
-_DIFFER_ASKED = re.compile(r"\b(?:differs?|different|differences?)\b", re.IGNORECASE)
+_DIFFER_ASKED = re.compile(r"\b(?:differs?|different(?:ly)?|differences?)\b", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\b(?:instead|rather than|unlike|whereas|in contrast|by contrast|however|downsides?|"
                          r"drawbacks?|disadvantages?|cannot|unable)\b", re.IGNORECASE)
 _LIKENESS = re.compile(r"\b(?:same|similar(?:ly)?|likewise|variations?|hybrid|identical)\b", re.IGNORECASE)

@@ -18,7 +18,7 @@ from .asked import Asked
 from .compared_sections import compared_sections
 from .counted_list import HOW_MANY, counted_sentence, enumerated_count, says_more_of
 from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
-from .named_agents import agents_count
+from .named_agents import agents_count, people_count
 from .results import citations, done, where
 from .sides import asked_difference
 from .titled_section import DOING_WORDS, in_order, within
@@ -35,7 +35,7 @@ class StructuredAnswers:
         items = asked.items_asked
         listing = self.lists.listing(question, asked.selection) if items else None
         counted = (counted_sentence(question, evidence, self.summary_of) or enumerated_count(question, evidence)
-                   or agents_count(question, evidence)) if items else None
+                   or agents_count(question, evidence) or people_count(question, evidence)) if items else None
         if listing is not None and not self.lists.meets(question, listing, evidence):
             listing = None  # a list that says none of what the question qualifies its items by, while a place does
         if counted is not None and not self.lists.met_by(question, counted.text,

@@ -121,3 +121,20 @@ def test_a_section_is_read_in_order_only_when_it_is_the_one_named() -> None:
     # a second section named, even one too long to be read whole (its list left empty), leaves it to the ranking
     assert in_order([steps, []], "How do restricted stock units vest under the plan?") is None
     assert in_order([steps], "Which resources are upstream?") is None  # not what is done, nor how
+
+
+@pytest.fixture(scope="module")
+def trust_algorithms(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 28-29: "3.3.1 Trust Algorithm Variations", criteria- versus score-based
+    return bank_of_pages("NIST.SP.800-207.pdf", [27, 28], tmp_path_factory.mktemp("trust_algorithms"),
+                         embedder=embedder)
+
+
+def test_a_question_asking_how_one_acts_differently_from_another_is_answered_on_both_sides(
+        trust_algorithms: MemoryBank) -> None:
+    """"… reach its decision differently from a criteria-based one?" was read as no comparison and answered by the
+    criteria-based sentence alone."""
+    answer = trust_algorithms.run("How does a score-based trust algorithm reach its decision differently from a "
+                                  "criteria-based one?").answer
+    assert "A score-based TA computes a confidence level" in answer, answer  # the side asked first
+    assert "criteria are configured" in answer or "criteria-based TA assumes" in answer, answer  # and the other

@@ -82,3 +82,48 @@ def test_a_set_aside_name_is_a_whole_word_of_the_question() -> None:
     assert denied("How many conferences does the church have in the United States?",
                   "Outside the United States the church is divided into seven central conferences.") == [
         "outside United States"]
+
+
+SCHMITT = ("Dr. Harrison Schmitt, a geologist, was the first NASA scientist astronaut to fly in space, and landed on "
+           "the Moon on the last mission, Apollo 17.")
+RUBISCO = ("Rubisco has a problem—it has trouble distinguishing between carbon dioxide and oxygen, so at high oxygen "
+           "concentrations, rubisco starts accidentally adding oxygen to sugar precursors.")
+
+
+def test_a_question_asking_by_a_negation_needs_a_sentence_saying_one() -> None:
+    # the sentence says the thing happened: the question's "never" / "no trouble" is met by nothing
+    assert denied("Which NASA scientist astronaut never flew in space?", SCHMITT) == ["not said: never"]
+    assert denied("What enzyme has no trouble telling carbon dioxide from oxygen?", RUBISCO) == ["not said: no"]
+    # a negation or a privation said otherwise answers it: "lost", "the exceptions of", "disagreed"
+    assert denied("What don't chloroplastidan chloroplasts have?",
+                  "Chloroplastidan chloroplasts have lost the peptidoglycan wall between their double membrane, "
+                  "and have replaced it with an intermembrane space.") == []
+    assert denied("Which major cities in Eastern Europe were not destroyed by the Mongol invasion?",
+                  "Over the course of three years, the Mongols destroyed and annihilated all of the major cities of "
+                  "Eastern Europe with the exceptions of Novgorod and Pskov.") == []
+    assert denied("What analyst did not agree with the ruling of the incomplete pass?",
+                  "CBS analyst and retired referee Mike Carey stated he disagreed with the call and felt the review "
+                  "clearly showed the pass was complete.") == []
+    # a negation in a side clause is not what is asked ("… so that it is not trapped by proprietary formats")
+    assert denied("Besides the usual performance and stability, what should an enterprise weigh when judging service "
+                  "providers, so that it is not trapped by proprietary formats?",
+                  "To mitigate associated risks, enterprises should evaluate service providers on a holistic basis by "
+                  "considering factors such as vendor security controls, enterprise switching costs, and supply chain "
+                  "risk management in addition to more typical factors such as performance, stability, etc.") == []
+    # a word that only opens like a privation ("mission", "united") says none
+    assert denied("Which astronaut never flew on a mission?", "Schmitt flew on the last mission of the United "
+                  "States program.") == ["not said: never"]
+
+
+def test_the_one_that_and_a_count_of_those_set_aside_leave_no_other() -> None:
+    lineage = ("The second two are the largest, and the green chloroplast lineage is the one that contains the land "
+               "plants.")
+    assert denied("Besides the green lineage, which primary chloroplast lineage contains the land plants?",
+                  lineage) == ["only"]
+    sites = ("The league eventually narrowed the bids to three sites: New Orleans' Mercedes-Benz Superdome, Miami's "
+             "Sun Life Stadium, and the San Francisco Bay Area's Levi's Stadium.")
+    assert denied("Besides the Superdome, Sun Life Stadium and Levi's Stadium, which fourth site did the league keep "
+                  "in the running?", sites) == ["only 3"]
+    # two set aside of the three counted leave the third to answer
+    assert denied("Besides the Superdome and Sun Life Stadium, which site did the league keep in the running?",
+                  sites) == []

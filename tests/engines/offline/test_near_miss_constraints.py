@@ -101,6 +101,23 @@ def test_a_word_the_sentence_says_the_other_way_round() -> None:
                           "religious war?", "Luther did support non-religious war against the Turks.") == []
 
 
+def test_joining_beating_accepting_and_a_peak_said_the_other_way_round() -> None:
+    assert opposite_words("Who joined ABC in 1978 after serving as president of NBC's entertainment division?",
+                          "Many of these series were greenlit by Silverman, who left ABC in 1978 to become "
+                          "president of NBC's entertainment division.") == ["joined"]
+    assert opposite_words("How many other contenders did Death Wish Coffee lose to in the contest?",
+                          "Death Wish Coffee beat out nine other contenders from across the United States for the "
+                          "free advertisement.") == ["lose"]
+    assert opposite_words("Under which of Genghis's successors did the speed of expansion reach its lowest point?",
+                          "Under Genghis's successor Ögedei Khan the speed of expansion reached its peak."
+                          ) == ["lowest"]
+    assert opposite_words("In what year were stromules first accepted as functional features of plastids?",
+                          "When they were first observed in 1962, some plant biologists dismissed the structures as "
+                          "artifactual.") == ["accepted"]
+    # the same side said answers it
+    assert opposite_words("Who left ABC in 1978?", "Silverman left ABC in 1978 to join NBC.") == []
+
+
 
 def test_every_form_of_an_opposite_a_compass_point_and_a_negating_prefix_say_it_the_other_way_round() -> None:
     # "lost" asked, "win" said: no stem joins them
@@ -290,3 +307,16 @@ def test_a_reported_amount_asked_needs_a_sentence_with_a_number() -> None:
     assert unsaid_measure("What were Oracle's total revenues in fiscal 2023?", totals, totals) == []
     policy = "We recognize revenues when control of the promised goods passes to customers."
     assert unsaid_measure("What are Oracle's revenue recognition policies?", policy, policy) == []
+
+
+def test_an_acronym_is_met_by_its_words_spelled_in_the_passage_or_its_section() -> None:
+    sentence = ("There is also a risk that an attacker could gain access to a software agent’s credentials and "
+                "impersonate the agent when performing tasks.")
+    section = ("Artificial intelligence and other software-based agents are being deployed to manage security issues "
+               "on enterprise networks. " + sentence)
+    question = "What dangers come from handing ZTA administration tasks to AI or other software agents?"
+    assert unmet_terms(question, sentence, "Use of Non-person Entities (NPE) in ZTA Administration") == ["AI"]
+    assert unmet_terms(question, sentence, "Use of Non-person Entities (NPE) in ZTA Administration", sentence,
+                       section) == []
+    # words whose initials spell it only across a function word, or none capitalised, do not
+    assert unmet_terms(question, sentence, "ZTA", sentence, "as in other agents. art in use.") == ["AI"]

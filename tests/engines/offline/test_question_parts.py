@@ -8,6 +8,7 @@ from memory_bank import MemoryBank, Settings
 from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.question_parts import question_parts
+from tests.support.pdf_pages import bank_of_pages
 
 
 def test_only_a_clause_with_its_own_question_word_or_a_comparison_splits() -> None:
@@ -92,3 +93,24 @@ def test_a_part_asking_only_what_the_one_before_named_stays_with_it() -> None:
         "What are the tenets of zero trust?", "who wrote them?"]  # a question of its own about them
     assert question_parts("What does 'PEP' stand for and what is it responsible for?") == [
         "What does 'PEP' stand for?", "what is PEP responsible for?"]
+
+
+def test_since_when_opens_a_part_and_done_so_asks_the_act_again() -> None:
+    assert question_parts("Does Oracle pay a dividend, and since what year has it done so?") == [
+        "Does Oracle pay a dividend?", "since what year Oracle pay a dividend?"]
+    assert question_parts("Which accounting firm audits Apple, and since what year has it done so?")[1] == (
+        "since what year accounting firm audits Apple?")
+    # another preposition's clause is answered by the sentence answering the first part: one question
+    assert len(question_parts("Who coined the term zero trust, and at which firm was he working?")) == 1
+    assert len(question_parts("Who designed the engine and the frame?")) == 1  # one question still
+
+
+def test_a_part_the_filing_does_not_answer_is_said_apart_from_the_one_it_does(tmp_path: Path,
+                                                                                embedder: CachedEmbedder) -> None:
+    # PDF page 94 of Oracle's 10-K: "During fiscal 2023, 2022 and 2021, our Board of Directors declared cash
+    # dividends of $1.36, $1.28 and $1.04 per share …"; it never says since when dividends are paid
+    bank = bank_of_pages("ORACLE_2023_10K.pdf", [93], tmp_path, embedder=embedder)
+    answer = bank.run("Does Oracle pay a dividend, and since what year has it done so?").answer
+    lines = answer.splitlines()
+    assert lines[0].startswith("- Yes.") and "$1.36" in lines[0], answer
+    assert lines[1] == f"- Since what year Oracle pay a dividend? {NOT_FOUND}", answer

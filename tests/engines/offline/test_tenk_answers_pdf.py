@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank
+from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.long_sentence import window
+from memory_bank.engines.offline.named_agents import people_count
+from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.acronyms import defined_acronyms
 from memory_bank.text.question_parts import question_parts
@@ -262,3 +265,58 @@ def test_a_row_shown_is_not_said_again_as_the_texts_answer(tmp_path_factory: pyt
     answer = bank.run("What were Apple's total operating expenses in 2022, and by what percentage did they grow "
                       "over 2021?").answer
     assert answer.count("Total operating expenses | 2022: $51,345") == 1, answer
+
+
+@pytest.fixture(scope="module")
+def apple_trading_plans(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 57: "Item 9B. Other Information": five officers named with their Rule 10b5-1 trading plans, no number
+    return bank_of_pages("APPLE_2022_10K.pdf", [56], tmp_path_factory.mktemp("apple_trading_plans"), embedder=embedder)
+
+
+def test_how_many_people_is_the_count_of_the_names_a_sentence_gives(apple_trading_plans: MemoryBank) -> None:
+    """"How many … officers …, and who were they?" was "not found": the sentence names five officers and gives no
+    number, so the count was read as not given."""
+    answer = apple_trading_plans.run("How many Apple officers had Rule 10b5-1 equity trading plans in place during "
+                                     "the final quarter of fiscal 2022, and who were they?").answer
+    assert answer.startswith("There are 5 officers: Katherine L. Adams, Timothy D. Cook, Luca Maestri, Deirdre "
+                             "O’Brien and Jeffrey Williams"), answer
+
+
+def test_a_number_given_for_the_people_counted_is_no_run_of_names() -> None:
+    names = Evidence("The officers Ann Lee, Bo Park and Cy Young met.", "n0")
+    assert people_count("How many officers met?", [names]) is not None
+    assert people_count("How many officers met?", [Evidence("Twelve officers met in May.", "n1"), names]) is None
+
+
+@pytest.fixture(scope="module")
+def apple_commercial_paper(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF page 32: the balance sheet's "Commercial paper" row (9,982 millions); PDF page 48: "The weighted-average
+    # interest rate of the Company’s Commercial Paper was 2.31% and 0.06% as of September 24, 2022 and …"
+    return bank_of_pages("APPLE_2022_10K.pdf", [31, 47], tmp_path_factory.mktemp("apple_cp"), embedder=embedder)
+
+
+def test_a_rate_asked_of_an_amount_row_is_the_sentence_giving_the_rate(apple_commercial_paper: MemoryBank) -> None:
+    """The question names the "Commercial paper" row, but asks its interest rate, which the row does not give:
+    the balance sheet's 9,982 was the answer, and its year-before part "not found"."""
+    one = apple_commercial_paper.run("What was the weighted-average interest rate on Apple's commercial paper at the "
+                                     "end of fiscal 2022?").answer
+    assert one.startswith("The weighted-average interest rate of the Company’s Commercial Paper was 2.31%"), one
+    both = apple_commercial_paper.run("What was the weighted-average interest rate on Apple's commercial paper at "
+                                      "the end of fiscal 2022, and what was it a year before?").answer
+    assert "2.31% and 0.06%" in both and "9,982" not in both and NOT_FOUND not in both, both
+    # the amount asked is still an amount
+    amount = apple_commercial_paper.run("How much commercial paper did Apple have outstanding as of September 24, "
+                                        "2022?").answer
+    assert "$10.0 billion" in amount and "%" not in amount, amount
+
+
+def test_dividends_paid_are_the_payments_row_not_cash_and_cash_equivalents(tmp_path: Path,
+                                                                            embedder: CachedEmbedder) -> None:
+    """A reader's "pay … dividends" is widened by the statements' words for it ("payments", "dividend
+    equivalents"), which named Oracle's "Cash and cash equivalents" row (its "cash" asked, "equivalents" added)
+    while "Payments of dividends to stockholders" lacked "stockholders"."""
+    # PDF p. 55: "… paid cash dividends of $1.36 per share that totaled $3.7 billion"; p. 66: the balance sheet;
+    # p. 70: the statement of cash flows
+    bank = bank_of_pages("ORACLE_2023_10K.pdf", [54, 65, 69], tmp_path, embedder=embedder)
+    answer = bank.run("How much did Oracle pay in cash dividends in fiscal 2023?").answer
+    assert "Cash and cash equivalents" not in answer and ("$3.7 billion" in answer or "(3,668)" in answer), answer
