@@ -76,7 +76,9 @@ if submitted:
     if not question.strip():
         st.error("Type a question or a task first.")
     elif not files and not context.strip() and task.bank is None:
-        st.error("Add at least one file or paste some context (or run the sample).")
+        # a Start pressed while a picked file is still uploading submits none: say so, the question is kept
+        st.error("Add at least one file or paste some context (or run the sample). A file just picked may still "
+                 "be uploading: once it is listed under the picker, press Start again — your question is kept.")
     else:
         paths = [save_upload(task, f.name, f.getvalue()) for f in files or []]
         launch(task, question.strip(), paths, context.strip() or None)

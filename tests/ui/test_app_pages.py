@@ -467,3 +467,19 @@ def test_a_question_the_documents_do_not_answer_is_shown_apart_from_an_answer(
     at = run_alpha_task(monkeypatch, {}, "When were the GAMMA-7 systems first deployed?")
     shown = [i.value for i in at.info if "Not found in the documents" in i.value]
     assert shown and "GAMMA-7" in shown[0], [i.value for i in at.info]
+
+
+def test_start_without_a_file_says_an_upload_may_be_under_way_and_keeps_the_question(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Start pressed before a picked file has finished uploading submits no file: the page says so, starts
+    nothing, and the typed question is still in the form for the next Start."""
+    monkeypatch.setenv("MEMORY_BANK_ENGINE", "offline")
+    at = new_app()
+    at.run()
+    at.text_area[0].set_value("What does the policy engine decide?")
+    at.button(key="FormSubmitter:new-task-Start").click().run()
+    assert not at.exception, at.exception
+    [error] = [e.value for e in at.error]
+    assert "may still be uploading" in error and "press Start again" in error, error
+    assert at.text_area[0].value == "What does the policy engine decide?"
+    assert task_of(at).bank is None and not task_of(at).running

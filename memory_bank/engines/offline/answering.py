@@ -35,6 +35,8 @@ SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may st
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 LIST_LEAD_TOP = 3  # the best sentences a lead-in with its items may be taken from, for a question asking for items
 DIFFERENCE_SHARE = 2  # what sets one side apart ("How does X differ from Y?") may take this many budgets
+_RUNNERS_UP = 2  # the sentences after a lead the found model alone judged no answer that may answer instead
+_RUNNER_LOGIT = 0.5  # the found model's logit such a sentence needs (its threshold is 0)
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 # a sentence opening with a word that points back to the sentence before it in its passage
 _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
@@ -105,6 +107,17 @@ class Answerer:
                 and all(t[:1].isupper() and said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])):
             return self.compose(question, pool, [body[1], *(i for i in body if i != body[1])],
                                 ranked.scores[body[1]], said)
+        # the lead judged no answer by the found model alone (every constraint met): one of the next best sentences
+        # the model accepts, meeting every constraint, answers ("How were the gaps found in the vendor technology
+        # survey grouped …?": the survey's opening sentence led, "These gaps can be categorized into …" next)
+        # accepted clearly (a sentence the model barely accepts after a refused lead is a near miss's neighbour:
+        # "Who is Apple's chief medical officer?"), and not for a yes/no question, whose verdict is its lead's
+        if body and not is_yes_no(question) and not model.found(ranked.signals(body[0])) \
+                and not ranked.near_miss(body[0]):
+            for j in body[1:_RUNNERS_UP + 1]:
+                if (not pool[j].row and pool[j].text not in said and model.logit(ranked.signals(j)) >= _RUNNER_LOGIT
+                        and found(j)):
+                    return self.compose(question, pool, [j, *(i for i in body if i != j)], ranked.scores[j], said)
         best = order[0]
         if (body and best == body[0]) or not found(best):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)

@@ -30,8 +30,11 @@ MAX_WORDS = 400  # a sub-section read whole at most this long (about a page): a 
 DOING_WORDS = 700  # a sub-section asked what to do, read from its start, at most this long
 ANSWER_WORDS = 220  # a sub-section answering in its order, as long as a list answer (ListConfig.max_words)
 # "What should administrators do when …?", "How should an enterprise …?", "How is X done?": what is done, or how
-_DOING = re.compile(r"^\W*(?:how\s+(?:do|does|did|should|can|could|would|must|is|are|was|were)\b|"
-                    r"what\s+(?:should|must|do|does|did|can|could|would)\b.{0,80}?\bdo\b)", re.IGNORECASE)
+# ("Once a candidate has been chosen, how does …?": after an opening clause too; "what does X still have to work out
+# …?" asks what is done as "what should X do" does)
+_DOING = re.compile(r"^\W*(?:[^?,]{1,120},\s*)?(?:how\s+(?:do|does|did|should|can|could|would|must|is|are|was|were)\b|"
+                    r"what\s+(?:should|must|do|does|did|can|could|would)\b.{0,80}?\b(?:do|(?:have|has|need|needs)\s+"
+                    r"to)\b)", re.IGNORECASE)
 
 
 def title_words(title: str, own: frozenset[str] = frozenset()) -> set[str]:

@@ -62,6 +62,17 @@ def test_a_sub_section_named_by_its_title_is_read_whole(migration: MemoryBank) -
     assert "upstream resources" in answer and "downstream resources" in answer, answer
 
 
+def test_a_sub_section_asked_after_an_opening_clause_what_is_still_to_work_out_is_read_in_order(
+        migration: MemoryBank) -> None:
+    """"Once a candidate … has been chosen, how does …?" and "… what does an enterprise still have to work out …?"
+    ask what is done as plainly as "How should …?": the sub-section was answered by a sentence of its middle."""
+    for question in ("Once a candidate workflow for ZTA has been chosen, how does the enterprise go about formulating "
+                     "its policies?", "Once an asset or workflow has been picked as a ZTA candidate, what does an "
+                     "enterprise still have to work out to formulate its access policies?"):
+        answer = migration.run(question).answer
+        assert "upstream resources" in answer and "tuning phase" in answer, answer
+
+
 @pytest.fixture(scope="module")
 def deployments(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
     # PDF pages 22-25: "3.2.1 Device Agent/Gateway-Based Deployment", "3.2.2 Enclave-Based Deployment" (its
