@@ -19,13 +19,15 @@ from ...retrieval.embedding import Embedder
 from ...structure.lists import item_marker
 from ...text.asks import asks_for_items, asks_sequence
 from ...text.tokens import stems
-from .constraints import said_term
 from .evidence import Evidence
 from .found import FoundModel
+from .kind_named import asked_kind, kind_accepts
+from .lead_fallback import fallback_lead
 from .long_sentence import window
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
 from .sides import Sides, asked_aspects, asked_difference, compared_sides, states_difference
+from .since_when import since_lead
 from .verdict import is_yes_no
 
 MIN_EXTRA_WORDS = 4  # a next-best sentence shorter than this is a name or a label, not a second sentence
@@ -35,8 +37,6 @@ SEQUENCE_BEST = 4  # the best sentences of the ranking a course of events may st
 ASPECT_POOL = 12  # the best sentences a question for gains and losses picks those saying one from
 LIST_LEAD_TOP = 3  # the best sentences a lead-in with its items may be taken from, for a question asking for items
 DIFFERENCE_SHARE = 2  # what sets one side apart ("How does X differ from Y?") may take this many budgets
-_RUNNERS_UP = 2  # the sentences after a lead the found model alone judged no answer that may answer instead
-_RUNNER_LOGIT = 0.5  # the found model's logit such a sentence needs (its threshold is 0)
 _PRONOUN_SUBJECT = re.compile(r"^\s*(?:we|he|she|they|i|our|his|her|their)\b", re.IGNORECASE)
 # a sentence opening with a word that points back to the sentence before it in its passage
 _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|those)\b", re.IGNORECASE)
@@ -84,40 +84,23 @@ class Answerer:
         pool, order = ranked.pool, ranked.order
         sides = compared_sides(question)
 
+        kind = asked_kind(question)  # "What risks …?": a sentence naming a risk is accepted a little lower
+
         def found(i: int) -> bool:
             unmet = [t for t in ranked.near_miss(i)  # a comparison's sentence on one side need not name the other
                      if not any(s.other_sides(t, pool[i].text, _titled(pool[i])) for s in sides)]
-            return self.config.found.found(ranked.signals(i)) and not ranked.misdated(i) and not unmet
+            logit = self.config.found.logit(ranked.signals(i))
+            return (logit >= 0.0 or kind_accepts(kind, pool[i].text, logit)) and not ranked.misdated(i) and not unmet
 
         body = ranked.body()
+        since = since_lead(question, ranked)
+        if since is not None:  # "… since what year has it done so?": the sentence saying since which year
+            return self.compose(question, pool, [since, *(i for i in body if i != since)], ranked.scores[since], said)
         if body and found(body[0]):
             return self.compose(question, pool, body, ranked.scores[body[0]], said)
-        # the lead lacks a name the question asks about, which the next sentence says, meeting every constraint and
-        # rated higher by the found model: "Why did Japan's net sales fall in 2022 while most of Apple's other
-        # regions grew?" ranked the Rest of Asia Pacific's sentence above Japan's own. Only names (any other unmet
-        # constraint is a near miss's mark: "support" of a sentence saying the church "opposes conscription", and
-        # a fallback on those refused 6 fewer of the 275 near misses of bench/squad_near_miss.py); prose
-        # only (a table's row is shown as a row); not a sentence another part of the reply shows (that part says it)
-        model = self.config.found
-        # the cheap checks first: the constraints (`near_miss`) are the costly reading
-        if (len(body) > 1 and not pool[body[1]].row and pool[body[1]].text not in said
-                and model.found(ranked.signals(body[0]))  # refused for the name alone
-                and model.logit(ranked.signals(body[1])) > model.logit(ranked.signals(body[0]))
-                and (unmet := ranked.near_miss(body[0]))
-                and all(t[:1].isupper() and said_term(t, pool[body[1]].text) for t in unmet) and found(body[1])):
-            return self.compose(question, pool, [body[1], *(i for i in body if i != body[1])],
-                                ranked.scores[body[1]], said)
-        # the lead judged no answer by the found model alone (every constraint met): one of the next best sentences
-        # the model accepts, meeting every constraint, answers ("How were the gaps found in the vendor technology
-        # survey grouped …?": the survey's opening sentence led, "These gaps can be categorized into …" next)
-        # accepted clearly (a sentence the model barely accepts after a refused lead is a near miss's neighbour:
-        # "Who is Apple's chief medical officer?"), and not for a yes/no question, whose verdict is its lead's
-        if body and not is_yes_no(question) and not model.found(ranked.signals(body[0])) \
-                and not ranked.near_miss(body[0]):
-            for j in body[1:_RUNNERS_UP + 1]:
-                if (not pool[j].row and pool[j].text not in said and model.logit(ranked.signals(j)) >= _RUNNER_LOGIT
-                        and found(j)):
-                    return self.compose(question, pool, [j, *(i for i in body if i != j)], ranked.scores[j], said)
+        other = fallback_lead(question, ranked, found, self.config.found, said)  # lead_fallback.py
+        if other is not None:
+            return self.compose(question, pool, [other, *(i for i in body if i != other)], ranked.scores[other], said)
         best = order[0]
         if (body and best == body[0]) or not found(best):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)

@@ -18,7 +18,7 @@ from ..protocol.memory_block import Selection
 from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
 from .alignment import spelled_by, spelled_forms
-from .answering import Answer, Answerer
+from .answering import SEQUENCE_SHARE, Answer, Answerer
 from .counted_list import counted_sentence
 from .evidence import Evidence
 from .figure_answer import (
@@ -31,6 +31,8 @@ from .figure_answer import (
 )
 from .follow_on import followed_on
 from .item_details import ItemDetails
+from .kind_named import asked_kind
+from .kind_sentences import kind_sentences
 from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
 from .passage import around
 from .ranking import Ranked
@@ -128,6 +130,9 @@ class PartsAnswerer:
                 # "Has X been changing, and what made that possible?", "What does SDP stand for, and what does the
                 # PA do when a ZTA is built that way?": said beside the earlier answer, not elsewhere
                 answer = self._beside(part, parts[0], ranking, answers, frozenset(said)) or answer
+            # "… and what risks come from …?": each sentence of the lead's sub-section naming one
+            if answer.found and all(answer is not a for a in answers) and (kind := asked_kind(part)):
+                answer = kind_sentences(answer, r.view, kind, int(SEQUENCE_SHARE * r.answerer.config.max_words))
             if answer.found and answer.text and all(answer is not a for a in answers):  # "What is an NPE, …?":
                 answer.text = r.acronyms.named(part, answer.text)  # its long form first, as asked alone
             on = followed_on(part, parts[0], answers[0], self._following) if k and is_yes_no(parts[0]) else None

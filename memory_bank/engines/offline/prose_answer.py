@@ -22,6 +22,8 @@ from .figure_answer import answering_rows, asks_amount, row_evidence, rows_answe
 from .figure_cause import asks_cause
 from .graphic import asks_about_graphic, presents_graphic
 from .inline_items import naming_first
+from .kind_named import asked_kind
+from .kind_sentences import kind_sentences
 from .not_found_answer import NotFoundAnswers
 from .read_on import read_on
 from .reason_answer import with_reason
@@ -63,6 +65,8 @@ class ProseAnswer:
         if (asks_sequence(question) or asks_advice(question)) and not yes_no:
             # "… how would it go about it?", "How should an agency decide …?": what follows its first sentence there
             answer = read_on(answer, self.view, int(SEQUENCE_SHARE * self.answerer.config.max_words))
+        elif kind := asked_kind(question):  # "What risks come from …?": each sentence of its sub-section naming one
+            answer = kind_sentences(answer, self.view, kind, int(SEQUENCE_SHARE * self.answerer.config.max_words))
         if yes_no and asks_cause(question):  # "Does a ZTA improve …, and why?": the claim, then its reason
             answer = with_reason(answer, ranked)
         if yes_no:  # "Was the 2022 effective tax rate lower than …?": the verdict, the reason, the row's figure

@@ -8,6 +8,7 @@ import pytest
 
 from memory_bank import MemoryBank
 from memory_bank.engines.offline.evidence import Evidence
+from memory_bank.engines.offline.kind_named import asked_kind, kind_accepts
 from memory_bank.engines.offline.reason_answer import gives_reason
 from memory_bank.engines.offline.sides import asked_difference, states_difference
 from memory_bank.engines.offline.titled_section import in_order, title_words
@@ -149,3 +150,29 @@ def test_a_question_asking_how_one_acts_differently_from_another_is_answered_on_
                                   "criteria-based one?").answer
     assert "A score-based TA computes a confidence level" in answer, answer  # the side asked first
     assert "criteria are configured" in answer or "criteria-based TA assumes" in answer, answer  # and the other
+
+
+@pytest.fixture(scope="module")
+def npe(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 37-41: section 5's threats, "5.7 Use of Non-person Entities (NPE) in ZTA Administration" (pp. 39-40)
+    # saying its risks one a sentence
+    return bank_of_pages("NIST.SP.800-207.pdf", [36, 37, 38, 39, 40], tmp_path_factory.mktemp("npe"),
+                         embedder=embedder)
+
+
+def test_the_risks_a_sub_section_says_one_a_sentence_are_the_answer(npe: MemoryBank) -> None:
+    """"What risks come from letting NPEs help administer a ZTA?" was "not found" (the found model rated "The
+    associated risk is …" below its threshold), and once found it showed that one risk of the three."""
+    answer = npe.run("What risks come from letting NPEs help administer a ZTA?").answer
+    assert "false positives" in answer and "induce or coerce" in answer and "impersonate the agent" in answer, answer
+    assert answer.index("false positives") < answer.index("induce or coerce")  # in the document's order
+
+
+def test_a_kind_is_asked_by_a_plural_head_and_named_by_a_sentence_a_little_below_the_threshold() -> None:
+    kind = asked_kind("What risks come from letting NPEs help administer a ZTA?")
+    assert kind == {"risk"}
+    assert kind_accepts(kind, "There is also a risk that an attacker could impersonate the agent.", -0.7)
+    assert not kind_accepts(kind, "There is also a risk that an attacker could impersonate the agent.", -1.5)
+    assert not kind_accepts(kind, "An attacker could impersonate the agent.", -0.2)
+    assert asked_kind("What is the biggest risk?") == frozenset()  # one thing asked, no kind of items
+    assert asked_kind("what drove the Services percentage up from 2021?") == frozenset()  # a name, no kind

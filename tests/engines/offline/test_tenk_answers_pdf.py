@@ -320,3 +320,11 @@ def test_dividends_paid_are_the_payments_row_not_cash_and_cash_equivalents(tmp_p
     bank = bank_of_pages("ORACLE_2023_10K.pdf", [54, 65, 69], tmp_path, embedder=embedder)
     answer = bank.run("How much did Oracle pay in cash dividends in fiscal 2023?").answer
     assert "Cash and cash equivalents" not in answer and ("$3.7 billion" in answer or "(3,668)" in answer), answer
+
+
+def test_since_when_is_the_sentence_saying_since_which_year(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """"… since what year has it done so?" was answered by the audit report's sentences that repeat its words
+    ("We also have audited …"), not by "We have served as Apple Inc.'s auditor since 2009." a few places down."""
+    bank = bank_of_pages("APPLE_2022_10K.pdf", list(range(49, 56)), tmp_path, embedder=embedder)  # PDF pp. 50-56
+    answer = bank.run("Which accounting firm audits Apple, and since what year has it done so?").answer
+    assert "Ernst & Young" in answer and "auditor since 2009" in answer and NOT_FOUND not in answer, answer
