@@ -22,11 +22,21 @@ from .answering import Answer
 from .evidence import Evidence
 from .nlp import MONTHS, has_month, years
 
-Asked = Literal["author", "date"]
+Asked = Literal["author", "behind", "date"]
 _AUTHOR_Q = re.compile(
     r"^\W*(?:who\s+(?:wrote|authored|prepared|published|issued|produced|compiled)|who\s+(?:is|are|were|was)\s+the\s+"
     r"(?:authors?|publishers?)\s+of|(?:what|which)\s+(?:organi[sz]ation|agency|institute)\s+(?:published|issued|"
     r"wrote|prepared))\b(?P<rest>[^?]*)", re.IGNORECASE)
+# "Which body oversaw the writing of NIST SP 800-207, and which group … was responsible for developing it?": who is
+# behind it, which its acknowledgments say ("… is overseen by the Federal CIO Council. The architecture subgroup is
+# responsible for development of this document …"), not its cover's authors
+_BEHIND_Q = re.compile(r"^\W*(?:(?:what|which)\s+(?:body|group|organi[sz]ation|agency|council|committee|subgroup)\s+|"
+                       r"who\s+)(?:oversaw|oversees|overs(?:aw|ee|een)\s+the\s+\w+\s+of|led|leads|was\s+responsible"
+                       r"\s+for|is\s+responsible\s+for|sponsored|commissioned)\b(?P<rest>[^?]*)", re.IGNORECASE)
+_BEHIND = frozenset(stems("oversee overseen oversaw responsible responsibility collaboration sponsored commissioned"))
+_ITSELF = re.compile(r"\bthis\s+(?:document|publication|report|guide|paper|standard)\b", re.IGNORECASE)
+_BEHIND_PASSAGES = 8  # the passages searched for who is behind the document
+_MAKING = frozenset(stems("writing development creation drafting preparation making"))  # "oversaw the writing of"
 _DATE_Q = re.compile(r"^\W*(?:when\s+(?:was|were|is)\b(?P<rest>[^?]*?)\b(?:published|released|issued|written|dated)|"
                      r"what\s+is\s+the\s+(?:publication|release|issue)\s+date\s+of\b(?P<of>[^?]*))", re.IGNORECASE)
 # what a question calls the document it is about, when it names none
@@ -46,6 +56,9 @@ def asks_about_document(question: str) -> tuple[Asked, str] | None:
     match = _AUTHOR_Q.match(question)
     if match is not None:
         return "author", match.group("rest")
+    match = _BEHIND_Q.match(question)
+    if match is not None:
+        return "behind", match.group("rest")
     match = _DATE_Q.match(question)
     if match is not None:
         return "date", match.group("rest") or match.group("of") or ""
@@ -64,6 +77,8 @@ class FrontMatterAnswerer:
             return None
         kind, about = asked
         nodes = self.view.front_matter()
+        if kind == "behind":
+            return self._behind(question, about.split(",")[0])
         texts = {n.id: " ".join(e.text for e in self.view.entries_for(n.id)) or n.summary for n in nodes}
         named = set(stems(about)) - _SELF
         said = set(stems(" ".join(texts.values())))
@@ -81,6 +96,29 @@ class FrontMatterAnswerer:
                 date = _DATE.search(dated)
                 lead = f"{date.group(0)}. " if date else ""
                 return Answer(f"{lead}The front matter reads: {_cut(dated)}", [_evidence(node, dated)], 1.0)
+        return None
+
+
+    def behind(self, question: str) -> Answer | None:
+        """The answer to a question asking who is behind the document ("Which body oversaw …, and which group …
+        was responsible for developing it?"), asked whole: one passage says every part; None for any other."""
+        asked = asks_about_document(question)
+        return self._behind(question, asked[1].split(",")[0]) if asked and asked[0] == "behind" else None
+
+    def _behind(self, question: str, about: str) -> Answer | None:
+        """The sentences saying who oversees this document or is responsible for it ("This document is … overseen
+        by the Federal CIO Council. The architecture subgroup is responsible for development of this document …"),
+        wherever its acknowledgments put them; None when the question names something the documents do not (it
+        asks about something else) or no sentence says so of the document itself."""
+        named = set(stems(about)) - _SELF - _MAKING
+        cover = set(stems(" ".join(e.text for n in self.view.front_matter() for e in self.view.entries_for(n.id))))
+        for passage in self.view.search_passages(f"{question} overseen responsible for development of this document",
+                                                 _BEHIND_PASSAGES):
+            said = [t for t in split_sentences(passage.text) if _BEHIND & set(stems(t)) and _ITSELF.search(t)]
+            if said and named <= set(stems(passage.text)) | cover:
+                text = " ".join(said)
+                return Answer(f"The document says: {_cut(text)}", [_evidence(self.view.node(passage.node_ids[0]),
+                                                                             text)], 1.0)
         return None
 
 

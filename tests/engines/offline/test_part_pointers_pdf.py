@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory_bank import MemoryBank, Settings
+from memory_bank.engines.offline.front_matter import asks_about_document
 from memory_bank.engines.offline.sides import compared_sides
 from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
@@ -117,3 +118,16 @@ def test_a_lead_the_found_model_alone_refuses_gives_way_to_the_next_sentence_it_
     clearly."""
     answer = nist.run("How were the gaps found in the vendor technology survey grouped?").answer
     assert "These gaps can be categorized into immediate deployment" in answer, answer
+
+
+def test_who_is_behind_the_document_is_what_its_acknowledgments_say(nist: MemoryBank) -> None:
+    """"Which body oversaw the writing of NIST SP 800-207, and which group within it was responsible for developing
+    it?" was "not found": the acknowledgments (PDF p. 5) say both, in words the front matter answerer did not ask
+    by ("overseen by the Federal CIO Council. The architecture subgroup is responsible for development …")."""
+    answer = nist.run("Which body oversaw the writing of NIST SP 800-207, and which group within it was responsible "
+                      "for developing it?").answer
+    assert "overseen by the Federal CIO Council" in answer and "architecture subgroup" in answer, answer
+    assert nist.run("Who oversaw this publication?").answer == answer
+    # a question naming something the document is about asks about that, not the document
+    assert asks_about_document("Who led the Apollo program?") == ("behind", " the Apollo program")
+    assert "Federal CIO Council" not in nist.run("Who led the development of the policy engine?").answer
