@@ -17,8 +17,9 @@ from ...text.tokens import stems
 from .answering import Answer
 from .titled_section import section_sentences
 
-# a sentence naming three items or more itself: "A, B and C", "A, B, and C"
-_ENUMERATES = re.compile(r"[^,;]{2,},\s*[^,;]{2,},?\s+(?:and|or)\s+\S")
+# a sentence naming three items or more itself: "A, B and C", "A, B, and C" (an "and" after a comma; read
+# from each comma to the next only, so a hostile sentence without commas is one pass)
+_LAST_ITEM = re.compile(r",[^,;]*?\s(?:and|or)\s+\S")
 MIN_NAMING = 2  # sentences of the sub-section naming the kind, the lead among them
 MAX_SECTION_WORDS = 600  # a sub-section longer than this is a chapter: its sentences naming the kind are scattered
 
@@ -30,7 +31,8 @@ def kind_sentences(answer: Answer, view: MemoryView, kind: frozenset[str], limit
     if not kind or not answer.used or answer.used[0].row or not answer.used[0].section:
         return answer
     lead = answer.used[0]
-    if _ENUMERATES.search(lead.text):  # "… consist of the Americas, Europe, Greater China, Japan and …": all named
+    # "… consist of the Americas, Europe, Greater China, Japan and …": it names them all
+    if "," in lead.text and _LAST_ITEM.search(lead.text):
         return answer
     read = [ev for ev in section_sentences(lead.section, view) if ev.section == lead.section and not ev.row]
     if sum(len(ev.text.split()) for ev in read) > MAX_SECTION_WORDS:

@@ -68,6 +68,7 @@ _PEOPLE_Q = re.compile(r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,2}?(?P<noun>officers
                        r"individuals|members|authors|officials|contributors|reviewers|managers|employees|staff)\b",
                        re.IGNORECASE)
 # a person's name: two to four capitalised words, initials among them ("Katherine L. Adams", "Deirdre O’Brien")
+MAX_SCAN = 2000  # the characters of a sentence searched for a run of names (the search is quadratic in commas)
 _COUNT_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _PERSON = r"[A-Z][\w’'-]*\.?(?:\s+[A-Z][\w’'-]*\.?){1,3}"
 _PEOPLE_RUN = re.compile(rf"(?<![\w’'-])(?P<run>{_PERSON}(?:,\s+{_PERSON})*,?\s+and\s+{_PERSON})")
@@ -87,7 +88,7 @@ def people_count(question: str, evidence: list[Evidence]) -> Answer | None:
         return None  # a sentence giving the number ("approximately 164,000 full-time employees") answers it
     subject = {s for s in bare_stems(question) if s not in STOPWORDS} - bare_stems(f"how many {noun}")
     for ev in evidence:
-        run = _PEOPLE_RUN.search(ev.text)
+        run = _PEOPLE_RUN.search(ev.text[:MAX_SCAN])  # a run of names is short; a hostile one is read in bound
         if ev.row or run is None:
             continue
         said = bare_stems(ev.text)

@@ -10,7 +10,7 @@ import pytest
 from memory_bank import MemoryBank
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.long_sentence import window
-from memory_bank.engines.offline.named_agents import people_count
+from memory_bank.engines.offline.named_agents import MAX_SCAN, people_count
 from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
 from memory_bank.text.acronyms import defined_acronyms
@@ -286,6 +286,10 @@ def test_a_number_given_for_the_people_counted_is_no_run_of_names() -> None:
     names = Evidence("The officers Ann Lee, Bo Park and Cy Young met.", "n0")
     assert people_count("How many officers met?", [names]) is not None
     assert people_count("How many officers met?", [Evidence("Twelve officers met in May.", "n1"), names]) is None
+    # a sentence is searched for its run of names in its first MAX_SCAN characters only: the search is quadratic in
+    # its commas, and a hostile document's "sentence" of thousands of "Ab Cd, " is read in bounded time
+    far = Evidence("The officers met. " + "Xy, " * (MAX_SCAN // 4) + "Ann Lee, Bo Park and Cy Young.", "n2")
+    assert people_count("How many officers met?", [far]) is None
 
 
 @pytest.fixture(scope="module")
