@@ -35,6 +35,10 @@ _CONTRAST = re.compile(r"\b(?:whereas|unlike|in contrast|by contrast|while|rathe
 _ASPECTS = re.compile(r"\b(?:gains?|advantages?|benefits?|pros|strengths?|upsides?)\s+and\s+(?:loses?|loss(?:es)?|"
                       r"disadvantages?|drawbacks?|costs?|risks?|limitations?|cons|weakness(?:es)?|downsides?)\b",
                       re.IGNORECASE)
+# the same asked apart: "… what does the resource portal model gain, and what are its drawbacks?"
+_FOR_ASKED = re.compile(r"\b(?:gains?|advantages?|benefits?|pros|strengths?|upsides?)\b", re.IGNORECASE)
+_AGAINST_ASKED = re.compile(r"\b(?:loses?|disadvantages?|drawbacks?|limitations?|cons|weakness(?:es)?|downsides?)\b",
+                            re.IGNORECASE)
 _FOR = frozenset("benefit benefits advantage advantages gain gains strength strengths upside upsides flexible "
                  "easier simpler improves".split())
 _AGAINST_IT = frozenset("drawback drawbacks disadvantage disadvantages lose loses loss losses weakness weaknesses "
@@ -103,7 +107,8 @@ def asked_aspects(question: str) -> Sides | None:
     """What is for and what is against the thing asked about, when the question asks both ("gain and lose",
     "advantages and disadvantages"); None otherwise."""
     text = " ".join(question.split())
-    return Sides((_FOR, _AGAINST_IT), ("", ""), 0.0) if _ASPECTS.search(text) else None
+    asked = _ASPECTS.search(text) or (_FOR_ASKED.search(text) and _AGAINST_ASKED.search(text))
+    return Sides((_FOR, _AGAINST_IT), ("", ""), 0.0) if asked else None
 
 
 def asked_difference(question: str) -> Sides | None:

@@ -10,7 +10,7 @@ from memory_bank import MemoryBank
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.kind_named import asked_kind, kind_accepts
 from memory_bank.engines.offline.reason_answer import gives_reason
-from memory_bank.engines.offline.sides import asked_difference, states_difference
+from memory_bank.engines.offline.sides import asked_aspects, asked_difference, states_difference
 from memory_bank.engines.offline.titled_section import in_order, title_words
 from memory_bank.retrieval.embedding import CachedEmbedder
 from tests.support.pdf_pages import bank_of_pages
@@ -176,3 +176,13 @@ def test_a_kind_is_asked_by_a_plural_head_and_named_by_a_sentence_a_little_below
     assert not kind_accepts(kind, "An attacker could impersonate the agent.", -0.2)
     assert asked_kind("What is the biggest risk?") == frozenset()  # one thing asked, no kind of items
     assert asked_kind("what drove the Services percentage up from 2021?") == frozenset()  # a name, no kind
+
+
+def test_a_gain_and_a_drawback_asked_apart_are_both_answered(deployments: MemoryBank) -> None:
+    """"… what does the resource portal model gain, and what are its drawbacks?" asks what is for it and what is
+    against it as "gain and lose" does; the answer gave its benefits alone."""
+    answer = deployments.run("Compared with deployments that put an agent on each device, what does the resource "
+                             "portal model gain, and what are its drawbacks?").answer
+    assert "does not need to be installed" in answer and "limited information" in answer, answer
+    assert asked_aspects("What are the benefits of X, and what are its drawbacks?") is not None
+    assert asked_aspects("What are the benefits of X?") is None
