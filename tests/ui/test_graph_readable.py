@@ -180,10 +180,24 @@ def test_a_graph_grown_live_is_laid_out_into_topics_once_settled(harness) -> Non
     render(page, args(build_graph(nodes[:12], [e for e in edges if e[0] in first and e[1] in first])), 1)
     render(page, args(build_graph(nodes, edges)), 2)  # grown while the run goes on: nothing already drawn moves
     assert frame.evaluate("() => window.__graphStats.layoutRuns") == 0
+    assert not frame.evaluate("() => window.__graphStats.laidOut")  # not yet: the run goes on, the graph grew
     render(page, args(build_graph(nodes, edges), settled=True), 3)  # the run ended
     assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1
+    assert frame.evaluate("() => window.__graphStats.laidOut")
     render(page, args(build_graph(nodes, edges), settled=True), 4)
     assert frame.evaluate("() => window.__graphStats.layoutRuns") == 1  # once
+
+
+def test_a_graph_first_drawn_after_its_run_ended_is_laid_out_by_its_first_batch(harness) -> None:
+    """A fast run can end before the graph is first drawn: its first batch is all of it, laid out into topics as it
+    is placed, so no layout follows (nothing moves under a later click) and the graph says it is laid out."""
+    page, frame = harness
+    nodes, edges = planted(per_group=40)
+    render(page, args(build_graph(nodes, edges), settled=True), 1)
+    stats = frame.evaluate("() => window.__graphStats")
+    assert stats["laidOut"] and stats["layoutRuns"] == 0, stats
+    render(page, args(build_graph(nodes, edges), settled=True), 2)
+    assert frame.evaluate("() => window.__graphStats.layoutRuns") == 0
 
 
 def test_a_phrase_also_finds_the_nodes_that_use_its_acronym(harness) -> None:

@@ -425,8 +425,14 @@
   /* A finished graph that has grown well past its last full layout is laid out again, once, into islands. */
   function layoutWhenSettled() {
     if (!S.settled || S.userMoved || S.nodes.length < 30) return;
+    if (!laidOut()) relayout(false);
+  }
+
+  /* Whether the drawn graph is as laid out as it will be: its last full layout (or the first batch's, when the
+     run ended before the graph was first drawn) covered all but a quarter of its nodes. */
+  function laidOut() {
     const laid = Number(stored(LAID_PREFIX, "0")) || 0;
-    if (S.nodes.length > laid * 1.25) relayout(false);
+    return S.nodes.length <= laid * 1.25;
   }
 
   function render(args) {
@@ -457,7 +463,7 @@
     changed = GraphReplay.update(args.replay || null) || changed || focusKey !== S.focusKey;
     S.renders += 1;
     Object.assign(window.__graphStats, { renders: S.renders, nodes: S.nodes.length, edges: S.edges.length,
-                                         settled: S.settled });
+                                         settled: S.settled, laidOut: S.settled && laidOut() });
     if (changed) S.network.redraw();
     else S.renderStart = null;
     setHeight();
