@@ -137,9 +137,9 @@ def _plural(noun: str) -> bool:
 
 
 # "What are the two planes of a ZTA?": a count before the noun makes it a kind of item, whatever the noun
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COUNTED_KIND = re.compile(rf"^\W*(?:what|which)\s+(?:are|were)\s+(?:the|its|their|[\w.&-]+['’]s?)\s+"
-                           rf"(?P<count>{'|'.join(_COUNTS)}|[2-9])\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?[a-z][\w-]*[a-rt-z]s)"
+                           rf"(?P<count>{'|'.join(COUNT_WORDS)}|[2-9])\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?[a-z][\w-]*[a-rt-z]s)"
                            r"(?=\s+(?:of|in|for|that|which|and|on|at|used|does|do|did|are|is)\b|\s*[?,;]|\s*$)",
                            re.IGNORECASE)
 
@@ -151,7 +151,7 @@ def counted_kind(question: str) -> tuple[int, str] | None:
     if match is None:
         return None
     count = match.group("count").lower()
-    return _COUNTS.get(count) or int(count), match.group("noun").split()[-1].lower()
+    return COUNT_WORDS.get(count) or int(count), match.group("noun").split()[-1].lower()
 
 
 def item_noun(question: str) -> str | None:

@@ -89,8 +89,9 @@ class Answerer:
         def found(i: int) -> bool:
             unmet = [t for t in ranked.near_miss(i)  # a comparison's sentence on one side need not name the other
                      if not any(s.other_sides(t, pool[i].text, _titled(pool[i])) for s in sides)]
-            logit = self.config.found.logit(ranked.signals(i))
-            return (logit >= 0.0 or kind_accepts(kind, pool[i].text, logit)) and not ranked.misdated(i) and not unmet
+            signals, model = ranked.signals(i), self.config.found
+            accepted = model.found(signals) or kind_accepts(kind, pool[i].text, model.logit(signals))
+            return accepted and not ranked.misdated(i) and not unmet
 
         body = ranked.body()
         since = since_lead(question, ranked)

@@ -19,10 +19,10 @@ from ...text.tokens import STOPWORDS, bare_stems
 from .answering import Answer
 from .evidence import Evidence
 
-_COUNT_WORD = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-9]")
+COUNT_WORD = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-9]")
 # "three businesses:", "five reportable segments—": the count, up to two words, the noun, then the mark that opens
 # the items (not a bracket: "three businesses (see Note 2)" names none)
-_COUNTED = re.compile(rf"\b(?:{_COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(?::|—|–|--)", re.IGNORECASE)
+_COUNTED = re.compile(rf"\b(?:{COUNT_WORD})\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s*(?::|—|–|--)", re.IGNORECASE)
 _POINTS_BACK = re.compile(r"^(?:This|It|These|They|Each)\b")  # a sentence whose subject its passage named
 _LEAD = re.compile(r"^([^:.;]{3,80}):\s")  # an item's name its passage opens with ("Policy enforcement point (PEP):")
 MIN_NAMED_WORDS = 2  # the items after the mark: at least this many words

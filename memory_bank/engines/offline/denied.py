@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ...text.asks import COUNT_WORDS
 from ...text.tokens import STOPWORDS, stem
 from .verdict import is_yes_no, lower_words
 
@@ -37,7 +38,6 @@ _ONLY = re.compile(r"\b(?:the\s+only|the\s+sole|alone\s+among|is\s+unique\s+amon
 # question word
 _BESIDES_ALL = re.compile(r"^\W*(?:besides|other\s+than|apart\s+from|aside\s+from|except(?:\s+for)?|in\s+addition\s+to)"
                           r"\s+(?P<named>.{1,160}?),\s*(?:which|what|who|whom|where|when|how)\b", re.IGNORECASE)
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 # a question asking with a negation of its own ("Which astronaut never flew …?") is met only by a sentence that says
 # some negation or privation: "not", "no", "without", "lost", "unused", "rejected", "except" …
 _ASKED_NOT = frozenset({"not", "never", "no", "none", "nobody", "nothing", "cannot"})
@@ -48,7 +48,8 @@ _SUBORDINATE = frozenset({"so", "if", "unless", "because", "when", "whether", "o
 _HEDGED = frozenset({"always", "necessarily", "entirely", "exactly", "quite", "fully"})
 _BEFORE_NOT = 4
 _PRIVATIVE = re.compile(r"^(?:(?!under|until|union|unit|univers|uniqu|uniform|discover|district|distan|display|discus"
-                        r"|distribut|distinct|distingu|dish|disc|mission|missil|mister|uncle|unanim)(?:un|dis|non|mis)[a-z]{4,}|(?:lost|loss|lose|losing|exception|except|outside|less|fewer"
+                        r"|distribut|distinct|distingu|dish|disc|mission|missil|mister|uncle|unanim)(?:un|dis|non|mis)"
+                        r"[a-z]{4,}|(?:lost|loss|lose|losing|exception|except|outside|less|fewer"
                         r"|cancel|suspend|ceas|abandon|reject|oppos|against|absen|destroy|instead|informal|lack|refus"
                         r"|fail|banned|ban|forb|prohib|avoid|denie|deny|exclud|without|only|rather|rarely|seldom"
                         r"|hardly|unable|neither|nor|none|never|nothing|nobody|no|not|cannot)[a-z]*)$")
@@ -132,7 +133,7 @@ def _all_counted(question: str, sentence: str) -> list[str]:
     content = _content(said)
     if len(named) < 2 or not all(_content(lower_words(n)) <= content for n in named):
         return []
-    counted = {_COUNTS.get(t, int(t) if t.isdigit() else 0) for t in said}
+    counted = {COUNT_WORDS.get(t, int(t) if t.isdigit() else 0) for t in said}
     return [f"only {len(named)}"] if len(named) in counted else []
 
 

@@ -20,7 +20,7 @@ from .figure_cause import asks_cause, cause_answer, subject_row
 from .front_matter import FrontMatterAnswerer
 from .moved_choice import moved_choice
 from .not_found_answer import NotFoundAnswers
-from .results import citations, done, summary, where
+from .results import done, done_placed, where
 from .verdict import verdict
 
 
@@ -35,8 +35,7 @@ class DirectAnswers:
         question, evidence = asked.question, asked.evidence
         expanded = self.acronyms.run(question) or self.front_matter.run(question)
         if expanded is not None:  # what an acronym stands for; who wrote the document, or when
-            return ExecutionResult(answer=f"{expanded.text} ({where(expanded.used[0])})", tool_calls=calls,
-                                   citations=citations(expanded), summary=summary(expanded), success=True)
+            return done_placed(expanded, calls)
         if names_no_subject(question):  # "Is it improving, and why?" of nothing named
             said = f"{NOT_FOUND} The question does not say what it asks about: name the figure or the topic."
             return ExecutionResult(answer=said, tool_calls=calls, success=True, summary=said)

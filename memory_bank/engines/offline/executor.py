@@ -39,7 +39,7 @@ from .list_answer import ListAnswerer
 from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .prose_answer import ProseAnswer
-from .results import citations, failed, summary, where
+from .results import done_placed, failed
 from .structured_answers import StructuredAnswers
 
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -104,8 +104,7 @@ class OfflineExecutor:
         if len(selection.parts) > 1:
             behind = self.front_matter.behind(question)  # "Which body oversaw …, and which group …?": one passage
             if behind is not None:
-                return ExecutionResult(answer=f"{behind.text} ({where(behind.used[0])})", tool_calls=calls,
-                                       citations=citations(behind), summary=summary(behind), success=True)
+                return done_placed(behind, calls)
             return self.parts.run(question, selection.parts, calls)
         asked = Asked.read(question, selection, self.evidence(selection, calls), self.view, self.tables)
         for strategy in (self.direct, self.structured):

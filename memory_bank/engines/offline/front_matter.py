@@ -76,9 +76,9 @@ class FrontMatterAnswerer:
         if asked is None:
             return None
         kind, about = asked
-        nodes = self.view.front_matter()
         if kind == "behind":
             return self._behind(question, about.split(",")[0])
+        nodes = self.view.front_matter()
         texts = {n.id: " ".join(e.text for e in self.view.entries_for(n.id)) or n.summary for n in nodes}
         named = set(stems(about)) - _SELF
         said = set(stems(" ".join(texts.values())))
@@ -97,7 +97,6 @@ class FrontMatterAnswerer:
                 lead = f"{date.group(0)}. " if date else ""
                 return Answer(f"{lead}The front matter reads: {_cut(dated)}", [_evidence(node, dated)], 1.0)
         return None
-
 
     def behind(self, question: str) -> Answer | None:
         """The answer to a question asking who is behind the document ("Which body oversaw …, and which group …

@@ -15,7 +15,7 @@ import re
 from ...retrieval.view import MemoryView
 from ...text.tokens import stems
 from .answering import Answer
-from .titled_section import section_sentences
+from .titled_section import section_sentences, within_words
 
 # a sentence naming three items or more itself: "A, B and C", "A, B, and C" (an "and" after a comma; read
 # from each comma to the next only, so a hostile sentence without commas is one pass)
@@ -40,10 +40,5 @@ def kind_sentences(answer: Answer, view: MemoryView, kind: frozenset[str], limit
     naming = [ev for ev in read if kind & set(stems(ev.text))]
     if len(naming) < MIN_NAMING or not kind & set(stems(lead.text)) or lead.text not in {ev.text for ev in naming}:
         return answer
-    used, size = [], 0
-    for ev in naming:
-        size += len(ev.text.split())
-        if used and size > limit:
-            break
-        used.append(ev)
+    used = within_words(naming, limit)
     return Answer(" ".join(ev.text for ev in used), used, answer.score) if len(used) > 1 else answer

@@ -10,7 +10,7 @@ import re
 from ...text.counts import counted_phrase
 from ...text.tokens import STOPWORDS, bare_stems, stem
 from .answering import Answer
-from .counted_list import HOW_MANY
+from .counted_list import COUNT_WORD, HOW_MANY
 from .evidence import Evidence
 
 # kinds of agent a question counts without naming them the way a document does
@@ -67,9 +67,8 @@ def _names(text: str) -> list[str]:
 _PEOPLE_Q = re.compile(r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,2}?(?P<noun>officers|directors|executives|people|persons|"
                        r"individuals|members|authors|officials|contributors|reviewers|managers|employees|staff)\b",
                        re.IGNORECASE)
-# a person's name: two to four capitalised words, initials among them ("Katherine L. Adams", "Deirdre O’Brien")
 MAX_SCAN = 2000  # the characters of a sentence searched for a run of names (the search is quadratic in commas)
-_COUNT_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+# a person's name: two to four capitalised words, initials among them ("Katherine L. Adams", "Deirdre O’Brien")
 _PERSON = r"[A-Z][\w’'-]*\.?(?:\s+[A-Z][\w’'-]*\.?){1,3}"
 _PEOPLE_RUN = re.compile(rf"(?<![\w’'-])(?P<run>{_PERSON}(?:,\s+{_PERSON})*,?\s+and\s+{_PERSON})")
 
@@ -83,7 +82,7 @@ def people_count(question: str, evidence: list[Evidence]) -> Answer | None:
     if asked is None:
         return None
     noun = asked["noun"].lower()
-    counted = re.compile(rf"\b(?:\d[\d,]*|{_COUNT_WORDS})\s+(?:[\w'’-]+\s+){{0,2}}?{noun}\b", re.IGNORECASE)
+    counted = re.compile(rf"\b(?:\d[\d,]*|{COUNT_WORD})\s+(?:[\w'’-]+\s+){{0,2}}?{noun}\b", re.IGNORECASE)
     if any(counted.search(ev.text) for ev in evidence):
         return None  # a sentence giving the number ("approximately 164,000 full-time employees") answers it
     subject = {s for s in bare_stems(question) if s not in STOPWORDS} - bare_stems(f"how many {noun}")
@@ -94,9 +93,7 @@ def people_count(question: str, evidence: list[Evidence]) -> Answer | None:
         said = bare_stems(ev.text)
         if stem(noun) not in said and len(subject & said) < max(2, len(subject) // 2):
             continue
-        names = [n.strip() for part in re.split(r",\s+", run["run"]) for n in re.split(r"^and\s+|\s+and\s+", part)
-                 if n.strip()]
-        names = [n for n in names if n.lower() not in question.lower()]
+        names = [n for n in _names(run["run"]) if n.lower() not in question.lower()]
         if 2 <= len(names) <= MAX_NAMES:
             return Answer(f"There are {len(names)} {noun}: {', '.join(names[:-1])} and {names[-1]} "
                           f"(“{ev.text}”)", [ev], 1.0)

@@ -35,6 +35,13 @@ def done(answer: Answer, calls: list[ToolCallRecord]) -> ExecutionResult:
                            summary=summary(answer), success=True)
 
 
+def done_placed(answer: Answer, calls: list[ToolCallRecord]) -> ExecutionResult:
+    """A found answer read from one place (an acronym's definition, the front matter): its text ends saying where
+    it was read, as a list answer's items do."""
+    return ExecutionResult(answer=f"{answer.text} ({where(answer.used[0])})", tool_calls=calls,
+                           citations=citations(answer), summary=summary(answer), success=True)
+
+
 def failed(message: str) -> ExecutionResult:
     return ExecutionResult(answer=None, termination="error", success=False, summary=message)
 

@@ -123,11 +123,16 @@ def in_order(sections: list[list[Evidence]], question: str, limit: int = ANSWER_
     Plan" and "Restricted Stock Units") asks what a sentence of them says, which the ranking finds."""
     if len(sections) != 1 or not sections[0] or not asks_doing(question):
         return None
-    evidence = sections[0]
-    used, size = [evidence[0]], len(evidence[0].text.split())
+    used = within_words(sections[0], limit)
+    return Answer(" ".join(ev.text for ev in used), used, 1.0)
+
+
+def within_words(evidence: list[Evidence], limit: int) -> list[Evidence]:
+    """The sentences in order while `limit` words allow, the first whatever its length."""
+    used, size = evidence[:1], len(evidence[0].text.split()) if evidence else 0
     for ev in evidence[1:]:
         size += len(ev.text.split())
         if size > limit:
             break
         used.append(ev)
-    return Answer(" ".join(ev.text for ev in used), used, 1.0)
+    return used
