@@ -22,7 +22,8 @@ _ITEM_NOUNS = (
     r"technologies|tools?|devices?|brands?|businesses|divisions?|obligations?|criteria|conditions?|reasons?|"
     r"drivers?|trends?|practices?|guidelines?|rules?|milestones?|metrics?|indicators?|layers?|levels?|tiers?|"
     r"inputs?|outputs?|characteristics|causes|effects|consequences|lessons|stakeholders|participants|actors|"
-    r"mechanisms?|techniques?|considerations?|strengths|weaknesses|opportunities|dependencies|prerequisites"
+    r"mechanisms?|techniques?|considerations?|strengths|weaknesses|opportunities|dependencies|prerequisites|"
+    r"dangers?|hazards?|drawbacks?|downsides?|pitfalls?|shortcomings?|vulnerabilities"
 )
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)

@@ -30,7 +30,14 @@ _CONCEPTS: tuple[tuple[re.Pattern[str], str, bool], ...] = tuple(
         (r"\b(?:drawbacks?|downsides?|disadvantages?|shortcomings?|weakness(?:es)?)\b", "disadvantages; downside",
          True),
         (r"\b(?:benefits?|advantages?|upsides?)\b", "advantages; benefit", True),
+        (r"\b(?:dangers?|hazards?|perils?|pitfalls?)\b", "risks; threats", True),
     ))
+
+
+def kind_synonyms(noun: str) -> str:
+    """The documents' words for a reader's kind of item ("dangers" -> "risks; threats"), "" for any other noun:
+    "What dangers …?" is answered by the sentences naming a risk."""
+    return next((words for pattern, words, unsaid in _CONCEPTS if unsaid and pattern.fullmatch(noun)), "")
 
 
 def in_filing_terms(question: str, mentions: Callable[[list[str]], dict[str, bool]] | None = None) -> str:

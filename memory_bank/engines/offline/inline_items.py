@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ...text.tokens import stems
+from ...text.tokens import stem, stems
 from .ranking import Ranked
 
 TOP = 3  # the best body sentences a sentence naming items may be taken from
@@ -24,6 +24,7 @@ MIN_ITEMS_NUMBERED = 2  # items numbered in the sentence ("(1) …, (2) …"): t
 _OPENS = re.compile(r"(?:\be\.g\.,?|\bi\.e\.,?|\bsuch as|\bincluding|\bnamely|:)\s+((?:[^.:()]|\.(?!\s)){1,300})",
                     re.IGNORECASE)
 _SPLIT = re.compile(r"[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_WORD = re.compile(r"[A-Za-z]+")
 _NUMBERED = re.compile(r"\((?:\d{1,2}|[a-h])\)\s")  # "(1) Universal Security Capabilities … (2) …"
 
 
@@ -39,18 +40,29 @@ def names_items(sentence: str) -> bool:
     return False
 
 
-def naming_first(ranked: Ranked, kind: frozenset[str] = frozenset()) -> Ranked | None:
+def _names_one(sentence: str, kind: frozenset[str]) -> bool:
+    """Does the sentence say the kind (stems) in the singular ("a risk", "The biggest risk")?"""
+    return bool(kind) and any(not w.lower().endswith("s") and stem(w.lower()) in kind for w in _WORD.findall(sentence))
+
+
+def naming_first(ranked: Ranked, kind: frozenset[str] = frozenset(),
+                 plural_kind: frozenset[str] = frozenset()) -> Ranked | None:
     """The ranking with the best of its first `TOP` body sentences that names items moved to the front, when the
     best one names none, or names items but never says the `kind` asked for (stems) while that one does; None when
     there is nothing to move. "What are Oracle's business segments?": a sentence listing the vendors' products
     ("including databases, middleware products, …") ranked above "We have three businesses: cloud and license;
-    hardware; and services; each of which comprises a single operating segment." """
+    hardware; and services; each of which comprises a single operating segment." A best sentence naming one of
+    the `plural_kind` asked (`kind_named.asked_kind`, synonyms included) in the singular is such an item itself,
+    and stays first: "There is also a risk that …" of "What dangers …?" (not "… data sources …, including …, and
+    threat analysis"); one saying the kind in the plural ("… our businesses and operating segments …") names none."""
     body = ranked.body()[:TOP]
 
     def says_kind(i: int) -> bool:
         return bool(kind) and kind <= set(stems(ranked.pool[i].text))
 
     if not body:
+        return None
+    if _names_one(ranked.pool[body[0]].text, plural_kind):
         return None
     first_names = names_items(ranked.pool[body[0]].text)
     if first_names and (not kind or says_kind(body[0])):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ...text.asks import item_noun, kind_is_head
+from ...text.reader_concepts import kind_synonyms
 from ...text.tokens import stems
 
 KIND_LOGIT = -1.0  # the found model's logit a sentence naming the asked kind needs (the threshold is 0)
@@ -26,7 +27,7 @@ def asked_kind(question: str) -> frozenset[str]:
     said = re.search(rf"(?<=\s){re.escape(noun)}\b", question, re.IGNORECASE)
     if said is not None and said.group(0)[:1].isupper():
         return frozenset()
-    return frozenset(stems(noun))
+    return frozenset(stems(f"{noun} {kind_synonyms(noun)}"))  # "dangers": a sentence naming a risk names one
 
 
 def kind_accepts(kind: frozenset[str], sentence: str, logit: float) -> bool:

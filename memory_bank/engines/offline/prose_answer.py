@@ -49,7 +49,8 @@ class ProseAnswer:
             evidence = [ev for ev in evidence if not presents_graphic(ev.text)] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
-        named = naming_first(ranked, asked.kind) if answer.found and asked.names_kind and ranked else None
+        named = (naming_first(ranked, asked.kind, asked_kind(question)) if answer.found and asked.names_kind and ranked
+                 else None)
         if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
             # no list holds ("the common elements (e.g., ID management, …)") opens the answer
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)

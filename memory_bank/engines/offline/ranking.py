@@ -35,6 +35,7 @@ from ...text.counts import counted_marks, question_terms, sentence_terms
 from ...text.coverage import coverage
 from ...text.furniture import Role, in_capitals, in_furniture_section, name_run
 from ...text.periods import misdated_month, misdated_period, periods
+from ...text.signposts import asks_where, points_elsewhere
 from ...text.tokens import stem, stems
 from .alignment import Aligner, named_by, recall, spelled_by, spelled_forms, titled_by
 from .constraints import opposite_words, other_member, unmet_terms, unsaid_measure
@@ -103,10 +104,12 @@ class Ranked:
     def body(self) -> list[int]:
         """The body sentences, best first: furniture (by its node's role, or by a section it was read in: a
         table of contents, an index of exhibits), and a caption or heading set in capitals, is cited only when no
-        body sentence answers; so is a run of names read as one sentence (an exhibit's list of subsidiaries)."""
+        body sentence answers; so is a run of names read as one sentence (an exhibit's list of subsidiaries), and a
+        sentence saying only where the document discusses a thing ("Section 5 discusses threats …", signposts.py)."""
         return [i for i in self.order if self.pool[i].role is Role.BODY and not in_capitals(self.pool[i].text)
                 and not name_run(self.pool[i].text)
-                and not in_furniture_section(self.pool[i].section)]
+                and not in_furniture_section(self.pool[i].section)
+                and not (points_elsewhere(self.pool[i].text) and not asks_where(self.question))]
 
     def lead(self) -> int:
         """The sentence an answer opens with when it is found, and the one judged first: the best body
