@@ -20,7 +20,7 @@ from .acronym_answer import AcronymAnswerer
 from .alignment import spelled_by, spelled_forms
 from .answering import SEQUENCE_SHARE, Answer, Answerer
 from .counted_list import counted_sentence
-from .evidence import Evidence
+from .evidence import Evidence, distinct
 from .figure_answer import (
     asks_choice,
     asks_comparison,
@@ -37,9 +37,12 @@ from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
 from .passage import around
 from .ranking import Ranked
 from .results import done, where
+from .titled_section import section_sentences
 from .verdict import is_yes_no
 from .verdict_passage import with_verdict
 
+PASSAGE_WORDS = 220  # a sub-section answering every part is read whole up to this long (a list answer's budget)
+_PROSE_END = (".", "!", "?", ".)", ".”", '."')  # a passage's sentences end so; a table's lines do not
 MERGE_POOL = 3  # the best sentences of a later part's ranking an earlier part's answer may answer it by
 _ACRONYM = re.compile(r"\b[A-Z][A-Za-z0-9&]{1,9}\b")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
@@ -81,6 +84,7 @@ class PartsAnswerer:
         openings = [answerer.opening(rk) for rk in ranked]
         answers: list[Answer] = []
         counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
+        prose: list[int] = []  # the parts answered by their ranked sentences (no list, row, acronym …)
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if absent[k]:  # it asks about something the documents never mention
@@ -141,7 +145,32 @@ class PartsAnswerer:
             if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
                 answer = with_verdict(part, answer, r.view)
             answers.append(answer)
+            prose.append(k)
+        passage = self._one_passage(parts, answers, prose)
+        if passage is not None:  # every part answered from one short sub-section: that sub-section, whole
+            return done(passage, calls)
         return _merged(parts, answers, listings, calls)
+
+    def _one_passage(self, parts: list[str], answers: list[Answer], prose: list[int]) -> Answer | None:
+        """The sub-section every part's answer opens in, read whole in its order, when it is short prose
+        (`PASSAGE_WORDS`): "Which information kept for monitoring … becomes a target for attackers, and how should
+        it be protected?" is all of "5.5 Storage of System and Network Information", whose last sentence (the
+        protection: "the most restrictive access policies …") no part's best sentences reached. Only when every
+        part was answered by its ranked sentences, each by another sentence (one sentence answering two parts
+        answers them already), none a verdict; not a passage holding a table or a list's lines."""
+        if len(prose) != len(parts) or any(is_yes_no(p) for p in parts) or not all(a.found and a.used
+                                                                                  for a in answers):
+            return None
+        leads = [a.used[0] for a in answers]
+        section = leads[0].section
+        if (not section or len({ev.text for ev in leads}) < len(leads)
+                or any(ev.section != section or ev.row for ev in leads)):
+            return None
+        read = distinct([ev for ev in section_sentences(section, self.r.view) if ev.section == section])
+        if (not read or sum(len(ev.text.split()) for ev in read) > PASSAGE_WORDS
+                or not all(ev.text.rstrip().endswith(_PROSE_END) and not ev.row for ev in read)):
+            return None
+        return Answer(" ".join(ev.text for ev in read), read, max(a.score for a in answers))
 
     def _following(self, ev: Evidence, count: int) -> list[Evidence]:
         return around(self.r.view, ev, count)[1]
