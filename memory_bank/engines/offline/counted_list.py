@@ -69,11 +69,13 @@ HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # a question asking for a
 # a verb that names all of them ("are" would read "are designed, made and sold" as items), then three items or
 # more, the last joined by "and". Possessive and atomic where a choice changes nothing (any first comma will do),
 # so a hostile sentence of thousands of commas or spaces is read in one pass, not retried at every comma
-_ENUMERATED = re.compile(r"\b(?:consists? of|comprises?|(?:is|are) (?:composed|made up) of|"
+_ENUMERATED = re.compile(r"\b(?:consists?\s+(?:primarily\s+|mainly\s+|largely\s+)?of|comprises?|(?:is|are)\s+"
+                         r"(?:(?:composed|made\s+up|comprised)\s+(?:primarily\s+|mainly\s+|largely\s+)?of)|"
                          r"(?P<divided>(?:categori[sz]ed|classified|grouped|divided|sorted|split|broken down|"
                          r"organi[sz]ed) into))\s++"
                          r"(?P<items>[^.;:](?>[^.;:,]*),[^.;:]+\band\s++[^.;:,]+)\.?$", re.IGNORECASE)
 MAX_ENUMERATED = 12
+SUBJECT_WORDS = 2  # words of the question's own said just before a list make it the list asked for
 _DIVISIONS = bare_stems("categories classes groups types kinds parts divisions areas")  # what a division yields
 
 
@@ -91,7 +93,11 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         if ev.row or listed is None:
             continue
         named = asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:]))
-        if not (named or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
+        # "… indirect channel networks are comprised primarily of resellers, …" of "How many kinds of partners
+        # make up the indirect channels …?": the question's own words name what the list makes up
+        subject = len(bare_stems(asked_part(question)) - asked - STOPWORDS
+                      & bare_stems(" ".join(ev.text[: listed.start()].split()[-5:]))) >= SUBJECT_WORDS
+        if not (named or subject or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
             continue  # "These gaps can be categorized into A, B and C" names categories by its verb
         *pieces, last = listed.group("items").split(",")
         head, _, tail = last.rpartition(" and ")

@@ -47,6 +47,14 @@ _SUBORDINATE = frozenset({"so", "if", "unless", "because", "when", "whether", "o
 # "not always", "not necessarily": a hedge on what is asked, no negation of it ("sometimes but not always counted")
 _HEDGED = frozenset({"always", "necessarily", "entirely", "exactly", "quite", "fully"})
 _BEFORE_NOT = 4
+# a condition's clause runs longer: "… in case the banks on the other side of its hedging contracts can't pay up?"
+_CONDITIONS = frozenset({"case", "if", "unless", "whenever"})
+_BEFORE_CONDITION = 12
+# a premise said before the question proper: "An agency can't lock everything down without stopping work, so how
+# is it supposed to handle the risk that's left?" asks how the risk is handled, by no negation
+_PREMISE = re.compile(r"^(?!\W*(?:how|what|which|who|whom|whose|why|where|when|is|are|was|were|do|does|did|can|could|"
+                      r"should|will|would|has|have|had|may|might|must)\b)[^?]{8,300}?,\s*(?:so\s+|and\s+|but\s+|then\s+)?"
+                      r"(?=(?:how|what|which|who|whom|why|where|when)\b)", re.IGNORECASE)
 _PRIVATIVE = re.compile(r"^(?:(?!under|until|union|unit|univers|uniqu|uniform|discover|district|distan|display|discus"
                         r"|distribut|distinct|distingu|dish|disc|mission|missil|mister|uncle|unanim)(?:un|dis|non|mis)"
                         r"[a-z]{4,}|(?:lost|loss|lose|losing|exception|except|outside|less|fewer"
@@ -75,7 +83,8 @@ def denied(question: str, sentence: str) -> list[str]:
         out.append("only")
     out += _turned_with(question, sentence) + _set_aside(question, sentence)
     out += _all_counted(question, sentence)
-    asked_tokens = lower_words(question)
+    premise = _PREMISE.match(question)
+    asked_tokens = lower_words(question[premise.end():] if premise else question)
     if any(_negation(t) for t in asked_tokens):
         return out + _unnegated(asked_tokens, sentence)
     if _ASKED_NOT & set(asked_tokens):  # "no", "none", "nothing": a noun negated, the verb still read below
@@ -144,7 +153,7 @@ def _unnegated(asked_tokens: list[str], sentence: str) -> list[str]:
         return []
     asked = [i for i, t in enumerate(asked_tokens) if t in _ASKED_NOT or t.endswith("n't")]
     if all(_SUBORDINATE & set(asked_tokens[max(0, i - _BEFORE_NOT):i]) or _HEDGED & set(asked_tokens[i + 1:i + 2])
-           for i in asked):
+           or _CONDITIONS & set(asked_tokens[max(0, i - _BEFORE_CONDITION):i]) for i in asked):
         return []  # "… so that it is not trapped", "criticized for not jumping": a side clause's negation
     said = lower_words(sentence)
     if any(_negation(t) or _PRIVATIVE.match(t) for t in said):

@@ -44,8 +44,9 @@ def asks_comparison(question: str) -> bool:
     return bool(_COMPARE.search(question))
 
 
-_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ\w*|change[sd]?)\b",
-                     re.IGNORECASE)
+# "different" only as "different from": "How many different kinds of partners …?" compares nothing
+_CHOICE = re.compile(r"\b(?:compare[sd]?|compared|versus|vs\.?|faster|slower|differ(?!ent\b)\w*|different\s+(?:from|"
+                     r"than|to)|change[sd]?)\b", re.IGNORECASE)
 _WHICH_OR = re.compile(r"\bwhich\b[^?]*\bor\b", re.IGNORECASE)
 
 

@@ -133,3 +133,16 @@ def test_a_sentence_dividing_a_thing_into_named_parts_counts_them() -> None:
                               [divided])
     assert answer is not None and answer.text.startswith("There are 3 categories: These gaps"), answer
     assert enumerated_count("How many vendors took part in the survey?", [divided]) is None  # not what it divides
+
+
+def test_a_list_the_question_names_by_its_own_words_is_counted() -> None:
+    """bench/data/doc_qa_dev2.json: "How many different kinds of partners make up the indirect channels …?" of a
+    sentence whose list is "comprised primarily of" seven kinds, named by the question's "indirect channels"."""
+    networks = _ev("Our cloud and license, and hardware indirect channel networks are comprised primarily of "
+                   "resellers, system integrators/implementers, consultants, education providers, internet service "
+                   "providers, network integrators and independent software vendors.")
+    answer = enumerated_count("How many different kinds of partners make up the indirect channels Oracle uses to "
+                              "sell its cloud, license and hardware offerings?", [networks])
+    assert answer is not None and answer.text.startswith("There are 7 partners: "), answer
+    # the question's words not said before the list: not the list asked for
+    assert enumerated_count("How many kinds of suppliers build Oracle's servers?", [networks]) is None

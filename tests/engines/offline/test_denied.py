@@ -127,3 +127,17 @@ def test_the_one_that_and_a_count_of_those_set_aside_leave_no_other() -> None:
     # two set aside of the three counted leave the third to answer
     assert denied("Besides the Superdome and Sun Life Stadium, which site did the league keep in the running?",
                   sites) == []
+
+
+def test_a_negation_in_a_premise_or_a_condition_is_not_what_is_asked() -> None:
+    """bench/data/doc_qa_dev2.json: "can't" said before the question proper, or in an "in case" clause, refused
+    every sentence that answers (none says a negation)."""
+    assert denied("An agency can't lock everything down without stopping work, so how is it supposed to handle the "
+                  "risk that's left?", "The risks associated with performing the given mission must be identified "
+                  "and evaluated, and either accepted or mitigated.") == []
+    assert denied("How does Apple protect itself in case the banks on the other side of its hedging contracts can't "
+                  "pay up?", "The Company generally enters into master netting arrangements, which are designed to "
+                  "reduce credit risk.") == []
+    # the question proper's own negation still asks for one
+    assert denied("An agency runs many programs, so which program did not adopt zero trust?",
+                  "Every program adopted zero trust in 2020.") == ["not said: not"]

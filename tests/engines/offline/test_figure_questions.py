@@ -4,6 +4,7 @@ gives, and a question in another language than the documents'."""
 from typing import cast
 
 from memory_bank.engines.offline.constraints import unsaid_measure
+from memory_bank.engines.offline.figure_answer import asks_choice
 from memory_bank.engines.offline.figure_cause import _OFFSET, _PERCENTAGE, _gives_cause, _says, asks_cause
 from memory_bank.engines.offline.language import HINT, hinted, other_language
 from memory_bank.engines.offline.sides import compared_sides
@@ -180,3 +181,12 @@ def test_what_held_a_change_back_comes_after_what_drove_it() -> None:
     assert not _OFFSET.search("Services gross margin increased due primarily to higher Services net sales, partially "
                               "offset by the weakness in foreign currencies.")  # the cause, then what offset it
     assert _PERCENTAGE.search("Services gross margin percentage increased due primarily to improved leverage.")
+
+
+def test_different_kinds_compare_nothing_different_from_does() -> None:
+    """"How many different kinds of partners make up Oracle's indirect channels?" was read as a choice between named
+    things (its "different"), which no list answers: the count of the channel's partners was never read."""
+    assert not asks_choice("How many different kinds of partners make up the indirect channels Oracle uses?")
+    assert not asks_choice("What different types of data sources feed the policy engine?")
+    assert asks_choice("How is the enclave-based model different from the device agent/gateway model?")
+    assert asks_choice("How does a criteria-based trust algorithm differ from a score-based one?")
