@@ -22,7 +22,7 @@ from ...text.tokens import stems
 from .evidence import Evidence
 from .found import FoundModel
 from .kind_named import asked_kind, kind_accepts
-from .lead_fallback import agreed_lead, fallback_lead
+from .lead_fallback import fallback_lead
 from .long_sentence import window
 from .question_types import WHO, expected_type, has_type
 from .ranking import Ranked, SentenceModel, SentenceRanker
@@ -70,13 +70,9 @@ class Answer:
 
 class Answerer:
     def __init__(self, embedder: Embedder, config: AnswerConfig | None = None,
-                 acronyms: Callable[[], Mapping[str, str]] | None = None,
-                 short_section: Callable[[tuple[str, ...]], bool] | None = None) -> None:
-        """`short_section`: whether the documents' section at a path is short enough to read whole (the view's,
-        `titled_section.short_section`); without it a lead the found model refused is never kept for agreeing."""
+                 acronyms: Callable[[], Mapping[str, str]] | None = None) -> None:
         self.config = config or AnswerConfig()
         self.ranker = SentenceRanker(embedder, self.config.ranking, acronyms)
-        self.short_section = short_section
 
     def answer(self, question: str, evidence: list[Evidence], said: frozenset[str] = frozenset()) -> Answer:
         return self.answer_ranked(question, self.rank(question, evidence), said)
@@ -106,8 +102,6 @@ class Answerer:
         other = fallback_lead(question, ranked, found, self.config.found, said)  # lead_fallback.py
         if other is not None:
             return self.compose(question, pool, [other, *(i for i in body if i != other)], ranked.scores[other], said)
-        if agreed_lead(question, ranked, self.config.found, self.short_section):  # its sub-section agrees
-            return self.compose(question, pool, body, ranked.scores[body[0]], said)
         best = order[0]
         if (body and best == body[0]) or not found(best):  # body[0] was judged just above
             return Answer(text="", used=[pool[best]], score=ranked.scores[best], found=False)

@@ -41,7 +41,6 @@ from .parts_answer import PartReaders, PartsAnswerer
 from .prose_answer import ProseAnswer
 from .results import done_placed, failed
 from .structured_answers import StructuredAnswers
-from .titled_section import short_section
 
 PART_WORDS = 35  # words per part of a multi-part answer
 
@@ -61,8 +60,7 @@ class OfflineExecutor:
         self.view = view
         self.tables = tables  # the rows a figure or a comparison is read from (shared with the memory block)
         self.config = config or ExecutorConfig()
-        self.answerer = Answerer(embedder, answer_config, lambda: self.view.acronyms(),
-                                 lambda path: short_section(path, self.view))
+        self.answerer = Answerer(embedder, answer_config, lambda: self.view.acronyms())
         self.reader = EvidenceReader(view, self.config.response_chars)
         self.validator = CrossValidator(view, response_chars=self.config.response_chars)
         self.lists = ListAnswerer(view, stating=lambda q, listing: stated(q, listing, view, embedder))
@@ -72,7 +70,7 @@ class OfflineExecutor:
         # each part of a multi-part question gets a shorter answer, so the list stays readable
         self.parts = PartsAnswerer(PartReaders(
             Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS),
-                     lambda: self.view.acronyms(), lambda path: short_section(path, self.view)), self.lists,
+                     lambda: self.view.acronyms()), self.lists,
             ItemDetails(view, embedder), self.acronyms, tables, view, self.reader.run, self.not_found.absent,
             self._summary_of))
         # the strategies a single question is tried with, in this order (each reads the one `Asked`)

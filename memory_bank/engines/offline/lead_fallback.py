@@ -14,14 +14,6 @@ Two cases, each narrow because a refused lead is most often a near miss's mark (
   yes/no question, whose verdict is its lead's.
 
 Neither is a sentence another part of the reply shows (that part says it).
-
-A third keeps the lead itself: the found model alone refused it, not far below its threshold, and the best
-sentences after it were all read in the same short sub-section (`agreed_lead`). The model was fit on SQuAD's
-one-fact questions, and a reader's long question in their own words ("How should access policies for a newly
-migrated workflow change between its first deployment and steady operation, and why?") shares few words with
-any one sentence of "7.3.6 Initial Deployment and Monitoring" (logit -0.38), though its three best sentences all
-come from there. A near miss's best sentences agree as often, but in a long part of the documents (a SQuAD
-article): of the 474 near-miss and answerable SQuAD questions none met this, of the doc QA dev sets' 345 one.
 """
 
 from __future__ import annotations
@@ -29,15 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .constraints import said_term
-from .evidence import Evidence
 from .found import FoundModel
 from .ranking import Ranked
 from .verdict import is_yes_no
 
 RUNNERS_UP = 2  # the sentences after a lead the found model alone refused that may answer instead
 RUNNER_LOGIT = 0.5  # the found model's logit such a sentence needs (its threshold is 0)
-AGREEING = 3  # the best body sentences that, all read in one short sub-section, say where the answer is
-AGREE_LOGIT = -1.0  # the found model's logit the lead then needs
 
 
 def fallback_lead(question: str, ranked: Ranked, found: Callable[[int], bool], model: FoundModel,
@@ -59,19 +48,3 @@ def fallback_lead(question: str, ranked: Ranked, found: Callable[[int], bool], m
         return None
     return next((j for j in body[1:RUNNERS_UP + 1] if not pool[j].row and pool[j].text not in said
                  and model.logit(ranked.signals(j)) >= RUNNER_LOGIT and found(j)), None)
-
-
-def agreed_lead(question: str, ranked: Ranked, model: FoundModel,
-                short_section: Callable[[tuple[str, ...]], bool] | None) -> bool:
-    """Is the refused lead the answer after all: refused by the found model alone, rated at least `AGREE_LOGIT`,
-    and with the next best sentences read in the same sub-section, which `short_section` says is short? Not for
-    a yes/no question (its verdict is its lead's) nor a table's rows."""
-    body, pool = ranked.body(), ranked.pool
-    if short_section is None or len(body) < AGREEING or is_yes_no(question):
-        return False
-    top: list[Evidence] = [pool[i] for i in body[:AGREEING]]
-    section = top[0].section
-    if not section or any(ev.section != section or ev.row for ev in top):
-        return False
-    return (model.logit(ranked.signals(body[0])) >= AGREE_LOGIT and not ranked.near_miss(body[0])
-            and not ranked.misdated(body[0]) and short_section(section))

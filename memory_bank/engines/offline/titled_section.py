@@ -111,16 +111,6 @@ def section_sentences(path: tuple[str, ...], view: MemoryView) -> list[Evidence]
     return [ev for node in view.in_section(path) for ev in node_sentences(view, node)]
 
 
-def short_section(path: tuple[str, ...], view: MemoryView) -> bool:
-    """Is the section at `path` (with what is below it) at most `MAX_WORDS` long: a sub-section, not a chapter?"""
-    size = 0
-    for ev in section_sentences(path, view):
-        size += len(ev.text.split())
-        if size > MAX_WORDS:
-            return False
-    return size > 0
-
-
 def asks_doing(question: str) -> bool:
     """Does the question ask what is done, or how ("What should X do when …?", "How should X …?")?"""
     return _DOING.match(question) is not None
