@@ -88,6 +88,7 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     if not noun or not HOW_MANY.search(question):
         return None
     asked = bare_stems(noun)
+    own = bare_stems(asked_part(question)) - asked - STOPWORDS  # the question's words besides the counted noun
     for ev in evidence:
         listed = _ENUMERATED.search(ev.text)
         if ev.row or listed is None:
@@ -95,8 +96,7 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         named = asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:]))
         # "… indirect channel networks are comprised primarily of resellers, …" of "How many kinds of partners
         # make up the indirect channels …?": the question's own words name what the list makes up
-        subject = len(bare_stems(asked_part(question)) - asked - STOPWORDS
-                      & bare_stems(" ".join(ev.text[: listed.start()].split()[-5:]))) >= SUBJECT_WORDS
+        subject = len(own & bare_stems(" ".join(ev.text[: listed.start()].split()[-5:]))) >= SUBJECT_WORDS
         if not (named or subject or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
             continue  # "These gaps can be categorized into A, B and C" names categories by its verb
         *pieces, last = listed.group("items").split(",")

@@ -54,6 +54,11 @@ def distinct(evidence: list[Evidence]) -> list[Evidence]:
     return out
 
 
+def words_in(evidence: list[Evidence]) -> int:
+    """How long the sentences are, in words: what a word budget counts."""
+    return sum(len(ev.text.split()) for ev in evidence)
+
+
 def answerable(sentence: str) -> bool:
     """Contents lines and headings are no evidence: they name a topic and answer nothing; nor is an outline's
     line naming a table's rows ("Table: iPhone (1); Mac (1); iPad (1)"), whose numbers are in the rows, nor a

@@ -15,7 +15,8 @@ import re
 from ...retrieval.view import MemoryView
 from ...text.tokens import stems
 from .answering import Answer
-from .titled_section import section_sentences, within_words
+from .evidence import words_in
+from .titled_section import own_sentences, within_words
 
 # a sentence naming three items or more itself: "A, B and C", "A, B, and C" (an "and" after a comma; read
 # from each comma to the next only, so a hostile sentence without commas is one pass)
@@ -34,8 +35,8 @@ def kind_sentences(answer: Answer, view: MemoryView, kind: frozenset[str], limit
     # "… consist of the Americas, Europe, Greater China, Japan and …": it names them all
     if "," in lead.text and _LAST_ITEM.search(lead.text):
         return answer
-    read = [ev for ev in section_sentences(lead.section, view) if ev.section == lead.section and not ev.row]
-    if sum(len(ev.text.split()) for ev in read) > MAX_SECTION_WORDS:
+    read = [ev for ev in own_sentences(lead.section, view) if not ev.row]
+    if words_in(read) > MAX_SECTION_WORDS:
         return answer
     naming = [ev for ev in read if kind & set(stems(ev.text))]
     if len(naming) < MIN_NAMING or not kind & set(stems(lead.text)) or lead.text not in {ev.text for ev in naming}:

@@ -20,7 +20,7 @@ from .acronym_answer import AcronymAnswerer
 from .alignment import spelled_by, spelled_forms
 from .answering import SEQUENCE_SHARE, Answer, Answerer
 from .counted_list import counted_sentence
-from .evidence import Evidence, distinct
+from .evidence import Evidence, distinct, words_in
 from .figure_answer import (
     asks_choice,
     asks_comparison,
@@ -37,7 +37,7 @@ from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
 from .passage import around
 from .ranking import Ranked
 from .results import done, where
-from .titled_section import section_sentences
+from .titled_section import own_sentences
 from .verdict import is_yes_no
 from .verdict_passage import with_verdict
 
@@ -84,7 +84,7 @@ class PartsAnswerer:
         openings = [answerer.opening(rk) for rk in ranked]
         answers: list[Answer] = []
         counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
-        prose: list[int] = []  # the parts answered by their ranked sentences (no list, row, acronym …)
+        prose = 0  # the parts answered by their ranked sentences (no list, row, acronym …)
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if absent[k]:  # it asks about something the documents never mention
@@ -145,20 +145,20 @@ class PartsAnswerer:
             if answer.found and is_yes_no(part) and all(answer is not a for a in answers):  # an earlier part's
                 answer = with_verdict(part, answer, r.view)
             answers.append(answer)
-            prose.append(k)
+            prose += 1
         passage = self._one_passage(parts, answers, prose)
         if passage is not None:  # every part answered from one short sub-section: that sub-section, whole
             return done(passage, calls)
         return _merged(parts, answers, listings, calls)
 
-    def _one_passage(self, parts: list[str], answers: list[Answer], prose: list[int]) -> Answer | None:
+    def _one_passage(self, parts: list[str], answers: list[Answer], prose: int) -> Answer | None:
         """The sub-section every part's answer opens in, read whole in its order, when it is short prose
         (`PASSAGE_WORDS`): "Which information kept for monitoring … becomes a target for attackers, and how should
         it be protected?" is all of "5.5 Storage of System and Network Information", whose last sentence (the
         protection: "the most restrictive access policies …") no part's best sentences reached. Only when every
         part was answered by its ranked sentences, each by another sentence (one sentence answering two parts
         answers them already), none a verdict; not a passage holding a table or a list's lines."""
-        if len(prose) != len(parts) or any(is_yes_no(p) for p in parts) or not all(a.found and a.used
+        if prose != len(parts) or any(is_yes_no(p) for p in parts) or not all(a.found and a.used
                                                                                   for a in answers):
             return None
         leads = [a.used[0] for a in answers]
@@ -166,8 +166,8 @@ class PartsAnswerer:
         if (not section or len({ev.text for ev in leads}) < len(leads)
                 or any(ev.section != section or ev.row for ev in leads)):
             return None
-        read = distinct([ev for ev in section_sentences(section, self.r.view) if ev.section == section])
-        if (not read or sum(len(ev.text.split()) for ev in read) > PASSAGE_WORDS
+        read = distinct(own_sentences(section, self.r.view))
+        if (not read or words_in(read) > PASSAGE_WORDS
                 or not all(ev.text.rstrip().endswith(_PROSE_END) and not ev.row for ev in read)):
             return None
         return Answer(" ".join(ev.text for ev in read), read, max(a.score for a in answers))

@@ -49,8 +49,8 @@ class ProseAnswer:
             evidence = [ev for ev in evidence if not presents_graphic(ev.text)] or evidence
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
-        named = (naming_first(ranked, asked.kind, asked_kind(question)) if answer.found and asked.names_kind and ranked
-                 else None)
+        kind = asked_kind(question)  # "What risks …?" (the documents' words for the kind included)
+        named = naming_first(ranked, asked.kind, kind) if answer.found and asked.names_kind and ranked else None
         if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
             # no list holds ("the common elements (e.g., ID management, …)") opens the answer
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)
@@ -66,7 +66,7 @@ class ProseAnswer:
         if (asks_sequence(question) or asks_advice(question)) and not yes_no:
             # "… how would it go about it?", "How should an agency decide …?": what follows its first sentence there
             answer = read_on(answer, self.view, int(SEQUENCE_SHARE * self.answerer.config.max_words))
-        elif kind := asked_kind(question):  # "What risks come from …?": each sentence of its sub-section naming one
+        elif kind:  # "What risks come from …?": each sentence of its sub-section naming one
             answer = kind_sentences(answer, self.view, kind, int(SEQUENCE_SHARE * self.answerer.config.max_words))
         if yes_no and asks_cause(question):  # "Does a ZTA improve …, and why?": the claim, then its reason
             answer = with_reason(answer, ranked)

@@ -20,7 +20,7 @@ from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.tokens import bare_stems
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import Evidence, words_in
 from .passage import node_sentences
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
@@ -102,13 +102,18 @@ def within(sections: list[list[Evidence]], limit: int = MAX_WORDS, body: bool = 
     of a short one is evidence; a sub-section asked what to do is read from its start (`in_order`) and may run to
     `DOING_WORDS` ("7.3.2 Identify Assets Owned by the Enterprise" is 426 words), while the part titled by the
     document's own name ("Zero Trust Architecture": its cover, then its notices) starts with no step."""
-    return [read if read and sum(len(ev.text.split()) for ev in read) <= limit
+    return [read if read and words_in(read) <= limit
             and not (body and read[0].role.is_furniture) else [] for read in sections]
 
 
 def section_sentences(path: tuple[str, ...], view: MemoryView) -> list[Evidence]:
     """Every sentence read in the section at `path` (and below it), in document order, each citing its entry."""
     return [ev for node in view.in_section(path) for ev in node_sentences(view, node)]
+
+
+def own_sentences(path: tuple[str, ...], view: MemoryView) -> list[Evidence]:
+    """The sentences read in the section at `path` itself, not in a sub-section of it, in document order."""
+    return [ev for ev in section_sentences(path, view) if ev.section == path]
 
 
 def asks_doing(question: str) -> bool:
