@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .pdf_layout import SOFT_HYPHENS, Line
 
+GAP_SHARE = 0.9  # a gap this many line heights wide separates a label from a cell, or two cells
 MAX_TEXT_CELL_WORDS = 6
 MAX_TEXT_CELL_CHARS = 40
 

@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 
 from .document import Table, TableRow
 from .pdf_layout import Line, PageMetrics, page_metrics, starts_paragraph
-from .pdf_table_cells import UNIT, Columns, Parsed, column_of, find_columns, is_value, parse_row, segments
+from .pdf_table_cells import GAP_SHARE, UNIT, Columns, Parsed, column_of, find_columns, is_value, parse_row, segments
 from .pdf_table_headers import caption_text, header_pieces, is_short, read_caption, read_headers, read_unit
+from .pdf_value_pairs import find_pair_tables
 
 MAX_COLUMNS = 24  # a "table" wider than this is not one a reader follows across; its lines stay text
 MAX_ROWS = 2_000  # a longer run is cut into tables of this many lines
 MIN_ROWS = 2
 MAX_LABEL_LINES = 3  # label-only lines (sub-headers, wrapped labels) in a row inside a table
 MAX_SECTION_WORDS = 30  # a longer label-only line is prose between two tables
-GAP_SHARE = 0.9  # a gap this many line heights wide separates a label from a cell, or two cells
 
 
 @dataclass
@@ -39,7 +39,10 @@ def find_tables(lines: list[Line]) -> list[tuple[int, int, Table]]:
     metrics = page_metrics(lines)
     if metrics is None or not any(line.words for line in lines):
         return []
-    parsed = [parse_row(line, GAP_SHARE * metrics.line_height) for line in lines]
+    pairs = find_pair_tables(lines, metrics)  # their lines are no other table's: a row starts with its label
+    paired = {i for first, last, _ in pairs for i in range(first, last + 1)}
+    parsed = [Parsed(line.text, ()) if i in paired else parse_row(line, GAP_SHARE * metrics.line_height)
+              for i, line in enumerate(lines)]
     out: list[tuple[int, int, Table]] = []
     floor = 0  # lines above this belong to the previous table
     index = 0
@@ -55,7 +58,7 @@ def find_tables(lines: list[Line]) -> list[tuple[int, int, Table]]:
             out.append(built)
             floor = built[1] + 1
         index = region.rows[-1] + 1
-    return out
+    return sorted(out + pairs, key=lambda found: found[0])
 
 
 def _grow(lines: list[Line], parsed: list[Parsed], start: int, metrics: PageMetrics) -> _Region | None:

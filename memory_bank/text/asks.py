@@ -65,6 +65,9 @@ _OBLIGED = re.compile(r"^\W*what\s+(?:(?:does|do|would|should)\b.{1,80}?\b(?:hav
                       r"be\s+able\s+to)\b", re.IGNORECASE)
 _MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up\s+)?of|composed\s+of|comprised\s+of|"
                       r"consists?\s+of|broken\s+(?:down\s+)?into|divided\s+into)", re.IGNORECASE)
+# "What should enterprise architects ask of a vendor's solution?": what is asked is questions (a list of them)
+_ASK_OF = re.compile(r"^\W*what\s+(?:should|would|could|might|must|can)\b.{1,60}?\bask\b(?!\s+for\b)",
+                     re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
                         r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
@@ -98,7 +101,7 @@ def asks_for_items(question: str) -> bool:
     the plural ('what is the policy engine?' names one thing), or one item by its place ('the eighth tenet')."""
     q = asked_part(question)
     if (_HOW_MANY.search(q) or _LIST_VERB.search(q) or _ORDINAL_ITEM.search(q) or begins_change(q)
-            or _MADE_OF.match(q) or _OBLIGED.match(q)):
+            or _MADE_OF.match(q) or _OBLIGED.match(q) or _ASK_OF.match(q)):
         return True
     if _QUANTITY.match(q) or _MANNER.match(q):
         return False  # "How much cash did its operating activities provide?" asks an amount, not the activities
@@ -171,6 +174,8 @@ def item_noun(question: str) -> str | None:
         return "steps"
     if match is None and _OBLIGED.match(words):
         return "requirements"
+    if match is None and _ASK_OF.match(words):
+        return "questions"
     if match is None:
         return None
     head = _head(words, match.start())

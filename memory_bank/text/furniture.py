@@ -98,7 +98,8 @@ _NUMBERED_ENTRY = re.compile(r"\s*(?:\d|[A-Z]\.\d|appendix|annex|chapter|part|li
 _TOC_LINE = re.compile(r"(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|appendix\s+\w+[.:—–-]?)\s+.{2,100}?\s+"
                        r"(?:\d{1,4}|[ivxlc]{1,6})", re.IGNORECASE)
 _MD_TOC_LINE = re.compile(r"\s*(?:[-*+]|\d+\.)\s*\[[^\]]+\]\(#[^)]*\)\s*")
-_INDEX_LINE = re.compile(r"[^\W\d][^,\n]{0,60},\s*\d{1,4}(?:[-–]\d{1,4})?(?:,\s*\d{1,4}(?:[-–]\d{1,4})?)*\.?")
+# (a table row, "Hardware | approximate employee counts: 3,000", is none: its comma separates thousands)
+_INDEX_LINE = re.compile(r"[^\W\d][^,\n|]{0,60}(?<!\d),\s*\d{1,4}(?:[-–]\d{1,4})?(?:,\s*\d{1,4}(?:[-–]\d{1,4})?)*\.?")
 _YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
 _URL = re.compile(r"(?=[hfwd])(?:https?://|ftp://|www\.|doi:\s?|doi\.org/)\S+", re.IGNORECASE)
 _REF_LABEL = re.compile(r"\s*\[[^\]\n]{1,30}\]\s*\S")

@@ -6,9 +6,10 @@ import pytest
 
 from memory_bank.loaders import load_file
 from memory_bank.loaders.document import Table
-from memory_bank.loaders.pdf_layout import Box, Line, Word
+from memory_bank.loaders.pdf_layout import Box, Line, Word, page_metrics
 from memory_bank.loaders.pdf_table_headers import MAX_CAPTION_LINES, MAX_HEADER_LINES
 from memory_bank.loaders.pdf_tables import MAX_COLUMNS, MAX_ROWS, find_tables
+from memory_bank.loaders.pdf_value_pairs import find_pair_tables
 
 from .pdf_factory import write_statement_pdf
 
@@ -102,6 +103,22 @@ def test_oracle_headers_spanning_some_columns_prefix_them(oracle) -> None:
                                      "2022 Long-Lived Assets")
 
 
+def test_oracle_headcount_pairs_are_rows_of_their_own_labels(oracle) -> None:
+    """The workforce figures are set two pairs a line, each a number then what it counts ("35,000 Sales and
+    marketing 47,000 Research and development"): read as label-then-values rows, the first label held the second
+    number and "Research and development" had no row."""
+    workforce, = [t for t in tables_on(oracle, 15) if t.caption]
+    assert workforce.caption == "Our approximate employee counts by lines of business are:"
+    assert [(row.label, row.cells) for row in workforce.rows] == [
+        ("Cloud services and license support operations", ("27,000",)), ("Services", ("39,000",)),
+        ("Sales and marketing", ("35,000",)), ("Research and development", ("47,000",)),
+        ("Hardware", ("3,000",)), ("General and administrative", ("13,000",))]
+    assert row_text([workforce], "Research and development") == (
+        "Research and development | approximate employee counts: 47,000")
+    page = next(page for page in oracle.pages if page.number == 15)
+    assert "The average tenure of our employees is approximately eight years" in page.text  # the prose stays
+
+
 def test_prose_pages_have_no_table(apple) -> None:
     risk_factors = [page for page in apple.pages if page.number in range(5, 18)]
     assert risk_factors and not any(block.kind == "table" for page in risk_factors for block in page.blocks)
@@ -154,6 +171,47 @@ def test_a_row_of_numbers_in_prose_is_not_a_table() -> None:
     lines = [line([("Revenue grew to 1,234 in fiscal 2022 and to 2,345 in fiscal 2023.", 72)], 700),
              value_row("Total", ["1,234"], 686)]
     assert find_tables(lines) == []
+
+
+def pair_line(pairs: list[tuple[str, str]], top: float) -> Line:
+    """Pairs set in columns 250 points apart: each number right-aligned to its column, its label after a gap."""
+    words: list[tuple[str, float]] = []
+    for i, (value, label) in enumerate(pairs):
+        words.append((value, 72 + 250 * i + 40 - 5 * len(value)))
+        left = 72 + 250 * i + 60
+        for word in label.split():
+            words.append((word, left))
+            left += 5 * len(word) + 4
+    return line(words, top)
+
+
+def test_value_label_pairs_make_a_table_captioned_by_the_sentence_announcing_them() -> None:
+    lines = [line([("Our stores by region are:", 72)], 714),
+             pair_line([("1,200", "North America"), ("310", "Europe")], 700),
+             pair_line([("85", "Asia Pacific"), ("12", "Latin America")], 686),
+             line([("Most stores are leased.", 72)], 672)]
+    (first, last, table), = find_tables(lines)
+    assert (first, last) == (1, 2)
+    assert table.columns == ("stores",)
+    assert [table.row_text(row) for row in table.rows] == [
+        "North America | stores: 1,200", "Europe | stores: 310", "Asia Pacific | stores: 85",
+        "Latin America | stores: 12"]
+
+
+def test_pairs_that_do_not_line_up_or_stand_alone_are_no_table() -> None:
+    """One line of pairs is a sentence's figures as often as a table; pairs whose numbers are not aligned line to
+    line are no grid; a line opening with a number followed by prose is prose."""
+    alone = [pair_line([("1,200", "North America"), ("310", "Europe")], 700)]
+    shifted = [pair_line([("1,200", "North America"), ("310", "Europe")], 700),
+               pair_line([("85", "Asia Pacific"), ("12", "Latin America")], 686)]
+    shifted[1] = Line(shifted[1].text, shifted[1].box, words=tuple(
+        Word(w.text, Box(w.box.left + 30, w.box.bottom, w.box.right + 30, w.box.top)) for w in shifted[1].words))
+    prose = [line([("2,000 customers attended the event in Paris last year.", 72)], 700),
+             line([("3,500 more joined the online sessions that followed it.", 72)], 686)]
+    metrics = page_metrics(alone + prose)
+    assert metrics is not None
+    assert find_pair_tables(alone, metrics) == [] and find_pair_tables(shifted, metrics) == []
+    assert find_tables(prose) == []
 
 
 def test_five_hundred_columns_are_left_as_text_quickly() -> None:

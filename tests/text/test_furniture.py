@@ -62,6 +62,10 @@ def test_line_lists_index_and_acronym_pairs() -> None:
     assert detector.role(index, 6) is Role.INDEX
     # one acronym-led line is a sentence, not a list
     assert detector.role("ZTA Deployment Cycle\n\n" + BODY, 3) is Role.BODY
+    # a table's rows of figures: the comma of "3,000" separates thousands, it leads to no page
+    counts = ("Services | approximate employee counts: 39,000\nHardware | approximate employee counts: 3,000\n"
+              "General and administrative | approximate employee counts: 13,000")
+    assert detector.role(counts, 4) is Role.BODY
 
 
 def test_body_text_is_not_furniture() -> None:

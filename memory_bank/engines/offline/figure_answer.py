@@ -23,10 +23,13 @@ from ..protocol.not_found import NOT_FOUND
 from ..protocol.table_rows import asked_years
 from .answering import Answer
 from .evidence import Evidence
+from .nlp import MONTHS
 from .specifics import specific_terms
 from .word_rows import word_rows
 
-_ONE_FIGURE = re.compile(r"^\s*(?:what (?:was|were|is|are|will be)\b|how much\b|how many dollars\b)", re.IGNORECASE)
+# (after a date set first, "As of May 31, 2023, …", and a reader's "roughly")
+_ONE_FIGURE = re.compile(r"^\s*(?:(?:as of|at|in|on|for|by) [^?]{1,40}?,\s*)?(?:(?:roughly|approximately|about)\s+)?"
+                         r"(?:what (?:was|were|is|are|will be)\b|how much\b|how many\b)", re.IGNORECASE)
 # a question that says the unit it wants the figure in asks for one however it opens ("What inventories did Apple
 # report …, in millions of dollars?")
 _IN_UNITS = re.compile(r"\bin (?:thousands|millions|billions)\b", re.IGNORECASE)
@@ -78,17 +81,18 @@ def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
     "How much did Cerner contribute to total revenues?" are not the "Total revenues" row (a narrower figure, in
     prose or nowhere), while "Greater China net sales" is a row of a table that says it. The filer the
     question names ("Apple's", "did Oracle spend") is whose every figure is: a word of the file's name, or a
-    name written possessive."""
+    name written possessive; a month dates the figure ("as of May 31, 2023"), it narrows none."""
     told = " ".join((named.entry.text, *named.entry.section)).casefold()
     filed = set(re.findall(r"[a-z]+", source.casefold()))
     owners = {m.casefold() for m in re.findall(r"\b([A-Z][\w&.-]*)['’]s\b", question)}
     names = [name for name in specific_terms(question)
-             if name.isalpha() and len(name) > 1 and name.casefold() not in filed | owners
+             if name.isalpha() and len(name) > 1 and name.casefold() not in filed | owners | MONTH_NAMES
              and not re.search(rf"(?<![a-z]){re.escape(name.casefold())}(?![a-z])", told)]
     said = bare_stems(told) | everyday_words(question)  # "Apple's advertising business" is no "Total net sales"
     return names + [w for w in owned_words(question) if not set(stems(w)) <= said]
 
 
+MONTH_NAMES = frozenset(MONTHS)
 _ASKED_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 # the words that ask for a change and its cause, not what changed: a document need not say "improving" itself
 # "Is interest expense going up, and what is behind it?": the words of a change asked in everyday wording too
@@ -148,6 +152,38 @@ def figure_rows(question: str, tables: TableIndex, view: MemoryView) -> list[Nam
 def _table_stems(row: NamedRow) -> frozenset[str]:
     """The stems a row's table says: its text (every row's label and header) and its section's titles."""
     return frozenset(stems(" ".join((row.entry.text, *row.entry.section))))
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.IGNORECASE)
+
+
+def counts_asked(question: str, row: NamedRow) -> bool:
+    """A "how many …" question is answered by a row that counts what it asks about: its label, heading or header
+    says one of the (up to three) words after "how many" ("how many Oracle employees": "approximate employee
+    counts"), so "How many kinds of equity award …" is no "Total shareholders' equity" and "How many shares …
+    repurchase" no "Common stock repurchased" of dollars. "How many dollars" asks for an amount; any other
+    question, for any figure."""
+    match = _HOW_MANY.search(question)
+    if match is None or match.group(1).lower().startswith("dollars"):
+        return True
+    return bool(set(stems(match.group(1))) & (row.row.label | row.row.group | row.row.columns))
+
+
+def same_table(rows: list[NamedRow]) -> list[NamedRow]:
+    """The other rows of the first row's list of figures (one measure, `TableRowRef.listed`) the question names,
+    each label once: a question naming two of them asks for both ("how many employees … in research and
+    development, and how many in hardware?"). A statement's other named rows are no second figure asked for
+    ("R&D expense before stock-based compensation" names the compensation it sets aside)."""
+    first = rows[0]
+    if not first.row.listed:
+        return []
+    seen = {first.row.label}
+    out = []
+    for r in rows[1:]:
+        if r.entry.entry_id == first.entry.entry_id and r.column == first.column and r.row.label not in seen:
+            seen.add(r.row.label)
+            out.append(r)
+    return out
 
 
 def figure_text(best: NamedRow) -> str:
@@ -228,7 +264,7 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
     """The table row the question names, with its year and unit; a not-found answer (`found` False) saying which
     years its tables give when they stop short of the asked year and no sentence gives it; None when no row is
     named."""
-    rows = figure_rows(question, tables, view)
+    rows = [r for r in figure_rows(question, tables, view) if counts_asked(question, r)]
     if not asks_share(question):  # "How much revenue … in the EMEA region": 12,109, not the 24% of its share row
         rows.sort(key=of_shares)
     if rows:
@@ -239,7 +275,8 @@ def one_figure(question: str, evidence: list[Evidence], tables: TableIndex, view
         instead = said_instead_of_row(question, rows[0], cited.source, evidence)
         if instead is not None:  # the commercial paper's interest rate, not its balance
             return Answer(instead.text, [instead], 1.0)
-        return Answer(figure_text(rows[0]), [cited], 1.0)
+        also = [f"{r.statement()}." for r in same_table(rows)]  # "… in research and development, and in hardware?"
+        return Answer(" ".join([figure_text(rows[0]), *also]), [cited], 1.0)
     missing = tables.missing_years(question)
     asked = [w.strip("?.,") for w in question.split() if w.strip("?.,").isdigit()]
     if missing is None or said_in_prose(missing[0], asked, evidence):

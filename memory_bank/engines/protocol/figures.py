@@ -70,11 +70,12 @@ RowsOf = Callable[[InteractionEntry], dict[str, TableRowRef]]
 
 def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[NamedRow]:
     """Every row the question names with a value under a named column, most agreed-on value first."""
-    if not asked_years(asked) and not any(s.isdigit() for s in asked):
-        return []  # a row is named with its column, in practice a year
+    dated = bool(asked_years(asked)) or any(s.isdigit() for s in asked)
     found: list[NamedRow] = []
     for entry, node_ids in tables:
         for line, row in rows_of(entry).items():
+            if not (dated or row.listed):
+                continue  # a row is named with its column, in practice a year; a listed measure's by its words
             cells = [(column, value) for column, value in row.values_for(asked) if value.strip()]
             if cells and names_row(asked, row):
                 found.append(NamedRow(entry, node_ids[0], line, row, *cells[0], also=tuple(cells[1:])))
@@ -89,9 +90,12 @@ def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[N
         first.setdefault((r.agree, r.row.label), order[id(r)])
     # a row named by more of the question's words comes first, however many tables repeat a broader one: "total
     # revenues in the Americas" is the row "Total Revenues by Geography: Americas", not the total row; on a tie,
-    # the one whose own label says more ("cloud services revenues": "Cloud services", not "…by Business: Services")
+    # the one whose own label says more ("cloud services revenues": "Cloud services", not "…by Business: Services");
+    # then a row of one date's figures whose header the question says in words ("how many employees … as of May
+    # 31, 2023": the employee counts, not the research and development expense of every year's table)
     return sorted(ranked, key=lambda r: (-len((r.row.label | r.row.group) & asked), -len((r.row.own or r.row.label)
-                                                                                         & asked), -r.agree,
+                                                                                         & asked),
+                                         -(len(r.row.columns & asked) if r.row.listed else 0), -r.agree,
                                          first[(r.agree, r.row.label)], not _statement(r.entry), order[id(r)]))
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ...memory.outline import Outline
+from ...memory.outline import Outline, questions_listed
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
@@ -243,8 +243,11 @@ class MemoryBlockBuilder:
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
         noun = set(stems(item_noun(question) or ""))
+        # lines worded as questions are of the kind "questions" whatever words they use
+        asked_lines = [questions_listed(frozenset(noun), [s.text for s in ss]) for ss in said]
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
-                  + _kind_match(noun, title | head, ls) for title, head, ls in zip(titles, heads, lines)]
+                  + _kind_match(noun, title | head, ls, extra) for title, head, ls, extra
+                  in zip(titles, heads, lines, asked_lines)]
         # a list of something else is no answer, one headed by the asked quarter is that quarter's: the best of the
         # few best-scored sections that lists the asked kind ("factors": "7.3.5 Identifying Candidate Solutions",
         # whose list "These are some factors to consider:" opens, not "7.3 Steps to Introducing ZTA" above it)
@@ -385,13 +388,13 @@ def _restates(line: str, claims: set[str]) -> bool:
     return any(claim.startswith(key) or claim in key for claim in claims)
 
 
-def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str]]) -> float:
+def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str]], of_kind: int = 0) -> float:
     """How plainly a section holds items of the kind asked for: named in its title ("2.1 Tenets of Zero Trust",
     "7.3 Steps to ...") counts most, then lines that each name it (sub-sections that each open "In this
-    deployment model"), up to three."""
+    deployment model") or are of it by their form (`of_kind`: questions), up to three."""
     if not noun:
         return 0.0
-    return (2.0 if noun <= title else 0.0) + min(3, sum(noun <= line for line in lines)) / 3
+    return (2.0 if noun <= title else 0.0) + min(3, of_kind + sum(noun <= line for line in lines)) / 3
 
 
 def _breadth(values: list[float], count: int) -> float:

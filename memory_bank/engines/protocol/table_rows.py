@@ -39,6 +39,10 @@ class TableRowRef:
     # its own word, and of what the heading measures ("revenues"; not what it is broken down "by")
     own: frozenset[str] = frozenset()
     measure: frozenset[str] = frozenset()
+    # a list of one measure's figures: one column, headed by words, not a year ("approximate employee counts" over
+    # "Research and development 47,000", "Hardware 3,000"); named by its header's words whatever year the question
+    # dates them by (a statement's "Number of Shares" is one column of many: its rows are named by their year)
+    listed: bool = False
 
     def row_unit(self) -> str:
         """The unit of this row's figures: a table's "millions, except number of shares which are reflected in
@@ -61,9 +65,11 @@ class TableRowRef:
 
     def values_for(self, asked: frozenset[str]) -> list[tuple[str, str]]:
         """The (column, value) cells of the columns the question names: by year when it names one ("2023" in
-        "fiscal 2023"; "September 25, 2021" is not named by "September 24, 2022"), else by any word."""
+        "fiscal 2023"; "September 25, 2021" is not named by "September 24, 2022"), else by any word; a listed
+        measure's by its words."""
         years = asked_years(asked)
-        return [(c, v) for c, v in self.cells if set(stems(c)) & (years or asked)]
+        wanted = years if years and not self.listed else asked
+        return [(c, v) for c, v in self.cells if set(stems(c)) & wanted]
 
 
 def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
@@ -73,6 +79,7 @@ def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
     if not isinstance(rows, list) or not isinstance(columns, list):
         return {}
     heads = frozenset(s for c in columns[:MAX_CELLS] if isinstance(c, str) for s in stems(c[:MAX_TEXT]))
+    listed = len(columns) == 1 and bool(heads) and not asked_years(heads)
     out: dict[str, TableRowRef] = {}
     group = ""  # "Net sales by category:": a row of no values that heads the one-word rows under it
     for row in rows[:MAX_ROWS]:
@@ -87,7 +94,8 @@ def table_rows(metadata: dict[str, Any]) -> dict[str, TableRowRef]:
         grouped = bool(cells and group and len(label) < MIN_LABEL_STEMS)  # "iPhone" under "Net sales by category:"
         out[row[0]] = TableRowRef(label, heads, f"{group} {name}" if grouped else name, cells, unit,
                                   frozenset(stems(group)) if grouped else frozenset(),
-                                  *(_own(name) if cells else (frozenset(), frozenset())))
+                                  *(_own(name) if cells else (frozenset(), frozenset())),
+                                  listed=listed and len(cells) == 1)
     return out
 
 
@@ -118,8 +126,10 @@ def names_label(asked: frozenset[str], row: TableRowRef | None) -> bool:
     provided by operating activities")."""
     if row is None:
         return False
-    if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"
-        return bool(row.label) and row.label <= asked and bool((row.group - QUALIFIERS) & asked)
+    if len(row.label) < MIN_LABEL_STEMS:  # "iPhone" is named with its group's words: "iPhone net sales"; in a
+        # table of one date's figures, with its header's ("Hardware" under "approximate employee counts")
+        kind = row.group | (row.columns if row.listed else frozenset())
+        return bool(row.label) and row.label <= asked and bool((kind - QUALIFIERS) & asked)
     if row.own and row.own <= asked and row.measure <= asked:
         return True  # so is one whose heading came written in: "revenues in the Americas", not "by geography"
     core = row.label - QUALIFIERS

@@ -13,6 +13,7 @@ from memory_bank.engines.offline.reason_answer import gives_reason
 from memory_bank.engines.offline.sides import asked_aspects, asked_difference, states_difference
 from memory_bank.engines.offline.titled_section import in_order, title_words
 from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank.text.asks import asks_for_items, item_noun
 from tests.support.pdf_pages import bank_of_pages
 
 
@@ -72,6 +73,20 @@ def test_a_sub_section_asked_after_an_opening_clause_what_is_still_to_work_out_i
                      "enterprise still have to work out to formulate its access policies?"):
         answer = migration.run(question).answer
         assert "upstream resources" in answer and "tuning phase" in answer, answer
+
+
+def test_what_to_ask_of_a_solution_is_the_list_of_questions(migration: MemoryBank) -> None:
+    """"What should enterprise architects ask of a vendor's ZTA solution …?" names no kind of item, yet asks for
+    questions: 7.3.5 lists five, each a question ("Does the solution require …?"). It got two sentences about
+    candidate solutions and the first question alone."""
+    question = "What should enterprise architects ask of a vendor's ZTA solution when drawing up candidate solutions?"
+    assert asks_for_items(question) and item_noun(question) == "questions"
+    assert not asks_for_items("What should I ask for when I renew a support contract?")  # a request, no questions
+    answer = migration.run(question).answer
+    assert answer.startswith("The documents give 5 questions"), answer
+    for said in ("installed on the client asset", "entirely on enterprise premises", "log interactions for analysis",
+                 "broad support for different applications", "changes to subject behavior"):
+        assert said in answer, (said, answer)
 
 
 @pytest.fixture(scope="module")
