@@ -142,6 +142,11 @@ class MemoryReader:
             self._words = (len(entries), set().union(*(words(e.text) for e in entries.values())))
         return self._words[1]
 
+    def acronyms_said(self, pairs: list[tuple[str, str]]) -> set[str]:
+        mentions = self.passages_saying([(form,) for pair in pairs for form in pair])
+        return {acronym for i, (acronym, _) in enumerate(pairs)
+                if mentions.each(2 * i + 1) < mentions.each(2 * i) <= TOPICAL_SHARE * mentions.passages}
+
     def acronyms(self) -> dict[str, str]:
         """The acronyms the task's documents define, with their long forms (read again when entries are added)."""
         with self._memory.read():
@@ -180,6 +185,7 @@ class MemoryReader:
             return self._deep.run(resolved, with_attachments)
 
 
+TOPICAL_SHARE = 0.2  # a term said in more passages than this share is what the documents are about
 SELDOM = 2  # an acronym said in at most this many passages, and written out in more, is read as written out
 
 

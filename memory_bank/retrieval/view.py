@@ -106,6 +106,11 @@ class MemoryView(Protocol):
         """Which raw passages say which group of term forms (a term and its other forms)."""
         ...
 
+    def acronyms_said(self, pairs: list[tuple[str, str]]) -> set[str]:
+        """Of the (acronym, long form) pairs, the acronyms the documents say in more passages than their long
+        forms (their way of saying it), though not throughout (what the documents are about)."""
+        ...
+
     def acronyms(self) -> dict[str, str]:
         """The acronyms the task's documents define ("RMF" -> "Risk Management Framework")."""
         ...

@@ -78,6 +78,38 @@ def shortened_for(question: str, acronyms: dict[str, str], sentences: list[str])
     return shorten(question, acronyms)
 
 
+def with_acronyms(question: str, acronyms: dict[str, str],
+                  said: Callable[[list[tuple[str, str]]], set[str]] | None = None) -> str:
+    """The question with the acronym the documents define written after each long form of it the question says
+    ("What does a continuous diagnostics and mitigation (CDM) system tell …?"): their sentences say the acronym
+    ("An enterprise CDM system provides the policy engine with …"), which the long form alone does not match.
+    The longest long form wins where two overlap ("zero trust architecture", not its "zero trust"); an acronym the
+    question already says is not added, nor one of a one-word long form; with `said` (the view's `acronyms_said`),
+    only those the documents say more often than their long forms, though not throughout ("ZTA" of a publication
+    on zero trust architecture, added to every question, weighed its definitions first)."""
+    taken: list[tuple[int, int, str]] = []
+    for acronym, long_form in sorted(acronyms.items(), key=lambda kv: -len(kv[1])):
+        if len(long_form.split()) < 2 or re.search(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", question):
+            continue
+        for match in _said_form(long_form).finditer(question):
+            if not any(start < match.end() and match.start() < end for start, end, _ in taken):
+                taken.append((match.start(), match.end(), acronym))
+                break
+    kept = said([(a, acronyms[a]) for _, _, a in taken]) if said and taken else {a for _, _, a in taken}
+    for _start, end, acronym in sorted(taken, reverse=True):
+        if acronym not in kept:
+            continue
+        question = f"{question[:end]} ({acronym}){question[end:]}"
+    return question
+
+
+def _said_form(long_form: str) -> re.Pattern[str]:
+    """The long form as a question may say it: each word singular or plural ("continuous diagnostics and
+    mitigation" of "Continuous Diagnostics and Mitigations"), a space or hyphen apart."""
+    words = [re.escape(w[:-1] if len(w) > 3 and w.endswith("s") else w) + "(?:s|es)?" for w in long_form.split()]
+    return re.compile(r"(?<![\w-])" + r"[\s\-]+".join(words) + r"(?![\w-])", re.IGNORECASE)
+
+
 def _long_form(acronym: str, long_form: str) -> re.Pattern[str]:
     """The long form as written in running text, its words a space or hyphen apart, the acronym after it in
     brackets or not."""

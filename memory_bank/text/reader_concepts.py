@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .acronyms import in_document_words
+from .acronyms import in_document_words, with_acronyms
 
 _HOLDERS = r"(?:share|stock)holders|investors|owners"
 # (what a reader writes, the words the documents use for it, whether only when they never say the reader's word)
@@ -60,7 +60,11 @@ def in_filing_terms(question: str, mentions: Callable[[list[str]], dict[str, boo
 
 
 def in_document_terms(question: str, long_forms: Callable[[list[str]], dict[str, str]],
-                      mentions: Callable[[list[str]], dict[str, bool]] | None = None) -> str:
+                      mentions: Callable[[list[str]], dict[str, bool]] | None = None,
+                      acronyms: dict[str, str] | None = None,
+                      said: Callable[[list[tuple[str, str]]], set[str]] | None = None) -> str:
     """The question as it is searched and answered: acronyms written as the documents write them
-    (`acronyms.in_document_words`), reader's concepts widened by the documents' words (`in_filing_terms`)."""
-    return in_filing_terms(in_document_words(question, long_forms), mentions)
+    (`acronyms.in_document_words`), a long form followed by the acronym they define for it
+    (`acronyms.with_acronyms`), reader's concepts widened by the documents' words (`in_filing_terms`)."""
+    question = in_document_words(question, long_forms)
+    return in_filing_terms(with_acronyms(question, acronyms, said) if acronyms else question, mentions)

@@ -9,6 +9,7 @@ from memory_bank.text.acronyms import (
     shorten,
     shortened_for,
     spelled_out,
+    with_acronyms,
 )
 
 TEXT = ("Agencies follow the NIST Risk Management Framework (RMF). The policy enforcement point (PEP) enables "
@@ -71,3 +72,23 @@ def test_a_question_is_asked_again_in_short_forms_only_where_the_sentences_say_t
     said_long = ["The Risk Management Framework was revised.", "Agencies follow the Risk Management Framework (RMF)."]
     assert shortened_for(question, acronyms, said_long) is None
     assert shortened_for("What does the policy engine decide?", acronyms, said_short) is None
+
+
+def test_a_long_form_the_question_says_gets_the_acronym_the_sentences_say() -> None:
+    """"What does a continuous diagnostics and mitigation system tell the policy engine …?" missed "An enterprise
+    CDM system provides the policy engine with the information about the asset …": the sentence says the acronym."""
+    acronyms = {"CDM": "Continuous Diagnostics and Mitigations", "ZT": "Zero trust", "ZTA": "zero trust architecture",
+                "PEP": "policy enforcement point", "PEPs": "policy enforcement points", "PE": "Policy engine"}
+    assert with_acronyms("What does a continuous diagnostics and mitigation system tell the policy engine?",
+                         acronyms) == ("What does a continuous diagnostics and mitigation (CDM) system tell the "
+                                       "policy engine (PE)?")  # singular or plural, any case
+    # the longest long form where two overlap, each once; an acronym the question says already is left alone
+    assert with_acronyms("How does a zero trust architecture differ from zero trust?", acronyms) == \
+        "How does a zero trust architecture (ZTA) differ from zero trust (ZT)?"
+    assert with_acronyms("What do policy enforcement points do?", acronyms) == \
+        "What do policy enforcement points (PEPs) do?"
+    assert with_acronyms("Is the PE the policy engine?", acronyms) == "Is the PE the policy engine?"
+    # only the acronyms the documents say more than their long forms (and not throughout), when they can tell
+    said = with_acronyms("How does a zero trust architecture use a continuous diagnostics and mitigation system?",
+                         acronyms, lambda pairs: {a for a, _ in pairs if a == "CDM"})
+    assert said == "How does a zero trust architecture use a continuous diagnostics and mitigation (CDM) system?"

@@ -19,7 +19,7 @@ from ...retrieval.embedding import Embedder
 from ...structure.lists import item_marker
 from ...text.asks import asks_for_items, asks_sequence
 from ...text.tokens import stems
-from .evidence import Evidence
+from .evidence import GOES_ON, Evidence
 from .found import FoundModel
 from .kind_named import asked_kind, kind_accepts
 from .lead_fallback import fallback_lead
@@ -44,8 +44,6 @@ _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|t
 # is the alternative to is the sentence before, which the answer cannot leave out, so it is read past the budget
 _GOES_BESIDE = re.compile(r"^\s*(?:alternatively|likewise|similarly|otherwise|instead)\b",
                           re.IGNORECASE)
-# one that goes on telling of the same subject ("He died in 1227 …"); "His friends thought …" tells of others
-_GOES_ON = re.compile(r"^\s*(?:he|she|it|they|this|these|those)\b(?!')", re.IGNORECASE)
 _FOLLOWS = re.compile(r"\b(?:as\s+follows|the\s+following)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
@@ -222,7 +220,7 @@ def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
     at = {e.position: j for j, e in enumerate(pool) if e.node_id == ev.node_id}
     before = at.get(ev.position - 1) if _POINTS_BACK.match(ev.text) or _GOES_BESIDE.match(ev.text) else None
     after = at.get(ev.position + 1)
-    return before, after if after is not None and _GOES_ON.match(pool[after].text) else None
+    return before, after if after is not None and GOES_ON.match(pool[after].text) else None
 
 
 def _joined(sentences: Iterable[str]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...memory.store import claim_key
 from ...text.furniture import Role
@@ -42,16 +42,35 @@ class Evidence:
         return self.text.rstrip().endswith(":") and len(self.text.split()) <= LEAD_IN_WORDS
 
 
+# a sentence that goes on telling of the same subject as the one before it ("He died in 1227 …", "This system
+# contains …"); "His friends thought …" tells of others
+GOES_ON = re.compile(r"^\s*(?:he|she|it|they|this|these|those)\b(?!')", re.IGNORECASE)
+
+
 def distinct(evidence: list[Evidence]) -> list[Evidence]:
-    """The evidence without repeated sentences (the first kept): the same sentence read twice is one sentence."""
-    seen: set[str] = set()
+    """The evidence without repeated sentences (the first kept): the same sentence read twice is one sentence. Where
+    it was read matters for what comes after it: a list item's first sentence is read in its section's outline,
+    where the next item follows it, and in the item's own passage, where the item goes on ("• ID management
+    system: This is responsible for … . This system contains the necessary subject information (e.g., name, …)");
+    the sentence kept is placed where it goes on, when only there the next sentence continues it."""
+    at = {(ev.node_id, ev.position): ev for ev in evidence if ev.position >= 0}
+    seen: dict[str, int] = {}
     out: list[Evidence] = []
     for ev in evidence:
         key = claim_key(ev.text)
-        if key and key not in seen:
-            seen.add(key)
+        if not key:
+            continue
+        if key not in seen:
+            seen[key] = len(out)
             out.append(ev)
+        elif not _goes_on(out[seen[key]], at) and _goes_on(ev, at):
+            out[seen[key]] = replace(out[seen[key]], node_id=ev.node_id, position=ev.position)
     return out
+
+
+def _goes_on(ev: Evidence, at: Mapping[tuple[str, int], Evidence]) -> bool:
+    after = at.get((ev.node_id, ev.position + 1)) if ev.position >= 0 else None
+    return after is not None and GOES_ON.match(after.text) is not None
 
 
 def words_in(evidence: list[Evidence]) -> int:

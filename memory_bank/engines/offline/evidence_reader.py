@@ -8,7 +8,7 @@ from ...retrieval.view import MemoryView
 from ..models import ToolCallRecord
 from ..protocol.memory_block import Selected, Selection, Sentence
 from .answering import announces_list
-from .evidence import Evidence, answerable
+from .evidence import GOES_ON, Evidence, answerable
 from .results import clip
 from .themes import cover_themes, section_themes
 
@@ -37,12 +37,25 @@ class EvidenceReader:
                                         response=clip(self.view.deep_retrieve(node.id, with_attachments=False)
                                                       .text(), self.response_chars)))
             prior = 1.0 / (1.0 + chosen.rank)
-            for owner, s in _with_lists(chosen, selection.nodes):
-                if answerable(s.text):
-                    evidence.append(Evidence(s.text, owner.node.id, s.source, s.pages, prior, owner.node.role,
-                                             s.printed, s.position, s.section, s.row is not None,
-                                             (*themes.get(s.section[:1], ()), *covers.get(s.source, ()))))
+            for owner, shown in _with_lists(chosen, selection.nodes):
+                for s in (*_pointed_back_to(owner, shown), shown):
+                    if answerable(s.text):
+                        evidence.append(Evidence(s.text, owner.node.id, s.source, s.pages, prior, owner.node.role,
+                                                 s.printed, s.position, s.section, s.row is not None,
+                                                 (*themes.get(s.section[:1], ()), *covers.get(s.source, ()))))
         return evidence
+
+
+def _pointed_back_to(owner: Selected, shown: Sentence) -> list[Sentence]:
+    """The sentence before one that goes on telling of it ("This system contains the necessary subject
+    information …" after "• ID management system: This is responsible for …"), when the block left it out of this
+    node (it showed it once, in the section's outline, where the next item follows it): read here too, so the
+    answer can tell the item with what it goes on to say."""
+    if shown.position <= 0 or GOES_ON.match(shown.text) is None:
+        return []
+    if any(s.position == shown.position - 1 for s in owner.shown):
+        return []
+    return [s for s in owner.sentences if s.position == shown.position - 1][:1]
 
 
 def _with_lists(chosen: Selected, nodes: list[Selected]) -> list[tuple[Selected, Sentence]]:

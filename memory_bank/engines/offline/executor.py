@@ -100,7 +100,8 @@ class OfflineExecutor:
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
         # "CEO", "return capital", "drawback": in the filing's words
-        question = in_document_terms(question, self.view.long_forms, self.view.mentions)
+        question = in_document_terms(question, self.view.long_forms, self.view.mentions, self.view.acronyms(),
+                                     self.view.acronyms_said)
         if len(selection.parts) > 1:
             behind = self.front_matter.behind(question)  # "Which body oversaw …, and which group …?": one passage
             if behind is not None:

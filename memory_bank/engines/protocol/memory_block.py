@@ -127,7 +127,8 @@ class MemoryBlockBuilder:
         if budget_tokens < MIN_BUDGET:
             raise ValueError(f"a memory block needs at least {MIN_BUDGET} tokens, got {budget_tokens}")
         # "CEO", "return capital", "drawback": in the filing's words
-        question = in_document_terms(question, self.view.long_forms, self.view.mentions)
+        question = in_document_terms(question, self.view.long_forms, self.view.mentions, self.view.acronyms(),
+                                     self.view.acronyms_said)
         k = self.config.passages + (self.config.item_passages if asks_for_items(question) else 0)
         passages = self.view.search_passages(question, k) if question.strip() else []
         candidates = self._candidates(question, passages) if question.strip() else []

@@ -452,3 +452,12 @@ def test_an_absolute_asked_of_a_sentence_saying_a_lesser_degree_is_a_no(tmp_path
     assert reduce.answer.startswith("Yes. "), reduce.answer
     assert verdict("Does the gateway always block the request?", "The gateway may limit such requests.") == "No"
     assert verdict("Does the gateway always block the request?", "The gateway always blocks it.") == "Yes"
+
+
+def test_a_long_form_finds_the_sentence_saying_its_acronym(nist_bank: MemoryBank) -> None:
+    """"What does a continuous diagnostics and mitigation system tell the policy engine …?" got the CDM item's
+    definition and the policy engine's: the sentence that answers says "CDM" ("An enterprise CDM system provides
+    the policy engine with the information about the asset making an access request, such as …")."""
+    answer = nist_bank.run("What does a continuous diagnostics and mitigation system tell the policy engine about "
+                           "an asset that is requesting access?").answer
+    assert "patched operating system" in answer and "known vulnerabilities" in answer, answer

@@ -120,7 +120,7 @@ def test_a_paragraph_carries_its_topic_to_the_sentences_that_answer_without_its_
     block, _ = MemoryBlockBuilder(b.view).build(question, 200)
     assert "bought back 90 million" in block and "dividend of 23 cents" in block and "the mill" not in block
     monkeypatch.setattr(memory_block, "in_document_terms",
-                        lambda question, long_forms, _mentions=None: in_document_words(question, long_forms))
+                        lambda question, long_forms, *_rest: in_document_words(question, long_forms))
     bag, _ = MemoryBlockBuilder(b.view, _replace(BlockConfig(), follow_share=0.0)).build(question, 200)
     assert "dividend of 23 cents" not in bag and "the mill" in bag, "without it the distractor wins the room"
 
