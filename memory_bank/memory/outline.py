@@ -17,8 +17,10 @@ from ..text.tokens import stems
 OUTLINE_KEY = "outline"
 MAX_TEXT = 2_000  # characters of one item or opening sentence
 MAX_ENTRIES = 200  # lists, items per list, sub-sections
-# kinds of item any list is of: "What kinds of services ...?" names no kind a list must name
-VAGUE_KINDS = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item"})
+# kinds of item any list is of: "What kinds of services ...?" names no kind a list must name; nor does "How many
+# subsections does Section 6 …?" or "… topics …": a section's parts are its sub-sections whatever they are of
+VAGUE_KINDS = frozenset({"kind", "type", "sort", "categor", "form", "variet", "class", "way", "ways", "thing", "item",
+                         "section", "subsection", "sub-section", "chapter", "appendic", "topic"})
 # a title's plural words (`plural_title`): "-s" but not "-ss" ("Components", not "Business"), and the irregular few
 _PLURAL = re.compile(r"[^s]s$", re.IGNORECASE)
 _PLURALS = frozenset({"criteria", "data", "people", "children", "media", "phenomena"})

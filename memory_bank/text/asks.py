@@ -23,7 +23,8 @@ _ITEM_NOUNS = (
     r"drivers?|trends?|practices?|guidelines?|rules?|milestones?|metrics?|indicators?|layers?|levels?|tiers?|"
     r"inputs?|outputs?|characteristics|causes|effects|consequences|lessons|stakeholders|participants|actors|"
     r"mechanisms?|techniques?|considerations?|strengths|weaknesses|opportunities|dependencies|prerequisites|"
-    r"dangers?|hazards?|drawbacks?|downsides?|pitfalls?|shortcomings?|vulnerabilities"
+    r"dangers?|hazards?|drawbacks?|downsides?|pitfalls?|shortcomings?|vulnerabilities|(?:sub-?)?sections|chapters|"
+    r"appendices|topics"
 )
 # "how many tenets / deployment models" counts a list; "how many employees / shares" asks for a quantity
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:\S+\s+){{0,2}}?(?:{_ITEM_NOUNS})\b", re.IGNORECASE)

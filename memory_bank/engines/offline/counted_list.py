@@ -71,10 +71,18 @@ HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # a question asking for a
 # so a hostile sentence of thousands of commas or spaces is read in one pass, not retried at every comma
 _ENUMERATED = re.compile(r"\b(?:consists?\s+(?:primarily\s+|mainly\s+|largely\s+)?of|comprises?|(?:is|are)\s+"
                          r"(?:(?:composed|made\s+up|comprised)\s+(?:primarily\s+|mainly\s+|largely\s+)?of)|"
+                         # "Key competitive factors … include: total cost of ownership, performance, …"; "The goals of
+                         # NCPS … are to manage cyber risk, improve cyber protection, and empower partners …"
+                         r"includes?:?|(?:are|were)\s+to|"
                          r"(?P<divided>(?:categori[sz]ed|classified|grouped|divided|sorted|split|broken down|"
                          r"organi[sz]ed) into))\s++"
                          r"(?P<items>[^.;:](?>[^.;:,]*),[^.;:]+\band\s++[^.;:,]+)\.?$", re.IGNORECASE)
+# "The Company's customers are primarily in the consumer, small and mid-sized business, education, enterprise and
+# government markets.": the items before their noun, after an article or a possessive (bounded pieces: one pass)
+_BEFORE_NOUN = re.compile(r"\b(?:the|its|our|their)\s+(?P<items>[^.;:,]{1,60}(?:,[^.;:,]{1,60}){1,11},?\s+and\s+"
+                          r"[\w'’-]+)\s+(?P<noun>[\w'’-]+)", re.IGNORECASE)
 MAX_ENUMERATED = 12
+SUBJECT_SPAN = 20  # words: a sentence opening with no more before its list says its subject there
 SUBJECT_WORDS = 2  # words of the question's own said just before a list make it the list asked for
 _DIVISIONS = bare_stems("categories classes groups types kinds parts divisions areas")  # what a division yields
 
@@ -90,21 +98,37 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     asked = bare_stems(noun)
     own = bare_stems(asked_part(question)) - asked - STOPWORDS  # the question's words besides the counted noun
     for ev in evidence:
-        listed = _ENUMERATED.search(ev.text)
-        if ev.row or listed is None:
+        if ev.row:
             continue
-        named = asked & bare_stems(" ".join(ev.text[: listed.start()].split()[-3:]))
+        before = _BEFORE_NOUN.search(ev.text)
+        if before is not None and asked & bare_stems(before.group("noun")):
+            items = _items(before.group("items"))
+            if 3 <= len(items) <= MAX_ENUMERATED:
+                return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
+        listed = _ENUMERATED.search(ev.text)
+        if listed is None:
+            continue
+        lead = ev.text[: listed.start()].split()
+        # the noun just before the verb, or anywhere in a short subject ("Key competitive factors in each of the
+        # segments in which we … compete … include: …")
+        named = asked & bare_stems(" ".join(lead[-3:] if len(lead) > SUBJECT_SPAN else lead))
         # "… indirect channel networks are comprised primarily of resellers, …" of "How many kinds of partners
         # make up the indirect channels …?": the question's own words name what the list makes up
         subject = len(own & bare_stems(" ".join(ev.text[: listed.start()].split()[-5:]))) >= SUBJECT_WORDS
         if not (named or subject or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
             continue  # "These gaps can be categorized into A, B and C" names categories by its verb
-        *pieces, last = listed.group("items").split(",")
-        head, _, tail = last.rpartition(" and ")
-        items = [p.strip() for p in (*pieces, head, tail) if p.strip() and p.strip() != "and"]
+        items = _items(listed.group("items"))
         if 3 <= len(items) <= MAX_ENUMERATED:
             return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
     return None
+
+
+def _items(listed: str) -> list[str]:
+    """The items of an inline list: the commas' pieces, the last split at its "and" (an "and" inside an earlier
+    piece is part of its item: "small and mid-sized business")."""
+    *pieces, last = listed.split(",")
+    head, _, tail = last.rpartition(" and ")
+    return [p.strip() for p in (*pieces, head, tail) if p.strip() and p.strip() != "and"]
 
 
 def says_more_of(question: str, counted: Answer, listed: str) -> bool:

@@ -55,6 +55,11 @@ _BEFORE_CONDITION = 12
 _PREMISE = re.compile(r"^(?!\W*(?:how|what|which|who|whom|whose|why|where|when|is|are|was|were|do|does|did|can|could|"
                       r"should|will|would|has|have|had|may|might|must)\b)[^?]{8,300}?,\s*(?:so\s+|and\s+|but\s+|then\s+)?"
                       r"(?=(?:how|what|which|who|whom|why|where|when)\b)", re.IGNORECASE)
+# a question asking how well, how much better or how it compares presumes no fact: "How well do TIC and agency perimeter
+# firewalls protect against attacks from the internet, compared with attacks from inside …?" is answered by "…
+# less useful for detecting … attacks from inside the network and cannot protect subjects outside …"
+_DEGREE = re.compile(r"\b(?:how\s+(?:well|effective(?:ly)?|much\s+(?:better|worse|more|less))|to\s+what\s+"
+                     r"(?:extent|degree)|compared?\s+(?:with|to)|versus|vs\.?)\b", re.IGNORECASE)
 _PRIVATIVE = re.compile(r"^(?:(?!under|until|union|unit|univers|uniqu|uniform|discover|district|distan|display|discus"
                         r"|distribut|distinct|distingu|dish|disc|mission|missil|mister|uncle|unanim)(?:un|dis|non|mis)"
                         r"[a-z]{4,}|(?:lost|loss|lose|losing|exception|except|outside|less|fewer"
@@ -74,7 +79,7 @@ def _content(tokens: list[str]) -> set[str]:
 def denied(question: str, sentence: str) -> list[str]:
     """"not …" with the question's words the sentence negates, or "only" when the question presumes another than
     the one the sentence calls the only one; empty when the sentence denies nothing the question presumes."""
-    if is_yes_no(question):
+    if is_yes_no(question) or _DEGREE.search(question):
         return []
     out: list[str] = []
     besides = _BESIDES.match(question)

@@ -14,7 +14,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ...memory.outline import Outline, OutlineItem, OutlineList, head_stems, kind_named, plural_title, questions_listed
+from ...memory.outline import (
+    VAGUE_KINDS,
+    Outline,
+    OutlineItem,
+    OutlineList,
+    head_stems,
+    kind_named,
+    plural_title,
+    questions_listed,
+)
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
 from ...text.asks import ORDINALS, asked_part, item_noun
@@ -267,6 +276,9 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)
+    if (not listing.numbered and noun and not noun & VAGUE_KINDS and not noun <= title
+            and not noun <= texts[best][0] and 2 * sum(noun <= line for line in heads) < len(heads)):
+        return None  # "How many markets …?": two of Item 1's eleven sub-sections open on markets; they are no markets
     worded = sum("?" in item.text for item in listing.items)
     if noun and 2 * worded >= len(listing.items) and not asked(listing) and not noun <= plural_title(lead):
         # "Which federal programs does ZTA interact with?": the CDM program's questions are no programs, though its

@@ -146,3 +146,28 @@ def test_a_list_the_question_names_by_its_own_words_is_counted() -> None:
     assert answer is not None and answer.text.startswith("There are 7 partners: "), answer
     # the question's words not said before the list: not the list asked for
     assert enumerated_count("How many kinds of suppliers build Oracle's servers?", [networks]) is None
+
+
+def test_lists_that_include_are_to_or_stand_before_their_noun_are_counted() -> None:
+    """bench/data/doc_qa_dev3.json asked these counts plainly and got "not found" (the factors, the goals) or the
+    eleven sub-sections of Item 1 (the markets): the sentences name them all, after "include:", after "are to"
+    and before their noun."""
+    factors = _ev("Key competitive factors in each of the segments in which we currently compete and may compete in "
+                  "the future include: total cost of ownership, performance, scalability, reliability, security, "
+                  "functionality, efficiency, ease of use, speed to production and quality of technical support.")
+    answer = enumerated_count("How many factors does Oracle name as key to competition in each of the segments "
+                              "where it competes?", [factors])
+    assert answer is not None and answer.text.startswith("There are 10 factors: "), answer
+    goals = _ev("The goals of NCPS, which align with the overarching goals of zero trust, are to manage cyber risk, "
+                "improve cyber protection, and empower partners to secure cyber space.")
+    answer = enumerated_count("How many goals of the National Cybersecurity Protection System does the publication "
+                              "say line up with those of zero trust?", [goals])
+    assert answer is not None and answer.text.startswith("There are 3 goals: "), answer
+    markets = _ev("The Company’s customers are primarily in the consumer, small and mid-sized business, education, "
+                  "enterprise and government markets.")
+    answer = enumerated_count("How many markets does Apple say its customers are primarily in?", [markets])
+    # "small and mid-sized business" is one item
+    assert answer is not None and answer.text.startswith("There are 5 markets: "), answer
+    # a list before another noun, or one whose subject the question never says, is not the one asked for
+    assert enumerated_count("How many customers does Apple have?", [markets]) is None
+    assert enumerated_count("How many products does Oracle sell?", [factors]) is None

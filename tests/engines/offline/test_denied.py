@@ -141,3 +141,14 @@ def test_a_negation_in_a_premise_or_a_condition_is_not_what_is_asked() -> None:
     # the question proper's own negation still asks for one
     assert denied("An agency runs many programs, so which program did not adopt zero trust?",
                   "Every program adopted zero trust in 2020.") == ["not said: not"]
+
+
+def test_a_question_asking_how_well_or_how_it_compares_presumes_nothing_a_negation_denies() -> None:
+    """bench/data/doc_qa_dev3.json: the answer says where the firewalls fall short ("cannot protect subjects
+    outside"), which is what the question asks, not a denial of something it takes for granted."""
+    sentence = ("This helps block attackers from the internet, but the TICs and perimeter firewalls are less useful "
+                "for detecting and blocking attacks from inside the network and cannot protect subjects outside of "
+                "the enterprise perimeter.")
+    assert denied("How well do TIC and agency perimeter firewalls protect against attacks from the internet, compared "
+                  "with attacks from inside the network or subjects outside the perimeter?", sentence) == []
+    assert denied("Why do perimeter firewalls protect subjects outside the perimeter?", sentence) != []

@@ -461,3 +461,13 @@ def test_a_long_form_finds_the_sentence_saying_its_acronym(nist_bank: MemoryBank
     answer = nist_bank.run("What does a continuous diagnostics and mitigation system tell the policy engine about "
                            "an asset that is requesting access?").answer
     assert "patched operating system" in answer and "known vulnerabilities" in answer, answer
+
+
+def test_a_sections_parts_are_counted_as_sub_sections_or_topics(nist_bank: MemoryBank) -> None:
+    """bench/data/doc_qa_dev3.json: "subsections" and "topics" were no kind of item, so no outline was read for
+    them ("not found"); a section's parts are its sub-sections whatever they are of."""
+    answer = nist_bank.run("How many subsections does Section 6 use to relate ZTA to existing federal guidance?").answer
+    assert answer.startswith("There are 7 subsections") and "6.7 ZTA, Cloud Smart" in answer, answer
+    answer = nist_bank.run("Appendix B has a section on knowledge gaps and future areas of research. How many topics "
+                           "does that section take up?").answer
+    assert answer.startswith("There are 3 topics") and "User Experience in a ZTA Environment" in answer, answer
