@@ -26,7 +26,7 @@ from ...memory.outline import (
 )
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
-from ...text.asks import ORDINALS, asked_part, item_noun
+from ...text.asks import asked_part, item_noun
 from ...text.coverage import coverage, idf_weights
 from ...text.periods import names_period, periods
 from ...text.tokens import bare_stem, bare_stems, stems
@@ -38,9 +38,6 @@ from .specifics import asked_years
 
 MIN_ITEMS = 2
 _NOTE_MARK = re.compile(r"^(?:\(\d{1,2}\)|[*†‡§]{1,3})$")  # "(1)", "*": the marks of a footnote
-_EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # "… and how many are there?": the list's count
-_COUNT_WORDS = frozenset(bare_stems("many exist list total altogether all in number count give"))
 SUBJECT_SAID = 0.5  # a line says the question's subject when it covers this share of it
 QUALIFIER_WORDS = 3  # a question qualifying the items by this many words the list never says asks for one inside
 # the verbs a question asks for a list by ("Which models does NIST describe?"): they qualify no item (stemmed)
@@ -52,17 +49,9 @@ _NO_QUALIFIERS = frozenset(bare_stems(
     # "How many …", and the document naming itself ("does the publication ask …", "the report lists …"): no
     # qualifier of the items
     " many much publication document report paper filing"))
-_ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
-                      re.IGNORECASE)
 # a sub-section that serves the text, not one of its items: references, notes, a glossary
 _APPARATUS = re.compile(r"^\s*(?:[A-Z]?[\d.]*\s+)?(?:references|bibliography|acknowledge?ments|glossary|index|"
                         r"notes|endnotes|footnotes|sources)\s*$", re.IGNORECASE)
-
-
-def ordinal(question: str) -> int | None:
-    """The item a follow-up part points at ("what does the first say?" -> 1, "the last" -> -1), if any."""
-    match = _ORDINAL.search(question)
-    return ORDINALS[match.group(1).lower()] if match else None
 
 
 @dataclass(frozen=True)
@@ -226,17 +215,6 @@ def _pointed_at(item: OutlineItem, text: str) -> bool:
                for m in re.finditer(re.escape(item.marker), text))
 
 
-def pointed_item(listing: Listing, position: int) -> str | None:
-    """'Item 1: All data sources and computing services are considered resources.' (or 'Item 7 (the last): …') for the
-    item a follow-up points at; None when the list has no such item."""
-    index = position - 1 if position > 0 else len(listing.items) + position
-    if not 0 <= index < len(listing.items) or (position < 0 and listing.count > len(listing.items)):
-        return None
-    item = listing.items[index]
-    name = f"Item {index + 1}" + (" (the last)" if position < 0 else "")
-    return f"{name}: {item.label} {item.text}".strip() if not listing.numbered else f"{name}: {item.text}"
-
-
 def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = "") -> Listing | None:
     """The outline's list that matches the question best, or its sub-sections taken as the list: each
     candidate weighed by how many of its lines name the kind of item asked for, then by coverage. None when the
@@ -377,28 +355,6 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
     # or use cases lend themselves to zero trust?" is by the section "Deployment Scenarios/Use Cases" (a third)
     few = 3 * len(subject & said) < len(subject)
     return bool((names & subject) - said) or (len(subject) >= QUALIFIER_WORDS and few)
-
-
-def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:
-    """A part that points into the list an earlier part gave: 'the first' is that item; 'each one' is what the
-    items already say (each with its first sentence), and 'how many are there?' what the list's first line says
-    ("The documents give 7 tenets"), so neither adds a line of its own (the count was "not found" before)."""
-    listing = next((x for x in reversed(earlier) if x is not None), None)
-    if listing is None:
-        return None
-    if _EACH.search(part) or _counts_them(part):
-        return Answer("", [section_evidence(listing)], 1.0)
-    position = ordinal(part)
-    if position is None:
-        return None
-    text = pointed_item(listing, position)
-    return None if text is None else Answer(text, [section_evidence(listing)], 1.0)
-
-
-def _counts_them(part: str) -> bool:
-    """Does the part ask only how many items the list has ("how many are there?", "… in total?"), not how many
-    of them do something the list does not say ("how many are met by VPNs?")?"""
-    return bool(_HOW_MANY.search(part)) and item_noun(part) is None and bare_stems(part) <= _COUNT_WORDS
 
 
 def section_evidence(listing: Listing) -> Evidence:

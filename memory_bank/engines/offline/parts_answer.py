@@ -33,7 +33,8 @@ from .follow_on import followed_on
 from .item_details import ItemDetails
 from .kind_named import asked_kind
 from .kind_sentences import kind_sentences
-from .list_answer import ListAnswerer, Listing, followed_item, section_evidence
+from .list_answer import ListAnswerer, Listing, section_evidence
+from .list_pointers import followed_item
 from .passage import around
 from .ranking import Ranked
 from .results import done, where

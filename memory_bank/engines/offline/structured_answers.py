@@ -17,7 +17,8 @@ from .answering import Answerer
 from .asked import Asked
 from .compared_sections import compared_sections
 from .counted_list import HOW_MANY, counted_sentence, enumerated_count, says_more_of
-from .list_answer import ListAnswerer, Listing, ordinal, pointed_item
+from .list_answer import ListAnswerer, Listing
+from .list_pointers import ordinal, pointed_item
 from .named_agents import agents_count, people_count
 from .results import citations, done, where
 from .sides import asked_difference

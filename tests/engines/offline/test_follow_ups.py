@@ -14,7 +14,8 @@ from memory_bank.engines.offline.acronym_answer import asked_acronym
 from memory_bank.engines.offline.answering import Answerer
 from memory_bank.engines.offline.evidence import Evidence
 from memory_bank.engines.offline.item_details import asked_of, cue_stems, leans_on_list
-from memory_bank.engines.offline.list_answer import ListConfig, _best_listing, _counts_them
+from memory_bank.engines.offline.list_answer import ListConfig, _best_listing
+from memory_bank.engines.offline.list_pointers import _counts_them
 from memory_bank.memory.outline import Outline, OutlineChild, OutlineItem, OutlineList
 from memory_bank.memory.query_graph import Node
 from memory_bank.retrieval.embedding import HashingEmbedder
