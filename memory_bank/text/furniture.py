@@ -117,6 +117,22 @@ _NOTICE = re.compile(r"\bpatent (?:claims?|holders?|infringement|search|disclosu
 # (it was half the cost of telling a book's paragraphs apart)
 _NOTICE_WORD = re.compile(r"(?=[pc©(rtdiw])(?:patent|copyright|©|\(c\)|rights reserved|trademark|disclaim|imply|"
                           r"permission|warranty|representation)", re.IGNORECASE)
+# kinds of rights named in a list ("patents, designs, copyrights, trademarks, trade secrets", "patent, design,
+# copyright and trademark applications"): a filing's business prose about what it owns, no notice of rights
+_RIGHT = r"(?:patents?|designs?|copyrights?|trademarks?|trade\s+secrets?)"
+_RIGHTS_RUN = re.compile(rf"\b{_RIGHT}(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){_RIGHT}\b)+", re.IGNORECASE)
+
+
+def _rights_listed(text: str) -> str:
+    """The text without runs naming two kinds of rights or more; "registered trademarks or trademarks belong to
+    their respective organizations" names one kind, and stays."""
+    def kinds(match: re.Match[str]) -> str:
+        named = {w.lower().rstrip("s")[:5] for w in re.findall(r"[A-Za-z]+", match.group(0)) if w.lower() not in
+                 ("and", "or", "secret", "secrets")}
+        return " " if len(named) >= 2 else match.group(0)
+    return _RIGHTS_RUN.sub(kinds, text)
+
+
 _LICENSE = re.compile(r"\blicen[cs](?:e[sd]?|ing)\b", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(r"(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})", re.IGNORECASE)
 
@@ -222,7 +238,7 @@ class _Line:
             return Role.REFERENCES, True, False
         if _acronym_dense(words):
             return Role.ACRONYMS, True, False
-        notices = len(_NOTICE.findall(text)) if _NOTICE_WORD.search(text) else 0
+        notices = len(_NOTICE.findall(_rights_listed(text))) if _NOTICE_WORD.search(text) else 0
         if notices and (early or notices + len(_LICENSE.findall(text)) >= 3):
             return Role.NOTICE, True, False
         for role, shape in ((Role.CONTENTS, _TOC_LINE), (Role.CONTENTS, _MD_TOC_LINE), (Role.INDEX, _INDEX_LINE)):

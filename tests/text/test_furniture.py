@@ -249,3 +249,18 @@ def test_graph_draws_furniture_faded_small_and_labelled() -> None:
     assert toc["font"]["color"] and "color" not in body["font"]
     assert {"text": "furniture: contents", "kind": "furniture"} in toc["tip"]["badges"]
     assert data.legend["furniture"] == ["contents"]
+
+
+def test_a_filings_prose_on_the_rights_it_holds_is_no_notice() -> None:
+    """Apple's Item 1 on an early page: "patents, designs, copyrights, trademarks, trade secrets" named in a list
+    made its intellectual property paragraphs notices, so "No single intellectual property right is solely
+    responsible …" was never cited. A line that states rights ("All registered trademarks or trademarks belong to
+    their respective organizations.") is still one."""
+    prose = ("The Company currently holds a broad collection of intellectual property rights relating to certain "
+             "aspects of its hardware devices, accessories, software and services. This includes patents, designs, "
+             "copyrights, trademarks, trade secrets and other forms of intellectual property rights in the U.S. and "
+             "various foreign countries.")
+    detector = FurnitureDetector(_pages(*[BODY] * 20))
+    assert detector.role(prose, 3) is Role.BODY  # an early page, where one notice word makes a notice
+    assert detector.role("All registered trademarks or trademarks belong to their respective organizations.", 2) \
+        is Role.NOTICE

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...memory.outline import VAGUE_KINDS
 from ...text.asks import asked_part, counted_kind, item_noun
 from ...text.tokens import STOPWORDS, bare_stems
 from .answering import Answer
@@ -82,6 +83,11 @@ _ENUMERATED = re.compile(r"\b(?:consists?\s+(?:primarily\s+|mainly\s+|largely\s+
 _BEFORE_NOUN = re.compile(r"\b(?:the|its|our|their)\s+(?P<items>[^.;:,]{1,60}(?:,[^.;:,]{1,60}){1,11},?\s+and\s+"
                           r"[\w'’-]+)\s+(?P<noun>[\w'’-]+)", re.IGNORECASE)
 MAX_ENUMERATED = 12
+# "Approximately how many items …?": a number the documents state, not a list to count
+_ABOUT = re.compile(r"\b(?:approximately|roughly|about|around|nearly|almost|over|more\s+than)\s+how\s+many\b",
+                    re.IGNORECASE)
+_SOME = re.compile(r"\b(?:other|some|several|many|examples?|among)\b", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b\d[\d,.]*\+?\s+(?:[\w-]+\s+){0,2}?([\w-]+)")  # "6000 items", "164,000 full-time employees"
 SUBJECT_SPAN = 20  # words: a sentence opening with no more before its list says its subject there
 SUBJECT_WORDS = 2  # words of the question's own said just before a list make it the list asked for
 _DIVISIONS = bare_stems("categories classes groups types kinds parts divisions areas")  # what a division yields
@@ -93,9 +99,11 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     Pacific."), counted: its items are the commas' pieces, the last split at its "and". None when the question
     asks no count or no sentence says the noun before such a list."""
     noun = item_noun(question)
-    if not noun or not HOW_MANY.search(question):
+    if not noun or not HOW_MANY.search(question) or _ABOUT.search(question):
         return None
     asked = bare_stems(noun)
+    if any(stated_count(ev.text, asked) for ev in evidence):
+        return None  # "has over 6000 items": the documents state the number; a list of a few is no count of them
     own = bare_stems(asked_part(question)) - asked - STOPWORDS  # the question's words besides the counted noun
     for ev in evidence:
         if ev.row:
@@ -109,6 +117,8 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         if listed is None:
             continue
         lead = ev.text[: listed.start()].split()
+        if _SOME.search(" ".join(lead[-6:])) or (asked & VAGUE_KINDS and listed.group(0).lower().startswith("includ")):
+            continue  # "Other items in the collection include …": some of them, no count of all
         # the noun just before the verb, or anywhere in a short subject ("Key competitive factors in each of the
         # segments in which we … compete … include: …")
         named = asked & bare_stems(" ".join(lead[-3:] if len(lead) > SUBJECT_SPAN else lead))
@@ -121,6 +131,11 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         if 3 <= len(items) <= MAX_ENUMERATED:
             return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
     return None
+
+
+def stated_count(text: str, asked: set[str]) -> bool:
+    """Does the sentence state a number of the asked noun ("over 6000 items", "164,000 full-time employees")?"""
+    return any(asked & bare_stems(m.group(1)) for m in _NUMBER_OF.finditer(text))
 
 
 def _items(listed: str) -> list[str]:

@@ -171,3 +171,17 @@ def test_lists_that_include_are_to_or_stand_before_their_noun_are_counted() -> N
     # a list before another noun, or one whose subject the question never says, is not the one asked for
     assert enumerated_count("How many customers does Apple have?", [markets]) is None
     assert enumerated_count("How many products does Oracle sell?", [factors]) is None
+
+
+def test_a_stated_number_or_a_few_named_among_others_is_no_list_to_count() -> None:
+    """SQuAD seed 7: "Approximately how many items are in the glass collection of the V&A?" was answered "There are 3
+    items: Other items in the collection include …": the article states "over 6000 items", and "other items …
+    include" names some of them."""
+    stated = _ev("The glass collection covers 4000 years of glass making, and has over 6000 items from Africa, "
+                 "Britain, Europe, America and Asia.")
+    some = _ev("Other items in the collection include diamond dress ornaments, bracelet clasps once belonging to "
+               "Marie Antoinette, and the Beauharnais emerald necklace.")
+    for question in ("Approximately how many items are in the glass collection?", "How many items are in the glass "
+                     "collection?"):
+        assert enumerated_count(question, [stated, some]) is None, question
+    assert enumerated_count("How many items are in the glass collection?", [some]) is None
