@@ -44,6 +44,10 @@ _POINTS_BACK = re.compile(r"^\s*(?:he|she|it|its|they|their|his|her|this|these|t
 # is the alternative to is the sentence before, which the answer cannot leave out, so it is read past the budget
 _GOES_BESIDE = re.compile(r"^\s*(?:alternatively|likewise|similarly|otherwise|instead)\b",
                           re.IGNORECASE)
+# one that sets a scene ("In another example, an accountant who typically accesses the financial system … is now
+# trying to access the system in the middle of the night …"): what happens in it is the sentence after it
+_SETS_SCENE = re.compile(r"^\s*(?:(?:in\s+(?:another|one|this|that)\s+|as\s+an\s+|for\s+)(?:example|instance)\b|"
+                         r"suppose\b|consider\b|imagine\b)", re.IGNORECASE)
 _FOLLOWS = re.compile(r"\b(?:as\s+follows|the\s+following)\b", re.IGNORECASE)
 _ANNOUNCES = re.compile(r":\s*(?:1[.)])?\s*$")  # "... the following tenets:" or "... tenets: 1."
 
@@ -165,7 +169,8 @@ class Answerer:
             if i not in announced and _repeats(pool[i].text, parts):
                 continue  # a caption said again with a table's first words is no second sentence
             beside = i == before and _GOES_BESIDE.match(first.text) is not None
-            room = WHOLE_LIMIT * limit if beside or (i in announced and items_asked) else limit
+            scene = i == after and _SETS_SCENE.match(first.text) is not None  # what happens in it comes next
+            room = WHOLE_LIMIT * limit if beside or scene or (i in announced and items_asked) else limit
             if size + extra > room:
                 if i in announced:
                     break  # a list's items in order, or none past the room
@@ -220,7 +225,8 @@ def _tied(pool: list[Evidence], index: int) -> tuple[int | None, int | None]:
     at = {e.position: j for j, e in enumerate(pool) if e.node_id == ev.node_id}
     before = at.get(ev.position - 1) if _POINTS_BACK.match(ev.text) or _GOES_BESIDE.match(ev.text) else None
     after = at.get(ev.position + 1)
-    return before, after if after is not None and GOES_ON.match(pool[after].text) else None
+    goes_on = after is not None and (GOES_ON.match(pool[after].text) or _SETS_SCENE.match(ev.text))
+    return before, after if goes_on else None
 
 
 def _joined(sentences: Iterable[str]) -> str:
