@@ -15,6 +15,7 @@ from .pdf_layout import SOFT_HYPHENS, Line
 
 GAP_SHARE = 0.9  # a gap this many line heights wide separates a label from a cell, or two cells
 MAX_TEXT_CELL_WORDS = 6
+OPENING_MARKS = ("$", "(", "$(", "($")  # words of their own joined to the number after them
 MAX_TEXT_CELL_CHARS = 40
 
 _NUMBER = r"\$?\(?\$?[-−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\)?%?"  # 1,577 (1,373) $394,328 12.5%
@@ -84,7 +85,7 @@ def spans(line: Line) -> list[Span]:
             else:
                 out.append(pending)
             pending = None
-        if span.text in ("$", "(", "$(", "($"):
+        if span.text in OPENING_MARKS:
             pending = span
         elif out and span.text in (")", "%", ")%", "%)") and is_value(out[-1].text + span.text):
             out[-1] = Span(out[-1].text + span.text, out[-1].left, span.right)

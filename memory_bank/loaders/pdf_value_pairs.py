@@ -16,7 +16,7 @@ import re
 
 from .document import Table, TableRow
 from .pdf_layout import Line, PageMetrics
-from .pdf_table_cells import GAP_SHARE, Span, is_number, is_value, segments
+from .pdf_table_cells import GAP_SHARE, OPENING_MARKS, Span, is_number, is_value, segments
 
 MIN_LINES = 2  # one line of pairs is a sentence's figures as often as a table
 MAX_PAIRS = 6  # pairs a line: more is not a list a reader follows across
@@ -32,6 +32,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 def line_pairs(line: Line, min_gap: float) -> list[tuple[Span, str]] | None:
     """(value, label) pairs when the whole line is value, label, value, label …; else None."""
+    if not line.words or not (is_value(line.words[0].text) or line.words[0].text in OPENING_MARKS):
+        return None  # most lines open with a word: no segments measured for them
     found = segments(line, min_gap)
     if len(found) < 2 or len(found) % 2 or len(found) > 2 * MAX_PAIRS:
         return None

@@ -10,10 +10,10 @@ import re
 from ...text.asks import ORDINALS, item_noun
 from ...text.tokens import bare_stems
 from .answering import Answer
+from .counted_list import HOW_MANY
 from .list_answer import Listing, section_evidence
 
 _EACH = re.compile(r"\b(?:each|every one|all of them)\b", re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)  # "… and how many are there?": the list's count
 _COUNT_WORDS = frozenset(bare_stems("many exist list total altogether all in number count give"))
 _ORDINAL = re.compile(rf"\bthe\s+({'|'.join(ORDINALS)})\b(?!\s+(?:time|year|quarter|half|day|week|month))",
                       re.IGNORECASE)
@@ -55,4 +55,4 @@ def followed_item(part: str, earlier: list[Listing | None]) -> Answer | None:
 def _counts_them(part: str) -> bool:
     """Does the part ask only how many items the list has ("how many are there?", "… in total?"), not how many
     of them do something the list does not say ("how many are met by VPNs?")?"""
-    return bool(_HOW_MANY.search(part)) and item_noun(part) is None and bare_stems(part) <= _COUNT_WORDS
+    return bool(HOW_MANY.search(part)) and item_noun(part) is None and bare_stems(part) <= _COUNT_WORDS
