@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .pdf_layout import SOFT_HYPHENS, Line
 
 GAP_SHARE = 0.9  # a gap this many line heights wide separates a label from a cell, or two cells
+MAX_ROWS = 2_000  # a longer run is cut into tables of this many lines (of pairs: rows)
 MAX_TEXT_CELL_WORDS = 6
 OPENING_MARKS = ("$", "(", "$(", "($")  # words of their own joined to the number after them
 MAX_TEXT_CELL_CHARS = 40

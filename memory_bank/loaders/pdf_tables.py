@@ -15,12 +15,22 @@ from dataclasses import dataclass, replace
 
 from .document import Table, TableRow
 from .pdf_layout import Line, PageMetrics, page_metrics, starts_paragraph
-from .pdf_table_cells import GAP_SHARE, UNIT, Columns, Parsed, column_of, find_columns, is_value, parse_row, segments
+from .pdf_table_cells import (
+    GAP_SHARE,
+    MAX_ROWS,
+    UNIT,
+    Columns,
+    Parsed,
+    column_of,
+    find_columns,
+    is_value,
+    parse_row,
+    segments,
+)
 from .pdf_table_headers import caption_text, header_pieces, is_short, read_caption, read_headers, read_unit
 from .pdf_value_pairs import find_pair_tables
 
 MAX_COLUMNS = 24  # a "table" wider than this is not one a reader follows across; its lines stay text
-MAX_ROWS = 2_000  # a longer run is cut into tables of this many lines
 MIN_ROWS = 2
 MAX_LABEL_LINES = 3  # label-only lines (sub-headers, wrapped labels) in a row inside a table
 MAX_SECTION_WORDS = 30  # a longer label-only line is prose between two tables

@@ -16,7 +16,7 @@ import re
 
 from .document import Table, TableRow
 from .pdf_layout import Line, PageMetrics
-from .pdf_table_cells import GAP_SHARE, OPENING_MARKS, Span, is_number, is_value, segments
+from .pdf_table_cells import GAP_SHARE, MAX_ROWS, OPENING_MARKS, Span, is_number, is_value, segments
 
 MIN_LINES = 2  # one line of pairs is a sentence's figures as often as a table
 MAX_PAIRS = 6  # pairs a line: more is not a list a reader follows across
@@ -70,14 +70,15 @@ def _run(lines: list[Line], pairs: list[list[tuple[Span, str]] | None], start: i
     if not first:
         return []
     ends = [value.right for value, _ in first]
-    run = [start]
+    run, rows = [start], len(first)
     for index in range(start + 1, len(lines)):
         found, line, prev = pairs[index], lines[index], lines[run[-1]]
-        if (not found or line.box is None or prev.box is None
+        if (not found or line.box is None or prev.box is None or rows + len(found) > MAX_ROWS
                 or prev.box.bottom - line.box.top > MAX_GAP * metrics.line_height
                 or any(abs(value.right - end) > ALIGN for (value, _), end in zip(found, ends))):
             break
         run.append(index)
+        rows += len(found)
     return run
 
 

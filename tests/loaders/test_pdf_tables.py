@@ -214,6 +214,13 @@ def test_pairs_that_do_not_line_up_or_stand_alone_are_no_table() -> None:
     assert find_tables(prose) == []
 
 
+def test_a_page_of_thousands_of_pairs_is_cut_into_bounded_tables() -> None:
+    lines = [pair_line([(f"{i:,}", "North America"), ("310", "Europe")], 100_000 - 14 * i) for i in range(5_000)]
+    found = find_tables(lines)
+    assert all(len(table.rows) <= MAX_ROWS for _, _, table in found)
+    assert sum(len(table.rows) for _, _, table in found) == 10_000
+
+
 def test_five_hundred_columns_are_left_as_text_quickly() -> None:
     lines = [value_row(f"Row {i}", [f"{i * 500 + j:,}" for j in range(500)], 700 - 14 * i, step=40)
              for i in range(5)]
