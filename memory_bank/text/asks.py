@@ -233,3 +233,15 @@ _ADVICE = re.compile(r"^(?:[^?,]{0,120},\s*)?how\s+(?:should|must|ought)\b|"
 def asks_advice(question: str) -> bool:
     return _ADVICE.search(question) is not None
 
+
+
+# "How does an app in the sandbox reach a resource?", "What happens to a session when …?", "Why did margins fall?":
+# an account asked for, in the document's words, not a name or number a near miss would put in another's place
+_EXPLAINS = re.compile(r"^(?:[^?]{0,120}?[,:;]\s*)?(?:how\s+(?!many\b|much\b|long\b|old\b|far\b|often\b|big\b|large\b)"
+                       r"\w+|why\b)|\bwhat\b[^?]{0,60}?\b(?:has|have|needs?|must|should)\s+(?:to\s+)?be\s+done\b",
+                       re.IGNORECASE)
+
+
+def explains(question: str) -> bool:
+    """Does the question ask how, why or what happens (not how many, how much or how long)?"""
+    return asks_sequence(question) or asks_advice(question) or _EXPLAINS.search(question.strip()) is not None

@@ -77,3 +77,23 @@ def misdated_month(question: str, text: str) -> bool:
         return False
     said = months(text)
     return all(any(y == year for _, y in said) and (m, year) not in said for m, year in asked)
+
+
+# a date asked of an event or a schedule: "When was the university founded?", "When is the plan due?" (not "When
+# does the PA shut the connection down?", which a condition answers)
+_SCHEDULED_Q = re.compile(r"\bwhen\s+(?:is|are|was|were|will|did|does|do|has|have)\b[^?]{0,80}?\b(?:scheduled|expected|"
+                          r"due|planned|slated|released|published|issued|launched|introduced|founded|established|"
+                          r"created|opened|completed|signed|approved|adopted|enacted|announced|built|born|held)\b",
+                          re.IGNORECASE)
+# a time said in words: a month (not "may", mostly the verb), a season, a quarter or a day of the week
+_TIMED = re.compile(r"\b(?:january|february|march|april|june|july|august|september|october|november|december|"
+                    r"spring|summer|autumn|winter|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                    r"today|yesterday|tomorrow)\b", re.IGNORECASE)
+
+
+def asks_dated_event(question: str) -> bool:
+    return _SCHEDULED_Q.search(question) is not None
+
+
+def says_time(text: str) -> bool:
+    return _TIMED.search(text) is not None

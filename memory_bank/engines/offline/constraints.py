@@ -29,6 +29,7 @@ from ...text.counts import (
     says_count,
     vague_question,
 )
+from ...text.periods import asks_dated_event, says_time
 from ...text.spelling import misspelt, words
 from ...text.statement_terms import everyday_words, owned_words
 from ...text.tokens import STOPWORDS, hyphenated, singular_acronym, stem
@@ -367,6 +368,9 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
     out = []
     if _YEAR_Q.search(question) and not _DATED.search(near):
         out.append("year")
+    if asks_dated_event(question) and not (_DATED.search(near) or says_time(near)):
+        out.append("date")  # "When is the ZTA use case for TIC 3.0 scheduled to be released?": "it is likely that
+        # a ZTA TIC use case will be developed" gives no time
     if _PERCENT_Q.search(question) and (not _PERCENT.search(sentence) or share_of_other(question, sentence)):
         out.append("percentage")  # none, or only shares of another whole ("… of the members of our Board")
     if (_PRICE_Q.search(question) or _AMOUNT_Q.search(question)) and not _ANY_NUMBER.search(sentence):

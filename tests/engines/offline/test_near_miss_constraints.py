@@ -202,6 +202,22 @@ def test_a_year_asked_of_a_passage_that_dates_nothing_is_unsaid() -> None:
                           "It was built in the 12th century.") == []
 
 
+def test_a_date_asked_of_a_schedule_or_a_founding_in_a_passage_that_dates_nothing_is_unsaid() -> None:
+    """bench/data/doc_qa_dev3.json nist-m32 (unanswerable): "When is the ZTA use case for TIC 3.0 scheduled to be
+    released?" was answered by "it is likely that a ZTA TIC use case will be developed", which gives no time."""
+    likely = ("As TIC 3.0 evolves its use cases, it is likely that a ZTA TIC use case will be developed to define the "
+              "network protections to be deployed at ZTA enforcement points.")
+    asked = "When is the ZTA use case for TIC 3.0 scheduled to be released?"
+    assert unsaid_measure(asked, likely, likely) == ["date"]
+    for dated in ("The use case is due in March.", "It was released in 2021.", "It ships in the fourth quarter."):
+        assert unsaid_measure(asked, dated, dated) == [], dated
+    assert unsaid_measure("When was the university founded?", "The university was founded by monks.",
+                          "The university was founded by monks.") == ["date"]
+    # a condition answers a "when" of what happens: no date asked
+    denied = "If the session is denied, the PA signals to the PEP to shut down the connection."
+    assert unsaid_measure("When does the PA tell the PEP to shut down a connection?", denied, denied) == []
+
+
 def test_a_price_asked_of_a_sentence_with_no_number_is_unsaid() -> None:
     """Oracle's 10-K says NetSuite was bought "at an excessive price" (the derivative suit) and never the price per
     share: a sentence without a figure answers no "what price"."""
