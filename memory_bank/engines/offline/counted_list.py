@@ -83,13 +83,6 @@ _ENUMERATED = re.compile(r"\b(?:consists?\s+(?:primarily\s+|mainly\s+|largely\s+
 _BEFORE_NOUN = re.compile(r"\b(?:the|its|our|their)\s+(?P<items>[^.;:,]{1,60}(?:,[^.;:,]{1,60}){1,11},?\s+and\s+"
                           r"[\w'’-]+)\s+(?P<noun>[\w'’-]+)", re.IGNORECASE)
 MAX_ENUMERATED = 12
-SHORT_ITEM = 6  # words: a list after a preposition with a single comma has items no longer than this
-_CLAUSE = re.compile(r"\b(?:which|who|whom|whose|that)\b", re.IGNORECASE)  # a clause among the pieces: no list
-_SAYS_COUNT = re.compile(rf"\b(?:{COUNT_WORD})\s+(?:[\w&'’-]+\s+){{0,2}}[\w'’-]+s\b", re.IGNORECASE)
-# "… could be for the general public, a set of customers …, or a special set of nonenterprise users": three items or
-# more after a preposition, the last joined by "and" or "or" (bounded pieces: one pass over a hostile sentence)
-_AFTER_PREPOSITION = re.compile(r"\b(?:for|in|to|by|from|with|among|between|such\s+as|including|like)\s+"
-                                r"(?P<items>[^.;:,()]{1,80}(?:,[^.;:,()]{1,80}){1,11},?\s+(?:and|or)\s+[^.;:,()]{1,80})")
 # "Approximately how many items …?": a number the documents state, not a list to count
 _ABOUT = re.compile(r"\b(?:approximately|roughly|about|around|nearly|almost|over|more\s+than)\s+how\s+many\b",
                     re.IGNORECASE)
@@ -137,52 +130,7 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         items = _items(listed.group("items"))
         if 3 <= len(items) <= MAX_ENUMERATED:
             return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
-    return _coordinated_count(question, noun, own, evidence)
-
-
-def _coordinated_count(question: str, noun: str, own: set[str], evidence: list[Evidence]) -> Answer | None:
-    """"For how many kinds of users might such a service be offered?" answered by the sentence that names them
-    after a preposition ("Such services could be for the general public, a set of customers …, or a special set of
-    nonenterprise users …"), counted. Only a sentence that says the counted noun in the list or just before it,
-    and at least `SUBJECT_WORDS` of the question's other words: a list after a preposition is common, and most
-    count something else."""
-    counted = _counted_noun(question, noun)
-    for ev in evidence:
-        if ev.row or ev.text.endswith("?"):
-            continue
-        listed = _AFTER_PREPOSITION.search(ev.text)
-        if listed is None:
-            continue
-        said = bare_stems(ev.text[: listed.end()])
-        near = " ".join([*ev.text[: listed.start()].split()[-3:], listed.group("items")])
-        if not counted & bare_stems(near) or len(own & said) < SUBJECT_WORDS:
-            continue  # "Several existing federal policies … intersect with the planning, deployment, and operation
-            # of a ZTA": the items are no policies; what is counted is said in the list or just before it
-        items = _items(listed.group("items"), joined=(" and ", " or "))
-        if listed.group("items").count(",") < 2 and any(len(item.split()) > SHORT_ITEM for item in items):
-            continue  # "In addition to the core components in …, several data sources provide input and …": one
-            # comma after a long phrase closes an opening phrase, not a list's first item
-        if _CLAUSE.search(listed.group("items")) or _SAYS_COUNT.search(ev.text):
-            continue  # "… Executive Diversity Council, which is led by Safra Catz, our Chief Executive Officer, and
-            # extend through … Oracle's five D&I Imperatives": commas around a clause, and a count said in words
-        if 3 <= len(items) <= MAX_ENUMERATED:
-            return Answer(f"There are {len(items)} {_plain_noun(question, noun)}: {ev.text}", [ev], 1.0)
     return None
-
-
-def _counted_noun(question: str, noun: str) -> set[str]:
-    """The stems of what a "how many" question counts: the noun after "kinds of" when the noun is a vague kind."""
-    asked = bare_stems(noun)
-    if not asked & VAGUE_KINDS:
-        return asked
-    of = re.search(rf"\b{re.escape(noun)}\s+of\s+(?:[\w-]+\s+){{0,2}}?([\w-]+s)\b", question, re.IGNORECASE)
-    return bare_stems(of.group(1)) if of else asked
-
-
-def _plain_noun(question: str, noun: str) -> str:
-    """"kinds of users" as the question says it, else the noun."""
-    of = re.search(rf"\b{re.escape(noun)}\s+of\s+(?:[\w-]+\s+){{0,2}}?[\w-]+s\b", question, re.IGNORECASE)
-    return of.group(0) if of and bare_stems(noun) & VAGUE_KINDS else noun
 
 
 def stated_count(text: str, asked: set[str]) -> bool:
@@ -190,12 +138,11 @@ def stated_count(text: str, asked: set[str]) -> bool:
     return any(asked & bare_stems(m.group(1)) for m in _NUMBER_OF.finditer(text))
 
 
-def _items(listed: str, joined: tuple[str, ...] = (" and ",)) -> list[str]:
-    """The items of an inline list: the commas' pieces, the last split at its "and" (or another of `joined`; an
-    "and" inside an earlier piece is part of its item: "small and mid-sized business")."""
+def _items(listed: str) -> list[str]:
+    """The items of an inline list: the commas' pieces, the last split at its "and" (an "and" inside an earlier
+    piece is part of its item: "small and mid-sized business")."""
     *pieces, last = listed.split(",")
-    head, tail = max(((last[:k], last[k + len(j):]) for j in joined if (k := last.rfind(j)) >= 0),
-                     key=lambda cut: len(cut[0]), default=("", last))
+    head, _, tail = last.rpartition(" and ")
     return [p.strip() for p in (*pieces, head, tail) if p.strip() and p.strip() != "and"]
 
 
