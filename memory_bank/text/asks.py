@@ -70,8 +70,12 @@ _MADE_OF = re.compile(r"^\W*what\s+(?:is|are|does|do)\b.{1,60}?\b(?:made\s+(?:up
 _ASK_OF = re.compile(r"^\W*what\s+(?:should|would|could|might|must|can)\b.{1,60}?\bask\b(?!\s+for\b)",
                      re.IGNORECASE)
 # "Besides the core components, which data sources …?": what the question sets aside is not what it asks for
+# the clause runs to the comma before the question word, over a list of its own ("Besides the policy engine,
+# administrator and enforcement point, how many …?"), else to its first comma, else to the question's end ("How many
+# data sources are there besides the policy engine?"); bounded pieces, one pass over any text
 _SET_ASIDE = re.compile(r"\b(?:besides|apart from|other than|aside from|in addition to|except(?: for)?|excluding|"
-                        r"beyond)\b[^,?]{1,80}(?:,|(?=\s+(?:what|which|how|who)\b))", re.IGNORECASE)
+                        r"beyond)\b(?:[^?]{1,120}?,\s*(?=(?:what|which|how|who)\b)|[^,?]{1,80}(?:,|"
+                        r"(?=\s+(?:what|which|how|who)\b))|[^,?]{1,120}(?=\?\s*$))", re.IGNORECASE)
 
 
 # "Which deployment scenarios or use cases …?": two words for one kind of item, not a choice between things named

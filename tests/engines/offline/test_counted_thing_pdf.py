@@ -33,3 +33,18 @@ def test_a_count_of_something_else_or_a_vague_quantity_is_no_count(federal: Memo
 def test_a_vague_question_takes_a_vague_quantity(federal: MemoryBank) -> None:
     answer = federal.run("Roughly how many federal policies intersect with the planning of a ZTA?").answer
     assert answer.startswith("Several existing federal policies"), answer
+
+
+@pytest.fixture(scope="module")
+def data_sources(tmp_path_factory: pytest.TempPathFactory, embedder: CachedEmbedder) -> MemoryBank:
+    # PDF pages 18-20: the core components, then "several data sources provide input …" and their eight items
+    return bank_of_pages("NIST.SP.800-207.pdf", [17, 18, 19], tmp_path_factory.mktemp("data_sources"),
+                         embedder=embedder)
+
+
+def test_how_many_after_setting_aside_several_things_counts_what_is_asked(data_sources: MemoryBank) -> None:
+    """"Besides the policy engine, administrator and enforcement point, how many data sources are there?" was read as
+    asking about the administrator and enforcement point (the set-aside ended at its first comma): "not found"."""
+    answer = data_sources.run("Besides the policy engine, administrator and enforcement point, how many data sources "
+                              "are there?").answer
+    assert answer.startswith("There are 8 sources"), answer

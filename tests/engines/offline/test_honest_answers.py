@@ -168,6 +168,11 @@ def test_the_verdict_is_the_polarity_where_the_sentence_speaks_of_what_is_asked(
 def test_what_a_question_sets_aside_is_not_what_it_asks_for() -> None:
     question = "Besides the core components, which data sources provide input to the policy engine?"
     assert asked_part(question).startswith("which data sources") and item_noun(question) == "sources"
+    # a set-aside naming several things runs to the comma before the question word: "… administrator and
+    # enforcement point, how many data sources are there?" was asked for those two and answered "not found"
+    assert asked_part("Besides the policy engine, administrator and enforcement point, how many data sources are "
+                      "there?") == "how many data sources are there?"
+    assert asked_part("Besides price, what matters?") == "what matters?"
     assert asks_for_items("What does the eighth tenet require?") and item_noun("What does the eighth tenet "
                                                                                "require?") == "tenet"
     assert not is_yes_no("What are the tenets?")
