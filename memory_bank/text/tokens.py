@@ -68,7 +68,7 @@ _IRREGULAR = {
     "arose": "arise", "arisen": "arise", "awoke": "awake", "forgot": "forget", "forgotten": "forget",
     "understood": "understand", "stood": "stand", "told": "tell", "oversaw": "oversee", "overseen": "oversee",
     "saw": "see", "seen": "see", "led": "lead", "made": "make", "kept": "keep", "meant": "mean",
-    "dealt": "deal", "ran": "run", "lost": "lose", "met": "meet",
+    "dealt": "deal", "ran": "run", "lost": "lose", "met": "meet", "broke": "break", "broken": "break",
 }
 
 

@@ -10,6 +10,7 @@ import pytest
 from memory_bank import MemoryBank
 from memory_bank.engines.protocol.not_found import NOT_FOUND
 from memory_bank.retrieval.embedding import CachedEmbedder
+from memory_bank.text.tokens import stem
 from tests.support.pdf_pages import bank_of_pages
 
 
@@ -48,3 +49,12 @@ def test_how_many_after_setting_aside_several_things_counts_what_is_asked(data_s
     answer = data_sources.run("Besides the policy engine, administrator and enforcement point, how many data sources "
                               "are there?").answer
     assert answer.startswith("There are 8 sources"), answer
+
+
+def test_a_count_said_of_the_asked_subject_beats_the_section_list(data_sources: MemoryBank) -> None:
+    """"How many components does the PEP break into?" was answered with the three core components: the PEP's own
+    sentence ("… may be broken into two different components: …") said no more of the question than the list did,
+    "broken" and "break" being two stems."""
+    answer = data_sources.run("How many components does the PEP break into?").answer
+    assert "broken into two different components" in answer and not answer.startswith("There are 3"), answer
+    assert stem("broken") == stem("break") == stem("broke")
