@@ -17,10 +17,10 @@ from ...text.reader_concepts import kind_synonyms
 from ...text.tokens import stems
 
 KIND_LOGIT = -1.0  # the found model's logit a sentence naming the asked kind needs (the threshold is 0)
-# the found model's logit the better of the two best sentences needs for a question asking for an account, once no
-# runner-up is accepted outright (answering.py): dev3 "What happens to a session … if the approval … is later
-# withdrawn?" -0.64, dev2 "how does one of those apps get through …?" -0.38; SQuAD's near misses and made-unanswerable
-# questions are mostly who/what/when/how many, which it leaves alone (bench/OFFLINE_RESULTS.md, stop 55)
+# the found model's logit the best sentence needs for a question asking for an account, once no runner-up is
+# accepted outright (answering.py): dev3 "What happens to a session … if the approval … is later withdrawn?" -0.64,
+# dev2 "how does one of those apps get through …?" -0.42; SQuAD's near misses and made-unanswerable questions are
+# mostly who/what/when/how many, which it leaves alone (bench/OFFLINE_RESULTS.md, stop 55)
 EXPLAIN_LOGIT = -0.7
 
 

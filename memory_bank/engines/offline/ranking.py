@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, field, fields
 
 import numpy as np
 
@@ -100,6 +100,9 @@ class Ranked:
     years: tuple[str, ...] = ()  # the years the question asks about (specifics.asked_years)
     question: str = ""
     placed_align: list[float] | None = None  # per sentence, `found_alignment`: what the FoundModel reads
+    # `near_miss` per sentence and question, read once: the answerer, its fallback and its account branch each judge
+    # the lead
+    _unmet: dict[tuple[int, str], list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def body(self) -> list[int]:
         """The body sentences, best first: furniture (by its node's role, or by a section it was read in: a
@@ -137,6 +140,12 @@ class Ranked:
         for; or (slots.py) a name whose place the sentence gives another name, a numbered name of which it names
         a sibling, or an asked agent's act it says was done by other names; or (dated_event.py) the asked year said
         of another of its events. Empty when it meets every constraint checked."""
+        key = (i, self.question)
+        if key not in self._unmet:
+            self._unmet[key] = self._near_miss(i)
+        return list(self._unmet[key])
+
+    def _near_miss(self, i: int) -> list[str]:
         ev = self.pool[i]
         near = " ".join(e.text for e in self.pool if e.node_id == ev.node_id and abs(e.position - ev.position) <= 1)
         topic = " ".join((ev.source, *ev.section))
