@@ -3,9 +3,10 @@ of question the issue names, enough near-miss unanswerable ones, and evidence st
 pages they name (a typo there would read as a retrieval miss in the bench). The held-out sets written blind
 (`bench/data/doc_qa_blind.json`, then `doc_qa_blind2.json` to `doc_qa_blind9.json`, `doc_qa_blind10.json` written
 after dev2, and `doc_qa_blind11.json` written after dev3) and the second development set (`bench/data/doc_qa_dev2.json`,
-reader's-words lists, steps, counts and comparisons) and the third (`bench/data/doc_qa_dev3.json`, plain professional
-phrasing, mostly NIST SP 800-207, written after blind10) are held to the same fields and evidence rules, and repeat no
-question of the sets written before them."""
+reader's-words lists, steps, counts and comparisons), the third (`bench/data/doc_qa_dev3.json`, plain professional
+phrasing, mostly NIST SP 800-207, written after blind10) and the fourth (`bench/data/doc_qa_dev4.json`, written blind
+after blind11, mostly NIST SP 800-207 with counts of what it enumerates) are held to the same fields and evidence rules,
+and repeat no question of the sets written before them."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ BLIND10_ABOUT, BLIND10 = load(DATA / "doc_qa_blind10.json")
 DEV2_ABOUT, DEV2 = load(DATA / "doc_qa_dev2.json")
 DEV3_ABOUT, DEV3 = load(DATA / "doc_qa_dev3.json")
 BLIND11_ABOUT, BLIND11 = load(DATA / "doc_qa_blind11.json")
+DEV4_ABOUT, DEV4 = load(DATA / "doc_qa_dev4.json")
 DOCS = sorted({q["doc"] for q in QUESTIONS})
 MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 3}
 
@@ -41,9 +43,9 @@ MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 
 @pytest.mark.parametrize(
     ("questions", "least"),
     [(QUESTIONS, 54), (BLIND, 30), (BLIND2, 26), (BLIND3, 24), (BLIND4, 26), (BLIND5, 28), (BLIND6, 34),
-     (BLIND7, 36), (BLIND8, 38), (BLIND9, 36), (DEV2, 40), (BLIND10, 36), (DEV3, 44), (BLIND11, 36)],
+     (BLIND7, 36), (BLIND8, 38), (BLIND9, 36), (DEV2, 40), (BLIND10, 36), (DEV3, 44), (BLIND11, 36), (DEV4, 40)],
     ids=["dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2",
-         "blind10", "dev3", "blind11"],
+         "blind10", "dev3", "blind11", "dev4"],
 )
 def test_every_question_has_the_fields_and_a_known_kind(questions: list[dict], least: int) -> None:
     assert len(questions) >= least
@@ -92,7 +94,7 @@ def test_evidence_is_on_the_pages_it_names() -> None:
     for doc in DOCS:
         pages = [normalise(text) for text in page_texts(PDF_DIR / doc)]
         for q in (q for q in QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7
-                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 if q["doc"] == doc):
+                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 + DEV4 if q["doc"] == doc):
             assert max(q["evidence_pages"]) <= len(pages), q["id"]
             for entry in q["evidence"]:
                 assert any(holds(pages[p - 1], entry) for p in q["evidence_pages"]), (q["id"], entry)
@@ -121,9 +123,12 @@ def test_the_blind_set_is_scored_as_the_dev_set_and_repeats_none_of_its_question
       QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10),
      (BLIND11_ABOUT, BLIND11,
       QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
-      + DEV3)],
+      + DEV3),
+     (DEV4_ABOUT, DEV4,
+      QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
+      + DEV3 + BLIND11)],
     ids=["blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2", "blind10", "dev3",
-         "blind11"],
+         "blind11", "dev4"],
 )
 def test_a_later_blind_set_is_scored_the_same_and_repeats_no_earlier_question(
     about: dict, questions: list[dict], earlier: list[dict]
