@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..text.kinds import kind_forms
 from ..text.tokens import stems
 
 OUTLINE_KEY = "outline"
@@ -45,13 +46,15 @@ def head_stems(line: str) -> frozenset[str]:
 
 def kind_named(noun: frozenset[str], title: frozenset[str], lead: frozenset[str],
                lines: list[frozenset[str]]) -> bool:
-    """Whether a list is of the kind a question asks for (all as stems): the section's title names the kind, or
-    the list's lead-in, or two of its lines at their head (`head_stems`). A list of something else ("such claims
+    """Whether a list is of the kind a question asks for (all as stems; the kind in any of its words, `kind_forms`:
+    "stages" are named by "Steps"): the section's title names the kind, or the list's lead-in, or two of its lines
+    at their head (`head_stems`). A list of something else ("such claims
     as: ... acquire companies") answers no "which companies", nor a list of claims two of which end on "our
     industry segments" "What are Oracle's business segments?"; a vague kind ("kinds", "types") or none is named
     by any list."""
-    return (not noun or bool(noun & VAGUE_KINDS) or noun <= title or noun <= lead
-            or sum(noun <= line for line in lines) >= 2)
+    if not noun or noun & VAGUE_KINDS:
+        return True
+    return any(form <= title or form <= lead or sum(form <= line for line in lines) >= 2 for form in kind_forms(noun))
 
 
 _QUESTIONS = frozenset(stems("questions"))

@@ -163,6 +163,35 @@ def counted_kind(question: str) -> tuple[int, str] | None:
     return COUNT_WORDS.get(count) or int(count), match.group("noun").split()[-1].lower()
 
 
+# "How many building blocks …?", "How many separate systems feed …?": a count of a noun the item nouns do not know,
+# its last plural word before the question goes on. Such a count is a list's only where the document lists items of
+# that kind (the block's section choice checks); else it asks a quantity ("How many employees …?")
+_OPEN_COUNT = re.compile(r"\bhow\s+many\s+(?P<noun>(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*[a-rt-z]s)\b(?!['’])",
+                         re.IGNORECASE)
+
+
+def open_count(question: str) -> str | None:
+    """The noun a "how many" question counts when it is no item noun ("How many building blocks …?" ->
+    "blocks"), else None; "How many sorts of users …?" counts the users."""
+    match = _OPEN_COUNT.search(asked_part(question))
+    if match is None or asks_for_items(question):
+        return None
+    words = match.group("noun").lower().split()
+    of = _OPEN_OF.match(asked_part(question), match.end()) if words[-1] in _VAGUE_OPEN else None
+    return of.group("noun").lower() if of else words[-1]
+
+
+def listed_noun(question: str) -> str | None:
+    """The kind of item a list answering the question is of: its item noun, else the noun a "how many" counts
+    (`open_count`), which only a list of that kind answers (the sentence answerers keep to `item_noun`: "How
+    many qualified doctors …?" asks no sentence naming "the first two Doctors")."""
+    return item_noun(question) or open_count(question)
+
+
+_VAGUE_OPEN = frozenset({"sorts", "varieties", "flavors", "flavours"})
+_OPEN_OF = re.compile(r"\s+of\s+(?:[\w-]+\s+){0,2}?(?P<noun>[a-z][\w-]*[a-rt-z]s)\b", re.IGNORECASE)
+
+
 def item_noun(question: str) -> str | None:
     """The kind of item a list question asks for ("tenets", "models", "steps"), when it names one: the section
     titled by that kind, or whose items are of that kind, is the one that holds the list."""

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from ...memory.outline import VAGUE_KINDS
-from ...text.asks import asked_part, counted_kind, item_noun
+from ...text.asks import asked_part, counted_kind, listed_noun, open_count
 from ...text.tokens import STOPWORDS, bare_stems
 from .answering import Answer
 from .evidence import Evidence
@@ -37,12 +37,16 @@ def counted_sentence(question: str, evidence: list[Evidence],
     ("What is a policy enforcement point broken into?": the PEP item's "This is a single logical component in ZTA
     but may be broken into two different components: …", not the PDP's "broken down into two logical components:
     …"), then the one retrieval ranked highest (a colon before a dash: a list introduced as one), or None."""
-    noun = item_noun(question)
+    noun = listed_noun(question)
     if not noun:
         return None
     asked = bare_stems(noun)
     subject = bare_stems(asked_part(question)) - asked
     counted = counted_kind(question)
+    # a count of a noun no list is known by ("How many qualified doctors were registered in Kenya in 2001?") is
+    # answered by a sentence counting such items only where it says most of what the question says of them, not by
+    # "… featuring the first two Doctors: William Hartnell and Patrick Troughton."
+    needed = (len(subject - STOPWORDS) + 1) // 2 if open_count(question) else 0
     found: list[tuple[int, bool, float, int, Evidence]] = []
     for k, ev in enumerate(evidence):
         if ev.row:
@@ -54,6 +58,8 @@ def counted_sentence(question: str, evidence: list[Evidence],
         text = passage(ev.node_id)  # what it says before the sentence; its opening when it is summarised
         before = text[: text.find(ev.text)] if ev.text in text else text.split(". ")[0]
         named_here = bare_stems(ev.text) | bare_stems(before)
+        if len(subject & named_here - STOPWORDS) < needed:
+            continue
         found.append((len(subject & named_here), marked is not None and ev.text[marked.end() - 1] == ":",
                       ev.prior, -k, ev))
     if not found:
@@ -98,17 +104,18 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
     Company's reportable segments consist of the Americas, Europe, Greater China, Japan and Rest of Asia
     Pacific."), counted: its items are the commas' pieces, the last split at its "and". None when the question
     asks no count or no sentence says the noun before such a list."""
-    noun = item_noun(question)
+    noun = listed_noun(question)
     if not noun or not HOW_MANY.search(question) or _ABOUT.search(question):
         return None
     asked = bare_stems(noun)
     if any(stated_count(ev.text, asked) for ev in evidence):
         return None  # "has over 6000 items": the documents state the number; a list of a few is no count of them
     own = bare_stems(asked_part(question)) - asked - STOPWORDS  # the question's words besides the counted noun
+    opened = open_count(question) is not None
     for ev in evidence:
         if ev.row:
             continue
-        before = _BEFORE_NOUN.search(ev.text)
+        before = None if opened else _BEFORE_NOUN.search(ev.text)  # "through its retail and online stores"
         if before is not None and asked & bare_stems(before.group("noun")):
             items = _items(before.group("items"))
             if 3 <= len(items) <= MAX_ENUMERATED:
@@ -125,8 +132,10 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         # "… indirect channel networks are comprised primarily of resellers, …" of "How many kinds of partners
         # make up the indirect channels …?": the question's own words name what the list makes up
         subject = len(own & bare_stems(" ".join(ev.text[: listed.start()].split()[-5:]))) >= SUBJECT_WORDS
-        if not (named or subject or (listed.group("divided") and noun.endswith("s") and asked & _DIVISIONS)):
-            continue  # "These gaps can be categorized into A, B and C" names categories by its verb
+        if not (named or (not opened and (subject or (listed.group("divided") and noun.endswith("s")
+                                                      and asked & _DIVISIONS)))):
+            continue  # "These gaps can be categorized into A, B and C" names categories by its verb; a count of a
+            # noun no list is known by ("How many retail stores …?") is of a list that names it
         items = _items(listed.group("items"))
         if 3 <= len(items) <= MAX_ENUMERATED:
             return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
@@ -150,7 +159,7 @@ def says_more_of(question: str, counted: Answer, listed: str) -> bool:
     """Does the counted sentence say more of what the question asks about than the section's list does?
     "How many components is the PDP broken into?" is answered by "the policy decision point (PDP) is broken down
     into two logical components: …", not by the section's three core components, whose lines never say "PDP"."""
-    subject = bare_stems(asked_part(question)) - bare_stems(item_noun(question) or "")
+    subject = bare_stems(asked_part(question)) - bare_stems(listed_noun(question) or "")
     return len(subject & bare_stems(counted.text)) > len(subject & bare_stems(listed))
 
 

@@ -26,8 +26,9 @@ from ...memory.outline import (
 )
 from ...memory.query_graph import Node, place_label
 from ...retrieval.view import MemoryView
-from ...text.asks import asked_part, item_noun
+from ...text.asks import asked_part, listed_noun
 from ...text.coverage import coverage, idf_weights
+from ...text.kinds import kind_forms
 from ...text.periods import names_period, periods
 from ...text.tokens import bare_stem, bare_stems, stems
 from ..protocol.memory_block import Selection
@@ -164,7 +165,7 @@ class ListAnswerer:
                                       for d, i in zip(details or [None] * len(listing.items), listing.items)]
         budget = self.config.detail_words if any(per_item) else self.config.max_words
         # a list taken for the period it heads is not said to be of the asked kind: it is what its heading lists
-        noun = f"items under “{listing.heading.rstrip(': ')}”" if listing.heading else item_noun(question) or "items"
+        noun = f"items under “{listing.heading.rstrip(': ')}”" if listing.heading else listed_noun(question) or "items"
         source = listing.node.sources[0] if listing.node.sources else None
         where = (place_label(source.name, source.section, tuple(listing.node.pages()), listing.node.printed_pages())
                  if source else "")
@@ -232,14 +233,19 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
     texts = [[frozenset(stems(lead))] + [frozenset(stems(f"{i.label} {i.text}")) for i in listing.items]
              for listing, lead in candidates]
     weights = idf_weights(stems(asked_part(question)), texts)
-    noun = frozenset(stems(item_noun(question) or ""))
+    noun = frozenset(stems(listed_noun(question) or ""))
     period = periods(asked_part(question))
 
     def asked(listing: Listing) -> int:  # items worded as questions, when questions are asked for
         return questions_listed(noun, [item.text for item in listing.items])
 
+    forms = kind_forms(noun) if noun else []
+
+    def of_kind(line: frozenset[str]) -> bool:  # says the asked kind, in any of its words ("Steps" for "stages")
+        return any(form <= line for form in forms)
+
     def score(k: int) -> tuple[bool, int, float]:
-        named = sum(bool(noun) and noun <= line for line in texts[k]) + asked(candidates[k][0])
+        named = sum(of_kind(line) for line in texts[k]) + asked(candidates[k][0])
         return names_period(period, candidates[k][1]), min(named, 3), max(coverage(weights, line) for line in texts[k])
 
     best = max(range(len(candidates)), key=lambda k: (score(k), -k))
@@ -254,8 +260,8 @@ def _best_listing(question: str, node: Node, outline: Outline, lead_in: str = ""
         if not names_period(period, lead):
             return None  # a list of something else answers no "which companies"
         listing = replace(listing, heading=lead)
-    if (not listing.numbered and noun and not noun & VAGUE_KINDS and not noun <= title
-            and not noun <= texts[best][0] and 2 * sum(noun <= line for line in heads) < len(heads)):
+    if (not listing.numbered and noun and not noun & VAGUE_KINDS and not of_kind(title)
+            and not of_kind(texts[best][0]) and 2 * sum(of_kind(line) for line in heads) < len(heads)):
         return None  # "How many markets …?": two of Item 1's eleven sub-sections open on markets; they are no markets
     worded = sum("?" in item.text for item in listing.items)
     if noun and 2 * worded >= len(listing.items) and not asked(listing) and not noun <= plural_title(lead):
@@ -296,7 +302,7 @@ def _within_a_category(question: str, listing: Listing) -> bool:
     kinds of risk), and the question qualifies the items by two words or more that no title says ("What risks does
     Apple face related to its global operations?"): the risks it asks for are items under some category, which
     the sentences say, not the categories' names."""
-    noun = bare_stems(item_noun(question) or "")
+    noun = bare_stems(listed_noun(question) or "")
     labels = [bare_stems(i.label) for i in listing.items]
     if listing.numbered or not noun or 2 * sum(noun <= label for label in labels) <= len(labels):
         return False
@@ -326,7 +332,7 @@ def _file_names(node: Node) -> set[str]:
 
 def _qualifier(question: str, node: Node) -> set[str]:
     """The question's words besides the kind of item, the verbs it asks by and the document's own name."""
-    noun = bare_stems(item_noun(question) or "")
+    noun = bare_stems(listed_noun(question) or "")
     return bare_stems(asked_part(question)) - noun - _file_names(node) - _NO_QUALIFIERS
 
 

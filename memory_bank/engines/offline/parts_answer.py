@@ -19,6 +19,7 @@ from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
 from .alignment import spelled_by, spelled_forms
 from .answering import SEQUENCE_SHARE, Answer, Answerer
+from .cited_work import with_cited_work
 from .counted_list import counted_sentence
 from .evidence import Evidence, distinct, words_in
 from .figure_answer import (
@@ -30,6 +31,7 @@ from .figure_answer import (
     row_evidence,
 )
 from .follow_on import followed_on
+from .inline_count import inline_count
 from .item_details import ItemDetails
 from .kind_named import asked_kind
 from .kind_sentences import kind_sentences
@@ -129,6 +131,8 @@ class PartsAnswerer:
                 answer = Answer(text="", used=answer.used, score=answer.score, found=False)
             if not answer.found and counts and _EACH.search(part):  # "… and what travels on each?": the
                 answer = counts[-1]  # sentence naming the items says it of each (shown once)
+            if not answer.found and ranking is not None:  # "How many examples …, and …?" of "(e.g., A, B, C)"
+                answer = inline_count(part, ranking, answerer.config.found) or answer
             if not answer.found:  # "Who runs TIC, and what is it meant to establish?": one sentence says both
                 answer = self._answered_before(part, parts[0], ranking, answers) or answer
             if leans[k] and not (answer.found and answer.used[0].section in _sections(answers)):
@@ -140,6 +144,7 @@ class PartsAnswerer:
                 answer = kind_sentences(answer, r.view, kind, int(SEQUENCE_SHARE * r.answerer.config.max_words))
             if answer.found and answer.text and all(answer is not a for a in answers):  # "What is an NPE, …?":
                 answer.text = r.acronyms.named(part, answer.text)  # its long form first, as asked alone
+                answer = with_cited_work(part, answer, r.view)  # "Who issued the memo …?": the cited entry too
             on = followed_on(part, parts[0], answers[0], self._following) if k and is_yes_no(parts[0]) else None
             if on is not None:  # "Does Oracle own …, and where is it?": said with the verdict, or right after it
                 answer = on

@@ -17,10 +17,12 @@ from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from .answering import SEQUENCE_SHARE, Answer, Answerer
 from .asked import Asked
+from .cited_work import with_cited_work
 from .evidence import Evidence
 from .figure_answer import answering_rows, asks_amount, row_evidence, rows_answer
 from .figure_cause import asks_cause
 from .graphic import asks_about_graphic, presents_graphic
+from .inline_count import inline_count
 from .inline_items import naming_first
 from .kind_named import asked_kind
 from .kind_sentences import kind_sentences
@@ -56,6 +58,8 @@ class ProseAnswer:
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)
         if not answer.found:
             answer = self._in_their_words(question, evidence) or answer
+        if not answer.found and ranked is not None:  # "How many examples …?" of "(e.g., A, B, C)": counted
+            answer = inline_count(question, ranked, self.answerer.config.found) or answer
         if rows:
             opening = f"{verdict(question, answer.used[0].text)}. " if yes_no and answer.found else None
             return done(rows_answer(question, answer, rows, self.view, where, opening), calls)
@@ -63,6 +67,7 @@ class ProseAnswer:
             return self.not_found.closest(question, answer.used[0] if answer.used else None, evidence, calls)
         answer = signer_first(question, answer, evidence, self.view)  # "Who audits …?" of a report that says "we"
         answer = titled_referent(question, answer)  # "Which deployment model …?" of "… this model …": its title
+        answer = with_cited_work(question, answer, self.view)  # "Who issued the memo …?" of "… [M-19-26].": its entry
         if (asks_sequence(question) or asks_advice(question)) and not yes_no:
             # "… how would it go about it?", "How should an agency decide …?": what follows its first sentence there
             answer = read_on(answer, self.view, int(SEQUENCE_SHARE * self.answerer.config.max_words))

@@ -27,9 +27,10 @@ from ...memory.outline import Outline, questions_listed
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
-from ...text.asks import asked_part, asks_for_items, item_noun
+from ...text.asks import asked_part, asks_for_items, listed_noun, open_count
 from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
+from ...text.kinds import kind_forms
 from ...text.periods import names_period, periods
 from ...text.reader_concepts import in_document_terms
 from ...text.split import split_sentences
@@ -229,7 +230,8 @@ class MemoryBlockBuilder:
         dated by a quarter ("announced in the fourth quarter of 2022") is answered by a section that names that
         quarter when one does ("Fourth Quarter 2022:" heading a list), not by one titled with its kind of item.
         `leads`: sentences announcing sub-sections as a list (children_lead.py), read as a line and a title."""
-        if not asks_for_items(question):
+        listed = asks_for_items(question)
+        if not listed and open_count(question) is None:
             return None
         sections = self.view.section_nodes()
         if not sections:
@@ -243,7 +245,7 @@ class MemoryBlockBuilder:
         lines = [[frozenset(stems(s.text)) for s in ss] + ([head] if head else []) for ss, head in zip(said, heads)]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
-        noun = set(stems(item_noun(question) or ""))
+        noun = set(stems(listed_noun(question) or ""))
         # lines worded as questions are of the kind "questions" whatever words they use
         asked_lines = [questions_listed(frozenset(noun), [s.text for s in ss]) for ss in said]
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
@@ -256,9 +258,11 @@ class MemoryBlockBuilder:
         for i in best[:SECTIONS_TRIED]:
             outline = next((o for e in self.view.entries_for(sections[i].id)
                             if (o := Outline.from_metadata(e.metadata)) is not None), None)
-            if (outline is None or outline.names_kind(frozenset(noun)) or (noun and noun <= heads[i])
-                    or any(names_period(period, lst.lead_in) for lst in outline.lists)):
+            if outline is not None and outline.names_kind(frozenset(noun)):
                 return sections[i]
+            if listed and (outline is None or (noun and any(form <= heads[i] for form in kind_forms(frozenset(noun))))
+                           or any(names_period(period, lst.lead_in) for lst in outline.lists)):
+                return sections[i]  # a count of a noun no list is known by takes a list of that kind only
         return None
 
     def _sentences(self, node: Node, rejected: set[str], claims: set[str]) -> list[Sentence]:
@@ -395,7 +399,8 @@ def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str
     deployment model") or are of it by their form (`of_kind`: questions), up to three."""
     if not noun:
         return 0.0
-    return (2.0 if noun <= title else 0.0) + min(3, of_kind + sum(noun <= line for line in lines)) / 3
+    return max((2.0 if form <= title else 0.0) + min(3, of_kind + sum(form <= line for line in lines)) / 3
+               for form in kind_forms(frozenset(noun)))
 
 
 def _breadth(values: list[float], count: int) -> float:

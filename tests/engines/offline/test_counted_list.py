@@ -185,3 +185,16 @@ def test_a_stated_number_or_a_few_named_among_others_is_no_list_to_count() -> No
                      "collection?"):
         assert enumerated_count(question, [stated, some]) is None, question
     assert enumerated_count("How many items are in the glass collection?", [some]) is None
+
+
+def test_a_count_of_a_noun_no_list_knows_takes_a_sentence_saying_what_the_question_says_of_it() -> None:
+    """"How many qualified doctors …?" is no list question ("doctors" is no kind of item), and a sentence counting
+    Doctors of a television series while saying nothing of Kenya, 2001 or registration does not answer it; one
+    counting the asked noun and saying what the question says of it does."""
+    who = _ev("This included many old episodes of Doctor Who, mostly stories featuring the first two Doctors: "
+              "William Hartnell and Patrick Troughton.")
+    assert counted_sentence("How many qualified doctors were registered in Kenya in 2001?", [who]) is None
+    blocks = _ev("The zero trust platform has three building blocks: the policy engine, the policy administrator "
+                 "and the enforcement point.")
+    answer = counted_sentence("How many building blocks does the zero trust platform have?", [blocks])
+    assert answer is not None and answer.text == blocks.text
