@@ -5,7 +5,8 @@ pages they name (a typo there would read as a retrieval miss in the bench). The 
 after dev2, and `doc_qa_blind11.json` written after dev3) and the second development set (`bench/data/doc_qa_dev2.json`,
 reader's-words lists, steps, counts and comparisons), the third (`bench/data/doc_qa_dev3.json`, plain professional
 phrasing, mostly NIST SP 800-207, written after blind10), the fourth (`bench/data/doc_qa_dev4.json`, written blind
-after blind11, mostly NIST SP 800-207 with counts of what it enumerates) and the sixth (`bench/data/doc_qa_dev6.json`,
+after blind11, mostly NIST SP 800-207 with counts of what it enumerates), the fifth (`bench/data/doc_qa_dev5.json`,
+written blind after dev4, counts and lists only, mostly NIST SP 800-207) and the sixth (`bench/data/doc_qa_dev6.json`,
 written blind, the two 10-K filings only: lists, comparisons and steps) are held to the same fields and evidence rules,
 and repeat no question of the sets written before them."""
 
@@ -37,6 +38,7 @@ DEV2_ABOUT, DEV2 = load(DATA / "doc_qa_dev2.json")
 DEV3_ABOUT, DEV3 = load(DATA / "doc_qa_dev3.json")
 BLIND11_ABOUT, BLIND11 = load(DATA / "doc_qa_blind11.json")
 DEV4_ABOUT, DEV4 = load(DATA / "doc_qa_dev4.json")
+DEV5_ABOUT, DEV5 = load(DATA / "doc_qa_dev5.json")
 DEV6_ABOUT, DEV6 = load(DATA / "doc_qa_dev6.json")
 DOCS = sorted({q["doc"] for q in QUESTIONS})
 TEN_K_DOCS = {doc for doc in DOCS if "10K" in doc}  # dev6 is written on the 10-K filings only
@@ -47,9 +49,9 @@ MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 
     ("questions", "least"),
     [(QUESTIONS, 54), (BLIND, 30), (BLIND2, 26), (BLIND3, 24), (BLIND4, 26), (BLIND5, 28), (BLIND6, 34),
      (BLIND7, 36), (BLIND8, 38), (BLIND9, 36), (DEV2, 40), (BLIND10, 36), (DEV3, 44), (BLIND11, 36), (DEV4, 40),
-     (DEV6, 28)],
+     (DEV5, 36), (DEV6, 28)],
     ids=["dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2",
-         "blind10", "dev3", "blind11", "dev4", "dev6"],
+         "blind10", "dev3", "blind11", "dev4", "dev5", "dev6"],
 )
 def test_every_question_has_the_fields_and_a_known_kind(questions: list[dict], least: int) -> None:
     assert len(questions) >= least
@@ -98,7 +100,7 @@ def test_evidence_is_on_the_pages_it_names() -> None:
     for doc in DOCS:
         pages = [normalise(text) for text in page_texts(PDF_DIR / doc)]
         for q in (q for q in QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7
-                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 + DEV4 + DEV6 if q["doc"] == doc):
+                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 + DEV4 + DEV5 + DEV6 if q["doc"] == doc):
             assert max(q["evidence_pages"]) <= len(pages), q["id"]
             for entry in q["evidence"]:
                 assert any(holds(pages[p - 1], entry) for p in q["evidence_pages"]), (q["id"], entry)
@@ -131,11 +133,14 @@ def test_the_blind_set_is_scored_as_the_dev_set_and_repeats_none_of_its_question
      (DEV4_ABOUT, DEV4,
       QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
       + DEV3 + BLIND11),
+     (DEV5_ABOUT, DEV5,
+      QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
+      + DEV3 + BLIND11 + DEV4),
      (DEV6_ABOUT, DEV6,
       QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
-      + DEV3 + BLIND11 + DEV4)],
+      + DEV3 + BLIND11 + DEV4 + DEV5)],
     ids=["blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2", "blind10", "dev3",
-         "blind11", "dev4", "dev6"],
+         "blind11", "dev4", "dev5", "dev6"],
 )
 def test_a_later_blind_set_is_scored_the_same_and_repeats_no_earlier_question(
     about: dict, questions: list[dict], earlier: list[dict]
