@@ -237,7 +237,39 @@ class _Tree:
 
     def finish(self) -> DocStructure:
         self._close_list()
-        return DocStructure("document", _with_page_ends(self.sections, self.units), self.units)
+        units = _rejoined(self.units)
+        return DocStructure("document", _with_page_ends(self.sections, units), units)
+
+
+# a note at a page's foot ("1 https://…", "2 Any mention of commercial products …"): read between a list's items
+# where the list runs on over the page break
+_FOOTNOTE = re.compile(r"^\s*\d{1,2}\s+\S")
+
+
+def _rejoined(units: list[Unit]) -> list[Unit]:
+    """A list a page break cut in two, the page's footnotes read between its items, as one list again: a list
+    with no lead-in of its own, of the same section and kind of marker, after only footnotes and a page turn
+    ("The rest of the document is organized as follows:" had two sections listed, then four more)."""
+    out: list[Unit] = []
+    for unit in units:
+        k = len(out) - 1
+        while k >= 0 and out[k].kind == "paragraph" and out[k].section == unit.section and _FOOTNOTE.match(out[k].text):
+            k -= 1
+        before = out[k] if k >= 0 else None
+        if (unit.kind == "list" and not unit.lead_in and unit.items and k < len(out) - 1 and before is not None
+                and before.kind == "list" and before.section == unit.section and before.items
+                and _family(before.items[-1].marker) == _family(unit.items[0].marker)
+                and (before.page_end or 0) < (unit.page_start or 0)):
+            out[k] = replace(before, text=f"{before.text}\n\n{unit.text}", page_end=unit.page_end,
+                             items=(*before.items, *unit.items))
+            continue
+        out.append(unit)
+    return out
+
+
+def _family(marker: str) -> str:
+    found = item_marker(f"{marker} x")
+    return found.family if found is not None else marker
 
 
 def _line_list(paragraph: str) -> tuple[str | None, list[ListItem]] | None:

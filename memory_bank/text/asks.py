@@ -188,6 +188,27 @@ def listed_noun(question: str) -> str | None:
     return item_noun(question) or open_count(question)
 
 
+# "Which industries does Oracle build applications for?": the head plural of a which/what question the item nouns
+# do not know (up to two words before it, no verb between)
+_OPEN_KIND = re.compile(r"^\W*(?:which|what)\s+(?:(?!(?:is|are|was|were|do|does|did|has|have|had)\b)[a-z][\w-]*\s+)"
+                        r"{0,2}?(?P<noun>[a-z][\w-]*[a-rt-z]s)\b(?!['’])"
+                        # a noun, not a verb ("What gives rise to …?"): the question goes on with its verb
+                        r"(?=\s*[,?]|\s+(?:do|does|did|are|is|was|were|have|has|had|can|could|would|should|might|"
+                        r"may|will|must)\b)", re.IGNORECASE)
+
+
+def open_kind(question: str) -> str | None:
+    """The plural a which/what question asks for when it is no item noun ("Which industries …?" -> "industries"):
+    a sentence naming several such items answers it, though no list of that kind is known. None for a question
+    whose head the item nouns already read, or one asking a time or measure ("What years …?")."""
+    if item_noun(question) and kind_is_head(question):
+        return None  # "Which industry-specific applications …?": a kind the item nouns read
+    match = _OPEN_KIND.match(asked_part(question))
+    noun = match.group("noun").lower() if match else ""
+    return noun if noun and noun not in STOPWORDS and noun not in _MEASURES else None
+
+
+_MEASURES = frozenset({"years", "months", "days", "dates", "times", "hours", "percents", "amounts", "numbers"})
 _VAGUE_OPEN = frozenset({"sorts", "varieties", "flavors", "flavours"})
 _OPEN_OF = re.compile(r"\s+of\s+(?:[\w-]+\s+){0,2}?(?P<noun>[a-z][\w-]*[a-rt-z]s)\b", re.IGNORECASE)
 

@@ -204,3 +204,24 @@ def test_two_words_for_one_kind_of_item_offer_no_choice() -> None:
     assert asks_choice("Which grew faster, iPhone or Mac?")  # two things named: a choice
     assert asks_choice("Which is larger: services or products?")
     assert asks_choice("Which segment had higher sales, Americas or Europe?")
+
+
+def test_only_footnotes_and_a_page_turn_join_two_lists() -> None:
+    from dataclasses import replace
+
+    from memory_bank.structure.build import _rejoined
+    from memory_bank.structure.model import ListItem, Unit
+
+    first = Unit("list", "a", "s1", 11, 11, lead_in="The rest is organized as follows:",
+                 items=(ListItem("•", "Section 2 …"), ListItem("•", "Section 3 …")))
+    note = Unit("paragraph", "1 https://example.org/blog", "s1", 11, 11)
+    rest = Unit("list", "b", "s1", 12, 12, items=(ListItem("•", "Section 4 …"), ListItem("•", "Section 5 …")))
+    joined = _rejoined([first, note, rest])
+    assert [u.kind for u in joined] == ["list", "paragraph"] and len(joined[0].items) == 4
+    assert joined[0].page_end == 12
+    prose = Unit("paragraph", "Other lists follow.", "s1", 11, 11)
+    assert len(_rejoined([first, prose, rest])) == 3  # a paragraph of the text between: two lists
+    assert len(_rejoined([first, note, replace(rest, lead_in="Also:")])) == 3  # a lead-in of its own: its own list
+    assert len(_rejoined([first, note, replace(rest, page_start=11)])) == 3  # no page turn
+    numbered = replace(rest, items=(ListItem("1.", "x"), ListItem("2.", "y")))
+    assert len(_rejoined([first, note, numbered])) == 3  # another kind of marker

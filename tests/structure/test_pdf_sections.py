@@ -97,3 +97,15 @@ def test_oracle_headings_come_from_the_layout(oracle) -> None:
     # bold italic sub-headings nest under the bold ones
     assert "Revenue Recognition" in child_titles(structure, section(structure, "Critical Accounting Policies"))
     assert [s.title for s in structure.sections if s.title.startswith("Item 1A.")] == ["Item 1A. Risk Factors"]
+
+
+def test_a_list_a_page_break_cut_is_one_list(nist: tuple[DocStructure, dict]) -> None:
+    """1.2's "The rest of the document is organized as follows:" lists Sections 2 and 3 on PDF page 11 and Sections
+    4 to 7 on page 12, the page's two footnotes read between them: one list of six, not two lists of two and four."""
+    structure, _ = nist
+    section = next(s for s in structure.sections if s.title == "1.2 Structure of This Document")
+    lists = [u for u in structure.units_in(section.id) if u.kind == "list"]
+    assert len(lists) == 1, [u.lead_in for u in lists]
+    assert lists[0].lead_in == "The rest of the document is organized as follows:"
+    assert [i.text.split()[1] for i in lists[0].items] == ["2", "3", "4", "5", "6", "7"]
+    assert (lists[0].page_start, lists[0].page_end) == (11, 12)

@@ -75,7 +75,7 @@ class OfflineExecutor:
             self._summary_of))
         # the strategies a single question is tried with, in this order (each reads the one `Asked`)
         self.direct = DirectAnswers(view, tables, self.answerer, self.acronyms, self.front_matter, self.not_found)
-        self.structured = StructuredAnswers(view, self.answerer, self.lists, self._summary_of)
+        self.structured = StructuredAnswers(view, self.answerer, self.lists, self._summary_of, tables)
         self.prose = ProseAnswer(view, tables, self.answerer, self.not_found)
 
     def run(self, inp: ExecutionInput) -> ExecutionResult:

@@ -25,13 +25,17 @@ _OPENS = re.compile(r"(?:\be\.g\.,?|\bi\.e\.,?|\bsuch as|\bincluding|\bnamely|:)
                     re.IGNORECASE)
 _SPLIT = re.compile(r"[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _WORD = re.compile(r"[A-Za-z]+")
+# a series of at least five short names parted by commas (a run of four commas, no clause between): no opener needed
+_SERIES = re.compile(r"(?:\b[\w&'’/-]+(?:\s+[\w&'’/-]+){0,3},\s+){4,}[\w&'’/-]+")
 _NUMBERED = re.compile(r"\((?:\d{1,2}|[a-h])\)\s")  # "(1) Universal Security Capabilities … (2) …"
 
 
 def names_items(sentence: str) -> bool:
     """Does the sentence name three items or more one after the other, after "e.g.", "such as", "including",
-    "namely" or a colon, each a short name, or number two or more ("(1) …, (2) …")?"""
-    if len(_NUMBERED.findall(sentence)) >= MIN_ITEMS_NUMBERED:
+    "namely" or a colon, each a short name, or number two or more ("(1) …, (2) …"), or run a series of short names
+    parted by commas ("… to customers in the automotive, communications, construction and engineering, consumer
+    goods, energy and water, …")?"""
+    if len(_NUMBERED.findall(sentence)) >= MIN_ITEMS_NUMBERED or _SERIES.search(sentence):
         return True
     for match in _OPENS.finditer(sentence):
         pieces = [p.split() for p in _SPLIT.split(match.group(1)) if p.strip()]

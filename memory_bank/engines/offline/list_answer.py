@@ -49,7 +49,7 @@ _NO_QUALIFIERS = frozenset(bare_stems(
     "consider considered need needed make made exist exists ask asks asked"
     # "How many …", and the document naming itself ("does the publication ask …", "the report lists …"): no
     # qualifier of the items
-    " many much publication document report paper filing"))
+    " many much publication document report paper filing walk"))
 # a sub-section that serves the text, not one of its items: references, notes, a glossary
 _APPARATUS = re.compile(r"^\s*(?:[A-Z]?[\d.]*\s+)?(?:references|bibliography|acknowledge?ments|glossary|index|"
                         r"notes|endnotes|footnotes|sources)\s*$", re.IGNORECASE)

@@ -40,6 +40,7 @@ from .list_pointers import followed_item
 from .passage import around
 from .ranking import Ranked
 from .results import done, where
+from .table_list import asks_extreme, table_list
 from .titled_section import own_sentences
 from .verdict import is_yes_no
 from .verdict_passage import with_verdict
@@ -88,6 +89,7 @@ class PartsAnswerer:
         answers: list[Answer] = []
         counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
         prose = 0  # the parts answered by their ranked sentences (no list, row, acronym …)
+        whole = [listing is not None for listing in listings]  # answers shown as they are: a list, a table's rows
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if absent[k]:  # it asks about something the documents never mention
@@ -95,6 +97,14 @@ class PartsAnswerer:
                 continue
             if listing is not None:  # a part that asks for a list is answered by the list
                 answers.append(r.lists.answer(part, listing))
+                continue
+            grouped = table_list(part, r.tables, question) if not is_yes_no(part) else None
+            if grouped is not None:  # "What gives rise to its deferred tax assets, …?": the rows under that heading
+                answers.append(grouped)
+                whole[k] = True
+                continue
+            if any(whole[j] and listings[j] is None for j in range(k)) and asks_extreme(part):
+                answers.append(Answer("", [], 1.0))  # "…, and which item was the biggest?": the rows' answer says
                 continue
             counted = counted_sentence(part, selected[k][1], r.summary_of)
             if counted is not None:  # "What are the two planes …?": the sentence naming both
@@ -155,7 +165,7 @@ class PartsAnswerer:
         passage = self._one_passage(parts, answers, prose)
         if passage is not None:  # every part answered from one short sub-section: that sub-section, whole
             return done(passage, calls)
-        return _merged(parts, answers, listings, calls)
+        return _merged(parts, answers, whole, calls)
 
     def _one_passage(self, parts: list[str], answers: list[Answer], prose: int) -> Answer | None:
         """The sub-section every part's answer opens in, read whole in its order, when it is short prose
@@ -276,19 +286,19 @@ def _sections(answers: list[Answer]) -> set[tuple[str, ...]]:
     return {ev.section for a in answers if a.found for ev in a.used if ev.section}
 
 
-def _merged(parts: list[str], answers: list[Answer], listings: list[Listing | None],
+def _merged(parts: list[str], answers: list[Answer], whole: list[bool],
             calls: list[ToolCallRecord]) -> ExecutionResult:
-    """The parts' answers as one: a list answer as it is, another part as a cited line, an unanswered part
-    saying so; "not found" when no part is answered."""
+    """The parts' answers as one: a list answer (`whole`: a list, a table's rows) as it is, another part as a cited
+    line, an unanswered part saying so; "not found" when no part is answered."""
     if not any(a.found for a in answers):
         return ExecutionResult(answer=NOT_FOUND, tool_calls=calls, success=True,
                                summary="No passage of the documents answers any part of the question.")
     lines: list[str] = []
-    for part, a, listing in zip(parts, answers, listings):
-        if a.found and listing is None and a.text in "\n".join(lines):
+    for part, a, shown in zip(parts, answers, whole):
+        if a.found and not shown and a.text in "\n".join(lines):
             continue  # one passage answering two parts is shown once (a verdict said before it or not)
         if a.found and a.text:
-            lines.append(a.text if listing is not None else f"- {a.text} ({where(a.used[0])})")
+            lines.append(a.text if shown else f"- {a.text} ({where(a.used[0])})")
         elif not a.found:
             lines.append(f"- {part[:1].upper()}{part[1:]} {NOT_FOUND}")
     lines = list(dict.fromkeys(lines))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ...retrieval.view import MemoryView
 from ...text.acronyms import shortened_for
-from ...text.asks import asks_advice, asks_sequence
+from ...text.asks import asks_advice, asks_sequence, open_kind
+from ...text.tokens import stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from .answering import SEQUENCE_SHARE, Answer, Answerer
@@ -52,7 +53,10 @@ class ProseAnswer:
         ranked = self.answerer.rank(question, evidence)
         answer = self.answerer.answer_ranked(question, ranked)
         kind = asked_kind(question)  # "What risks …?" (the documents' words for the kind included)
-        named = naming_first(ranked, asked.kind, kind) if answer.found and asked.names_kind and ranked else None
+        plural = open_kind(question)  # "Which industries …?": no item noun, still items of a kind
+        items_of = (asked.kind if asked.names_kind
+                    else frozenset(stems(plural)) if plural and asked.items_asked else None)
+        named = naming_first(ranked, items_of, kind) if answer.found and items_of is not None and ranked else None
         if named is not None:  # the evidence answers (its best sentence judged so); the sentence naming the items
             # no list holds ("the common elements (e.g., ID management, …)") opens the answer
             answer = self.answerer.compose(question, named.pool, named.order, answer.score)

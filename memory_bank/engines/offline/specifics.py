@@ -38,13 +38,25 @@ def specific_terms(question: str) -> list[str]:
             continue  # "look-ups", "roll-out": an everyday noun of a verb and its particle, paraphrased freely
         elif re.search(r"[A-Za-z]-[A-Za-z]", core) or sum(c.isupper() for c in core) >= 2:
             out.append(core)
-        elif index > 0 and core[:1].isupper() and not _after_colon(question, match.start()):
+        elif index > 0 and core[:1].isupper() and not _capitalised_by_place(question, match.start()):
             out.append(core)
     return list(dict.fromkeys(out))[:MAX_TERMS]
 
 
-def _after_colon(question: str, start: int) -> bool:
-    return question[:start].rstrip().endswith((":", '"', "“"))
+def _capitalised_by_place(question: str, start: int) -> bool:
+    """Is the word at `start` capitalised by its place: after a colon or a quote, or opening a sentence of the
+    question ("Oracle says it keeps investing in OCI. Toward how many …?": "Toward" is no name)?"""
+    before = question[:start].rstrip()
+    end = _SENTENCE_END.search(before)
+    opens = end is not None and (end.group("word") or "").lower() not in _ABBREVIATIONS
+    return before.endswith((":", '"', "“")) or opens
+
+
+# "… infrastructure.", "… (OCI)." or "…?" ends a sentence; "U.S." (a letter before the stop) or "Mr." does not
+_SENTENCE_END = re.compile(r"(?:\b(?P<word>[A-Za-z][a-z]+)[.]|[)\"”’][.]|[?!])[\"”’)]?$")
+_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "inc", "co", "corp", "ltd", "no", "vs", "etc",
+                            "gen", "gov", "sen", "rep", "prof", "mt", "ft"})
+
 
 
 

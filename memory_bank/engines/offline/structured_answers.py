@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ...retrieval.view import MemoryView
 from ...text.asks import item_noun, ordinal_word
 from ..models import ExecutionResult, ToolCallRecord
+from ..protocol.figures import TableIndex
 from ..protocol.not_found import NOT_FOUND
 from .answering import Answerer
 from .asked import Asked
@@ -22,18 +23,23 @@ from .list_pointers import ordinal, pointed_item
 from .named_agents import agents_count, people_count
 from .results import citations, done, where
 from .sides import asked_difference
+from .table_list import table_list
 from .titled_section import DOING_WORDS, in_order, within
 
 
 class StructuredAnswers:
     def __init__(self, view: MemoryView, answerer: Answerer, lists: ListAnswerer,
-                 summary_of: Callable[[str], str]) -> None:
+                 summary_of: Callable[[str], str], tables: TableIndex) -> None:
         self.view, self.answerer, self.lists, self.summary_of = view, answerer, lists, summary_of
+        self.tables = tables
 
     def run(self, asked: Asked, calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The structured answer when the document lays one out for the question, else None."""
         question, evidence = asked.question, asked.evidence
         items = asked.items_asked
+        grouped = table_list(question, self.tables) if items else None
+        if grouped is not None:  # "What gives rise to Apple's deferred tax assets?": the rows under that heading
+            return done(grouped, calls)
         listing = self.lists.listing(question, asked.selection) if items else None
         counted = (counted_sentence(question, evidence, self.summary_of) or enumerated_count(question, evidence)
                    or agents_count(question, evidence) or people_count(question, evidence)) if items else None

@@ -47,7 +47,19 @@ def test_an_enumeration_inside_a_sentence_is_counted_by_its_items() -> None:
     assert count("TIC supports ZTA (e.g., encrypted traffic, strong authentication, and others).") == 2  # an open end
     assert count("Zero trust is a set of paradigms that narrow defenses.") is None  # no items
     assert count("Total current assets | 2023: 21,004 | 2022: 31,633") is None  # figures, no named items
+    assert count("Several existing federal policies and guidance intersect with the planning, deployment, and "
+                 "operation of a ZTA.") is None  # a bare series in running text: no items of the asked kind
+    assert count("Some solutions support a broad range of transports (IPv4 and IPv6).") == 2  # in parentheses
+    assert count("User identification could include several factors such as username/password, certificates, and "
+                 "onetime password.") == 3
+    assert count("A blended delivery model consisting of consultants from local geographies, industry specialists "
+                 "and consultants from our global delivery and solution centers; and") == 3
+    assert count("We invest in OCI to improve features and performance; to expand the catalog of cloud-based "
+                 "infrastructure tools and services that we provide; and to provide customers with the ability to "
+                 "run workloads across different IT environments, the Oracle Cloud as well as other third-party "
+                 "clouds in both hybrid and multicloud deployment models.") == 3  # clauses parted by semicolons
     assert counted_phrase("How many kinds of cloud service does it cite?") == "kinds of cloud service"
+    assert counted_phrase("How many kinds of people make up that model?") == "kinds of people"  # no auxiliary
     assert counted_phrase("What are the tenets?") is None
 
 
@@ -97,3 +109,47 @@ def test_an_enumeration_missing_what_the_question_asks_is_no_count(nist: MemoryB
     answer = nist.run("In how many example situations does NIST say the policy enforcement point would write an "
                       "audit record to the blockchain?").answer
     assert not answer.startswith("There are"), answer
+
+
+def test_a_which_question_asks_for_items_of_its_head_plural() -> None:
+    from memory_bank.engines.offline.inline_items import names_items
+    from memory_bank.text.asks import open_kind
+
+    assert open_kind("Which industries does Oracle build industry-specific applications for?") == "industries"
+    assert open_kind("What risks does Oracle face?") is None  # an item noun: the lists read it
+    assert open_kind("What years did sales grow?") is None  # a time asked
+    assert names_items("We offer applications to customers in the automotive, communications, construction and "
+                       "engineering, consumer goods, energy and water, financial services and retail industries.")
+    assert not names_items("Oracle, the company, grew.")
+
+
+def test_a_word_opening_a_sentence_of_the_question_is_no_name() -> None:
+    from memory_bank.engines.offline.specifics import specific_terms
+
+    assert "Toward" not in specific_terms("Oracle says it keeps investing in Oracle Cloud Infrastructure (OCI). Toward "
+                                          "how many separate aims is that investment directed?")
+    assert "Smith" in specific_terms("In 1998, Mr. Smith went to Washington. Who went?")  # "Mr." ends nothing
+    assert "Steel" in specific_terms("What does U.S. Steel make?")
+
+
+def test_a_measure_read_in_pieces_is_no_enumeration() -> None:
+    """"How many employees work at Oracle's Austin, Texas headquarters?" is not answered "There are 3 employees"
+    from the pieces of "consists of approximately 0.9 million square feet in Austin, Texas, all of which we own"."""
+    assert enumeration("Our headquarters facility consists of approximately 0.9 million square feet in Austin, "
+                       "Texas, all of which we own.") is None
+
+
+def test_examples_count_only_what_the_document_gives() -> None:
+    """"How many companies belong to the Oracle Partner Network?" asks for all of them; "a network of companies,
+    including cloud and license, hardware and services suppliers, system integrators and resellers" gives some."""
+    from memory_bank.engines.offline.inline_count import _ASKS_GIVEN, enumerations
+
+    run = enumerations("The network manages our relationships with a broad-based network of companies, including "
+                       "suppliers, system integrators and resellers.")
+    assert run and run[0].examples
+    assert not _ASKS_GIVEN.search("How many companies belong to the Oracle Partner Network?")
+    assert _ASKS_GIVEN.search("How many examples of such micro-services does the publication give?")
+    assert _ASKS_GIVEN.search("How many such factors does it give, and what are they?")
+    # the publication cites the botnet, not a number of devices: "Botnets such as Mirai …" counts none
+    assert not _ASKS_GIVEN.search("How many compromised devices made up the Mirai botnet that the publication cites?")
+    assert not enumerations("It consists of consultants, industry specialists and partners.")[0].examples
