@@ -189,8 +189,9 @@ def listed_noun(question: str) -> str | None:
 
 
 # "Which industries does Oracle build applications for?": the head plural of a which/what question the item nouns
-# do not know (up to two words before it, no verb between)
-_OPEN_KIND = re.compile(r"^\W*(?:which|what)\s+(?:(?!(?:is|are|was|were|do|does|did|has|have|had)\b)[a-z][\w-]*\s+)"
+# do not know (up to two words before it, no verb between); not the plural of "What kind of chloroplasts …?" or
+# "What type of beings …?", which ask for one kind, not several items
+_OPEN_KIND = re.compile(r"^\W*(?:which|what)\s+(?:(?!(?:is|are|was|were|do|does|did|has|have|had|of)\b)[a-z][\w-]*\s+)"
                         r"{0,2}?(?P<noun>[a-z][\w-]*[a-rt-z]s)\b(?!['’])"
                         # a noun, not a verb ("What gives rise to …?"): the question goes on with its verb
                         r"(?=\s*[,?]|\s+(?:do|does|did|are|is|was|were|have|has|had|can|could|would|should|might|"

@@ -118,6 +118,9 @@ def test_a_which_question_asks_for_items_of_its_head_plural() -> None:
     assert open_kind("Which industries does Oracle build industry-specific applications for?") == "industries"
     assert open_kind("What risks does Oracle face?") is None  # an item noun: the lists read it
     assert open_kind("What years did sales grow?") is None  # a time asked
+    # one kind asked for, not several items (SQuAD seed 7: the answer moved to a sentence naming several)
+    assert open_kind("What kind of chloroplasts did diatoms have but lost?") is None
+    assert open_kind("What type of beings does Doctor Who usually take with him on his travels?") is None
     assert names_items("We offer applications to customers in the automotive, communications, construction and "
                        "engineering, consumer goods, energy and water, financial services and retail industries.")
     assert not names_items("Oracle, the company, grew.")
