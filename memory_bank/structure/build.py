@@ -244,6 +244,7 @@ class _Tree:
 # a note at a page's foot ("1 https://…", "2 Any mention of commercial products …"): read between a list's items
 # where the list runs on over the page break
 _FOOTNOTE = re.compile(r"^\s*\d{1,2}\s+\S")
+MAX_FOOTNOTES = 8  # notes read between the two parts of a list at most
 
 
 def _rejoined(units: list[Unit]) -> list[Unit]:
@@ -252,11 +253,15 @@ def _rejoined(units: list[Unit]) -> list[Unit]:
     ("The rest of the document is organized as follows:" had two sections listed, then four more)."""
     out: list[Unit] = []
     for unit in units:
-        k = len(out) - 1
-        while k >= 0 and out[k].kind == "paragraph" and out[k].section == unit.section and _FOOTNOTE.match(out[k].text):
+        if unit.kind != "list" or unit.lead_in or not unit.items:
+            out.append(unit)
+            continue
+        k, first = len(out) - 1, max(-1, len(out) - 1 - MAX_FOOTNOTES)  # a page's few notes, not a run of thousands
+        while k > first and out[k].kind == "paragraph" and out[k].section == unit.section \
+                and _FOOTNOTE.match(out[k].text):
             k -= 1
         before = out[k] if k >= 0 else None
-        if (unit.kind == "list" and not unit.lead_in and unit.items and k < len(out) - 1 and before is not None
+        if (k < len(out) - 1 and before is not None
                 and before.kind == "list" and before.section == unit.section and before.items
                 and _family(before.items[-1].marker) == _family(unit.items[0].marker)
                 and (before.page_end or 0) < (unit.page_start or 0)):

@@ -225,3 +225,24 @@ def test_only_footnotes_and_a_page_turn_join_two_lists() -> None:
     assert len(_rejoined([first, note, replace(rest, page_start=11)])) == 3  # no page turn
     numbered = replace(rest, items=(ListItem("1.", "x"), ListItem("2.", "y")))
     assert len(_rejoined([first, note, numbered])) == 3  # another kind of marker
+
+
+def test_footnotes_are_looked_back_over_a_few_at_a_time(monkeypatch) -> None:
+    """A hostile file of thousands of paragraphs that read as footnotes ("1 x") is not scanned back over for every
+    unit after them: a list is joined across a page's few notes, and the look-back is bounded."""
+    from memory_bank.structure import build
+    from memory_bank.structure.model import ListItem, Unit
+
+    looked: list[str] = []
+
+    class Counting:
+        def match(self, text: str) -> bool:
+            looked.append(text)
+            return True
+
+    monkeypatch.setattr(build, "_FOOTNOTE", Counting())
+    notes = [Unit("paragraph", f"1 note {i}", "s1", 11, 11) for i in range(2000)]
+    lists = [Unit("list", "b", "s1", 12, 12, items=(ListItem("•", "x"), ListItem("•", "y"))) for _ in range(200)]
+    units = build._rejoined([*notes, *lists, *notes])
+    assert len(units) == 4200  # nothing joined: no list before the notes
+    assert len(looked) <= 200 * build.MAX_FOOTNOTES  # lists only, each over a page's few notes at most
