@@ -289,7 +289,6 @@ def asks_advice(question: str) -> bool:
     return _ADVICE.search(question) is not None
 
 
-
 # "How does an app in the sandbox reach a resource?", "What happens to a session when …?", "Why did margins fall?":
 # an account asked for, in the document's words, not a name or number a near miss would put in another's place
 _EXPLAINS = re.compile(r"^(?:[^?]{0,120}?[,:;]\s*)?(?:how\s+(?!many\b|much\b|long\b|old\b|far\b|often\b|big\b|large\b)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...memory.interaction_tree import InteractionEntry
 from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.asks import kinds_joined
@@ -197,9 +198,14 @@ def figure_text(best: NamedRow) -> str:
 
 def row_evidence(named: NamedRow, node: Node) -> Evidence:
     """The citation of a figure: the row line as the quote, from the table's entry and place."""
-    entry = named.entry
+    return entry_evidence(named.line, named.entry, named.node_id, node)
+
+
+def entry_evidence(quote: str, entry: InteractionEntry, node_id: str, node: Node) -> Evidence:
+    """A citation of a table: `quote` (a row line, a heading), from the table's entry, cited as node `node_id`
+    at its place (`node`)."""
     source = str(entry.metadata.get("source", "")) or (node.sources[0].name if node.sources else "")
-    return Evidence(named.line, named.node_id, source, tuple(entry.pages), 1.0, node.role,
+    return Evidence(quote, node_id, source, tuple(entry.pages), 1.0, node.role,
                     tuple(sorted(entry.printed_pages.items())), 0, tuple(entry.section))
 
 

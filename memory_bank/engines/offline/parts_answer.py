@@ -90,6 +90,7 @@ class PartsAnswerer:
         counts: list[Answer] = []  # the parts answered by a sentence that names the asked items
         prose = 0  # the parts answered by their ranked sentences (no list, row, acronym …)
         whole = [listing is not None for listing in listings]  # answers shown as they are: a list, a table's rows
+        rows_listed = False  # a part answered by a table's rows, which name the largest and smallest
         for k, (part, ranking) in enumerate(zip(parts, ranked)):
             listing = listings[k]
             if absent[k]:  # it asks about something the documents never mention
@@ -101,9 +102,9 @@ class PartsAnswerer:
             grouped = table_list(part, r.tables, question) if not is_yes_no(part) else None
             if grouped is not None:  # "What gives rise to its deferred tax assets, …?": the rows under that heading
                 answers.append(grouped)
-                whole[k] = True
+                whole[k] = rows_listed = True
                 continue
-            if any(whole[j] and listings[j] is None for j in range(k)) and asks_extreme(part):
+            if rows_listed and asks_extreme(part):
                 answers.append(Answer("", [], 1.0))  # "…, and which item was the biggest?": the rows' answer says
                 continue
             counted = counted_sentence(part, selected[k][1], r.summary_of)

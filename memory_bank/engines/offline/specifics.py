@@ -58,8 +58,6 @@ _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "inc", "c
                             "gen", "gov", "sen", "rep", "prof", "mt", "ft"})
 
 
-
-
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})(s?)\b")  # "1962", "the 1730s", the "2010" of "2010-11"
 
 

@@ -18,10 +18,11 @@ from ...memory.outline import VAGUE_KINDS
 from ...memory.query_graph import Node
 from ...text.asks import asked_part, listed_noun, open_kind
 from ...text.tokens import stems
-from ..protocol.figures import TableIndex
+from ..protocol.figures import TableIndex, amount
 from ..protocol.table_rows import TableRowRef, asked_years, names_label
 from .answering import Answer
 from .evidence import Evidence
+from .figure_answer import entry_evidence
 from .results import where
 
 MIN_HEADING_STEMS = 2  # "Deferred tax assets:"; a one-word heading ("Level 2:") says too little to be asked by
@@ -33,7 +34,6 @@ _MADE_OF = re.compile(r"\b(?:gives?\s+rise\s+to|make[s]?\s+up|made\s+up|consists
 _TOTAL = re.compile(r"^\s*(?:total|less:|net\b)", re.IGNORECASE)
 _LARGEST = re.compile(r"\b(?:largest|biggest|greatest|highest)\b", re.IGNORECASE)
 _SMALLEST = re.compile(r"\b(?:smallest|least|lowest|fewest)\b", re.IGNORECASE)
-_NUMBER = re.compile(r"\(?-?[\d,]*\.?\d+\)?")
 
 
 @dataclass(frozen=True)
@@ -127,22 +127,9 @@ def asks_extreme(question: str) -> bool:
 
 
 def _amount(row: TableRowRef, column: str) -> float | None:
-    value = next((v for c, v in row.cells if c == column), "")
-    match = _NUMBER.search(value.replace("$", ""))
-    if match is None or not re.search(r"\d", match.group(0)):
-        return None
-    number = match.group(0)
-    negative = number.startswith("(") or number.startswith("-")
-    try:
-        amount = float(number.strip("()-").replace(",", ""))
-    except ValueError:
-        return None
-    return -amount if negative else amount
+    return amount(next((v for c, v in row.cells if c == column), ""))
 
 
 def _evidence(group: TableGroup, node: Node) -> Evidence:
     """The citation of a group: its heading as the quote, from the table's entry and place."""
-    entry = group.entry
-    source = str(entry.metadata.get("source", "")) or (node.sources[0].name if node.sources else "")
-    return Evidence(f"{group.heading}:", group.node_id, source, tuple(entry.pages), 1.0, node.role,
-                    tuple(sorted(entry.printed_pages.items())), 0, tuple(entry.section))
+    return entry_evidence(f"{group.heading}:", group.entry, group.node_id, node)

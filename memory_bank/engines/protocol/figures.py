@@ -205,7 +205,7 @@ _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _AMOUNT = re.compile(r"^\(?-?[$€£]?\s*\(?([\d,]+(?:\.\d+)?)\)?%?$")
 
 
-def _amount(value: str) -> float | None:
+def amount(value: str) -> float | None:
     """'$1,932' -> 1932.0, '(8,623)' -> -8623.0; None for anything but one plain amount."""
     text = value.strip().replace("−", "-")
     found = _AMOUNT.match(text)
@@ -220,10 +220,10 @@ def trend_of(row: TableRowRef) -> int | None:
     two years to compare. The printed change column decides first ("Change: (5)%"); two years both in
     parentheses are compared as the amounts the label names (an expense that grew from (2,755) to (3,505) rose)."""
     change = change_of(row)
-    if change is not None and (moved := _amount(change)) is not None:
+    if change is not None and (moved := amount(change)) is not None:
         return (moved > 0) - (moved < 0)
-    by_year = sorted(((int(y.group()), amount) for column, value in row.cells
-                      if (y := _YEAR.search(column)) and (amount := _amount(value)) is not None), reverse=True)
+    by_year = sorted(((int(y.group()), figure) for column, value in row.cells
+                      if (y := _YEAR.search(column)) and (figure := amount(value)) is not None), reverse=True)
     if len(by_year) < 2 or by_year[0][0] == by_year[1][0]:
         return None
     latest, before = by_year[0][1], by_year[1][1]

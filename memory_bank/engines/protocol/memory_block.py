@@ -245,11 +245,12 @@ class MemoryBlockBuilder:
         lines = [[frozenset(stems(s.text)) for s in ss] + ([head] if head else []) for ss, head in zip(said, heads)]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
-        noun = set(stems(listed_noun(question) or ""))
+        noun = frozenset(stems(listed_noun(question) or ""))
+        forms = kind_forms(noun) if noun else []  # the kind in each of its words ("stages", "steps", "phases")
         # lines worded as questions are of the kind "questions" whatever words they use
-        asked_lines = [questions_listed(frozenset(noun), [s.text for s in ss]) for ss in said]
+        asked_lines = [questions_listed(noun, [s.text for s in ss]) for ss in said]
         scores = [2.0 * coverage(weights, title) + _breadth([coverage(weights, line) for line in ls], 3)
-                  + _kind_match(noun, title | head, ls, extra) for title, head, ls, extra
+                  + _kind_match(forms, title | head, ls, extra) for title, head, ls, extra
                   in zip(titles, heads, lines, asked_lines)]
         # a list of something else is no answer, one headed by the asked quarter is that quarter's: the best of the
         # few best-scored sections that lists the asked kind ("factors": "7.3.5 Identifying Candidate Solutions",
@@ -258,9 +259,9 @@ class MemoryBlockBuilder:
         for i in best[:SECTIONS_TRIED]:
             outline = next((o for e in self.view.entries_for(sections[i].id)
                             if (o := Outline.from_metadata(e.metadata)) is not None), None)
-            if outline is not None and outline.names_kind(frozenset(noun)):
+            if outline is not None and outline.names_kind(noun):
                 return sections[i]
-            if listed and (outline is None or (noun and any(form <= heads[i] for form in kind_forms(frozenset(noun))))
+            if listed and (outline is None or any(form <= heads[i] for form in forms)
                            or any(names_period(period, lst.lead_in) for lst in outline.lists)):
                 return sections[i]  # a count of a noun no list is known by takes a list of that kind only
         return None
@@ -393,14 +394,14 @@ def _restates(line: str, claims: set[str]) -> bool:
     return any(claim.startswith(key) or claim in key for claim in claims)
 
 
-def _kind_match(noun: set[str], title: frozenset[str], lines: list[frozenset[str]], of_kind: int = 0) -> float:
-    """How plainly a section holds items of the kind asked for: named in its title ("2.1 Tenets of Zero Trust",
-    "7.3 Steps to ...") counts most, then lines that each name it (sub-sections that each open "In this
-    deployment model") or are of it by their form (`of_kind`: questions), up to three."""
-    if not noun:
-        return 0.0
-    return max((2.0 if form <= title else 0.0) + min(3, of_kind + sum(form <= line for line in lines)) / 3
-               for form in kind_forms(frozenset(noun)))
+def _kind_match(forms: list[frozenset[str]], title: frozenset[str], lines: list[frozenset[str]],
+                of_kind: int = 0) -> float:
+    """How plainly a section holds items of the kind asked for (`forms`: the kind in each of its words): named in
+    its title ("2.1 Tenets of Zero Trust", "7.3 Steps to ...") counts most, then lines that each name it
+    (sub-sections that each open "In this deployment model") or are of it by their form (`of_kind`: questions), up
+    to three."""
+    return max(((2.0 if form <= title else 0.0) + min(3, of_kind + sum(form <= line for line in lines)) / 3
+                for form in forms), default=0.0)
 
 
 def _breadth(values: list[float], count: int) -> float:
