@@ -6,9 +6,10 @@ after dev2, and `doc_qa_blind11.json` written after dev3) and the second develop
 reader's-words lists, steps, counts and comparisons), the third (`bench/data/doc_qa_dev3.json`, plain professional
 phrasing, mostly NIST SP 800-207, written after blind10), the fourth (`bench/data/doc_qa_dev4.json`, written blind
 after blind11, mostly NIST SP 800-207 with counts of what it enumerates), the fifth (`bench/data/doc_qa_dev5.json`,
-written blind after dev4, counts and lists only, mostly NIST SP 800-207) and the sixth (`bench/data/doc_qa_dev6.json`,
-written blind, the two 10-K filings only: lists, comparisons and steps) are held to the same fields and evidence rules,
-and repeat no question of the sets written before them."""
+written blind after dev4, counts and lists only, mostly NIST SP 800-207), the sixth (`bench/data/doc_qa_dev6.json`,
+written blind, the two 10-K filings only: lists, comparisons and steps) and the seventh (`bench/data/doc_qa_dev7.json`,
+written blind after dev6, all three documents, every kind, half of it NIST SP 800-207) are held to the same fields and
+evidence rules, and repeat no question of the sets written before them."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ BLIND11_ABOUT, BLIND11 = load(DATA / "doc_qa_blind11.json")
 DEV4_ABOUT, DEV4 = load(DATA / "doc_qa_dev4.json")
 DEV5_ABOUT, DEV5 = load(DATA / "doc_qa_dev5.json")
 DEV6_ABOUT, DEV6 = load(DATA / "doc_qa_dev6.json")
+DEV7_ABOUT, DEV7 = load(DATA / "doc_qa_dev7.json")
 DOCS = sorted({q["doc"] for q in QUESTIONS})
 TEN_K_DOCS = {doc for doc in DOCS if "10K" in doc}  # dev6 is written on the 10-K filings only
 MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 3}
@@ -49,9 +51,9 @@ MINIMUM = {"list": 2, "how_many": 2, "compare": 2, "yes_no": 2, "unanswerable": 
     ("questions", "least"),
     [(QUESTIONS, 54), (BLIND, 30), (BLIND2, 26), (BLIND3, 24), (BLIND4, 26), (BLIND5, 28), (BLIND6, 34),
      (BLIND7, 36), (BLIND8, 38), (BLIND9, 36), (DEV2, 40), (BLIND10, 36), (DEV3, 44), (BLIND11, 36), (DEV4, 40),
-     (DEV5, 36), (DEV6, 28)],
+     (DEV5, 36), (DEV6, 28), (DEV7, 36)],
     ids=["dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2",
-         "blind10", "dev3", "blind11", "dev4", "dev5", "dev6"],
+         "blind10", "dev3", "blind11", "dev4", "dev5", "dev6", "dev7"],
 )
 def test_every_question_has_the_fields_and_a_known_kind(questions: list[dict], least: int) -> None:
     assert len(questions) >= least
@@ -100,7 +102,7 @@ def test_evidence_is_on_the_pages_it_names() -> None:
     for doc in DOCS:
         pages = [normalise(text) for text in page_texts(PDF_DIR / doc)]
         for q in (q for q in QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7
-                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 + DEV4 + DEV5 + DEV6 if q["doc"] == doc):
+                  + BLIND8 + BLIND9 + DEV2 + BLIND10 + DEV3 + BLIND11 + DEV4 + DEV5 + DEV6 + DEV7 if q["doc"] == doc):
             assert max(q["evidence_pages"]) <= len(pages), q["id"]
             for entry in q["evidence"]:
                 assert any(holds(pages[p - 1], entry) for p in q["evidence_pages"]), (q["id"], entry)
@@ -138,9 +140,12 @@ def test_the_blind_set_is_scored_as_the_dev_set_and_repeats_none_of_its_question
       + DEV3 + BLIND11 + DEV4),
      (DEV6_ABOUT, DEV6,
       QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
-      + DEV3 + BLIND11 + DEV4 + DEV5)],
+      + DEV3 + BLIND11 + DEV4 + DEV5),
+     (DEV7_ABOUT, DEV7,
+      QUESTIONS + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5 + BLIND6 + BLIND7 + BLIND8 + BLIND9 + DEV2 + BLIND10
+      + DEV3 + BLIND11 + DEV4 + DEV5 + DEV6)],
     ids=["blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "dev2", "blind10", "dev3",
-         "blind11", "dev4", "dev5", "dev6"],
+         "blind11", "dev4", "dev5", "dev6", "dev7"],
 )
 def test_a_later_blind_set_is_scored_the_same_and_repeats_no_earlier_question(
     about: dict, questions: list[dict], earlier: list[dict]
