@@ -1,8 +1,8 @@
 """Answers that do not need the ranked evidence: tried first, each settles the question outright.
 
-What an acronym stands for; who wrote the document or when; a question naming nothing to ask about; a choice
-between named segments by how they moved; a figure with what drove it; one figure from its table row; a question
-whose names the documents never mention ("not found", saying which).
+What an acronym stands for; who wrote the document or when; who holds an office a filing's signatures name; a
+question naming nothing to ask about; a choice between named segments by how they moved; a figure with what drove
+it; one figure from its table row; a question whose names the documents never mention ("not found", saying which).
 """
 
 from __future__ import annotations
@@ -21,20 +21,21 @@ from .front_matter import FrontMatterAnswerer
 from .moved_choice import moved_choice
 from .not_found_answer import NotFoundAnswers
 from .results import done, done_placed, where
+from .signed_roles import SignedRoles
 from .verdict import verdict
 
 
 class DirectAnswers:
     def __init__(self, view: MemoryView, tables: TableIndex, answerer: Answerer, acronyms: AcronymAnswerer,
-                 front_matter: FrontMatterAnswerer, not_found: NotFoundAnswers) -> None:
+                 front_matter: FrontMatterAnswerer, roles: SignedRoles, not_found: NotFoundAnswers) -> None:
         self.view, self.tables, self.answerer = view, tables, answerer
-        self.acronyms, self.front_matter, self.not_found = acronyms, front_matter, not_found
+        self.acronyms, self.front_matter, self.roles, self.not_found = acronyms, front_matter, roles, not_found
 
     def run(self, asked: Asked, calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The answer when one of these kinds settles the question, else None (the next strategy's turn)."""
         question, evidence = asked.question, asked.evidence
-        expanded = self.acronyms.run(question) or self.front_matter.run(question)
-        if expanded is not None:  # what an acronym stands for; who wrote the document, or when
+        expanded = self.acronyms.run(question) or self.front_matter.run(question) or self.roles.run(question)
+        if expanded is not None:  # what an acronym stands for; who wrote the document, or when; who holds an office
             return done_placed(expanded, calls)
         if names_no_subject(question):  # "Is it improving, and why?" of nothing named
             said = f"{NOT_FOUND} The question does not say what it asks about: name the figure or the topic."

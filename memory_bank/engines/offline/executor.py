@@ -40,6 +40,7 @@ from .not_found_answer import NotFoundAnswers
 from .parts_answer import PartReaders, PartsAnswerer
 from .prose_answer import ProseAnswer
 from .results import done_placed, failed
+from .signed_roles import SignedRoles
 from .structured_answers import StructuredAnswers
 
 PART_WORDS = 35  # words per part of a multi-part answer
@@ -66,15 +67,18 @@ class OfflineExecutor:
         self.lists = ListAnswerer(view, stating=lambda q, listing: stated(q, listing, view, embedder))
         self.acronyms = AcronymAnswerer(view)
         self.front_matter = FrontMatterAnswerer(view)
+        self.roles = SignedRoles(view)
         self.not_found = NotFoundAnswers(view, self.answerer)
         # each part of a multi-part question gets a shorter answer, so the list stays readable
         self.parts = PartsAnswerer(PartReaders(
             Answerer(embedder, replace(answer_config or AnswerConfig(), max_words=PART_WORDS),
                      lambda: self.view.acronyms()), self.lists,
-            ItemDetails(view, embedder), self.acronyms, tables, view, self.reader.run, self.not_found.absent,
+            ItemDetails(view, embedder), self.acronyms, self.roles, tables, view, self.reader.run,
+            self.not_found.absent,
             self._summary_of))
         # the strategies a single question is tried with, in this order (each reads the one `Asked`)
-        self.direct = DirectAnswers(view, tables, self.answerer, self.acronyms, self.front_matter, self.not_found)
+        self.direct = DirectAnswers(view, tables, self.answerer, self.acronyms, self.front_matter, self.roles,
+                                   self.not_found)
         self.structured = StructuredAnswers(view, self.answerer, self.lists, self._summary_of, tables)
         self.prose = ProseAnswer(view, tables, self.answerer, self.not_found)
 

@@ -40,6 +40,7 @@ from .list_pointers import followed_item
 from .passage import around
 from .ranking import Ranked
 from .results import done, where
+from .signed_roles import SignedRoles
 from .table_list import asks_extreme, table_list
 from .titled_section import own_sentences
 from .verdict import is_yes_no
@@ -64,6 +65,7 @@ class PartReaders:
     lists: ListAnswerer
     details: ItemDetails
     acronyms: AcronymAnswerer
+    roles: SignedRoles
     tables: TableIndex
     view: MemoryView
     evidence: Callable[[Selection, list[ToolCallRecord]], list[Evidence]]
@@ -112,8 +114,8 @@ class PartsAnswerer:
                 answers.append(counted)
                 counts.append(counted)
                 continue
-            expanded = r.acronyms.run(part)
-            if expanded is not None:  # "What does 'PA' stand for and what does it do?"
+            expanded = r.acronyms.run(part) or r.roles.run(part)
+            if expanded is not None:  # "What does 'PA' stand for and what does it do?"; "Who chairs the board?"
                 answers.append(expanded)
                 continue
             # "What was the effective tax rate in 2022, and why …?": the row, its year and unit; the sides of a
