@@ -191,11 +191,14 @@ def listed_noun(question: str) -> str | None:
 # "Which industries does Oracle build applications for?": the head plural of a which/what question the item nouns
 # do not know (up to two words before it, no verb between); not the plural of "What kind of chloroplasts …?" or
 # "What type of beings …?", which ask for one kind, not several items
-_OPEN_KIND = re.compile(r"^\W*(?:which|what)\s+(?:(?!(?:is|are|was|were|do|does|did|has|have|had|of)\b)[a-z][\w-]*\s+)"
+_OPEN_KIND = re.compile(r"^\W*(?:(?:if|when|once|after|under|during|given)\b[^,?]{1,150},\s*)?(?:which|what)\s+"
+                        r"(?:(?!(?:is|are|was|were|do|does|did|has|have|had|of)\b)[a-z][\w-]*\s+)"
                         r"{0,2}?(?P<noun>[a-z][\w-]*[a-rt-z]s)\b(?!['’])"
-                        # a noun, not a verb ("What gives rise to …?"): the question goes on with its verb
+                        # a noun, not a verb ("What gives rise to …?"): the question goes on with its verb, or
+                        # with a second noun ("If a defect turns up, what costs and damage … could it face?")
                         r"(?=\s*[,?]|\s+(?:do|does|did|are|is|was|were|have|has|had|can|could|would|should|might|"
-                        r"may|will|must)\b)", re.IGNORECASE)
+                        r"may|will|must)\b|\s+(?:and|or)\s+[a-z][\w-]*\s+(?:to\s+[\w\s]{1,40}?\s+)?(?:do|does|did|"
+                        r"are|is|was|were|can|could|would|should|might|may|will|must)\b)", re.IGNORECASE)
 
 
 def open_kind(question: str) -> str | None:

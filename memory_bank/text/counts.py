@@ -10,6 +10,7 @@ word that follows one of its numbers closely: the same idf-weighted coverage the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .tokens import stem, tokenize
 
@@ -33,6 +34,10 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 _YEAR = r"(?:1[5-9]|20)\d\d(?![\d]|[,.]\d)"
 _COUNT = re.compile(rf"(?<![\w$€£.,])(?:(?!{_YEAR})\d[\d,]*(?:\.\d+)?(?![\d,]*(?:\.\d+)?\s*(?:%|percent|per cent))"
                     rf"|\b(?:{_NUMBER_WORDS})\b)(?:\s+(?:million|billion|thousand|hundred))?", re.IGNORECASE)
+# a number naming what it follows, not counting what comes after it: "TIC 3.0 defines specific use cases",
+# "Section 4 describes three models", "NIST SP 800-207"
+_DESIGNATED = re.compile(r"(?:\b[A-Z]{2,}[a-z]?|\b(?:Figure|Table|Section|Appendix|Chapter|Version|Release|Revision|"
+                         r"Item|Part|Exhibit|Note|Step|Phase|Level|Tier|Article|Rule|Title|Volume|No\.))\s$")
 _NUMERIC = re.compile(rf"^(?:\d[\d.,]*|{_NUMBER_WORDS}|million|billion|thousand|hundred)$")
 REACH = 3  # a number counts the words at most this many tokens after it (stopwords left out)
 MARK = "#n:"
@@ -56,7 +61,12 @@ def counted_word(question: str) -> str | None:
 
 def says_count(text: str) -> bool:
     """Does the text give a count: a number that is not money, a share or a year, or a number word?"""
-    return _COUNT.search(text) is not None
+    return next(_counts(text), None) is not None
+
+
+def _counts(text: str) -> Iterator[re.Match[str]]:
+    """The counts of the text, designators left out ("TIC 3.0", "Section 4")."""
+    return (m for m in _COUNT.finditer(text) if not _DESIGNATED.search(text, max(0, m.start() - 12), m.start()))
 
 
 def vague_question(question: str) -> bool:
@@ -95,7 +105,7 @@ def counts_head(text: str, head: str, others: frozenset[str] = frozenset(), vagu
     counts policies, not "federal agencies")? A vague quantity ("several", "dozens") counts only when `vague` (the
     question asks for no exact number)."""
     said = {head, *others}
-    for match in _COUNT.finditer(text):
+    for match in _counts(text):
         if not vague and _VAGUE.match(match.group(0).strip()):
             continue
         words = _counted_words(text, match)
@@ -113,7 +123,7 @@ def count_marks(text: str) -> frozenset[str]:
     """`#n:<stem>` for each word within `REACH` words (stopwords left out) after a count in `text`: a number
     that is not money, a share or a year ("$198 million", "81%" and "2023" count nothing), or a number word."""
     marks: set[str] = set()
-    for match in _COUNT.finditer(text):
+    for match in _counts(text):
         marks |= _followers(text, match)
     return frozenset(marks)
 

@@ -109,7 +109,14 @@ def other_forms(term: str) -> tuple[str, ...]:
     """The other ways prose writes a term ("Euros" as "€", "TV" as "television", "NPEs" as "NPE"); none for most
     terms."""
     singular = singular_acronym(term)
-    return _SAME.get(term.lower(), ()) + ((singular,) if singular != term.lower() else ())
+    styled = _STYLED.match(term)  # "enclave-style" of documents that write "enclave-based"
+    return (_SAME.get(term.lower(), ()) + ((singular,) if singular != term.lower() else ())
+            + ((styled.group(1),) if styled else ()))
+
+
+# a word made into a manner or kind by its suffix: the word itself is what the documents must say
+_STYLED = re.compile(r"^([A-Za-z]{3,})-(?:style|like|type|based|oriented|driven|centric|focused|related)$",
+                     re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
@@ -307,17 +314,23 @@ _PERCENT = re.compile(r"%|\bper ?cent|\bhalf\b|\bthird\b|\bquarter\b", re.IGNORE
 # sum of money, which a sentence gives in figures or number words ("at an excessive price" gives none); "What
 # trust score threshold does NIST recommend?" a value ("the configured threshold value" gives none)
 _PRICE_Q = re.compile(r"\bhow much\b[^?]*\b(?:pay|paid|cost|costs|spend|spent|price|worth|charge|charged|money|"
-                      r"budget|budgets|fund|funds|funding|invest|invested|investment)\b|"
+                      r"budget|budgets|fund|funds|funding|invest|invested|investment|revenues?|earn|earned|"
+                      r"income|profits?)\b|"
                       r"\bwhat (?:\w+\s+){0,2}(?:price|cost|amount|fee|sum|budget|threshold)s?\b", re.IGNORECASE)
 # "What were Oracle's revenues in China in fiscal 2023?": a reported amount, its measure the head of what is asked
 # ("… revenue recognition policies" asks no amount)
 _AMOUNT_Q = re.compile(r"\bwhat\s+(?:was|were|is|are)\s+(?:[\w'’&.-]+\s+){0,3}?(?:revenues?|net\s+sales|sales|"
                        r"net\s+income|income|earnings|expenses?|profits?|losses?)(?=\s+(?:in|for|during|from|at|of)\b|"
                        r"\s*\?)", re.IGNORECASE)
-_ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+# ("one" is left out: "if one provider has a security issue …" gives no amount)
+_ANY_NUMBER = re.compile(r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
 _COUNT_Q = re.compile(r"\bhow many\b", re.IGNORECASE)
+# "What is the largest number of users …?", "How large a fine …?": a number gives it ("How big a role …?" asks none)
+_NUMBER_Q = re.compile(r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+)?number\s+of\b|\bhow\s+(?:large|big|small)"
+                       r"\s+(?:a|an)\s+(?!(?:role|part|impact|effect|influence|difference|deal|problem|risk|threat|"
+                       r"factor|concern|step|challenge|change|shift)\b)\w+", re.IGNORECASE)
 # a measure asked for ("What minimum password length …?", "How far …?", "How accurately …?"): a number gives it; a
 # sentence that names the measure and gives none ("… may institute policies regarding password length …") does not
 _MEASURE_Q = re.compile(r"\bhow (?:far|fast|old|tall|high|deep|accurate(?:ly)?)\b|\bwhat (?:\w+\s+){0,2}?(?:length|"
@@ -377,6 +390,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         out.append("amount")
     if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("measure")
+    if _NUMBER_Q.search(question) and not _ANY_NUMBER.search(sentence):
+        out.append("number")
     if _DURATION_Q.search(question) and not (_ANY_NUMBER.search(sentence) or _SPAN.search(sentence)):
         out.append("duration")
     if _HOW_MUCH.search(question):  # "How much revenue did Apple's advertising business generate?": whose amount

@@ -94,6 +94,8 @@ _ABOUT = re.compile(r"\b(?:approximately|roughly|about|around|nearly|almost|over
                     re.IGNORECASE)
 _SOME = re.compile(r"\b(?:other|some|several|many|examples?|among)\b", re.IGNORECASE)
 _NUMBER_OF = re.compile(r"\b\d[\d,.]*\+?\s+(?:[\w-]+\s+){0,2}?([\w-]+)")  # "6000 items", "164,000 full-time employees"
+_MANY_OF = re.compile(r"\b(?:dozens|hundreds|thousands|millions|billions)\s+of\s+(?:[\w-]+\s+){0,2}?([\w-]+)",
+                      re.IGNORECASE)  # "thousands of applications": a number, if a vague one
 SUBJECT_SPAN = 20  # words: a sentence opening with no more before its list says its subject there
 SUBJECT_WORDS = 2  # words of the question's own said just before a list make it the list asked for
 _DIVISIONS = bare_stems("categories classes groups types kinds parts divisions areas")  # what a division yields
@@ -118,7 +120,9 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
         before = None if opened else _BEFORE_NOUN.search(ev.text)  # "through its retail and online stores"
         if before is not None and asked & bare_stems(before.group("noun")):
             items = _items(before.group("items"))
-            if 3 <= len(items) <= MAX_ENUMERATED:
+            # "How many patent applications …?" of "patent, design, copyright and trademark applications" asks
+            # the number of one kind, not how many kinds there are
+            if 3 <= len(items) <= MAX_ENUMERATED and not _one_of(question, noun, items):
                 return Answer(f"There are {len(items)} {noun}: {ev.text}", [ev], 1.0)
         listed = _ENUMERATED.search(ev.text)
         if listed is None:
@@ -143,8 +147,15 @@ def enumerated_count(question: str, evidence: list[Evidence]) -> Answer | None:
 
 
 def stated_count(text: str, asked: set[str]) -> bool:
-    """Does the sentence state a number of the asked noun ("over 6000 items", "164,000 full-time employees")?"""
-    return any(asked & bare_stems(m.group(1)) for m in _NUMBER_OF.finditer(text))
+    """Does the sentence state a number of the asked noun ("over 6000 items", "164,000 full-time employees",
+    "thousands of applications")?"""
+    return any(asked & bare_stems(m.group(1)) for pattern in (_NUMBER_OF, _MANY_OF) for m in pattern.finditer(text))
+
+
+def _one_of(question: str, noun: str, items: list[str]) -> bool:
+    """Does the question name one of the items as its noun's modifier ("how many patent applications")?"""
+    before = re.search(rf"\bhow\s+many\s+((?:[\w'’-]+\s+){{1,3}}){re.escape(noun)}\b", question, re.IGNORECASE)
+    return before is not None and bool(bare_stems(before.group(1)) & bare_stems(" ".join(items)))
 
 
 def _items(listed: str) -> list[str]:

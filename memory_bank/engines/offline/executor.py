@@ -21,6 +21,7 @@ from ...memory.insight_doc import TaskType
 from ...retrieval.embedding import Embedder
 from ...retrieval.view import MemoryView
 from ...text.reader_concepts import in_document_terms
+from ...text.self_statements import asked_of_documents
 from ..models import ExecutionInput, ExecutionResult, ToolCallRecord
 from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selection
@@ -103,9 +104,10 @@ class OfflineExecutor:
 
     def _answer(self, question: str, selection: Selection) -> ExecutionResult:
         calls: list[ToolCallRecord] = []
-        # "CEO", "return capital", "drawback": in the filing's words
-        question = in_document_terms(question, self.view.long_forms, self.view.mentions, self.view.acronyms(),
-                                     self.view.acronyms_said)
+        # "We are a single-site organization …. Can we still benefit …?": what is asked of the documents; then
+        # "CEO", "return capital", "drawback" in the filing's words
+        question = in_document_terms(asked_of_documents(question), self.view.long_forms, self.view.mentions,
+                                     self.view.acronyms(), self.view.acronyms_said)
         if len(selection.parts) > 1:
             behind = self.front_matter.behind(question)  # "Which body oversaw …, and which group …?": one passage
             if behind is not None:

@@ -90,7 +90,22 @@ def unsaid_names(question: str, named: NamedRow, source: str) -> list[str]:
              if name.isalpha() and len(name) > 1 and name.casefold() not in filed | owners | MONTH_NAMES
              and not re.search(rf"(?<![a-z]){re.escape(name.casefold())}(?![a-z])", told)]
     said = bare_stems(told) | everyday_words(question)  # "Apple's advertising business" is no "Total net sales"
-    return names + [w for w in owned_words(question) if not set(stems(w)) <= said]
+    return names + [w for w in owned_words(question) if not set(stems(w)) <= said] + _unsaid_source(question, said)
+
+
+# "How much revenue did Apple earn … from letting other companies offer their search services on its platforms?":
+# where the figure comes from, up to a year's phrase or the question's end
+_FROM = re.compile(r"\bfrom\s+(?P<source>(?:[\w'’-]+\s+){0,10}?[\w'’-]+)(?=\s+(?:in|during|for)\s+(?:fiscal\s+)?"
+                   r"(?:year\s+)?\d{4}\b|\s*[?,.;]|\s*$)", re.IGNORECASE)
+UNSAID_SOURCE = 2  # words of a long "from …" phrase the row's table never says: a narrower figure, not the row's
+
+
+def _unsaid_source(question: str, said: frozenset[str] | set[str]) -> list[str]:
+    """The words of the question's "from …" phrase its row's table never says, when there are several ("from
+    cloud services" is the table's; "from letting other companies offer their search services" is none of it)."""
+    unsaid = [w for m in _FROM.finditer(question) for w in _ASKED_WORD.findall(m.group("source"))
+              if not bare_stems(w) & (said | STOPWORDS) and not w.isdigit()]
+    return unsaid if len(unsaid) >= UNSAID_SOURCE else []
 
 
 MONTH_NAMES = frozenset(MONTHS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ...retrieval.view import MemoryView
+from ...text.self_statements import asked_of_documents
 from ...text.tokens import STOPWORDS, bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.not_found import NOT_FOUND
@@ -28,8 +29,9 @@ class NotFoundAnswers:
         self.answerer = answerer
 
     def absent(self, question: str) -> list[str]:
-        """The names, numbers and terms the question asks about that the documents never mention."""
-        terms = specific_terms(question)
+        """The names, numbers and terms the question asks about that the documents never mention (not those of
+        the case the user tells of themselves first: `asked_of_documents`)."""
+        terms = specific_terms(asked_of_documents(question))
         if not terms:
             return []
         forms = {t: (t, *other_forms(t)) for t in terms}  # "in Euros" of documents that write "€53,423"

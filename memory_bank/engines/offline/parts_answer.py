@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ...retrieval.view import MemoryView
 from ...text.question_parts import asked_parts
+from ...text.self_statements import asked_of_documents
 from ...text.tokens import bare_stems
 from ..models import ExecutionResult, ToolCallRecord
 from ..protocol.figures import NamedRow, TableIndex
@@ -80,7 +81,7 @@ class PartsAnswerer:
     def run(self, question: str, selections: list[Selection], calls: list[ToolCallRecord]) -> ExecutionResult:
         r = self.r
         answerer = r.answerer
-        parts = [s.question for s in selections]
+        parts = [asked_of_documents(s.question) for s in selections]  # a part without the user's own case
         leans = _pointed(question, parts)
         selected = [(s, r.evidence(s, calls)) for s in selections]
         listings = [None if is_yes_no(part) else r.lists.listing(part, selection)

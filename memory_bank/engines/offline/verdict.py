@@ -59,6 +59,22 @@ _LESSER = frozenset(stem(w) for w in ("reduce", "mitigate", "lessen", "limit", "
                                       "minimise", "curb", "partially", "partly"))
 
 
+# "Is Oracle still operating in Russia?" answered by "we withdrew our operations from the Russian Federation": a
+# going on asked, an end said, is a no
+_GOING_ON = frozenset(stem(w) for w in ("still", "continue", "continues", "continuing", "remain", "remains",
+                                        "ongoing"))
+_ENDED = frozenset(stem(w) for w in ("withdrew", "withdrawn", "withdraw", "exited", "ceased", "discontinued",
+                                     "stopped", "halted", "suspended", "terminated", "abandoned",
+                                     "divested"))
+
+
+def _ended(question_tokens: list[str], sentence_tokens: list[str]) -> bool:
+    """The question asks whether something goes on; the sentence says it was ended (and the question does not
+    ask about the ending itself)."""
+    asked = {stem(t) for t in question_tokens}
+    return bool(asked & _GOING_ON) and not asked & _ENDED and bool({stem(t) for t in sentence_tokens} & _ENDED)
+
+
 def _lesser(question_tokens: list[str], sentence_tokens: list[str]) -> bool:
     """The question asks an absolute the sentence does not say, and the sentence says a lesser degree."""
     asked = {stem(t) for t in question_tokens} & _ABSOLUTE
@@ -287,7 +303,7 @@ def _read(question: str, sentence: str, words: int = 1) -> tuple[str, int]:
     asked = _content(q)
     said = lower_words(sentence)
     if not _negators(q) and (_refuted(question, sentence, asked) or _set_aside(question, sentence, asked)
-                             or _absolute_denied(q, said)):
+                             or _absolute_denied(q, said) or _ended(q, said)):
         return "No", SAID
     if not _negators(q) and _lesser(q, said):
         return "No", IMPLIED

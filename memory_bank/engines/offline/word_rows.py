@@ -24,7 +24,8 @@ from ..protocol.table_rows import MIN_LABEL_STEMS, QUALIFIERS, TableRowRef, aske
 # words that narrow no figure: how it is asked, the unit it is asked in, the period's name
 _ASKING = frozenset(bare_stems("how much many what which was were is are did does do have has had fiscal year years "
                                "annual amount figure report reported record recorded million millions billion "
-                               "billions thousand thousands dollar dollars end"))
+                               "billions thousand thousands dollar dollars end carry carried carrying hold held "
+                               "show shows showed book booked"))
 
 
 def word_rows(question: str, tables: TableIndex) -> list[NamedRow]:
@@ -59,12 +60,14 @@ def word_rows(question: str, tables: TableIndex) -> list[NamedRow]:
 
 
 def _one_word(row: TableRowRef, asked: frozenset[str]) -> bool:
-    """A row of one word the question says, a word that names something ("Restructuring"; not "Other", "Total")."""
-    return (0 < len(row.label) < MIN_LABEL_STEMS and row.label <= asked
-            and not row.label & (STOPWORDS | QUALIFIERS | _ASKING) and bool(row.cells))
+    """A row of one word the question says, a word that names something ("Restructuring"; not "Other", "Total"),
+    with or without a "net" or "total" the question leaves out ("Goodwill, net")."""
+    core = row.label - QUALIFIERS
+    return (0 < len(core) < MIN_LABEL_STEMS and core <= asked and not core & (STOPWORDS | _ASKING)
+            and bool(row.cells))
 
 
 def _narrowing(question: str, row: TableRowRef, filed: set[str]) -> set[str]:
     """The question's words beyond the row's label, its years, the filer's name and the words of asking."""
     return {w for w in bare_stems(question) if w not in STOPWORDS and not w.isdigit()} - set(row.label) \
-        - filed - _ASKING
+        - filed - _ASKING - QUALIFIERS

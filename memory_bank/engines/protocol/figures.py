@@ -68,6 +68,9 @@ Tables = Iterable[tuple[InteractionEntry, tuple[str, ...]]]
 RowsOf = Callable[[InteractionEntry], dict[str, TableRowRef]]
 
 
+_MEASURES = frozenset(stems("sales revenue revenues income expense expenses cost costs"))  # what, not whose
+
+
 def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[NamedRow]:
     """Every row the question names with a value under a named column, most agreed-on value first."""
     dated = bool(asked_years(asked)) or any(s.isdigit() for s in asked)
@@ -93,7 +96,10 @@ def named_rows(asked: frozenset[str], tables: Tables, rows_of: RowsOf) -> list[N
     # the one whose own label says more ("cloud services revenues": "Cloud services", not "…by Business: Services");
     # then a row of one date's figures whose header the question says in words ("how many employees … as of May
     # 31, 2023": the employee counts, not the research and development expense of every year's table)
-    return sorted(ranked, key=lambda r: (-len((r.row.label | r.row.group) & asked), -len((r.row.own or r.row.label)
+    # what the figure is of comes before how many measure words a label shares: "revenue … from iPhone" is the
+    # iPhone row, not "Total net sales" (which says more of "revenue" once it is read as net sales)
+    return sorted(ranked, key=lambda r: (-len((r.row.label - QUALIFIERS - _MEASURES) & asked),
+                                         -len((r.row.label | r.row.group) & asked), -len((r.row.own or r.row.label)
                                                                                          & asked),
                                          -(len(r.row.columns & asked) if r.row.listed else 0), -r.agree,
                                          first[(r.agree, r.row.label)], not _statement(r.entry), order[id(r)]))

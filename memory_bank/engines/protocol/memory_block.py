@@ -27,7 +27,7 @@ from ...memory.outline import Outline, questions_listed
 from ...memory.query_graph import Node, place_label
 from ...memory.store import claim_key
 from ...retrieval.view import MemoryView, Passage
-from ...text.asks import asked_part, asks_for_items, listed_noun, open_count
+from ...text.asks import asked_part, asks_for_items, listed_noun, open_count, open_kind
 from ...text.counts import question_terms, sentence_terms
 from ...text.coverage import coverage, idf_weights
 from ...text.kinds import kind_forms
@@ -245,7 +245,8 @@ class MemoryBlockBuilder:
         lines = [[frozenset(stems(s.text)) for s in ss] + ([head] if head else []) for ss, head in zip(said, heads)]
         titles = [frozenset(stems(node.section()[-1] if node.section() else node.label())) for node in sections]
         weights = idf_weights(stems(asked_part(question)), [[t, *ls] for t, ls in zip(titles, lines)])
-        noun = frozenset(stems(listed_noun(question) or ""))
+        # "If a defect turns up, what costs … could it face?": a which/what question's plural is its kind too
+        noun = frozenset(stems(listed_noun(question) or open_kind(question) or ""))
         forms = kind_forms(noun) if noun else []  # the kind in each of its words ("stages", "steps", "phases")
         # lines worded as questions are of the kind "questions" whatever words they use
         asked_lines = [questions_listed(noun, [s.text for s in ss]) for ss in said]
