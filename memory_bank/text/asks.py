@@ -166,8 +166,10 @@ def counted_kind(question: str) -> tuple[int, str] | None:
 # "How many building blocks …?", "How many separate systems feed …?": a count of a noun the item nouns do not know,
 # its last plural word before the question goes on. Such a count is a list's only where the document lists items of
 # that kind (the block's section choice checks); else it asks a quantity ("How many employees …?")
-_OPEN_COUNT = re.compile(r"\bhow\s+many\s+(?P<noun>(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*[a-rt-z]s)\b(?!['’])",
-                         re.IGNORECASE)
+# (an auxiliary ends the noun: "How many people does Oracle name …?" counts no "does")
+_AUX = r"(?:is|was|has|does|do|did|are|were|have|had|can|could|will|would|should|may|might|must)\b"
+_OPEN_COUNT = re.compile(rf"\bhow\s+many\s+(?P<noun>(?:(?!{_AUX})[a-z][\w-]*\s+){{0,3}}?(?!{_AUX})[a-z][\w-]*[a-rt-z]s)"
+                         r"\b(?!['’])", re.IGNORECASE)
 
 
 def open_count(question: str) -> str | None:

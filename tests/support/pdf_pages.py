@@ -28,3 +28,15 @@ def bank_of_pages(name: str, pages: list[int], folder: Path, long_term: LongTerm
                       workdir=folder / "w", long_term=long_term)
     bank.ingest_file(folder / name)
     return bank
+
+
+def bank_of_pdf(name: str, folder: Path, embedder: Embedder | None = None) -> MemoryBank:
+    """An offline bank that ingested the whole shared PDF `name` as it is, outline (bookmarks) included: pages
+    copied out of it lose the outline, and with it sections such as a back matter's "Appendix A—Acronyms"."""
+    pdf = PDF_DIR / name
+    if not pdf.is_file():
+        pytest.skip(f"shared data missing: {pdf}")
+    bank = MemoryBank(Settings(engine="offline", data_dir=folder / "data"), embedder=embedder or HashingEmbedder(),
+                      workdir=folder / "w")
+    bank.ingest_file(pdf)
+    return bank

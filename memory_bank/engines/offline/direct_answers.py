@@ -1,8 +1,9 @@
 """Answers that do not need the ranked evidence: tried first, each settles the question outright.
 
-What an acronym stands for; who wrote the document or when; who holds an office a filing's signatures name; a
-question naming nothing to ask about; a choice between named segments by how they moved; a figure with what drove
-it; one figure from its table row; a question whose names the documents never mention ("not found", saying which).
+What an acronym stands for; who wrote the document or when; who holds an office a filing's signatures name; how
+many figures, tables, acronyms or references a publication lists; a question naming nothing to ask about; a choice
+between named segments by how they moved; a figure with what drove it; one figure from its table row; a question
+whose names the documents never mention ("not found", saying which).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ..protocol.figures import TableIndex
 from ..protocol.not_found import NOT_FOUND
 from .acronym_answer import AcronymAnswerer
 from .answering import Answerer
+from .apparatus import ApparatusCounter
 from .asked import Asked
 from .figure_answer import asks_one_figure, one_figure
 from .figure_cause import asks_cause, cause_answer, subject_row
@@ -30,12 +32,15 @@ class DirectAnswers:
                  front_matter: FrontMatterAnswerer, roles: SignedRoles, not_found: NotFoundAnswers) -> None:
         self.view, self.tables, self.answerer = view, tables, answerer
         self.acronyms, self.front_matter, self.roles, self.not_found = acronyms, front_matter, roles, not_found
+        self.apparatus = ApparatusCounter(view)
 
     def run(self, asked: Asked, calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The answer when one of these kinds settles the question, else None (the next strategy's turn)."""
         question, evidence = asked.question, asked.evidence
-        expanded = self.acronyms.run(question) or self.front_matter.run(question) or self.roles.run(question)
-        if expanded is not None:  # what an acronym stands for; who wrote the document, or when; who holds an office
+        expanded = (self.acronyms.run(question) or self.front_matter.run(question) or self.roles.run(question)
+                    or self.apparatus.run(question))
+        if expanded is not None:  # what an acronym stands for; who wrote the document, or when; who holds an office;
+            # how many figures, tables, acronyms or references it has
             return done_placed(expanded, calls)
         if names_no_subject(question):  # "Is it improving, and why?" of nothing named
             said = f"{NOT_FOUND} The question does not say what it asks about: name the figure or the topic."
