@@ -327,6 +327,7 @@ _ANY_NUMBER = re.compile(r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|
                          r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|third|twice|double|"
                          r"triple)\b", re.IGNORECASE)
 _COUNT_Q = re.compile(r"\bhow many\b", re.IGNORECASE)
+_YEARS = re.compile(r"(?<![\d$€£.,])(?:19|20)\d\d(?![\d,.]\d)|\b(?:fiscal|FY)\s*\d{2,4}\b", re.IGNORECASE)
 # "What is the largest number of users …?", "How large a fine …?": a number gives it ("How big a role …?" asks none)
 _NUMBER_Q = re.compile(r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:\w+\s+)?number\s+of\b|\bhow\s+(?:large|big|small)"
                        r"\s+(?:a|an)\s+(?!(?:role|part|impact|effect|influence|difference|deal|problem|risk|threat|"
@@ -386,8 +387,8 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         # a ZTA TIC use case will be developed" gives no time
     if _PERCENT_Q.search(question) and (not _PERCENT.search(sentence) or share_of_other(question, sentence)):
         out.append("percentage")  # none, or only shares of another whole ("… of the members of our Board")
-    if (_PRICE_Q.search(question) or _AMOUNT_Q.search(question)) and not _ANY_NUMBER.search(sentence):
-        out.append("amount")
+    if (_PRICE_Q.search(question) or _AMOUNT_Q.search(question)) and not _ANY_NUMBER.search(_YEARS.sub(" ", sentence)):
+        out.append("amount")  # a year is no amount ("… increased during 2022 compared to 2021")
     if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("measure")
     if _NUMBER_Q.search(question) and not _ANY_NUMBER.search(sentence):
