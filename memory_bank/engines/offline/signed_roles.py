@@ -130,9 +130,12 @@ class SignedRoles:
         signed = f" on {first.date}" if first.date else ""
         if len(named) == 1:
             text = f"{first.name}, who signed the filing as {first.title}{signed}"
-        else:
-            text = (f"The filing was signed{signed} by {len(named)} holders of that office: "
-                    + "; ".join(f"{s.name}, {s.title}" for s in named[:MAX_LISTED]))
+        else:  # each signer's filing named when the task holds several
+            files = len({s.passage.source for s in named}) > 1
+            text = (f"{'The filings were signed' if files else 'The filing was signed' + signed} by {len(named)} "
+                    "holders of that office: "
+                    + "; ".join(f"{s.name}, {s.title}" + (f" ({s.passage.source})" if files else "")
+                                for s in named[:MAX_LISTED]))
         used = list({s.passage.entry_id: _evidence(s) for s in named}.values())
         return Answer(text, used, 1.0)
 
@@ -145,21 +148,20 @@ class SignedRoles:
         mine = [p for p in passages if asked & set(stems(re.sub(r"[_\W]+", " ", p.source)))]
         best: dict[str, Signer] = {}
         for passage in sorted(mine or passages, key=lambda p: (p.source, p.page_start or 0)):
-            texts = [e.text for e in self._in_order(passage)]
-            for s in signers(texts, passage):
+            for s in signers(self._texts(passage), passage):
                 key = s.name.casefold()
                 if key not in best or (bool(s.date), len(s.title)) > (bool(best[key].date), len(best[key].title)):
                     best[key] = s
         return list(best.values())
 
-    def _in_order(self, passage: Passage) -> list:
-        """The entries of the passage's section on its page, in reading order: a capacity the text cut into the
+    def _texts(self, passage: Passage) -> list[str]:
+        """The texts of the passage's section on its page, in reading order: a capacity the text cut into the
         next entry ("/s/ Timothy D. Cook" | "Chief Executive Officer and Director …") is read whole."""
         if not passage.section:
-            return [passage]
+            return [passage.text]
         entries = [e for node in self.view.in_section(passage.section) for e in self.view.entries_for(node.id)
                    if e.metadata.get("page_start") == passage.page_start]
-        return list({e.entry_id: e for e in entries}.values()) or [passage]
+        return [e.text for e in {e.entry_id: e for e in entries}.values()] or [passage.text]
 
 
 def _holds(held: frozenset[str], asked: frozenset[str]) -> bool:
