@@ -40,18 +40,22 @@ def specific_terms(question: str) -> list[str]:
             out.append(core)
         elif index > 0 and core[:1].isupper() and not _capitalised_by_place(question, match.start()):
             out.append(core)
+        if len(out) >= MAX_TERMS and len(set(out)) >= MAX_TERMS:
+            break  # enough: each is searched for in every passage
     return list(dict.fromkeys(out))[:MAX_TERMS]
 
 
 def _capitalised_by_place(question: str, start: int) -> bool:
     """Is the word at `start` capitalised by its place: after a colon or a quote, or opening a sentence of the
     question ("Oracle says it keeps investing in OCI. Toward how many …?": "Toward" is no name)?"""
-    before = question[:start].rstrip()
+    before = question[max(0, start - _LOOK_BACK):start].rstrip()  # the words just before it: a question of
+    # 50,000 characters was read back to its start for every capitalised word (quadratic: minutes)
     end = _SENTENCE_END.search(before)
     opens = end is not None and (end.group("word") or "").lower() not in _ABBREVIATIONS
     return before.endswith((":", '"', "“")) or opens
 
 
+_LOOK_BACK = 40  # characters before a word that say whether a sentence ended there
 # "… infrastructure.", "… (OCI)." or "…?" ends a sentence; "U.S." (a letter before the stop) or "Mr." does not
 _SENTENCE_END = re.compile(r"(?:\b(?P<word>[A-Za-z][a-z]+)[.]|[)\"”’][.]|[?!])[\"”’)]?$")
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "inc", "co", "corp", "ltd", "no", "vs", "etc",

@@ -111,3 +111,28 @@ def test_a_change_question_naming_nothing_asks_what_it_is_about(question: str, t
     assert is_not_found(answer) and "does not say what it asks about" in answer, answer
     named = bank.run("Did total revenues increase in fiscal 2023, and why?").answer
     assert not is_not_found(named) and "cloud services" in named, named
+
+
+class _Counting:
+    """A pattern's stand-in that records how many characters each search is given."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.sizes = pattern, []
+
+    def search(self, text: str) -> re.Match[str] | None:
+        self.sizes.append(len(text))
+        return self.pattern.search(text)
+
+
+def test_a_long_question_of_capitalised_words_is_not_read_back_to_its_start_for_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Who is the chief financial officer? /s/ A B Director …" 50,000 characters long took minutes: whether each
+    capitalised word opens a sentence was read off everything before it. Only the words just before it say so."""
+    from memory_bank.engines.offline import specifics
+
+    counting = _Counting(specifics._SENTENCE_END)
+    monkeypatch.setattr(specifics, "_SENTENCE_END", counting)
+    terms = specifics.specific_terms("Who is the chief financial officer? " + "/s/ Ab Cd Director " * 3000)
+    assert terms and max(counting.sizes) <= 2 * specifics._LOOK_BACK
+    assert specifics.specific_terms("Oracle says it invests in Oracle Cloud Infrastructure (OCI). Toward how many "
+                                    "aims?") == ["Oracle", "Cloud", "Infrastructure", "OCI"]
