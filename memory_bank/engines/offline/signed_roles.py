@@ -34,6 +34,8 @@ _OFFICE = frozenset(stems("chief executive financial accounting technology opera
                           "deputy assistant senior lead independent"))
 _GENERIC = frozenset(stems("chief officer senior"))  # "Who is the chief officer?" names no office alone
 _LESSER = frozenset(stems("vice deputy assistant"))  # a vice-chair is not the chair: said only when asked
+# the word naming who holds an office: a question naming none ("accounting firm") asks about no signer
+_HOLDERS = frozenset(stems("officer chair director president secretary treasurer controller counsel"))
 _PIECES = re.compile(r"[,()]")  # "Senior Vice President, Chief Financial Officer (Principal Financial Officer)"
 _HEAD_OF = re.compile(r"\bdirector\s+of\b", re.IGNORECASE)
 _CHAIR_STEM = frozenset(stems("chair"))
@@ -121,8 +123,8 @@ class SignedRoles:
         """The signers holding the office the question names, cited at their signature page; None when it names
         no office, or no signature page names one with every distinctive word of it."""
         office = asked_office(question)
-        if not office - _GENERIC:
-            return None
+        if not office - _GENERIC or not office & _HOLDERS:
+            return None  # "Which accounting firm audits Apple?" names no office, only a word of one
         named = [s for s in self._signers(question) if any(_holds(held, office) for held in s.offices())]
         if not named:
             return None

@@ -68,6 +68,12 @@ def test_an_office_no_signer_holds_is_left_to_the_prose(oracle: MemoryBank) -> N
     assert "signed the filing" not in answer, answer
 
 
+def test_a_word_of_an_office_names_no_office(apple: MemoryBank) -> None:
+    """"Which accounting firm audits Apple?" is no question for the principal accounting officer."""
+    answer = apple.run("Which accounting firm audits Apple, and since what year has it done so?").answer
+    assert "Kondo" not in answer, answer
+
+
 def test_signature_lines_read_into_names_and_capacities() -> None:
     """A by-line repeating the name, a firm's signature, a lender's capitalised signer and the name again in
     capitals after the date."""
