@@ -387,8 +387,12 @@ def unsaid_measure(question: str, sentence: str, near: str) -> list[str]:
         # a ZTA TIC use case will be developed" gives no time
     if _PERCENT_Q.search(question) and (not _PERCENT.search(sentence) or share_of_other(question, sentence)):
         out.append("percentage")  # none, or only shares of another whole ("… of the members of our Board")
-    if (_PRICE_Q.search(question) or _AMOUNT_Q.search(question)) and not _ANY_NUMBER.search(_YEARS.sub(" ", sentence)):
-        out.append("amount")  # a year is no amount ("… increased during 2022 compared to 2021")
+    # a year is no sum of money ("How much did Apple spend on advertising?" of "… increased during 2022 compared to
+    # 2021 due … to advertising"); "What were iPhone net sales in 2022?" (a comparison's side) keeps a sentence
+    # that dates how they moved
+    if (_PRICE_Q.search(question) and not _ANY_NUMBER.search(_YEARS.sub(" ", sentence))
+            or _AMOUNT_Q.search(question) and not _ANY_NUMBER.search(sentence)):
+        out.append("amount")
     if _MEASURE_Q.search(question) and not _ANY_NUMBER.search(sentence):
         out.append("measure")
     if _NUMBER_Q.search(question) and not _ANY_NUMBER.search(sentence):

@@ -40,6 +40,13 @@ def test_a_number_asked_is_not_given_by_a_sentence_without_one(question: str, se
     assert unsaid in unsaid_measure(question, sentence, sentence)
 
 
+def test_a_side_of_a_comparison_may_be_a_dated_change() -> None:
+    """"Compare iPhone and iPad net sales in 2022: which grew …?" asks each side as "What is iPhone net sales in
+    2022?", which a sentence dating how they moved answers (a year is no amount only for a sum asked "how much")."""
+    sentence = "iPhone net sales increased during 2022 compared to 2021 due primarily to higher sales of new models."
+    assert "amount" not in unsaid_measure("What is iPhone net sales in 2022?", sentence, sentence)
+
+
 def test_a_number_naming_what_it_follows_counts_nothing() -> None:
     assert not says_count("TIC 3.0 defines specific use cases") and not count_marks("Section 4 describes them")
     assert count_marks("Section 4 describes three models") == {"#n:model"}
