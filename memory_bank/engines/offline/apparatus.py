@@ -17,7 +17,7 @@ from ...memory.query_graph import Node
 from ...retrieval.view import MemoryView
 from ...text.tokens import bare_stems
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import node_evidence
 
 MAX_SHOWN = 30  # items named in the answer; the count covers all of them
 FEW = 10  # a reference list longer than this is shown by its keys
@@ -120,11 +120,7 @@ class ApparatusCounter:
                    else f"There are {len(found.items)} {'entries' if kind == 'reference' else noun + 's'}")
         text = (f"{counted} in “{title}”: " + "; ".join(shown)
                 + (f"; and {more} more" if more else "") + ".")
-        source = found.node.sources[0] if found.node.sources else None
-        evidence = Evidence(f"{title}: " + "; ".join(shown), found.node.id, source.name if source else "",
-                            tuple(found.node.pages()), 1.0, found.node.role,
-                            tuple(sorted(found.node.printed_pages().items())), 0, found.node.section())
-        return Answer(text, [evidence], 1.0)
+        return Answer(text, [node_evidence(f"{title}: " + "; ".join(shown), found.node)], 1.0)
 
     def _lists(self, kind: str, question: str) -> Apparatus | None:
         """The list of that kind the question means: of several, the one whose section path says most of the

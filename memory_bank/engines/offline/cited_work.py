@@ -15,7 +15,7 @@ import re
 from ...retrieval.view import MemoryView
 from ...text.furniture import Role
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import Evidence, passage_evidence
 
 SEARCHED = 5  # passages searched for a key's entry
 MAX_KEYS = 2  # keys of one sentence resolved
@@ -63,6 +63,5 @@ def reference_entry(key: str, view: MemoryView) -> Evidence | None:
         end = _END.search(passage.text, start + len(mark))
         words = passage.text[start: end.start() + 1 if end else None].split()
         text = " ".join(words[:MAX_ENTRY_WORDS])
-        return Evidence(text if text.endswith(".") else f"{text} …", node_id, passage.source, passage.pages, 1.0,
-                        Role.REFERENCES, tuple(sorted(passage.printed_pages.items())), section=passage.section)
+        return passage_evidence(text if text.endswith(".") else f"{text} …", passage, Role.REFERENCES)
     return None

@@ -29,10 +29,11 @@ from .verdict import verdict
 
 class DirectAnswers:
     def __init__(self, view: MemoryView, tables: TableIndex, answerer: Answerer, acronyms: AcronymAnswerer,
-                 front_matter: FrontMatterAnswerer, roles: SignedRoles, not_found: NotFoundAnswers) -> None:
+                 front_matter: FrontMatterAnswerer, roles: SignedRoles, apparatus: ApparatusCounter,
+                 not_found: NotFoundAnswers) -> None:
         self.view, self.tables, self.answerer = view, tables, answerer
-        self.acronyms, self.front_matter, self.roles, self.not_found = acronyms, front_matter, roles, not_found
-        self.apparatus = ApparatusCounter(view)
+        self.acronyms, self.front_matter, self.not_found = acronyms, front_matter, not_found
+        self.roles, self.apparatus = roles, apparatus
 
     def run(self, asked: Asked, calls: list[ToolCallRecord]) -> ExecutionResult | None:
         """The answer when one of these kinds settles the question, else None (the next strategy's turn)."""

@@ -6,7 +6,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from ...memory.query_graph import Node
 from ...memory.store import claim_key
+from ...retrieval.view import Passage
 from ...text.furniture import Role
 from .classification import is_heading
 from .nlp import is_leader_line, sentences
@@ -40,6 +42,20 @@ class Evidence:
         """A short lead-in of a list ("The risks include:") says nothing by itself: no closest passage to show. A
         long one ("The office publishes its reports every ten years, which include:") still says something."""
         return self.text.rstrip().endswith(":") and len(self.text.split()) <= LEAD_IN_WORDS
+
+
+def node_evidence(quote: str, node: Node) -> Evidence:
+    """`quote` cited at a node's place: its file, pages, printed pages and section (a list's section node, a
+    cover, a publication's list of figures)."""
+    source = node.sources[0] if node.sources else None
+    return Evidence(quote, node.id, source.name if source else "", tuple(node.pages()), 1.0, node.role,
+                    tuple(sorted(node.printed_pages().items())), 0, node.section())
+
+
+def passage_evidence(quote: str, passage: Passage, role: Role = Role.BODY) -> Evidence:
+    """`quote` cited at the place of a passage local search found (a reference entry, a signature line)."""
+    return Evidence(quote, passage.node_ids[0] if passage.node_ids else "", passage.source, passage.pages, 1.0, role,
+                    tuple(sorted(passage.printed_pages.items())), section=passage.section)
 
 
 # a sentence that goes on telling of the same subject as the one before it ("He died in 1227 …", "This system

@@ -27,6 +27,7 @@ from ..protocol.figures import TableIndex
 from ..protocol.memory_block import Selection
 from .acronym_answer import AcronymAnswerer
 from .answering import AnswerConfig, Answerer
+from .apparatus import ApparatusCounter
 from .asked import Asked
 from .crossval import CrossValidator
 from .direct_answers import DirectAnswers
@@ -79,7 +80,7 @@ class OfflineExecutor:
             self._summary_of))
         # the strategies a single question is tried with, in this order (each reads the one `Asked`)
         self.direct = DirectAnswers(view, tables, self.answerer, self.acronyms, self.front_matter, self.roles,
-                                   self.not_found)
+                                   ApparatusCounter(view), self.not_found)
         self.structured = StructuredAnswers(view, self.answerer, self.lists, self._summary_of, tables)
         self.prose = ProseAnswer(view, tables, self.answerer, self.not_found)
 

@@ -19,7 +19,7 @@ from ...retrieval.view import MemoryView
 from ...text.split import split_sentences
 from ...text.tokens import stems
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import Evidence, node_evidence
 from .nlp import MONTHS, has_month, years
 
 Asked = Literal["author", "behind", "date"]
@@ -127,6 +127,4 @@ def _cut(text: str) -> str:
 
 
 def _evidence(node: Node, text: str) -> Evidence:
-    source = node.sources[0] if node.sources else None
-    return Evidence(_cut(text), node.id, source.name if source else "", tuple(node.pages()), 1.0, node.role,
-                    tuple(sorted(node.printed_pages().items())), 0, node.section())
+    return node_evidence(_cut(text), node)

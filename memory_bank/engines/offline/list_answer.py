@@ -33,7 +33,7 @@ from ...text.periods import names_period, periods
 from ...text.tokens import bare_stem, bare_stems, stems
 from ..protocol.memory_block import Selection
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import Evidence, node_evidence
 from .qualifier import elsewhere, qualifier_weights
 from .specifics import asked_years
 
@@ -365,9 +365,5 @@ def _subject_unsaid(question: str, noun: frozenset[str], node: Node, head: froze
 
 def section_evidence(listing: Listing) -> Evidence:
     """The citation of a list answer: the section node, its place, the list's first line as the quote."""
-    node = listing.node
-    source = node.sources[0] if node.sources else None
     first = listing.items[0]
-    return Evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, node.id,
-                    source.name if source else "", tuple(node.pages()), 1.0, node.role,
-                    tuple(sorted(node.printed_pages().items())), 0, node.section())
+    return node_evidence(f"{first.label} {first.text}".strip() if listing.numbered else first.label, listing.node)

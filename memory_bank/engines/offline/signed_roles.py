@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ...retrieval.view import MemoryView, Passage
 from ...text.tokens import stems
 from .answering import Answer
-from .evidence import Evidence
+from .evidence import Evidence, passage_evidence
 from .nlp import MONTHS
 from .question_types import asks_who
 
@@ -174,6 +174,4 @@ def _holds(held: frozenset[str], asked: frozenset[str]) -> bool:
 
 
 def _evidence(s: Signer) -> Evidence:
-    p = s.passage
-    return Evidence(f"/s/ {s.name} {s.title}", p.node_ids[0] if p.node_ids else "", p.source, p.pages, 1.0,
-                    printed=tuple(sorted(p.printed_pages.items())), section=p.section)
+    return passage_evidence(f"/s/ {s.name} {s.title}", s.passage)
